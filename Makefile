@@ -1,0 +1,83 @@
+# agentsvc build, generation and test entry points.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+TOOLS := $(CURDIR)/.tools
+BIN   := $(TOOLS)/bin
+export PATH := $(BIN):$(PATH)
+
+# Code generators and tools, pinned; `make tools` installs them into .tools/bin.
+BUF_VERSION              := v1.75.0
+PROTOC_GEN_GO_VERSION    := v1.36.12
+PROTOC_GEN_GO_GRPC_VER   := v1.6.2
+GRPC_GATEWAY_VERSION     := v2.32.0
+GRPCURL_VERSION          := v1.9.4
+# Source of the google/api protos (annotations.proto, http.proto).
+GOOGLEAPIS_PROTOS_VERSION := 1.76.0
+
+GO_TOOLS := \
+	github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION) \
+	google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION) \
+	google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VER) \
+	github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway@$(GRPC_GATEWAY_VERSION) \
+	github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2@$(GRPC_GATEWAY_VERSION) \
+	github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+
+.PHONY: help
+help: ## List the targets.
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+# One stamp per tool version: changing a pin reinstalls that tool.
+$(TOOLS)/stamps/%:
+	@mkdir -p $(BIN) $(TOOLS)/stamps
+	GOBIN=$(BIN) go install $(subst +,/,$*)
+	@touch $@
+
+.PHONY: tools
+tools: $(foreach t,$(GO_TOOLS),$(TOOLS)/stamps/$(subst /,+,$(t))) ## Install the pinned generators and grpcurl.
+
+$(TOOLS)/protodeps/.v$(GOOGLEAPIS_PROTOS_VERSION):
+	rm -rf $(TOOLS)/protodeps $(TOOLS)/wheels
+	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(TOOLS)/wheels \
+		googleapis-common-protos==$(GOOGLEAPIS_PROTOS_VERSION)
+	python3 scripts/unpack_protos.py $(TOOLS)/wheels $(TOOLS)/protodeps google/api/
+	@touch $@
+
+.PHONY: protodeps
+protodeps: $(TOOLS)/protodeps/.v$(GOOGLEAPIS_PROTOS_VERSION) ## Fetch the google/api protos.
+
+.PHONY: gen
+gen: tools protodeps ## Regenerate gen/ from proto/.
+	rm -rf gen/go gen/openapi/*.json
+	buf generate
+
+.PHONY: lint
+lint: tools protodeps ## buf lint and go vet.
+	buf lint
+	go vet ./...
+
+.PHONY: check-gen
+check-gen: gen ## Fail when gen/ differs from what the protos generate.
+	@git diff --exit-code -- gen/ || { echo "gen/ is stale: run make gen and commit" >&2; exit 1; }
+	@test -z "$$(git status --porcelain --untracked-files=all -- gen/)" || \
+		{ git status --short -- gen/; echo "gen/ has uncommitted files: run make gen and commit" >&2; exit 1; }
+
+.PHONY: build
+build: ## Build bin/agentsvc and bin/fakegemini.
+	go build -o bin/agentsvc ./cmd/agentsvc
+	go build -o bin/fakegemini ./integration/fakegemini/cmd/fakegemini
+
+.PHONY: run
+run: build ## Serve the example apps on embedded defaults (offline model when no Gemini credentials).
+	scripts/run.sh
+
+.PHONY: unit
+unit: ## go test -race over every package but the end-to-end tests.
+	go test -race -count=1 $$(go list ./... | grep -v /integration$$)
+
+.PHONY: integration
+integration: build ## End-to-end tests against the built binaries.
+	go test -race -count=1 ./integration/
+
+.PHONY: test
+test: lint check-gen unit integration ## Everything CI runs.
