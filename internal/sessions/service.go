@@ -1,0 +1,101 @@
+// Package sessions stores sessions, their events and their scoped state.
+//
+// State keys are scoped by prefix: "app:" keys are shared by every session of
+// an app, "user:" keys by every session of an app and user, keys without a
+// prefix belong to one session, and "temp:" keys live only in the handle of a
+// running invocation and are never stored. Reads return the three stored
+// scopes merged, each key with its prefix.
+package sessions
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// State key prefixes.
+const (
+	AppPrefix  = "app:"
+	UserPrefix = "user:"
+	TempPrefix = "temp:"
+)
+
+// Errors returned by a [Service]; test with errors.Is.
+var (
+	// ErrNotFound: the session does not exist.
+	ErrNotFound = errors.New("session not found")
+	// ErrAlreadyExists: a session with that id exists.
+	ErrAlreadyExists = errors.New("session already exists")
+	// ErrStale: the handle is older than the stored session; reload it.
+	ErrStale = errors.New("stale session")
+	// ErrBusy: another invocation holds the session's lease.
+	ErrBusy = errors.New("session is busy")
+	// ErrUnavailable: the store could not be reached.
+	ErrUnavailable = errors.New("session store unavailable")
+)
+
+// CreateRequest describes a new session.
+type CreateRequest struct {
+	AppName string
+	UserID  string
+	// SessionID is optional; a uuid4 is generated when empty.
+	SessionID string
+	// State is the initial state; prefixed keys go to their scopes and
+	// "temp:" keys are dropped.
+	State *structpb.Struct
+}
+
+// GetRequest names a session and selects its events.
+type GetRequest struct {
+	AppName   string
+	UserID    string
+	SessionID string
+	// NumRecentEvents, when positive, keeps only the last N events.
+	NumRecentEvents int
+	// AfterTimestamp, when positive, keeps only events whose timestamp is at
+	// or after it (seconds since the epoch).
+	AfterTimestamp float64
+}
+
+// Service stores sessions. Implementations are safe for concurrent use.
+//
+// A *v1.Session returned by Create or Get is a handle: AppendEvent updates it
+// in place. Its LastUpdateTime is the version the store checks: appending
+// through a handle older than the stored session fails with [ErrStale].
+type Service interface {
+	// Create stores a new session and returns its handle.
+	Create(ctx context.Context, req CreateRequest) (*v1.Session, error)
+
+	// Get returns a session with the selected events and the merged state.
+	Get(ctx context.Context, req GetRequest) (*v1.Session, error)
+
+	// List returns the sessions of a user, without events, with merged state.
+	List(ctx context.Context, appName, userID string) ([]*v1.Session, error)
+
+	// Delete removes a session; deleting a missing session is not an error.
+	Delete(ctx context.Context, appName, userID, sessionID string) error
+
+	// AppendEvent stores ev at the end of the session and applies its state
+	// delta to the stored scopes and to sess.State; it sets ev's timestamp
+	// when zero, bumps sess.LastUpdateTime and appends ev to sess.Events.
+	// Partial events are ignored. "temp:" keys are applied to sess.State but
+	// removed from the stored event and never stored. All or nothing.
+	AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Event) error
+
+	// Lease takes the invocation lease of a session for owner, failing with
+	// [ErrBusy] while another owner holds it. The lease lasts ttl and is kept
+	// alive until released; a holder that dies loses it after ttl.
+	Lease(ctx context.Context, appName, userID, sessionID, owner string, ttl time.Duration) (Lease, error)
+
+	// Close releases the store's resources.
+	Close() error
+}
+
+// Lease is a held invocation lease.
+type Lease interface {
+	// Release gives the lease up. It is safe to call more than once.
+	Release(ctx context.Context) error
+}
