@@ -39,30 +39,52 @@ func AppendFloat(dst []byte, f float64) []byte {
 		}
 		return append(dst, "0.0"...)
 	}
-	exp := decimalExponent(f)
-	if exp < -4 || exp >= 16 {
-		// Go's shortest 'e' form already matches Python's: no trailing
-		// ".0", a signed exponent of at least two digits.
-		return strconv.AppendFloat(dst, f, 'e', -1, 64)
+	// Format once in Go's shortest scientific form, which already matches
+	// Python's (no trailing ".0", a signed exponent of at least two digits),
+	// and rebuild the positional form from its digits when Python uses that.
+	var buf [32]byte
+	sci := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
+	e := len(sci) - 1
+	for sci[e] != 'e' {
+		e--
 	}
-	start := len(dst)
-	dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
-	for _, c := range dst[start:] {
-		if c == '.' {
-			return dst
+	exp := 0
+	for _, c := range sci[e+2:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if sci[e+1] == '-' {
+		exp = -exp
+	}
+	if exp < -4 || exp >= 16 {
+		return append(dst, sci...)
+	}
+	mantissa := sci[:e]
+	if mantissa[0] == '-' {
+		dst = append(dst, '-')
+		mantissa = mantissa[1:]
+	}
+	var digitBuf [20]byte
+	digits := append(digitBuf[:0], mantissa[0])
+	if len(mantissa) > 2 {
+		digits = append(digits, mantissa[2:]...)
+	}
+	if exp < 0 {
+		dst = append(dst, "0."...)
+		for i := -1; i > exp; i-- {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
+	}
+	for i := 0; i <= exp; i++ {
+		if i < len(digits) {
+			dst = append(dst, digits[i])
+		} else {
+			dst = append(dst, '0')
 		}
 	}
-	return append(dst, ".0"...)
-}
-
-// decimalExponent returns the exponent of f in shortest scientific notation.
-func decimalExponent(f float64) int {
-	var buf [32]byte
-	b := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
-	i := len(b) - 1
-	for b[i] != 'e' {
-		i--
+	dst = append(dst, '.')
+	if len(digits) > exp+1 {
+		return append(dst, digits[exp+1:]...)
 	}
-	n, _ := strconv.Atoi(string(b[i+1:]))
-	return n
+	return append(dst, '0')
 }

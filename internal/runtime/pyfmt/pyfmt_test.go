@@ -2,6 +2,8 @@ package pyfmt_test
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -237,5 +239,22 @@ func BenchmarkAppendStructRepr(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buf = pyfmt.AppendStructRepr(buf[:0], s)
+	}
+}
+
+// TestAppendFloatPositional checks the rebuilt positional form against Go's
+// own formatting over the exponent range where Python uses it.
+func TestAppendFloatPositional(t *testing.T) {
+	t.Parallel()
+	for _, f := range []float64{1.2345e-4, 0.001, 0.5, 7, 12.5, 1234567.875, 9.999999999999998e15, 123456789012345.6, 0.00012, 100} {
+		for _, v := range []float64{f, -f} {
+			want := strconv.FormatFloat(v, 'f', -1, 64)
+			if !strings.Contains(want, ".") {
+				want += ".0"
+			}
+			if got := string(pyfmt.AppendFloat(nil, v)); got != want {
+				t.Errorf("AppendFloat(%v) = %s, want %s", v, got, want)
+			}
+		}
 	}
 }
