@@ -63,8 +63,12 @@ type GetRequest struct {
 // Service stores sessions. Implementations are safe for concurrent use.
 //
 // A *v1.Session returned by Create or Get is a handle: AppendEvent updates it
-// in place. Its LastUpdateTime is the version the store checks: appending
-// through a handle older than the stored session fails with [ErrStale].
+// in place, so one handle must not be used by several goroutines at once. Its
+// LastUpdateTime is the version the store checks: appending through a handle
+// that does not carry the stored session's last update time fails with
+// [ErrStale], and the caller reloads the session with Get. Each append moves
+// LastUpdateTime strictly forward: to the event's timestamp, as ADK does, or
+// one microsecond past the previous value when the timestamp is not later.
 type Service interface {
 	// Create stores a new session and returns its handle.
 	Create(ctx context.Context, req CreateRequest) (*v1.Session, error)
@@ -79,15 +83,20 @@ type Service interface {
 	Delete(ctx context.Context, appName, userID, sessionID string) error
 
 	// AppendEvent stores ev at the end of the session and applies its state
-	// delta to the stored scopes and to sess.State; it sets ev's timestamp
-	// when zero, bumps sess.LastUpdateTime and appends ev to sess.Events.
-	// Partial events are ignored. "temp:" keys are applied to sess.State but
-	// removed from the stored event and never stored. All or nothing.
+	// delta to the stored scopes and to sess.State; it sets ev's id (a uuid4)
+	// when empty and its timestamp when zero, bumps sess.LastUpdateTime and
+	// appends ev to sess.Events. Partial events are ignored. "temp:" keys are
+	// applied to sess.State but removed from ev's delta, as ADK does, and
+	// never stored. A null value stores the key as null. All or nothing: on
+	// error neither the store, sess nor ev has changed.
 	AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Event) error
 
 	// Lease takes the invocation lease of a session for owner, failing with
-	// [ErrBusy] while another owner holds it. The lease lasts ttl and is kept
-	// alive until released; a holder that dies loses it after ttl.
+	// [ErrBusy] while another owner holds it; taking a lease the same owner
+	// holds renews it. The lease lasts ttl and is kept alive until released
+	// or until ctx ends, so pass the invocation's context: a holder that dies
+	// or abandons its context loses the lease ttl later. The session need not
+	// exist. ttl must be positive.
 	Lease(ctx context.Context, appName, userID, sessionID, owner string, ttl time.Duration) (Lease, error)
 
 	// Close releases the store's resources.
@@ -96,6 +105,9 @@ type Service interface {
 
 // Lease is a held invocation lease.
 type Lease interface {
-	// Release gives the lease up. It is safe to call more than once.
+	// Release gives the lease up if its owner still holds it; a lease that
+	// expired and was taken by another owner is left alone. It is safe to
+	// call more than once. Pass a context that outlives a cancelled
+	// invocation (context.WithoutCancel), or the lease only expires.
 	Release(ctx context.Context) error
 }

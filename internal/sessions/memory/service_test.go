@@ -1,0 +1,29 @@
+package memory_test
+
+import (
+	"testing"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
+	"github.com/agentsvc/agentsvc/internal/sessions/memory"
+	"github.com/agentsvc/agentsvc/internal/sessions/sessionstest"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+func newService(t *testing.T) sessions.Service {
+	s := memory.New()
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+func TestContract(t *testing.T) {
+	t.Parallel()
+	sessionstest.Run(t, newService)
+}
