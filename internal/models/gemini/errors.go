@@ -1,0 +1,91 @@
+package gemini
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+
+	"google.golang.org/genai"
+
+	"github.com/agentsvc/agentsvc/internal/models"
+)
+
+// mapError turns an error of the genai SDK into the error the adapter
+// reports, prefixed with op: the context's error once ctx is done; a
+// [*models.Error] for an answer of the API; [models.ErrUnavailable] wrapped
+// around a transport failure; the error itself otherwise (a request the SDK
+// refused to build, or an answer it could not decode).
+func mapError(ctx context.Context, op string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("%s: %w", op, ctxErr)
+	}
+	var apiErr genai.APIError
+	var apiErrPtr *genai.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		return fmt.Errorf("%s: %w", op, modelError(apiErr))
+	case errors.As(err, &apiErrPtr) && apiErrPtr != nil:
+		return fmt.Errorf("%s: %w", op, modelError(*apiErrPtr))
+	case isTransportError(err):
+		return fmt.Errorf("%s: %w: %w", op, models.ErrUnavailable, err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// modelError converts an API error, naming the status canonically when the
+// body did not (a body that is not Google's error JSON gives the HTTP status
+// line instead).
+func modelError(e genai.APIError) *models.Error {
+	status := e.Status
+	if status == "" || strings.ContainsAny(status[:1], "0123456789") {
+		status = statusName(e.Code)
+	}
+	return &models.Error{HTTPStatus: e.Code, Status: status, Message: e.Message}
+}
+
+// isTransportError reports whether err is a failure to reach the API or a
+// connection lost while reading its answer.
+func isTransportError(err error) bool {
+	var netErr net.Error
+	return errors.As(err, &netErr) ||
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, net.ErrClosed)
+}
+
+// statusName returns the google.rpc status name Google APIs send with an
+// HTTP status code.
+func statusName(code int) string {
+	switch code {
+	case http.StatusBadRequest:
+		return "INVALID_ARGUMENT"
+	case http.StatusUnauthorized:
+		return "UNAUTHENTICATED"
+	case http.StatusForbidden:
+		return "PERMISSION_DENIED"
+	case http.StatusNotFound:
+		return "NOT_FOUND"
+	case http.StatusConflict:
+		return "ABORTED"
+	case http.StatusTooManyRequests:
+		return "RESOURCE_EXHAUSTED"
+	case 499:
+		return "CANCELLED"
+	case http.StatusNotImplemented:
+		return "NOT_IMPLEMENTED"
+	case http.StatusServiceUnavailable:
+		return "UNAVAILABLE"
+	case http.StatusGatewayTimeout:
+		return "DEADLINE_EXCEEDED"
+	}
+	if code >= 500 {
+		return "INTERNAL"
+	}
+	return "UNKNOWN"
+}

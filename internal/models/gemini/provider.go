@@ -1,0 +1,172 @@
+// Package gemini adapts google.golang.org/genai to [models.Model]: it
+// converts an [v1.LlmRequest] into a Gemini generateContent call and the
+// answer back into [v1.LlmResponse] values as ADK's Gemini model does,
+// streaming included.
+package gemini
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+
+	"google.golang.org/genai"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
+)
+
+// placeholderAPIKey is sent when a BaseURL is configured without a key: the
+// SDK insists on a key for the Gemini API, a local server ignores it.
+const placeholderAPIKey = "no-key"
+
+// Provider resolves model names to Gemini models sharing one API client.
+// It is safe for concurrent use.
+type Provider struct {
+	client *genai.Client
+	conv   requestConverter
+}
+
+var _ models.Resolver = (*Provider)(nil)
+
+// New returns a Provider for cfg. It fails when the backend is unknown or the
+// SDK finds no usable credentials.
+func New(ctx context.Context, cfg Config) (*Provider, error) {
+	retry := cfg.Retry.withDefaults()
+	cc := &genai.ClientConfig{
+		APIKey:     cfg.APIKey,
+		HTTPClient: cfg.HTTPClient,
+		HTTPOptions: genai.HTTPOptions{
+			BaseURL:      cfg.BaseURL,
+			Headers:      cfg.Headers.Clone(),
+			RetryOptions: retryOptions(retry),
+		},
+	}
+	if cfg.Timeout > 0 {
+		timeout := cfg.Timeout
+		cc.HTTPOptions.Timeout = &timeout
+	}
+	var conv requestConverter
+	switch cfg.Backend {
+	case "", BackendGeminiAPI:
+		cc.Backend = genai.BackendGeminiAPI
+		if cc.APIKey == "" && cfg.BaseURL != "" {
+			cc.APIKey = placeholderAPIKey
+		}
+	case BackendVertexAI:
+		cc.Backend = genai.BackendVertexAI
+		cc.Project, cc.Location = cfg.Project, cfg.Location
+		conv.vertex = true
+	default:
+		return nil, fmt.Errorf("gemini.new: unknown backend %q", cfg.Backend)
+	}
+	client, err := genai.NewClient(ctx, cc)
+	if err != nil {
+		return nil, fmt.Errorf("gemini.new: %w", err)
+	}
+	return &Provider{client: client, conv: conv}, nil
+}
+
+// retryOptions expresses r in the SDK's terms.
+func retryOptions(r RetryConfig) *genai.HTTPRetryOptions {
+	attempts := int32(min(r.MaxAttempts, 1<<20))
+	initial := r.InitialDelay.Seconds()
+	maxDelay := r.MaxDelay.Seconds()
+	base := r.Multiplier
+	jitter := r.Jitter.Seconds()
+	codes := make([]int32, len(r.StatusCodes))
+	for i, c := range r.StatusCodes {
+		codes[i] = int32(c)
+	}
+	return &genai.HTTPRetryOptions{
+		Attempts:        &attempts,
+		InitialDelay:    &initial,
+		MaxDelay:        &maxDelay,
+		ExpBase:         &base,
+		Jitter:          &jitter,
+		HTTPStatusCodes: codes,
+	}
+}
+
+// ErrNoModelName is returned by [Provider.Model] for an empty name.
+var ErrNoModelName = errors.New("gemini: empty model name")
+
+// Model returns the model called name, e.g. "gemini-2.5-flash". It makes no
+// call; an unknown name fails at the first request.
+func (p *Provider) Model(_ context.Context, name string) (models.Model, error) {
+	if name == "" {
+		return nil, fmt.Errorf("gemini.model: %w", ErrNoModelName)
+	}
+	return &model{name: name, client: p.client, conv: p.conv}, nil
+}
+
+// model is one Gemini model; it is safe for concurrent use.
+type model struct {
+	name   string
+	client *genai.Client
+	conv   requestConverter
+}
+
+// Name returns the model name.
+func (m *model) Name() string { return m.name }
+
+// GenerateContent calls Gemini with req, under req.Model when it is set and
+// the model's name otherwise. See [models.Model] for what it yields.
+func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream bool) iter.Seq2[*v1.LlmResponse, error] {
+	return func(yield func(*v1.LlmResponse, error) bool) {
+		name := req.GetModel()
+		if name == "" {
+			name = m.name
+		}
+		contents := m.conv.contents(req)
+		cfg, err := m.conv.config(req.GetConfig())
+		if err != nil {
+			yield(nil, fmt.Errorf("gemini.generate_content: convert request: %w", err))
+			return
+		}
+		slog.DebugContext(ctx, "gemini request", "model", name, "stream", stream, "contents", len(contents), "tools", len(cfg.Tools))
+		if stream {
+			m.stream(ctx, name, contents, cfg, yield)
+			return
+		}
+		resp, err := m.client.Models.GenerateContent(ctx, name, contents, cfg)
+		if err != nil {
+			yield(nil, mapError(ctx, "gemini.generate_content", err))
+			return
+		}
+		out, err := createResponse(resp)
+		if err != nil {
+			yield(nil, fmt.Errorf("gemini.generate_content: convert response: %w", err))
+			return
+		}
+		yield(out, nil)
+	}
+}
+
+// stream yields every chunk as a partial response, then the aggregate.
+func (m *model) stream(ctx context.Context, name string, contents []*genai.Content, cfg *genai.GenerateContentConfig, yield func(*v1.LlmResponse, error) bool) {
+	const op = "gemini.stream_generate_content"
+	var agg streamAggregator
+	for chunk, err := range m.client.Models.GenerateContentStream(ctx, name, contents, cfg) {
+		if err != nil {
+			yield(nil, mapError(ctx, op, err))
+			return
+		}
+		resp, err := createResponse(chunk)
+		if err != nil {
+			yield(nil, fmt.Errorf("%s: convert response: %w", op, err))
+			return
+		}
+		agg.add(chunk, resp)
+		resp.Partial = true
+		if !yield(resp, nil) {
+			return
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		yield(nil, fmt.Errorf("%s: %w", op, err))
+		return
+	}
+	yield(agg.result(), nil)
+}
