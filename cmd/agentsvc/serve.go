@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+
+	"github.com/agentsvc/agentsvc/examples"
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/config"
+	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/server"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+	"github.com/agentsvc/agentsvc/internal/sessions/memory"
+)
+
+// serve wires the service and runs it until ctx ends, then drains.
+func serve(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) error {
+	store, err := openSessions(o.sessions)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	gcfg, hasCreds := gemini.ConfigFromEnv(getenv)
+	if o.geminiBaseURL != "" {
+		gcfg.BaseURL = o.geminiBaseURL
+	}
+	if !hasCreds && gcfg.BaseURL == "" {
+		return errors.New("no Gemini credentials: set GOOGLE_API_KEY (or GEMINI_API_KEY), or GOOGLE_GENAI_USE_VERTEXAI=1 with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or point --gemini-base-url at a server that speaks the Gemini API")
+	}
+	provider, err := gemini.New(ctx, gcfg)
+	if err != nil {
+		return fmt.Errorf("gemini: %w", err)
+	}
+
+	apps, err := loadApps(o.agents, store, provider)
+	if err != nil {
+		return err
+	}
+	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log})
+
+	grpcLis, err := net.Listen("tcp", o.grpcAddr)
+	if err != nil {
+		return fmt.Errorf("grpc listener: %w", err)
+	}
+	httpLis, err := net.Listen("tcp", o.httpAddr)
+	if err != nil {
+		grpcLis.Close()
+		return fmt.Errorf("http listener: %w", err)
+	}
+
+	gs := grpc.NewServer(
+		grpc.MaxRecvMsgSize(16<<20),
+		grpc.MaxSendMsgSize(64<<20),
+	)
+	v1.RegisterRunnerServiceServer(gs, srv)
+	v1.RegisterSessionServiceServer(gs, srv)
+	v1.RegisterAppServiceServer(gs, srv)
+	healthSrv := health.NewServer()
+	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
+	healthpb.RegisterHealthServer(gs, healthSrv)
+	reflection.Register(gs)
+
+	var serving atomic.Bool
+	handler, err := srv.HTTPHandler(ctx, serving.Load)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+
+	errc := make(chan error, 2)
+	go func() { errc <- gs.Serve(grpcLis) }()
+	go func() {
+		if err := hs.Serve(httpLis); !errors.Is(err, http.ErrServerClosed) {
+			errc <- err
+		}
+	}()
+	// Both listeners are bound and served: accept connections from here on.
+	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	serving.Store(true)
+	log.Info("agentsvc serving", "grpc", grpcLis.Addr().String(), "http", httpLis.Addr().String(),
+		"apps", len(apps), "sessions", redactURL(o.sessions))
+
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	}
+
+	log.Info("draining", "grace", o.shutdownGrace)
+	serving.Store(false)
+	healthSrv.Shutdown() // every service reports NOT_SERVING
+	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdownGrace)
+	defer cancel()
+	if err := srv.Wait(drainCtx); err != nil {
+		log.Warn("shutdown grace elapsed with invocations still running")
+	}
+	done := make(chan struct{})
+	go func() { gs.GracefulStop(); close(done) }()
+	select {
+	case <-done:
+	case <-drainCtx.Done():
+		gs.Stop()
+	}
+	if err := hs.Shutdown(drainCtx); err != nil {
+		hs.Close()
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func openSessions(uri string) (sessions.Service, error) {
+	switch {
+	case uri == "" || uri == "memory://":
+		return memory.New(), nil
+	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"):
+		return nil, errors.New("--sessions redis:// is not available yet")
+	default:
+		return nil, fmt.Errorf("--sessions %q: use memory:// or redis://host:port/db", redactURL(uri))
+	}
+}
+
+// redactURL hides a password in a store URL.
+func redactURL(uri string) string {
+	if at := strings.LastIndex(uri, "@"); at >= 0 {
+		if scheme := strings.Index(uri, "://"); scheme >= 0 && scheme < at {
+			return uri[:scheme+3] + "***" + uri[at:]
+		}
+	}
+	return uri
+}
+
+func loadApps(dir string, store sessions.Service, provider *gemini.Provider) ([]*server.App, error) {
+	var fsys fs.FS = examples.FS
+	if dir != "" {
+		fsys = os.DirFS(dir)
+	}
+	cfgs, err := config.LoadAll(fsys)
+	if err != nil {
+		return nil, err
+	}
+	apps := make([]*server.App, 0, len(cfgs))
+	for _, c := range cfgs {
+		app, info, err := config.Build(c)
+		if err != nil {
+			return nil, err
+		}
+		apps = append(apps, &server.App{
+			Runner: &runtime.Runner{App: app, Sessions: store, Models: provider},
+			Info:   info,
+		})
+	}
+	return apps, nil
+}

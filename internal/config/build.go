@@ -1,0 +1,105 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
+)
+
+// Build turns an app's configuration into the engine's app and its
+// description.
+func Build(app *AppConfig) (*runtime.App, *v1.App, error) {
+	root, info, err := buildAgent(app.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	tree, err := runtime.NewTree(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("app %s: %w", app.Name, err)
+	}
+	return &runtime.App{Name: app.Name, Tree: tree}, &v1.App{Name: app.Name, RootAgent: info}, nil
+}
+
+func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
+	fail := func(field string, err error) error { return fmt.Errorf("%s: %s: %w", c.file, field, err) }
+	if c.AgentClass != "LlmAgent" {
+		return nil, nil, fail("agent_class", fmt.Errorf("%s is not supported yet", c.AgentClass))
+	}
+	if len(c.Tools) > 0 {
+		return nil, nil, fail("tools", fmt.Errorf("tools are not supported yet"))
+	}
+	for field, cbs := range map[string][]CallbackRef{
+		"before_agent_callbacks": c.BeforeAgentCallbacks, "after_agent_callbacks": c.AfterAgentCallbacks,
+		"before_model_callbacks": c.BeforeModelCallbacks, "after_model_callbacks": c.AfterModelCallbacks,
+		"before_tool_callbacks": c.BeforeToolCallbacks, "after_tool_callbacks": c.AfterToolCallbacks,
+	} {
+		if len(cbs) > 0 {
+			return nil, nil, fail(field, fmt.Errorf("no callback named %q is registered", cbs[0].Name))
+		}
+	}
+	if c.MaxIterations != 0 {
+		return nil, nil, fail("max_iterations", fmt.Errorf("only applies to LoopAgent"))
+	}
+	info := &v1.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.Model}
+	var subs []runtime.Agent
+	for _, child := range c.subAgents {
+		a, ci, err := buildAgent(child)
+		if err != nil {
+			return nil, nil, err
+		}
+		subs = append(subs, a)
+		info.SubAgents = append(info.SubAgents, ci)
+	}
+	gcc, err := generateConfig(c.GenerateContentConfig)
+	if err != nil {
+		return nil, nil, fail("generate_content_config", err)
+	}
+	var schema *structpb.Struct
+	if c.OutputSchema != nil {
+		if schema, err = structpb.NewStruct(c.OutputSchema); err != nil {
+			return nil, nil, fail("output_schema", err)
+		}
+	}
+	agent, err := llmagent.New(llmagent.Config{
+		Name:                     c.Name,
+		Description:              c.Description,
+		Model:                    c.Model,
+		Instruction:              c.Instruction,
+		StaticInstruction:        c.StaticInstruction,
+		GlobalInstruction:        c.GlobalInstruction,
+		SubAgents:                subs,
+		OutputKey:                c.OutputKey,
+		OutputSchema:             schema,
+		IncludeContents:          c.IncludeContents,
+		DisallowTransferToParent: c.DisallowTransferToParent,
+		DisallowTransferToPeers:  c.DisallowTransferToPeers,
+		GenerateContentConfig:    gcc,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", c.file, err)
+	}
+	return agent, info, nil
+}
+
+// generateConfig reads generate_content_config in google.genai's field names
+// (snake_case or camelCase).
+func generateConfig(m map[string]any) (*v1.GenerateContentConfig, error) {
+	if m == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &v1.GenerateContentConfig{}
+	if err := protojson.Unmarshal(b, cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}

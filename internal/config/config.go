@@ -1,0 +1,188 @@
+// Package config loads apps declared in ADK's Agent Config YAML: one
+// directory per app holding root_agent.yaml (and the files its sub_agents
+// name). Errors name the file and the offending field.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// RootFile is the file that declares an app's root agent.
+const RootFile = "root_agent.yaml"
+
+// AgentConfig is one agent of ADK's Agent Config YAML.
+type AgentConfig struct {
+	AgentClass               string         `yaml:"agent_class"`
+	Name                     string         `yaml:"name"`
+	Model                    string         `yaml:"model"`
+	Description              string         `yaml:"description"`
+	Instruction              string         `yaml:"instruction"`
+	StaticInstruction        string         `yaml:"static_instruction"`
+	GlobalInstruction        string         `yaml:"global_instruction"`
+	SubAgents                []SubAgentRef  `yaml:"sub_agents"`
+	Tools                    []ToolRef      `yaml:"tools"`
+	OutputKey                string         `yaml:"output_key"`
+	OutputSchema             map[string]any `yaml:"output_schema"`
+	IncludeContents          string         `yaml:"include_contents"`
+	DisallowTransferToParent bool           `yaml:"disallow_transfer_to_parent"`
+	DisallowTransferToPeers  bool           `yaml:"disallow_transfer_to_peers"`
+	GenerateContentConfig    map[string]any `yaml:"generate_content_config"`
+	MaxIterations            int            `yaml:"max_iterations"`
+	BeforeAgentCallbacks     []CallbackRef  `yaml:"before_agent_callbacks"`
+	AfterAgentCallbacks      []CallbackRef  `yaml:"after_agent_callbacks"`
+	BeforeModelCallbacks     []CallbackRef  `yaml:"before_model_callbacks"`
+	AfterModelCallbacks      []CallbackRef  `yaml:"after_model_callbacks"`
+	BeforeToolCallbacks      []CallbackRef  `yaml:"before_tool_callbacks"`
+	AfterToolCallbacks       []CallbackRef  `yaml:"after_tool_callbacks"`
+	Extra                    map[string]any `yaml:",inline"`
+	subAgents                []*AgentConfig // resolved SubAgents
+	file                     string         // the file that declared the agent
+}
+
+// SubAgentRef points to another agent file, relative to the declaring file.
+type SubAgentRef struct {
+	ConfigPath string `yaml:"config_path"`
+}
+
+// ToolRef names a tool, with optional arguments.
+type ToolRef struct {
+	Name string         `yaml:"name"`
+	Args map[string]any `yaml:"args"`
+}
+
+// CallbackRef names a registered callback.
+type CallbackRef struct {
+	Name string `yaml:"name"`
+}
+
+// Children returns the resolved sub-agents.
+func (c *AgentConfig) Children() []*AgentConfig { return c.subAgents }
+
+// File returns the path of the file that declared the agent.
+func (c *AgentConfig) File() string { return c.file }
+
+// AppConfig is one app: its name (the directory) and its root agent.
+type AppConfig struct {
+	Name string
+	Root *AgentConfig
+}
+
+// LoadAll loads every app directory of fsys (directories holding
+// root_agent.yaml), sorted by name.
+func LoadAll(fsys fs.FS) ([]*AppConfig, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("config: list apps: %w", err)
+	}
+	var apps []*AppConfig
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := fs.Stat(fsys, path.Join(e.Name(), RootFile)); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		app, err := Load(fsys, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		apps = append(apps, app)
+	}
+	if len(apps) == 0 {
+		return nil, fmt.Errorf("config: no app directory with %s found", RootFile)
+	}
+	sort.Slice(apps, func(i, j int) bool { return apps[i].Name < apps[j].Name })
+	return apps, nil
+}
+
+// Load loads the app in directory dir of fsys.
+func Load(fsys fs.FS, dir string) (*AppConfig, error) {
+	root, err := loadAgent(fsys, path.Join(dir, RootFile), map[string]bool{})
+	if err != nil {
+		return nil, err
+	}
+	return &AppConfig{Name: path.Base(dir), Root: root}, nil
+}
+
+func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, error) {
+	if loading[file] {
+		return nil, fmt.Errorf("%s: sub_agents: cycle through this file", file)
+	}
+	loading[file] = true
+	defer delete(loading, file)
+	data, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	cfg := &AgentConfig{file: file}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(cfg); err != nil {
+		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	for i, ref := range cfg.SubAgents {
+		if ref.ConfigPath == "" {
+			return nil, fmt.Errorf("%s: sub_agents[%d].config_path is required", file, i)
+		}
+		child, err := loadAgent(fsys, path.Join(path.Dir(file), ref.ConfigPath), loading)
+		if err != nil {
+			return nil, err
+		}
+		cfg.subAgents = append(cfg.subAgents, child)
+	}
+	return cfg, nil
+}
+
+func (c *AgentConfig) validate() error {
+	for k := range c.Extra {
+		return fmt.Errorf("%s: unknown field", k)
+	}
+	if c.AgentClass == "" {
+		c.AgentClass = "LlmAgent"
+	}
+	switch c.AgentClass {
+	case "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent":
+	default:
+		return fmt.Errorf("agent_class: %q is not one of LlmAgent, SequentialAgent, ParallelAgent, LoopAgent", c.AgentClass)
+	}
+	if c.Name == "" {
+		return errors.New("name: required")
+	}
+	if !isIdentifier(c.Name) {
+		return fmt.Errorf("name: %q must be an identifier (letters, digits, underscores)", c.Name)
+	}
+	if c.Name == "user" {
+		return errors.New(`name: "user" is reserved for the end user`)
+	}
+	switch c.IncludeContents {
+	case "", "default", "none":
+	default:
+		return fmt.Errorf("include_contents: %q is not default or none", c.IncludeContents)
+	}
+	if c.MaxIterations < 0 {
+		return errors.New("max_iterations: must not be negative")
+	}
+	return nil
+}
+
+func isIdentifier(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,95 @@
+package runtime
+
+import (
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
+
+// CallbackContext is what a callback sees: the invocation and the actions of
+// the event the callback contributes to.
+type CallbackContext struct {
+	*InvocationContext
+	// Actions collects what the callback does (state delta, transfer, ...).
+	Actions *v1.EventActions
+}
+
+// NewCallbackContext returns a callback context with fresh actions.
+func NewCallbackContext(ictx *InvocationContext) *CallbackContext {
+	return &CallbackContext{InvocationContext: ictx, Actions: &v1.EventActions{}}
+}
+
+// State reads and writes session state through the callback's actions.
+func (c *CallbackContext) State() State { return State{ictx: c.InvocationContext, actions: c.Actions} }
+
+// ToolContext is what a tool and the tool callbacks see.
+type ToolContext struct {
+	CallbackContext
+	// FunctionCallID is the id of the call being run.
+	FunctionCallID string
+	// Confirmation is the user's answer when the call was confirmed.
+	Confirmation *v1.ToolConfirmation
+}
+
+// Agent callbacks. A non-nil Content ends the agent (before) or adds an
+// event (after).
+type (
+	// BeforeAgentCallback runs before an agent; a non-nil Content skips the
+	// agent and becomes its reply.
+	BeforeAgentCallback func(cctx *CallbackContext) (*v1.Content, error)
+	// AfterAgentCallback runs after an agent; a non-nil Content is yielded
+	// as an extra event.
+	AfterAgentCallback func(cctx *CallbackContext) (*v1.Content, error)
+)
+
+// Model callbacks. A non-nil response replaces the model call, the model's
+// response or the error.
+type (
+	// BeforeModelCallback may answer instead of the model.
+	BeforeModelCallback func(cctx *CallbackContext, req *v1.LlmRequest) (*v1.LlmResponse, error)
+	// AfterModelCallback may replace the model's response.
+	AfterModelCallback func(cctx *CallbackContext, resp *v1.LlmResponse) (*v1.LlmResponse, error)
+	// OnModelErrorCallback may answer instead of a failed model call.
+	OnModelErrorCallback func(cctx *CallbackContext, req *v1.LlmRequest, err error) (*v1.LlmResponse, error)
+)
+
+// Tool callbacks. A non-nil result replaces the tool run, its result or its
+// error.
+type (
+	// BeforeToolCallback may answer instead of the tool.
+	BeforeToolCallback func(tctx *ToolContext, tool Tool, args *structpb.Struct) (*structpb.Struct, error)
+	// AfterToolCallback may replace the tool's result.
+	AfterToolCallback func(tctx *ToolContext, tool Tool, args, result *structpb.Struct) (*structpb.Struct, error)
+	// OnToolErrorCallback may answer instead of a failed tool.
+	OnToolErrorCallback func(tctx *ToolContext, tool Tool, args *structpb.Struct, err error) (*structpb.Struct, error)
+)
+
+// AgentCallbacks are an agent's before/after callbacks, run in order until
+// one returns something.
+type AgentCallbacks struct {
+	Before []BeforeAgentCallback
+	After  []AfterAgentCallback
+}
+
+// ModelCallbacks are an LLM agent's model callbacks.
+type ModelCallbacks struct {
+	Before  []BeforeModelCallback
+	After   []AfterModelCallback
+	OnError []OnModelErrorCallback
+}
+
+// ToolCallbacks are an LLM agent's tool callbacks.
+type ToolCallbacks struct {
+	Before  []BeforeToolCallback
+	After   []AfterToolCallback
+	OnError []OnToolErrorCallback
+}
+
+// NewToolContext returns the context of one function call, with fresh
+// actions.
+func NewToolContext(ictx *InvocationContext, callID string) *ToolContext {
+	return &ToolContext{
+		CallbackContext: CallbackContext{InvocationContext: ictx, Actions: &v1.EventActions{}},
+		FunctionCallID:  callID,
+	}
+}

@@ -1,0 +1,140 @@
+package runtime
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// DefaultMaxLLMCalls is ADK's default bound on model calls per invocation.
+const DefaultMaxLLMCalls = 500
+
+// RunConfig tunes one invocation.
+type RunConfig struct {
+	// StreamingMode SSE streams partial events; anything else does not.
+	StreamingMode v1.StreamingMode
+	// MaxLLMCalls bounds the model calls; zero or less means no bound.
+	MaxLLMCalls int
+	// CustomMetadata is copied onto every event of the invocation.
+	CustomMetadata *structpb.Struct
+}
+
+// Streaming reports whether the invocation streams partial events.
+func (c *RunConfig) Streaming() bool { return c.StreamingMode == v1.StreamingMode_STREAMING_MODE_SSE }
+
+// ClientTools reaches the tools that live in the client running the
+// invocation. The service provides it on Connect; it is nil otherwise.
+type ClientTools interface {
+	// Tools returns the tools the client declared.
+	Tools() []Tool
+}
+
+// invocation is the part of the context shared by every agent of one
+// invocation.
+type invocation struct {
+	app      *App
+	models   models.Resolver
+	session  *v1.Session
+	mu       sync.RWMutex // guards session while parallel agents read it
+	llmCalls atomic.Int64
+	ended    atomic.Bool
+	client   ClientTools
+}
+
+// InvocationContext is what an agent sees of the invocation it runs in. A
+// child context (see [InvocationContext.WithAgent]) shares the invocation and
+// differs in agent and branch. Methods are safe for concurrent use by the
+// agents of one invocation.
+type InvocationContext struct {
+	ctx          context.Context
+	InvocationID string
+	// Branch is the dot-separated path of agents that isolates the contents
+	// of parallel children; empty at the root.
+	Branch      string
+	Agent       Agent
+	UserContent *v1.Content
+	RunConfig   *RunConfig
+	inv         *invocation
+}
+
+// Context returns the invocation's context; it is cancelled when the
+// invocation is.
+func (ictx *InvocationContext) Context() context.Context { return ictx.ctx }
+
+// App returns the app the invocation runs in.
+func (ictx *InvocationContext) App() *App { return ictx.inv.app }
+
+// Models resolves model names to models.
+func (ictx *InvocationContext) Models() models.Resolver { return ictx.inv.models }
+
+// ClientTools returns the client's tools, or nil when the invocation has no
+// client channel.
+func (ictx *InvocationContext) ClientTools() ClientTools { return ictx.inv.client }
+
+// WithAgent returns a child context running agent on the same branch.
+func (ictx *InvocationContext) WithAgent(agent Agent) *InvocationContext {
+	c := *ictx
+	c.Agent = agent
+	return &c
+}
+
+// WithBranch returns a child context on another branch.
+func (ictx *InvocationContext) WithBranch(branch string) *InvocationContext {
+	c := *ictx
+	c.Branch = branch
+	return &c
+}
+
+// EndInvocation stops the invocation after the current step.
+func (ictx *InvocationContext) EndInvocation() { ictx.inv.ended.Store(true) }
+
+// Ended reports whether the invocation was ended.
+func (ictx *InvocationContext) Ended() bool { return ictx.inv.ended.Load() }
+
+// IncrementLLMCalls counts one model call and fails with ADK's error when
+// the invocation's bound is exceeded.
+func (ictx *InvocationContext) IncrementLLMCalls() error {
+	n := ictx.inv.llmCalls.Add(1)
+	if limit := ictx.RunConfig.MaxLLMCalls; limit > 0 && n > int64(limit) {
+		return newLLMCallsExceeded(limit)
+	}
+	return nil
+}
+
+// SessionID returns the id of the invocation's session.
+func (ictx *InvocationContext) SessionID() string { return ictx.inv.session.Id }
+
+// UserID returns the id of the invocation's user.
+func (ictx *InvocationContext) UserID() string { return ictx.inv.session.UserId }
+
+// Events returns the session's events so far. The slice and the events are
+// shared and must not be modified.
+func (ictx *InvocationContext) Events() []*v1.Event {
+	ictx.inv.mu.RLock()
+	defer ictx.inv.mu.RUnlock()
+	return ictx.inv.session.Events
+}
+
+// StateValue returns the session state value of key (prefixed keys
+// included), as stored so far in the invocation.
+func (ictx *InvocationContext) StateValue(key string) (*structpb.Value, bool) {
+	ictx.inv.mu.RLock()
+	defer ictx.inv.mu.RUnlock()
+	v, ok := ictx.inv.session.GetState().GetFields()[key]
+	return v, ok
+}
+
+// StateSnapshot returns a copy of the session state.
+func (ictx *InvocationContext) StateSnapshot() *structpb.Struct {
+	ictx.inv.mu.RLock()
+	defer ictx.inv.mu.RUnlock()
+	fields := make(map[string]*structpb.Value, len(ictx.inv.session.GetState().GetFields()))
+	for k, v := range ictx.inv.session.GetState().GetFields() {
+		fields[k] = v
+	}
+	return &structpb.Struct{Fields: fields}
+}

@@ -1,0 +1,79 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an engine error for the service boundary, which maps it to
+// a gRPC status code.
+type Code int
+
+// Error codes, named after the gRPC codes they map to.
+const (
+	CodeInternal Code = iota
+	CodeInvalidArgument
+	CodeNotFound
+	CodeAlreadyExists
+	CodeFailedPrecondition
+	CodeResourceExhausted
+	CodeAborted
+	CodeUnavailable
+)
+
+// Error is an engine error whose Message is safe to show to clients (it is
+// ADK's text where ADK has one).
+type Error struct {
+	Code Code
+	// Reason is a short UPPER_SNAKE_CASE identifier, e.g. "LLM_CALLS_EXCEEDED".
+	Reason  string
+	Message string
+	// Err is the underlying cause, if any; it is not shown to clients.
+	Err error
+}
+
+// Error returns the client-safe message; the cause stays reachable through
+// errors.Unwrap.
+func (e *Error) Error() string { return e.Message }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is matches errors of the same Code and Reason, so that the sentinel errors
+// below work with errors.Is.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code && t.Reason == e.Reason
+}
+
+// Sentinel errors; test with errors.Is. The errors the engine returns carry
+// a more specific message.
+var (
+	ErrSessionNotFound  = &Error{Code: CodeNotFound, Reason: "SESSION_NOT_FOUND", Message: "Session not found"}
+	ErrInvalidRequest   = &Error{Code: CodeInvalidArgument, Reason: "INVALID_REQUEST", Message: "invalid request"}
+	ErrLLMCallsExceeded = &Error{Code: CodeResourceExhausted, Reason: "LLM_CALLS_EXCEEDED",
+		Message: "Max number of llm calls exceeded"}
+	ErrAgentNotFound = &Error{Code: CodeFailedPrecondition, Reason: "AGENT_NOT_FOUND", Message: "agent not found"}
+	ErrToolNotFound  = &Error{Code: CodeFailedPrecondition, Reason: "TOOL_NOT_FOUND", Message: "tool not found"}
+	ErrAppConfig     = &Error{Code: CodeFailedPrecondition, Reason: "APP_CONFIGURATION", Message: "app configuration error"}
+)
+
+func newLLMCallsExceeded(limit int) error {
+	return &Error{Code: CodeResourceExhausted, Reason: ErrLLMCallsExceeded.Reason,
+		Message: fmt.Sprintf("Max number of llm calls limit of `%d` exceeded", limit)}
+}
+
+// InvalidRequest returns an error for a malformed request.
+func InvalidRequest(format string, args ...any) error {
+	return &Error{Code: CodeInvalidArgument, Reason: ErrInvalidRequest.Reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// AppConfigError returns an error for an invocation that fails because of the
+// app's own configuration or state (a missing instruction variable, an
+// unknown agent or tool).
+func AppConfigError(reason string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Code: CodeFailedPrecondition, Reason: reason, Message: err.Error(), Err: err}
+}

@@ -1,0 +1,129 @@
+// Package llmagent is ADK's LlmAgent: an agent that answers with a language
+// model, calling tools in a loop (the ReAct flow) until the model gives a
+// final answer.
+package llmagent
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// IncludeContents values.
+const (
+	// IncludeDefault sends the agent's whole visible history.
+	IncludeDefault = "default"
+	// IncludeNone sends only the current turn.
+	IncludeNone = "none"
+)
+
+// Config declares an LLM agent. Zero values are ADK's defaults.
+type Config struct {
+	Name        string
+	Description string
+	// Model is the model name, resolved per invocation.
+	Model string
+	// Instruction may reference state as {key}, {key?} or {artifact.name}.
+	Instruction string
+	// StaticInstruction is sent verbatim; when set, Instruction goes into the
+	// contents instead of the system instruction.
+	StaticInstruction string
+	// GlobalInstruction applies to every agent of the tree when set on the
+	// root.
+	GlobalInstruction string
+	Tools             []runtime.Tool
+	Toolsets          []runtime.Toolset
+	SubAgents         []runtime.Agent
+	// OutputKey saves the agent's final text (or parsed output) to state.
+	OutputKey string
+	// OutputSchema is the JSON schema of the agent's answer.
+	OutputSchema *structpb.Struct
+	// IncludeContents is IncludeDefault (empty) or IncludeNone.
+	IncludeContents          string
+	DisallowTransferToParent bool
+	DisallowTransferToPeers  bool
+	// GenerateContentConfig is copied into every model request.
+	GenerateContentConfig *v1.GenerateContentConfig
+
+	AgentCallbacks runtime.AgentCallbacks
+	ModelCallbacks runtime.ModelCallbacks
+	ToolCallbacks  runtime.ToolCallbacks
+}
+
+// Agent is an LLM agent. It is immutable and safe for concurrent use.
+type Agent struct {
+	cfg Config
+}
+
+// New validates cfg and returns the agent.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Name == "" {
+		return nil, errors.New("llmagent: name is required")
+	}
+	if cfg.Name == "user" {
+		return nil, errors.New(`llmagent: "user" is reserved for the end user`)
+	}
+	switch cfg.IncludeContents {
+	case "", IncludeDefault, IncludeNone:
+	default:
+		return nil, fmt.Errorf("llmagent: include_contents must be %q or %q, got %q", IncludeDefault, IncludeNone, cfg.IncludeContents)
+	}
+	seen := map[string]bool{}
+	for _, t := range cfg.Tools {
+		if seen[t.Name()] {
+			return nil, fmt.Errorf("llmagent %s: tool %q is declared twice", cfg.Name, t.Name())
+		}
+		seen[t.Name()] = true
+	}
+	return &Agent{cfg: cfg}, nil
+}
+
+// Name implements [runtime.Agent].
+func (a *Agent) Name() string { return a.cfg.Name }
+
+// Description implements [runtime.Agent].
+func (a *Agent) Description() string { return a.cfg.Description }
+
+// SubAgents implements [runtime.Agent].
+func (a *Agent) SubAgents() []runtime.Agent { return a.cfg.SubAgents }
+
+// Callbacks implements [runtime.Agent].
+func (a *Agent) Callbacks() *runtime.AgentCallbacks { return &a.cfg.AgentCallbacks }
+
+// Config returns the agent's declaration; it must not be modified.
+func (a *Agent) Config() *Config { return &a.cfg }
+
+// DisallowTransferToParent implements [runtime.TransferPolicy].
+func (a *Agent) DisallowTransferToParent() bool { return a.cfg.DisallowTransferToParent }
+
+// DisallowTransferToPeers implements [runtime.TransferPolicy].
+func (a *Agent) DisallowTransferToPeers() bool { return a.cfg.DisallowTransferToPeers }
+
+// Run implements [runtime.Agent]: the step loop runs until the last event is
+// a final response, partial, or absent.
+func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
+	return func(yield func(*v1.Event, error) bool) {
+		for {
+			var last *v1.Event
+			for ev, err := range a.step(ictx) {
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				a.saveOutput(ev)
+				last = ev
+				if !yield(ev, nil) {
+					return
+				}
+			}
+			if last == nil || last.Partial || runtime.IsFinalResponse(last) || ictx.Ended() {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package llmagent
+
+import (
+	"iter"
+
+	"google.golang.org/protobuf/proto"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// step is one turn of the ReAct loop (ADK's _run_one_step_async): build the
+// request, call the model, yield its events, run the function calls and, on
+// a transfer, the target agent.
+func (a *Agent) step(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
+	return func(yield func(*v1.Event, error) bool) {
+		r, err := a.buildRequest(ictx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if ictx.Ended() {
+			return
+		}
+		skeleton := ictx.NewEvent()
+		for resp, err := range a.callModel(ictx, r.llm, skeleton.Actions) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if resp.Content == nil && resp.ErrorCode == "" && !resp.Interrupted {
+				continue
+			}
+			ev := finalize(skeleton, resp, r.tools)
+			skeleton.Id = runtime.NewEventID()
+			if !yield(ev, nil) {
+				return
+			}
+			if ev.Partial || len(runtime.FunctionCalls(ev)) == 0 {
+				continue
+			}
+			if !a.handleCalls(ictx, ev, r.tools, yield) {
+				return
+			}
+		}
+	}
+}
+
+// finalize merges a model response into the step's event skeleton, giving
+// function calls without an id an "adk-" id and listing long-running calls.
+func finalize(skeleton *v1.Event, resp *v1.LlmResponse, tools map[string]runtime.Tool) *v1.Event {
+	ev := &v1.Event{
+		Id:           skeleton.Id,
+		InvocationId: skeleton.InvocationId,
+		Author:       skeleton.Author,
+		Branch:       skeleton.Branch,
+		Timestamp:    skeleton.Timestamp,
+		Actions:      skeleton.Actions,
+	}
+	if !isEmptyActions(skeleton.Actions) {
+		ev.Actions = proto.CloneOf(skeleton.Actions)
+	} else {
+		ev.Actions = &v1.EventActions{}
+	}
+	runtime.EventFromResponse(ev, resp)
+	for _, p := range ev.GetContent().GetParts() {
+		fc := p.FunctionCall
+		if fc == nil {
+			continue
+		}
+		if fc.Id == "" {
+			fc.Id = runtime.NewFunctionCallID()
+		}
+		if t := tools[fc.Name]; t != nil && t.IsLongRunning() {
+			ev.LongRunningToolIds = append(ev.LongRunningToolIds, fc.Id)
+		}
+	}
+	return ev
+}
+
+func isEmptyActions(a *v1.EventActions) bool {
+	return a == nil || proto.Size(a) == 0
+}
+
+// handleCalls runs the calls of ev and yields the response event, then the
+// transfer target's events. It reports whether iteration should go on.
+func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools map[string]runtime.Tool,
+	yield func(*v1.Event, error) bool) bool {
+	resp, err := a.runCalls(ictx, ev, tools)
+	if err != nil {
+		yield(nil, err)
+		return false
+	}
+	if resp == nil {
+		return true
+	}
+	if !yield(resp, nil) {
+		return false
+	}
+	target := resp.GetActions().GetTransferToAgent()
+	if target == "" {
+		return true
+	}
+	agent := ictx.App().Tree.Find(target)
+	if agent == nil {
+		yield(nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: runtime.ErrAgentNotFound.Reason,
+			Message: "Agent " + target + " not found in the agent tree."})
+		return false
+	}
+	for tev, err := range runtime.RunAgent(ictx, agent) {
+		if !yield(tev, err) || err != nil {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,97 @@
+package llmagent
+
+import (
+	"fmt"
+	"iter"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// callModel runs the model callbacks around one model call (ADK's
+// _call_llm_async): a before-model answer skips the model and is not counted
+// against max_llm_calls; after-model callbacks may replace each response;
+// on-model-error callbacks may answer instead of a failure.
+func (a *Agent) callModel(ictx *runtime.InvocationContext, req *v1.LlmRequest, actions *v1.EventActions) iter.Seq2[*v1.LlmResponse, error] {
+	return func(yield func(*v1.LlmResponse, error) bool) {
+		cctx := &runtime.CallbackContext{InvocationContext: ictx, Actions: actions}
+		plugins := ictx.App().Plugins
+		resp, err := plugins.BeforeModel(cctx, req)
+		if err == nil && resp == nil {
+			for _, cb := range a.cfg.ModelCallbacks.Before {
+				if resp, err = cb(cctx, req); err != nil || resp != nil {
+					break
+				}
+			}
+		}
+		if err != nil || resp != nil {
+			yield(resp, err)
+			return
+		}
+
+		if req.Config.Labels == nil {
+			req.Config.Labels = map[string]string{}
+		}
+		req.Config.Labels[agentNameLabel] = a.cfg.Name
+		if err := ictx.IncrementLLMCalls(); err != nil {
+			yield(nil, err)
+			return
+		}
+		model, err := ictx.Models().Model(ictx.Context(), req.Model)
+		if err != nil {
+			yield(nil, runtime.AppConfigError("MODEL", fmt.Errorf("model %q: %w", req.Model, err)))
+			return
+		}
+		for resp, err := range model.GenerateContent(ictx.Context(), req, ictx.RunConfig.Streaming()) {
+			if err != nil {
+				resp, err = a.onModelError(cctx, req, err)
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+			}
+			resp, err = a.afterModel(cctx, resp)
+			if !yield(resp, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+func (a *Agent) onModelError(cctx *runtime.CallbackContext, req *v1.LlmRequest, cause error) (*v1.LlmResponse, error) {
+	resp, err := cctx.App().Plugins.OnModelError(cctx, req, cause)
+	if err != nil {
+		return nil, err
+	}
+	for _, cb := range a.cfg.ModelCallbacks.OnError {
+		if resp != nil {
+			break
+		}
+		if resp, err = cb(cctx, req, cause); err != nil {
+			return nil, err
+		}
+	}
+	if resp == nil {
+		return nil, cause
+	}
+	return resp, nil
+}
+
+func (a *Agent) afterModel(cctx *runtime.CallbackContext, resp *v1.LlmResponse) (*v1.LlmResponse, error) {
+	out, err := cctx.App().Plugins.AfterModel(cctx, resp)
+	if err != nil {
+		return nil, err
+	}
+	for _, cb := range a.cfg.ModelCallbacks.After {
+		if out != nil {
+			break
+		}
+		if out, err = cb(cctx, resp); err != nil {
+			return nil, err
+		}
+	}
+	if out == nil {
+		return resp, nil
+	}
+	return out, nil
+}

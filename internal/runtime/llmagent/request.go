@@ -1,0 +1,194 @@
+package llmagent
+
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/contents"
+	"github.com/agentsvc/agentsvc/internal/runtime/instructions"
+)
+
+// agentNameLabel is the label ADK sets on every model request.
+const agentNameLabel = "adk_agent_name"
+
+// request is one step's model request and the tools it declares.
+type request struct {
+	llm *v1.LlmRequest
+	// toolList holds the tools in declaration order; tools indexes them.
+	toolList []runtime.Tool
+	tools    map[string]runtime.Tool
+}
+
+// buildRequest runs the request processors in ADK's order: basic,
+// instructions, identity, contents, then the tool declarations.
+func (a *Agent) buildRequest(ictx *runtime.InvocationContext) (*request, error) {
+	r := &request{llm: &v1.LlmRequest{}}
+	if err := a.resolveTools(ictx, r); err != nil {
+		return nil, err
+	}
+	if err := a.basic(ictx, r); err != nil {
+		return nil, err
+	}
+	instructionContent, err := a.instructions(ictx, r.llm)
+	if err != nil {
+		return nil, err
+	}
+	a.identity(r.llm)
+	if err := a.contents(ictx, r.llm, instructionContent); err != nil {
+		return nil, err
+	}
+	a.declareTools(r)
+	return r, nil
+}
+
+// resolveTools lists the agent's tools for this invocation: its own, then
+// its toolsets', in order. A later tool of the same name replaces an earlier.
+func (a *Agent) resolveTools(ictx *runtime.InvocationContext, r *request) error {
+	if len(a.cfg.Tools) == 0 && len(a.cfg.Toolsets) == 0 {
+		return nil
+	}
+	r.toolList = a.cfg.Tools
+	for _, ts := range a.cfg.Toolsets {
+		list, err := ts.Tools(ictx)
+		if err != nil {
+			return fmt.Errorf("llmagent %s: toolset: %w", a.cfg.Name, err)
+		}
+		if len(list) > 0 {
+			r.toolList = append(r.toolList[:len(r.toolList):len(r.toolList)], list...)
+		}
+	}
+	r.tools = make(map[string]runtime.Tool, len(r.toolList))
+	for _, t := range r.toolList {
+		r.tools[t.Name()] = t
+	}
+	return nil
+}
+
+// basic sets the model, a copy of the agent's generate config and the output
+// schema (when the model need not combine it with tools).
+func (a *Agent) basic(ictx *runtime.InvocationContext, r *request) error {
+	name, err := a.modelName(ictx)
+	if err != nil {
+		return err
+	}
+	r.llm.Model = name
+	if a.cfg.GenerateContentConfig != nil {
+		r.llm.Config = proto.CloneOf(a.cfg.GenerateContentConfig)
+	} else {
+		r.llm.Config = &v1.GenerateContentConfig{}
+	}
+	if a.cfg.OutputSchema != nil && len(r.tools) == 0 {
+		r.llm.Config.ResponseSchema = a.cfg.OutputSchema
+		r.llm.Config.ResponseMimeType = "application/json"
+	}
+	return nil
+}
+
+// modelName is the agent's model, or the nearest ancestor's.
+func (a *Agent) modelName(ictx *runtime.InvocationContext) (string, error) {
+	tree := ictx.App().Tree
+	for ag := runtime.Agent(a); ag != nil; ag = tree.Parent(ag.Name()) {
+		if la, ok := ag.(*Agent); ok && la.cfg.Model != "" {
+			return la.cfg.Model, nil
+		}
+	}
+	return "", runtime.AppConfigError("NO_MODEL", fmt.Errorf("No model found for %s.", a.cfg.Name))
+}
+
+// instructions appends the global, static and dynamic instructions. With a
+// static instruction, the dynamic one is returned as user content for the
+// contents processor to place.
+func (a *Agent) instructions(ictx *runtime.InvocationContext, req *v1.LlmRequest) (*v1.Content, error) {
+	if root, ok := ictx.App().Tree.Root().(*Agent); ok && root.cfg.GlobalInstruction != "" {
+		si, err := a.inject(ictx, root.cfg.GlobalInstruction)
+		if err != nil {
+			return nil, err
+		}
+		appendInstruction(req, si)
+	}
+	if a.cfg.StaticInstruction != "" {
+		appendInstruction(req, a.cfg.StaticInstruction)
+	}
+	if a.cfg.Instruction == "" {
+		return nil, nil
+	}
+	si, err := a.inject(ictx, a.cfg.Instruction)
+	if err != nil {
+		return nil, err
+	}
+	if a.cfg.StaticInstruction != "" {
+		return &v1.Content{Role: "user", Parts: []*v1.Part{{Text: si}}}, nil
+	}
+	appendInstruction(req, si)
+	return nil, nil
+}
+
+func (a *Agent) inject(ictx *runtime.InvocationContext, template string) (string, error) {
+	s, err := instructions.Inject(ictx.Context(), template, ictx.StateValue, nil)
+	if err != nil {
+		return "", runtime.AppConfigError("INSTRUCTION", err)
+	}
+	return s, nil
+}
+
+// identity appends ADK's identity sentence.
+func (a *Agent) identity(req *v1.LlmRequest) {
+	si := `You are an agent. Your internal name is "` + a.cfg.Name + `".`
+	if a.cfg.Description != "" {
+		si += ` The description about you is "` + a.cfg.Description + `".`
+	}
+	appendInstruction(req, si)
+}
+
+// contents sets the conversation history and places instruction content
+// before the trailing run of user contents.
+func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, instruction *v1.Content) error {
+	list, err := contents.Build(ictx.Events(), a.cfg.Name, ictx.Branch,
+		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone})
+	if err != nil {
+		return runtime.AppConfigError("CONTENTS", err)
+	}
+	if instruction != nil {
+		at := len(list)
+		for at > 0 && list[at-1].Role == "user" {
+			at--
+		}
+		list = append(list, nil)
+		copy(list[at+1:], list[at:])
+		list[at] = instruction
+	}
+	req.Contents = list
+	return nil
+}
+
+// declareTools adds the declarations of the step's tools, in order, to one
+// Tool of function declarations.
+func (a *Agent) declareTools(r *request) {
+	if len(r.toolList) == 0 {
+		return
+	}
+	decls := make([]*v1.FunctionDeclaration, 0, len(r.toolList))
+	for _, t := range r.toolList {
+		if r.tools[t.Name()] != t {
+			continue // replaced by a later tool of the same name
+		}
+		if d := t.Declaration(); d != nil {
+			decls = append(decls, d)
+		}
+	}
+	if len(decls) > 0 {
+		r.llm.Config.Tools = append(r.llm.Config.Tools, &v1.Tool{FunctionDeclarations: decls})
+	}
+}
+
+// appendInstruction joins instructions with a blank line, as ADK does.
+func appendInstruction(req *v1.LlmRequest, text string) {
+	if req.Config.SystemInstruction == "" {
+		req.Config.SystemInstruction = text
+		return
+	}
+	req.Config.SystemInstruction += "\n\n" + text
+}

@@ -1,0 +1,159 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/gen/openapi"
+)
+
+// maxBodyBytes bounds REST request bodies.
+const maxBodyBytes = 16 << 20
+
+var (
+	jsonOut = protojson.MarshalOptions{}
+	jsonIn  = protojson.UnmarshalOptions{DiscardUnknown: true}
+)
+
+// HTTPHandler returns the REST API: the gateway routes of the session and
+// app services, ADK's /run and /run_sse, /health (reporting healthy()) and
+// /openapi.json.
+func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Handler, error) {
+	marshaler := &gwruntime.JSONPb{MarshalOptions: jsonOut, UnmarshalOptions: jsonIn}
+	mux := gwruntime.NewServeMux(gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler))
+	if err := v1.RegisterSessionServiceHandlerServer(ctx, mux, s); err != nil {
+		return nil, fmt.Errorf("server: register session routes: %w", err)
+	}
+	if err := v1.RegisterAppServiceHandlerServer(ctx, mux, s); err != nil {
+		return nil, fmt.Errorf("server: register app routes: %w", err)
+	}
+	h := &restRunner{s: s, mux: mux, marshaler: marshaler}
+	routes := []struct {
+		method, path string
+		handle       gwruntime.HandlerFunc
+	}{
+		{"POST", "/run", h.run},
+		{"POST", "/run_sse", h.runSSE},
+		{"GET", "/openapi.json", func(w http.ResponseWriter, _ *http.Request, _ map[string]string) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(openapi.JSON)
+		}},
+		{"GET", "/health", func(w http.ResponseWriter, _ *http.Request, _ map[string]string) {
+			w.Header().Set("Content-Type", "application/json")
+			if !healthy() {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = io.WriteString(w, `{"status":"NOT_SERVING"}`)
+				return
+			}
+			_, _ = io.WriteString(w, `{"status":"SERVING"}`)
+		}},
+	}
+	for _, r := range routes {
+		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {
+			return nil, fmt.Errorf("server: route %s %s: %w", r.method, r.path, err)
+		}
+	}
+	return mux, nil
+}
+
+// restRunner serves ADK's run routes.
+type restRunner struct {
+	s         *Server
+	mux       *gwruntime.ServeMux
+	marshaler gwruntime.Marshaler
+}
+
+func (h *restRunner) fail(w http.ResponseWriter, r *http.Request, err error) {
+	gwruntime.HTTPError(r.Context(), h.mux, h.marshaler, w, r, toStatus(r.Context(), h.s.log, err))
+}
+
+// start decodes the ADK request body and starts the invocation.
+func (h *restRunner) start(w http.ResponseWriter, r *http.Request) (*invocation, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		h.fail(w, r, invalid("reading request body: "+err.Error()))
+		return nil, false
+	}
+	req := &v1.RunRequest{}
+	if err := jsonIn.Unmarshal(body, req); err != nil {
+		h.fail(w, r, invalid("malformed request body: "+err.Error()))
+		return nil, false
+	}
+	inv, err := h.s.start(r.Context(), req, nil)
+	if err != nil {
+		h.fail(w, r, err)
+		return nil, false
+	}
+	return inv, true
+}
+
+// run answers a JSON array of the invocation's events.
+func (h *restRunner) run(w http.ResponseWriter, r *http.Request, _ map[string]string) {
+	inv, ok := h.start(w, r)
+	if !ok {
+		return
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	n := 0
+	err := inv.run(r.Context(), func(ev *v1.Event) error {
+		b, err := jsonOut.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		n++
+		buf.Write(b)
+		return nil
+	})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	buf.WriteByte(']')
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(buf.Bytes())
+}
+
+// runSSE streams the invocation as text/event-stream frames, one
+// "data: <event json>" per event; a failure after the first frame ends the
+// stream with data: {"error": "<message>"}.
+func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string]string) {
+	inv, ok := h.start(w, r)
+	if !ok {
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	err := inv.run(r.Context(), func(ev *v1.Event) error {
+		b, err := jsonOut.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return err
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return nil
+	})
+	if err != nil {
+		msg := status.Convert(toStatus(r.Context(), h.s.log, err)).Message()
+		b, _ := json.Marshal(map[string]string{"error": msg})
+		_, _ = fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+}

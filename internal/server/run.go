@@ -1,0 +1,105 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/grpc"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+)
+
+// invocation is a started run holding its session's lease.
+type invocation struct {
+	s     *Server
+	inv   *runtime.Invocation
+	lease sessions.Lease
+}
+
+// start validates a run request, takes the session's lease and starts the
+// invocation, so that every failure up to here precedes the first event.
+func (s *Server) start(ctx context.Context, req *v1.RunRequest, client runtime.ClientTools) (*invocation, error) {
+	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
+		return nil, err
+	}
+	if len(req.GetNewMessage().GetParts()) == 0 {
+		return nil, invalid("new_message must have at least one part")
+	}
+	if req.GetInvocationId() != "" {
+		return nil, invalid("invocation_id: resuming an invocation requires a resumable app")
+	}
+	app, err := s.app(req.AppName)
+	if err != nil {
+		return nil, err
+	}
+	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
+	if err != nil {
+		return nil, fmt.Errorf("server: lease session: %w", err)
+	}
+	inv, err := app.Runner.Start(ctx, runtime.RunRequest{
+		UserID:     req.UserId,
+		SessionID:  req.SessionId,
+		NewMessage: req.NewMessage,
+		StateDelta: req.StateDelta,
+		RunConfig:  runConfig(req),
+		Client:     client,
+	})
+	if err != nil {
+		s.releaseLease(ctx, lease)
+		return nil, err
+	}
+	s.running.Add(1)
+	return &invocation{s: s, inv: inv, lease: lease}, nil
+}
+
+// run sends every event of the invocation, then releases the lease.
+func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error {
+	defer i.s.running.Done()
+	defer i.s.releaseLease(ctx, i.lease)
+	for ev, err := range i.inv.Events() {
+		if err != nil {
+			return err
+		}
+		if err := send(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Server) releaseLease(ctx context.Context, lease sessions.Lease) {
+	if err := lease.Release(context.WithoutCancel(ctx)); err != nil {
+		s.log.WarnContext(ctx, "release session lease", "err", err)
+	}
+}
+
+func runConfig(req *v1.RunRequest) runtime.RunConfig {
+	rc := req.GetRunConfig()
+	cfg := runtime.RunConfig{
+		StreamingMode:  rc.GetStreamingMode(),
+		MaxLLMCalls:    runtime.DefaultMaxLLMCalls,
+		CustomMetadata: rc.GetCustomMetadata(),
+	}
+	if cfg.StreamingMode == v1.StreamingMode_STREAMING_MODE_UNSPECIFIED && req.GetStreaming() {
+		cfg.StreamingMode = v1.StreamingMode_STREAMING_MODE_SSE
+	}
+	if rc != nil && rc.MaxLlmCalls != nil {
+		cfg.MaxLLMCalls = int(rc.GetMaxLlmCalls())
+	}
+	return cfg
+}
+
+// Run implements [v1.RunnerServiceServer].
+func (s *Server) Run(req *v1.RunRequest, stream grpc.ServerStreamingServer[v1.RunResponse]) error {
+	ctx := stream.Context()
+	inv, err := s.start(ctx, req, nil)
+	if err != nil {
+		return toStatus(ctx, s.log, err)
+	}
+	err = inv.run(ctx, func(ev *v1.Event) error {
+		return stream.Send(&v1.RunResponse{Event: ev})
+	})
+	return toStatus(ctx, s.log, err)
+}

@@ -1,0 +1,100 @@
+// Package server exposes the engine over gRPC and REST: the RunnerService,
+// SessionService and AppService handlers, request validation, the mapping of
+// errors to status codes, and the ADK-compatible REST routes.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+)
+
+// App is an app the server runs: its runner and its description.
+type App struct {
+	Runner *runtime.Runner
+	Info   *v1.App
+}
+
+// Config configures a [Server].
+type Config struct {
+	Apps     []*App
+	Sessions sessions.Service
+	Logger   *slog.Logger
+	// LeaseTTL bounds how long a crashed replica keeps a session busy.
+	// Default 30s.
+	LeaseTTL time.Duration
+}
+
+// Server implements the agentsvc.v1 services. It is safe for concurrent use.
+type Server struct {
+	v1.UnimplementedRunnerServiceServer
+	v1.UnimplementedSessionServiceServer
+	v1.UnimplementedAppServiceServer
+
+	apps     map[string]*App
+	names    []string
+	sessions sessions.Service
+	log      *slog.Logger
+	leaseTTL time.Duration
+	owner    string
+
+	running sync.WaitGroup
+}
+
+// New returns a server for the apps of cfg.
+func New(cfg Config) *Server {
+	s := &Server{
+		apps:     make(map[string]*App, len(cfg.Apps)),
+		sessions: cfg.Sessions,
+		log:      cfg.Logger,
+		leaseTTL: cfg.LeaseTTL,
+		owner:    uuid.NewString(),
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.leaseTTL <= 0 {
+		s.leaseTTL = 30 * time.Second
+	}
+	for _, a := range cfg.Apps {
+		s.apps[a.Info.Name] = a
+		s.names = append(s.names, a.Info.Name)
+	}
+	sort.Strings(s.names)
+	return s
+}
+
+// Wait blocks until the running invocations finish or ctx ends.
+func (s *Server) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// app returns the named app or a NOT_FOUND error.
+func (s *Server) app(name string) (*App, error) {
+	if err := validateAppName(name); err != nil {
+		return nil, err
+	}
+	a := s.apps[name]
+	if a == nil {
+		return nil, &runtime.Error{Code: runtime.CodeNotFound, Reason: "APP_NOT_FOUND", Message: "App not found: " + name}
+	}
+	return a, nil
+}

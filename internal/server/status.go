@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+)
+
+// errorDomain is the ErrorInfo domain of every status the service returns.
+const errorDomain = "agentsvc"
+
+var runtimeCodes = map[runtime.Code]codes.Code{
+	runtime.CodeInternal:           codes.Internal,
+	runtime.CodeInvalidArgument:    codes.InvalidArgument,
+	runtime.CodeNotFound:           codes.NotFound,
+	runtime.CodeAlreadyExists:      codes.AlreadyExists,
+	runtime.CodeFailedPrecondition: codes.FailedPrecondition,
+	runtime.CodeResourceExhausted:  codes.ResourceExhausted,
+	runtime.CodeAborted:            codes.Aborted,
+	runtime.CodeUnavailable:        codes.Unavailable,
+}
+
+// toStatus maps an error to the gRPC status the client sees, with an
+// ErrorInfo detail. It is the one place where errors become codes; internal
+// details are logged, never sent.
+func toStatus(ctx context.Context, log *slog.Logger, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	code, reason, msg := classify(err)
+	if code == codes.Internal {
+		log.ErrorContext(ctx, "request failed", "err", err)
+	}
+	st := status.New(code, msg)
+	if withInfo, derr := st.WithDetails(&errdetails.ErrorInfo{Reason: reason, Domain: errorDomain}); derr == nil {
+		st = withInfo
+	}
+	return st.Err()
+}
+
+func classify(err error) (codes.Code, string, string) {
+	var rerr *runtime.Error
+	switch {
+	case errors.As(err, &rerr):
+		return runtimeCodes[rerr.Code], rerr.Reason, rerr.Message
+	case errors.Is(err, sessions.ErrNotFound):
+		return codes.NotFound, "SESSION_NOT_FOUND", "Session not found"
+	case errors.Is(err, sessions.ErrAlreadyExists):
+		return codes.AlreadyExists, "SESSION_EXISTS", "Session already exists"
+	case errors.Is(err, sessions.ErrBusy):
+		return codes.Aborted, "SESSION_BUSY", "session is busy: another invocation is running on it"
+	case errors.Is(err, sessions.ErrStale):
+		return codes.Aborted, "SESSION_STALE", "session was modified concurrently; retry"
+	case errors.Is(err, sessions.ErrUnavailable):
+		return codes.Unavailable, "SESSION_STORE_UNAVAILABLE", "session store unavailable"
+	case errors.Is(err, models.ErrUnavailable):
+		return codes.Unavailable, "MODEL_UNAVAILABLE", "model unavailable"
+	case errors.Is(err, context.Canceled):
+		return codes.Canceled, "CANCELLED", "invocation cancelled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return codes.DeadlineExceeded, "DEADLINE_EXCEEDED", "deadline exceeded"
+	default:
+		return codes.Internal, "INTERNAL", "internal error"
+	}
+}
+
+// invalid returns an INVALID_ARGUMENT status.
+func invalid(msg string) error {
+	st := status.New(codes.InvalidArgument, msg)
+	if withInfo, err := st.WithDetails(&errdetails.ErrorInfo{Reason: "INVALID_ARGUMENT", Domain: errorDomain}); err == nil {
+		st = withInfo
+	}
+	return st.Err()
+}
