@@ -49,6 +49,14 @@ func newFake(t *testing.T, cfg gemini.Config) (*fakegemini.Server, models.Resolv
 	return fake, p
 }
 
+// backendConfig returns a Config for the Vertex AI backend or the Gemini API.
+func backendConfig(vertex bool) gemini.Config {
+	if vertex {
+		return gemini.Config{Backend: gemini.BackendVertexAI, Project: "proj", Location: "us-central1"}
+	}
+	return gemini.Config{}
+}
+
 // collect runs one call and returns what it yielded.
 func collect(ctx context.Context, t *testing.T, r models.Resolver, req *v1.LlmRequest, stream bool) ([]*v1.LlmResponse, error) {
 	t.Helper()
