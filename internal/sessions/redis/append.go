@@ -1,0 +1,80 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
+	"google.golang.org/protobuf/proto"
+)
+
+// Results of appendScript.
+const (
+	appendNoSession = 0
+	appendStale     = 1
+	appendRepeated  = 2
+	appendStored    = 3
+)
+
+// AppendEvent implements [sessions.Service] in one round trip: one script
+// checks that the handle's LastUpdateTime is the stored version, pushes the
+// event, indexes its timestamp, applies the delta to the session, user and
+// app hashes ("temp:" keys never leave the process), sets the new version
+// and refreshes the TTL — or, if the version moved on, changes nothing and
+// the call fails with [sessions.ErrStale].
+//
+// If the stored session's last event is this very event (same id), the
+// append is a retry of one whose reply was lost; it succeeds without storing
+// the event again, and the handle takes the stored version.
+func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Event) error {
+	const op = "sessions.append"
+	if sess == nil || ev == nil {
+		return errors.New(op + ": nil session or event")
+	}
+	if ev.GetPartial() {
+		return nil
+	}
+	p := scope.Prepare(ev, s.now())
+	payload, err := proto.Marshal(p.Stored)
+	if err != nil {
+		return fmt.Errorf("%s: encode event: %w", op, err)
+	}
+	handle := scope.Micros(sess.GetLastUpdateTime())
+	next := scope.NextVersion(handle, p.Timestamp)
+	sk := s.keys.session(sess.GetAppName(), sess.GetUserId(), sess.GetId())
+	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
+		s.keys.appState(sess.GetAppName()), s.keys.userState(sess.GetAppName(), sess.GetUserId()),
+		s.keys.index(sess.GetAppName(), sess.GetUserId())}
+	args := make([]any, 0, 9+2*(len(p.Delta.Session)+len(p.Delta.App)+len(p.Delta.User)))
+	args = append(args, formatVersion(handle), formatVersion(next), p.ID, payload, formatScore(p.Timestamp), s.ttlMS)
+	if args, err = appendScoped(args, p.Delta); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	reply, err := appendScript.Run(ctx, s.client, keys, args...).Slice()
+	if err != nil {
+		return classify(ctx, op, err)
+	}
+	if len(reply) != 2 {
+		return fmt.Errorf("%s: unexpected reply of %d elements", op, len(reply))
+	}
+	code, _ := reply[0].(int64)
+	switch code {
+	case appendNoSession:
+		return fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, sess.GetId())
+	case appendStale, appendRepeated, appendStored:
+	default:
+		return fmt.Errorf("%s: unexpected reply code %d", op, code)
+	}
+	stored, err := parseVersion(reply[1])
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if code == appendStale {
+		return scope.StaleError(op, handle, stored)
+	}
+	p.Commit(sess, ev, stored)
+	return nil
+}

@@ -1,0 +1,85 @@
+package redis
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// testRedisEnv names the variable that holds the test server's URL.
+const testRedisEnv = "AGENTSVC_TEST_REDIS"
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// testURL returns the test server's URL. Without one the test skips, except
+// in CI, where the Redis tests must run and the test fails instead.
+func testURL(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv(testRedisEnv)
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not set; CI runs the Redis tests against a real server (scripts/with-redis.sh)", testRedisEnv)
+		}
+		t.Skipf("%s is not set; run under scripts/with-redis.sh", testRedisEnv)
+	}
+	return url
+}
+
+// newTestService connects to the test server with a key prefix of its own,
+// so that tests run in parallel on one server, and removes its keys after.
+func newTestService(t testing.TB, opts Options) *Service {
+	t.Helper()
+	url := testURL(t)
+	if opts.KeyPrefix == "" {
+		opts.KeyPrefix = randomPrefix(t)
+	}
+	svc, err := New(url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		dropKeys(t, svc, opts.KeyPrefix)
+		if err := svc.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return svc
+}
+
+func randomPrefix(t testing.TB) string {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return "test-" + hex.EncodeToString(b)
+}
+
+// dropKeys deletes every key under prefix.
+func dropKeys(t testing.TB, svc *Service, prefix string) {
+	t.Helper()
+	// Cleanups run after t's context is cancelled.
+	ctx := context.WithoutCancel(t.Context())
+	iter := svc.client.Scan(ctx, 0, prefix+":*", 500).Iterator()
+	var keys []string
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		t.Logf("scanning test keys: %v", err)
+		return
+	}
+	for len(keys) > 0 {
+		n := min(len(keys), 500)
+		if err := svc.client.Unlink(ctx, keys[:n]...).Err(); err != nil {
+			t.Logf("deleting test keys: %v", err)
+			return
+		}
+		keys = keys[n:]
+	}
+}

@@ -1,0 +1,162 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
+	goredis "github.com/redis/go-redis/v9"
+	"google.golang.org/protobuf/proto"
+)
+
+// Get implements [sessions.Service] in one round trip that reads a
+// consistent snapshot. Selecting the last N events reads N list entries from
+// the tail; selecting by timestamp finds the first matching entry in the
+// timestamp index and reads from there. The full history is read only when
+// asked for.
+func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session, error) {
+	const op = "sessions.get"
+	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
+	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
+		s.keys.appState(req.AppName), s.keys.userState(req.AppName, req.UserID)}
+	after := ""
+	if req.AfterTimestamp > 0 {
+		after = formatScore(req.AfterTimestamp)
+	}
+	reply, err := getScript.Run(ctx, s.client, keys, max(req.NumRecentEvents, 0), after).Slice()
+	if errors.Is(err, goredis.Nil) {
+		return nil, fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, req.SessionID)
+	}
+	if err != nil {
+		return nil, classify(ctx, op, err)
+	}
+	sess, err := decodeSession(req, reply)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return sess, nil
+}
+
+// decodeSession reads getScript's reply.
+func decodeSession(req sessions.GetRequest, reply []any) (*v1.Session, error) {
+	if len(reply) != 5 {
+		return nil, fmt.Errorf("unexpected reply of %d elements", len(reply))
+	}
+	version, err := parseVersion(reply[0])
+	if err != nil {
+		return nil, err
+	}
+	session, err := decodeState(reply[1])
+	if err != nil {
+		return nil, err
+	}
+	app, err := decodeState(reply[2])
+	if err != nil {
+		return nil, err
+	}
+	user, err := decodeState(reply[3])
+	if err != nil {
+		return nil, err
+	}
+	raw, _ := reply[4].([]any)
+	events := make([]*v1.Event, 0, len(raw))
+	for i, r := range raw {
+		b, _ := r.(string)
+		ev := new(v1.Event)
+		if err := proto.Unmarshal([]byte(b), ev); err != nil {
+			return nil, fmt.Errorf("decode event %d: %w", i, err)
+		}
+		if req.AfterTimestamp > 0 && ev.GetTimestamp() < req.AfterTimestamp {
+			continue
+		}
+		events = append(events, ev)
+	}
+	return &v1.Session{
+		Id: req.SessionID, AppName: req.AppName, UserId: req.UserID,
+		State:          scope.Merge(app, user, session),
+		Events:         events,
+		LastUpdateTime: scope.Seconds(version),
+	}, nil
+}
+
+// List implements [sessions.Service] in two round trips: the user's index,
+// then the sessions' versions and state with the app's and user's state.
+// Sessions come in creation order; index entries of sessions that expired
+// are dropped on the way.
+func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Session, error) {
+	const op = "sessions.list"
+	index := s.keys.index(appName, userID)
+	ids, err := s.client.ZRange(ctx, index, 0, -1).Result()
+	if err != nil {
+		return nil, classify(ctx, op, err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	pipe := s.client.Pipeline()
+	appCmd := pipe.HGetAll(ctx, s.keys.appState(appName))
+	userCmd := pipe.HGetAll(ctx, s.keys.userState(appName, userID))
+	type listed struct {
+		meta  *goredis.SliceCmd
+		state *goredis.MapStringStringCmd
+	}
+	found := make([]listed, len(ids))
+	for i, id := range ids {
+		sk := s.keys.session(appName, userID, id)
+		found[i] = listed{pipe.HMGet(ctx, sk.meta, "ver"), pipe.HGetAll(ctx, sk.state)}
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, classify(ctx, op, err)
+	}
+	app, err := decodeStateStrings(appCmd.Val())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	user, err := decodeStateStrings(userCmd.Val())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	out := make([]*v1.Session, 0, len(ids))
+	var gone []any
+	for i, id := range ids {
+		ver := found[i].meta.Val()
+		if len(ver) != 1 || ver[0] == nil {
+			gone = append(gone, id)
+			continue
+		}
+		version, err := parseVersion(ver[0])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		session, err := decodeStateStrings(found[i].state.Val())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		out = append(out, &v1.Session{
+			Id: id, AppName: appName, UserId: userID,
+			State:          scope.Merge(app, user, session),
+			LastUpdateTime: scope.Seconds(version),
+		})
+	}
+	if len(gone) > 0 {
+		s.pruneIndex(ctx, appName, userID, gone)
+	}
+	return out, nil
+}
+
+// pruneIndex drops index entries of sessions that expired. The script checks
+// again that each session is gone, so a session re-created since the read
+// keeps its entry. Best effort: a stale entry costs a lookup on the next List.
+func (s *Service) pruneIndex(ctx context.Context, appName, userID string, ids []any) {
+	keys := make([]string, 0, len(ids)+1)
+	keys = append(keys, s.keys.index(appName, userID))
+	for _, id := range ids {
+		keys = append(keys, s.keys.session(appName, userID, id.(string)).meta)
+	}
+	if err := pruneScript.Run(ctx, s.client, keys, ids...).Err(); err != nil {
+		s.log.DebugContext(ctx, "sessions: pruning the session index failed", "error", err)
+	}
+}

@@ -1,0 +1,174 @@
+// Package redis is a [sessions.Service] on Redis, for deployments where
+// several replicas share sessions.
+//
+// Events are appended, never rewritten, as protobuf to a list per session;
+// state lives in hashes per scope with JSON values. Every write is one Lua
+// script, so it is one round trip and all or nothing: an append checks the
+// handle's version, pushes the event, indexes its timestamp, applies the
+// delta to the session, user and app scopes, bumps the version and refreshes
+// the TTL, or does none of it. Reads of the last N events, or of the events
+// after a timestamp, touch only those events.
+//
+// # Deployment
+//
+// All keys of one session share a hash tag, so they sit in one slot. App and
+// user state are shared by many sessions and so sit in other slots; the
+// scripts that create, read and append touch them together with the
+// session's keys. That is atomic on one Redis node: a standalone server, or a
+// primary with replicas (the managed offerings in their non-clustered modes).
+// Redis Cluster is not supported: it rejects those scripts with CROSSSLOT.
+// Supporting it means splitting an append in two, the session's script and
+// then a second script in the app's and user's slots, with the app: and user:
+// deltas recorded in the session's meta until the second one confirms —
+// giving up the single round trip and the all-or-nothing guarantee across
+// scopes.
+//
+// # Failures
+//
+// When Redis cannot be reached, operations fail with errors wrapping
+// [sessions.ErrUnavailable] and nothing is half written; the client
+// reconnects by itself once the server is back. A write whose reply was lost
+// may have been applied: retrying the same append (same event id) through the
+// same handle is detected and succeeds without storing the event twice.
+package redis
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// DefaultKeyPrefix starts every key when [Options.KeyPrefix] is empty.
+const DefaultKeyPrefix = "as"
+
+// Options configure a [Service]. The zero value is valid: no TTL, the default
+// key prefix, and the URL's (or go-redis's) timeouts and pool size.
+type Options struct {
+	// KeyPrefix starts every key the service writes, so several deployments
+	// can share one database. Default [DefaultKeyPrefix].
+	KeyPrefix string
+	// TTL, when positive, expires a session's keys TTL after its last create
+	// or append; each write refreshes it. App and user state never expire.
+	// Default 0: sessions are kept until deleted.
+	TTL time.Duration
+	// DialTimeout bounds connecting. Default: the URL's dial_timeout, else 5s.
+	DialTimeout time.Duration
+	// ReadTimeout bounds waiting for a reply. Default: the URL's
+	// read_timeout, else go-redis's default (3s or more).
+	ReadTimeout time.Duration
+	// WriteTimeout bounds sending a command. Default: the URL's
+	// write_timeout, else ReadTimeout.
+	WriteTimeout time.Duration
+	// PoolSize is the number of connections kept per replica. Default: the
+	// URL's pool_size, else 10 per GOMAXPROCS.
+	PoolSize int
+	// MaxRetries is how often a command is retried on a network error; -1
+	// disables retries. Default: the URL's max_retries, else 3.
+	MaxRetries int
+	// Logger receives warnings, such as a lease lost to expiry. Default
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// Service is a [sessions.Service] on Redis. It is safe for concurrent use.
+// A Service holds a connection pool; share one per process and Close it on
+// shutdown.
+type Service struct {
+	client *goredis.Client
+	keys   keyspace
+	ttlMS  int64
+	log    *slog.Logger
+	now    func() time.Time
+
+	// leases tracks the renewal goroutines so that Close can stop them.
+	mu      sync.Mutex
+	closed  bool
+	renewal sync.WaitGroup
+	stop    chan struct{}
+}
+
+var _ sessions.Service = (*Service)(nil)
+
+// New connects to the Redis at url: redis://[user:password@]host:port/db, or
+// rediss:// for TLS, with go-redis's optional query parameters
+// (dial_timeout, pool_size, ...). Non-zero fields of opts override the URL.
+// It does not contact the server; see [Service.Ping].
+func New(url string, opts Options) (*Service, error) {
+	o, err := goredis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+	}
+	if opts.DialTimeout > 0 {
+		o.DialTimeout = opts.DialTimeout
+	}
+	if opts.ReadTimeout > 0 {
+		o.ReadTimeout = opts.ReadTimeout
+	}
+	if opts.WriteTimeout > 0 {
+		o.WriteTimeout = opts.WriteTimeout
+	}
+	if opts.PoolSize > 0 {
+		o.PoolSize = opts.PoolSize
+	}
+	if opts.MaxRetries != 0 {
+		o.MaxRetries = opts.MaxRetries
+	}
+	// Managed servers often refuse CLIENT SETINFO; the library identity is
+	// of no use to us.
+	o.DisableIdentity = true
+	// Let callers' deadlines and cancellation reach the socket.
+	o.ContextTimeoutEnabled = true
+	return NewFromClient(goredis.NewClient(o), opts), nil
+}
+
+// NewFromClient builds a Service on a client the caller configured. The
+// Service owns the client from then on and closes it in Close. Of opts, only
+// KeyPrefix, TTL and Logger apply. Enable ContextTimeoutEnabled on the client
+// so that cancellation reaches Redis.
+func NewFromClient(client *goredis.Client, opts Options) *Service {
+	prefix := opts.KeyPrefix
+	if prefix == "" {
+		prefix = DefaultKeyPrefix
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	var ttlMS int64
+	if opts.TTL > 0 {
+		ttlMS = max(opts.TTL.Milliseconds(), 1)
+	}
+	return &Service{
+		client: client,
+		keys:   keyspace{prefix: prefix},
+		ttlMS:  ttlMS,
+		log:    logger,
+		now:    time.Now,
+		stop:   make(chan struct{}),
+	}
+}
+
+// Ping checks that Redis answers, for readiness probes.
+func (s *Service) Ping(ctx context.Context) error {
+	return classify(ctx, "sessions.ping", s.client.Ping(ctx).Err())
+}
+
+// Close stops lease renewal, without releasing the leases (they expire), and
+// closes the connection pool. Calling it again returns nil.
+func (s *Service) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.stop)
+	s.mu.Unlock()
+	s.renewal.Wait()
+	return s.client.Close()
+}
