@@ -66,7 +66,6 @@ func (s *Server) handleModel(w http.ResponseWriter, r *http.Request) {
 		Path:      r.URL.Path,
 		Header:    header,
 		HasAPIKey: hasKey,
-		Body:      body,
 		Time:      time.Now(),
 		raw:       raw,
 	}

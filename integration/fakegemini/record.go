@@ -22,7 +22,8 @@ type Request struct {
 	Header http.Header `json:"header"`
 	// HasAPIKey reports whether an API key came with the request.
 	HasAPIKey bool `json:"hasApiKey"`
-	// Body is the parsed JSON body.
+	// Body is the parsed JSON body, parsed anew for every
+	// [Server.Requests] so that callers may change it freely.
 	Body map[string]any `json:"body"`
 	// Answer says where the answer came from: "queue", "rule", "default" or
 	// "fault".
@@ -69,10 +70,23 @@ func (l *requestLog) add(r Request) {
 	}
 }
 
+// snapshot returns the requests oldest first, without their parsed bodies
+// (see [parseBodies]).
 func (l *requestLog) snapshot() []Request {
 	out := make([]Request, 0, len(l.items))
 	out = append(out, l.items[l.next:]...)
 	return append(out, l.items[:l.next]...)
+}
+
+// parseBodies fills Body from the raw bytes and copies the headers: the log
+// keeps only the raw body, much smaller than its parsed form, and gives each
+// caller values of its own.
+func parseBodies(reqs []Request) {
+	for i := range reqs {
+		// The body parsed when the request arrived: it cannot fail now.
+		_ = json.Unmarshal(reqs[i].raw, &reqs[i].Body)
+		reqs[i].Header = reqs[i].Header.Clone()
+	}
 }
 
 func (l *requestLog) reset() {

@@ -12,7 +12,7 @@ import (
 )
 
 // DefaultMaxRecorded is the number of requests a [Server] keeps by default.
-const DefaultMaxRecorded = 10000
+const DefaultMaxRecorded = 1000
 
 // Server is a fake Gemini REST API answering from a script. It is safe for
 // concurrent use; the lock guarding its state is never held while a request
@@ -280,6 +280,8 @@ func (s *Server) Reset() {
 // Requests returns the recorded requests, oldest first.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.log.snapshot()
+	reqs := s.log.snapshot()
+	s.mu.Unlock()
+	parseBodies(reqs)
+	return reqs
 }

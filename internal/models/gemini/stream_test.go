@@ -160,3 +160,30 @@ func TestStreamAggregateIsIndependent(t *testing.T) {
 		t.Errorf("aggregate call id %q, want empty", id)
 	}
 }
+
+// TestStreamEarlyStop checks that a consumer may stop after the first chunk;
+// the goroutine check of TestMain catches a connection left open.
+func TestStreamEarlyStop(t *testing.T) {
+	t.Parallel()
+	fake, p := newFake(t, gemini.Config{})
+	if err := fake.Enqueue(fakegemini.TextChunks("a", "b", "c")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.Model(t.Context(), "gemini-2.5-flash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for resp, err := range m.GenerateContent(t.Context(), userText("x"), true) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; resp.GetContent().GetParts()[0].GetText() != "a" {
+			t.Errorf("first chunk %v, want a", resp)
+		}
+		break
+	}
+	if n != 1 {
+		t.Errorf("%d responses before the break, want 1", n)
+	}
+}

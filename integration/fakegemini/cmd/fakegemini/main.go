@@ -24,14 +24,17 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
 		slog.Error("fakegemini failed", "err", err)
 		os.Exit(1)
 	}
 }
 
-// run parses args, serves until a signal arrives, and shuts down.
-func run(args []string, stdout, stderr io.Writer) error {
+// run parses args, serves until ctx ends, and shuts down gracefully.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("fakegemini", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8090", "address to listen on")
@@ -58,9 +61,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		logger.Info("script loaded", "path", *scriptPath)
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	baseURL, err := srv.Start(*addr)
 	if err != nil {
