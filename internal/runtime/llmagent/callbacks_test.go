@@ -54,7 +54,10 @@ func TestBehaviorL5Callbacks(t *testing.T) {
 			}},
 		}
 		cfg := llmagent.Config{ModelCallbacks: runtime.ModelCallbacks{Before: []runtime.BeforeModelCallback{
-			func(*runtime.CallbackContext, *v1.LlmRequest) (*v1.LlmResponse, error) { tr.add("agent"); return nil, nil },
+			func(*runtime.CallbackContext, *v1.LlmRequest) (*v1.LlmResponse, error) {
+				tr.add("agent")
+				return nil, nil
+			},
 		}}}
 		h, _, sid := setup(t, newAgent(t, cfg), nil, plugins...)
 		events := h.RunText(t, sid, "hi")
@@ -67,12 +70,18 @@ func TestBehaviorL5Callbacks(t *testing.T) {
 		t.Parallel()
 		tr := &trace{}
 		cfg := llmagent.Config{ModelCallbacks: runtime.ModelCallbacks{After: []runtime.AfterModelCallback{
-			func(*runtime.CallbackContext, *v1.LlmResponse) (*v1.LlmResponse, error) { tr.add("a1"); return nil, nil },
+			func(*runtime.CallbackContext, *v1.LlmResponse) (*v1.LlmResponse, error) {
+				tr.add("a1")
+				return nil, nil
+			},
 			func(_ *runtime.CallbackContext, r *v1.LlmResponse) (*v1.LlmResponse, error) {
 				tr.add("a2")
 				return et.Text("edited " + r.Content.Parts[0].Text), nil
 			},
-			func(*runtime.CallbackContext, *v1.LlmResponse) (*v1.LlmResponse, error) { tr.add("a3"); return nil, nil },
+			func(*runtime.CallbackContext, *v1.LlmResponse) (*v1.LlmResponse, error) {
+				tr.add("a3")
+				return nil, nil
+			},
 		}}}
 		h, _, sid := setup(t, newAgent(t, cfg), []*v1.LlmResponse{et.Text("raw")})
 		diffPairs(t, "events", et.Events(h.RunText(t, sid, "hi")), []string{"root_agent: edited raw"})
