@@ -255,11 +255,15 @@ func (s *Server) SetLatency(d time.Duration) {
 }
 
 // FailNext makes the next n requests answer HTTP status code with Google's
-// error JSON carrying message. Calls accumulate: a second FailNext takes
-// effect once the first is used up.
+// error JSON carrying message; a code that is not an HTTP error status (400
+// to 599) becomes 500. Calls accumulate: a second FailNext takes effect once
+// the first is used up.
 func (s *Server) FailNext(n, code int, message string) {
 	if n < 1 {
 		return
+	}
+	if code < 400 || code > 599 {
+		code = http.StatusInternalServerError
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

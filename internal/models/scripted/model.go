@@ -177,11 +177,19 @@ func (m *Model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 	if m.head == len(m.steps) {
 		m.steps, m.head = m.steps[:0], 0
 	}
+	seq := s.once
 	if stream {
-		return s.stream
+		seq = s.stream
 	}
-	return s.once
+	if seq == nil {
+		err := fmt.Errorf("scripted.generate_content: model %q, call %d: %w", m.name, m.calls, errZeroStep)
+		return func(yield func(*v1.LlmResponse, error) bool) { yield(nil, err) }
+	}
+	return seq
 }
+
+// errZeroStep reports a Step{} pushed instead of one built by a constructor.
+var errZeroStep = errors.New("zero Step; build steps with Response, Stream or Fail")
 
 // exhausted is the answer of a call finding the queue empty.
 func exhausted(name string, calls int) iter.Seq2[*v1.LlmResponse, error] {

@@ -245,3 +245,11 @@ func BenchmarkGenerateContent(b *testing.B) {
 		})
 	}
 }
+
+func TestZeroStep(t *testing.T) {
+	t.Parallel()
+	m := scripted.New("mock").Push(scripted.Step{})
+	if _, err := collect(t.Context(), m, request("q"), true); err == nil {
+		t.Error("a zero step answered without error")
+	}
+}
