@@ -71,13 +71,19 @@ build: ## Build bin/agentsvc and bin/fakegemini.
 run: build ## Serve the example apps on embedded defaults (offline model when no Gemini credentials).
 	scripts/run.sh
 
+# Tests that need Redis get a private redis-server (installed when missing);
+# in CI they fail rather than skip without one.
 .PHONY: unit
-unit: ## go test -race over every package but the end-to-end tests.
-	go test -race -count=1 $$(go list ./... | grep -v /integration$$)
+unit: ## go test -race over every package but the end-to-end tests, with a private Redis.
+	scripts/with-redis.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
 
 .PHONY: integration
-integration: build ## End-to-end tests against the built binaries.
-	go test -race -count=1 ./integration/
+integration: ## End-to-end tests against the built binaries, with a private Redis.
+	scripts/with-redis.sh go test -race -count=1 ./integration/
+
+.PHONY: bench
+bench: ## Engine and store benchmarks.
+	scripts/with-redis.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
 test: lint check-gen unit integration ## Everything CI runs.
