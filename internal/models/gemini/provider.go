@@ -144,7 +144,8 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 	}
 }
 
-// stream yields every chunk as a partial response, then the aggregate.
+// stream yields every chunk as a partial response, then the aggregate (none
+// when the stream had no chunk, as in ADK).
 func (m *model) stream(ctx context.Context, name string, contents []*genai.Content, cfg *genai.GenerateContentConfig, yield func(*v1.LlmResponse, error) bool) {
 	const op = "gemini.stream_generate_content"
 	var agg streamAggregator
@@ -168,5 +169,7 @@ func (m *model) stream(ctx context.Context, name string, contents []*genai.Conte
 		yield(nil, fmt.Errorf("%s: %w", op, err))
 		return
 	}
-	yield(agg.result(), nil)
+	if final := agg.result(); final != nil {
+		yield(final, nil)
+	}
 }

@@ -92,3 +92,11 @@ func TestContentsDoNotAlias(t *testing.T) {
 		t.Errorf("request now has %d contents, want it unchanged (8)", n)
 	}
 }
+
+func TestAggregatorWithoutChunks(t *testing.T) {
+	t.Parallel()
+	var a streamAggregator
+	if got := a.result(); got != nil {
+		t.Errorf("result of an empty stream = %v, want nil (no aggregate, as in ADK)", got)
+	}
+}

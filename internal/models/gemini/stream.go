@@ -3,6 +3,7 @@ package gemini
 import (
 	"strings"
 
+	"github.com/google/uuid"
 	"google.golang.org/genai"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -10,34 +11,51 @@ import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
+// clientCallIDPrefix starts the ids ADK gives function calls that came
+// without one.
+const clientCallIDPrefix = "adk-"
+
 // streamAggregator builds the final response of a stream the way ADK's
-// StreamingResponseAggregator does in progressive mode: consecutive text
-// parts are merged (thought text apart from answer text), every other part
-// is kept in order, and the finish reason, finish message and model version
-// come from the last chunk. Usage and grounding come from the last chunk
-// that carried them.
+// StreamingResponseAggregator does in progressive mode:
 //
-// Non-text parts are cloned, so a caller may change the partial responses it
-// was given without changing the aggregate.
+//   - consecutive text parts are merged, thought text apart from answer text,
+//     keeping the first thought signature seen; every other part is kept in
+//     order; function calls without a name (end markers) are left out and
+//     repeated call ids are kept once;
+//   - a function call without an id gets "adk-<uuid4>", in the partial
+//     response as well, so both carry the same id;
+//   - the finish reason is the last one any chunk gave; usage, grounding and
+//     citation metadata are the last ones any chunk carried; the model
+//     version is the last chunk's;
+//   - a finish reason other than STOP is the error code, with the last
+//     chunk's finish message; a last chunk without candidates but with
+//     prompt feedback gives the block reason and message instead.
+//
+// Parts are cloned into the aggregate, so a caller may change the partial
+// responses it was given without changing the aggregate.
 type streamAggregator struct {
-	parts []*v1.Part
+	parts   []*v1.Part
+	callIDs map[string]bool
 
 	text          strings.Builder
 	textThought   bool
 	textSignature []byte
 	hasText       bool
 
-	last       *genai.GenerateContentResponse
-	lastResp   *v1.LlmResponse
-	usage      *v1.UsageMetadata
-	grounding  *structpb.Struct
-	citation   *structpb.Struct
-	avgLogprob float64
+	last         *genai.GenerateContentResponse
+	finishReason string
+	usage        *v1.UsageMetadata
+	grounding    *structpb.Struct
+	citation     *structpb.Struct
 }
 
-// add records one chunk and its mapped response.
+// add records one chunk and its mapped response, and gives the response's
+// function calls without an id their client id.
 func (a *streamAggregator) add(chunk *genai.GenerateContentResponse, resp *v1.LlmResponse) {
-	a.last, a.lastResp = chunk, resp
+	a.last = chunk
+	if resp.FinishReason != "" {
+		a.finishReason = resp.FinishReason
+	}
 	if resp.UsageMetadata != nil {
 		a.usage = resp.UsageMetadata
 	}
@@ -47,26 +65,49 @@ func (a *streamAggregator) add(chunk *genai.GenerateContentResponse, resp *v1.Ll
 	if resp.CitationMetadata != nil {
 		a.citation = resp.CitationMetadata
 	}
-	if resp.AvgLogprobs != 0 {
-		a.avgLogprob = resp.AvgLogprobs
-	}
 	for _, p := range resp.GetContent().GetParts() {
-		if p.GetText() == "" {
+		switch {
+		case p.GetText() != "":
+			a.addText(p)
+		case p.GetFunctionCall() != nil:
+			a.addCall(p)
+		default:
 			a.flush()
 			a.parts = append(a.parts, proto.CloneOf(p))
-			continue
-		}
-		if a.hasText && p.GetThought() != a.textThought {
-			a.flush()
-		}
-		if !a.hasText {
-			a.hasText, a.textThought = true, p.GetThought()
-		}
-		a.text.WriteString(p.GetText())
-		if sig := p.GetThoughtSignature(); len(sig) > 0 {
-			a.textSignature = sig
 		}
 	}
+}
+
+func (a *streamAggregator) addText(p *v1.Part) {
+	if a.hasText && p.GetThought() != a.textThought {
+		a.flush()
+	}
+	if !a.hasText {
+		a.hasText, a.textThought = true, p.GetThought()
+	}
+	a.text.WriteString(p.GetText())
+	if sig := p.GetThoughtSignature(); len(sig) > 0 && a.textSignature == nil {
+		a.textSignature = sig
+	}
+}
+
+func (a *streamAggregator) addCall(p *v1.Part) {
+	fc := p.GetFunctionCall()
+	if fc.GetName() == "" {
+		return
+	}
+	if fc.GetId() == "" {
+		fc.Id = clientCallIDPrefix + uuid.NewString()
+	}
+	a.flush()
+	if a.callIDs[fc.GetId()] {
+		return
+	}
+	if a.callIDs == nil {
+		a.callIDs = map[string]bool{}
+	}
+	a.callIDs[fc.GetId()] = true
+	a.parts = append(a.parts, proto.CloneOf(p))
 }
 
 // flush turns the buffered text into a part.
@@ -79,35 +120,36 @@ func (a *streamAggregator) flush() {
 	a.hasText, a.textThought, a.textSignature = false, false, nil
 }
 
-// result returns the aggregated, non-partial response. A finish reason other
-// than STOP becomes the error code, with the finish message, as in ADK. When
-// the last chunk had no candidate (a blocked prompt), ADK ends the stream
-// without an aggregate; the last chunk's error is returned instead so that
-// the stream still ends with a non-partial response. A stream without chunks
-// gives ADK's UNKNOWN_ERROR.
+// result returns the aggregated, non-partial response, or nil when no chunk
+// came (ADK then yields nothing more).
 func (a *streamAggregator) result() *v1.LlmResponse {
-	a.flush()
 	if a.last == nil {
-		return &v1.LlmResponse{ErrorCode: unknownErrorCode, ErrorMessage: unknownErrorMessage}
+		return nil
 	}
-	if len(a.last.Candidates) == 0 || a.last.Candidates[0] == nil {
-		out := proto.CloneOf(a.lastResp)
-		out.Partial = false
-		return out
-	}
-	c := a.last.Candidates[0]
+	a.flush()
 	out := &v1.LlmResponse{
-		Content:           &v1.Content{Role: roleModel, Parts: a.parts},
-		FinishReason:      string(c.FinishReason),
+		FinishReason:      a.finishReason,
 		UsageMetadata:     proto.CloneOf(a.usage),
 		GroundingMetadata: proto.CloneOf(a.grounding),
 		CitationMetadata:  proto.CloneOf(a.citation),
 		ModelVersion:      a.last.ModelVersion,
-		AvgLogprobs:       a.avgLogprob,
 	}
-	if out.FinishReason != "" && out.FinishReason != finishReasonStop {
+	if len(a.parts) > 0 {
+		out.Content = &v1.Content{Role: roleModel, Parts: a.parts}
+	}
+	var cand *genai.Candidate
+	if len(a.last.Candidates) > 0 {
+		cand = a.last.Candidates[0]
+	}
+	switch {
+	case out.FinishReason != "" && out.FinishReason != finishReasonStop:
 		out.ErrorCode = out.FinishReason
-		out.ErrorMessage = c.FinishMessage
+		if cand != nil {
+			out.ErrorMessage = cand.FinishMessage
+		}
+	case cand == nil && a.last.PromptFeedback != nil:
+		out.ErrorCode = string(a.last.PromptFeedback.BlockReason)
+		out.ErrorMessage = a.last.PromptFeedback.BlockReasonMessage
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,6 +17,32 @@ func userText(text string) *v1.LlmRequest {
 }
 
 func modelContent(parts ...*v1.Part) *v1.Content { return &v1.Content{Role: "model", Parts: parts} }
+
+// clientID stands for an "adk-<uuid4>" id in expected responses.
+const clientID = "adk-*"
+
+var clientIDPattern = regexp.MustCompile(`^adk-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+// clientIDs replaces the generated call ids of rs by clientID and returns
+// the distinct ids it replaced.
+func clientIDs(rs []*v1.LlmResponse) []string {
+	seen := map[string]bool{}
+	var ids []string
+	for _, r := range rs {
+		for _, p := range r.GetContent().GetParts() {
+			fc := p.GetFunctionCall()
+			if fc == nil || !clientIDPattern.MatchString(fc.GetId()) {
+				continue
+			}
+			if !seen[fc.GetId()] {
+				seen[fc.GetId()] = true
+				ids = append(ids, fc.GetId())
+			}
+			fc.Id = clientID
+		}
+	}
+	return ids
+}
 
 func TestGenerateContentStream(t *testing.T) {
 	t.Parallel()
@@ -42,7 +69,7 @@ func TestGenerateContentStream(t *testing.T) {
 				{Partial: true, Content: modelContent(&v1.Part{Text: "Hello"}, &v1.Part{Text: ", world"})},
 				{Partial: true, Content: modelContent(
 					&v1.Part{FunctionCall: &v1.FunctionCall{Id: "c1", Name: "a", Args: mustStruct(t, `{"x":1}`)}},
-					&v1.Part{FunctionCall: &v1.FunctionCall{Name: "b"}},
+					&v1.Part{FunctionCall: &v1.FunctionCall{Id: clientID, Name: "b"}},
 				)},
 				{
 					Partial: true, Content: modelContent(&v1.Part{Text: "Done."}), FinishReason: "STOP", ModelVersion: "gemini-2.5-flash-001",
@@ -53,13 +80,44 @@ func TestGenerateContentStream(t *testing.T) {
 						&v1.Part{Text: "Let me think.", Thought: true, ThoughtSignature: []byte("sig")},
 						&v1.Part{Text: "Hello, world"},
 						&v1.Part{FunctionCall: &v1.FunctionCall{Id: "c1", Name: "a", Args: mustStruct(t, `{"x":1}`)}},
-						&v1.Part{FunctionCall: &v1.FunctionCall{Name: "b"}},
+						&v1.Part{FunctionCall: &v1.FunctionCall{Id: clientID, Name: "b"}},
 						&v1.Part{Text: "Done."},
 					),
 					FinishReason:  "STOP",
 					ModelVersion:  "gemini-2.5-flash-001",
 					UsageMetadata: &v1.UsageMetadata{PromptTokenCount: 4, CandidatesTokenCount: 9, TotalTokenCount: 13},
 				},
+			},
+		},
+		{
+			name: "repeated call ids kept once, nameless calls left out, earlier finish reason and first signature kept",
+			item: fakegemini.Stream(
+				`{"candidates":[{"content":{"role":"model","parts":[{"text":"a","thoughtSignature":"czE="},{"functionCall":{"id":"c1","name":"f"}}]}}]}`,
+				`{"candidates":[{"content":{"role":"model","parts":[{"text":"b","thoughtSignature":"czI="},{"functionCall":{"id":"c1","name":"f"}}]},"finishReason":"STOP"}]}`,
+				`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{}}]}}]}`,
+			),
+			stream: true,
+			want: []*v1.LlmResponse{
+				{Partial: true, Content: modelContent(&v1.Part{Text: "a", ThoughtSignature: []byte("s1")}, &v1.Part{FunctionCall: &v1.FunctionCall{Id: "c1", Name: "f"}})},
+				{Partial: true, Content: modelContent(&v1.Part{Text: "b", ThoughtSignature: []byte("s2")}, &v1.Part{FunctionCall: &v1.FunctionCall{Id: "c1", Name: "f"}}), FinishReason: "STOP"},
+				{Partial: true, Content: modelContent(&v1.Part{FunctionCall: &v1.FunctionCall{}})},
+				{
+					Content: modelContent(
+						&v1.Part{Text: "a", ThoughtSignature: []byte("s1")},
+						&v1.Part{FunctionCall: &v1.FunctionCall{Id: "c1", Name: "f"}},
+						&v1.Part{Text: "b", ThoughtSignature: []byte("s2")},
+					),
+					FinishReason: "STOP",
+				},
+			},
+		},
+		{
+			name:   "a stream without parts ends without content",
+			item:   fakegemini.Stream(`{"candidates":[{"finishReason":"RECITATION"}]}`),
+			stream: true,
+			want: []*v1.LlmResponse{
+				{Partial: true, ErrorCode: "RECITATION", FinishReason: "RECITATION"},
+				{ErrorCode: "RECITATION", FinishReason: "RECITATION"},
 			},
 		},
 		{
@@ -122,6 +180,10 @@ func TestGenerateContentStream(t *testing.T) {
 			if err != nil {
 				t.Fatalf("GenerateContent: %v", err)
 			}
+			ids := clientIDs(got)
+			if len(ids) > 1 {
+				t.Errorf("client ids %v, want one id shared by the partial and the aggregate", ids)
+			}
 			if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
 				t.Errorf("responses (-want +got):\n%s", diff)
 			}
@@ -138,7 +200,7 @@ func TestGenerateContentStream(t *testing.T) {
 func TestStreamAggregateIsIndependent(t *testing.T) {
 	t.Parallel()
 	fake, p := newFake(t, gemini.Config{})
-	if err := fake.Enqueue(fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "f"}))); err != nil {
+	if err := fake.Enqueue(fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{ID: "c1", Name: "f"}))); err != nil {
 		t.Fatal(err)
 	}
 	m, err := p.Model(t.Context(), "gemini-2.5-flash")
@@ -156,8 +218,8 @@ func TestStreamAggregateIsIndependent(t *testing.T) {
 		}
 		final = resp
 	}
-	if id := final.GetContent().GetParts()[0].GetFunctionCall().GetId(); id != "" {
-		t.Errorf("aggregate call id %q, want empty", id)
+	if id := final.GetContent().GetParts()[0].GetFunctionCall().GetId(); id != "c1" {
+		t.Errorf("aggregate call id %q, want c1", id)
 	}
 }
 

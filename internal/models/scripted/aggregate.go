@@ -10,9 +10,12 @@ import (
 
 // aggregate builds the final response of scripted chunks as the Gemini
 // adapter does: consecutive text parts of the same kind (thought or answer)
-// merged, other parts copied in order; finish reason, error, model version
-// from the last chunk; usage from the last chunk that has it. A finish reason
-// other than STOP becomes the error code when the last chunk has none.
+// merged, keeping the first thought signature; other parts copied in order,
+// function calls without a name left out and repeated call ids kept once;
+// content only when there are parts. The finish reason is the last one any
+// chunk gave and, unless STOP, the error code (with the last chunk's error
+// message); otherwise the last chunk's own error is kept. Usage is the last
+// one any chunk carried; the model version is the last chunk's.
 func aggregate(chunks []*v1.LlmResponse) *v1.LlmResponse {
 	out := &v1.LlmResponse{}
 	if len(chunks) == 0 {
@@ -20,6 +23,7 @@ func aggregate(chunks []*v1.LlmResponse) *v1.LlmResponse {
 	}
 	var (
 		parts   []*v1.Part
+		callIDs = map[string]bool{}
 		text    strings.Builder
 		thought bool
 		sig     []byte
@@ -32,43 +36,58 @@ func aggregate(chunks []*v1.LlmResponse) *v1.LlmResponse {
 			hasText, thought, sig = false, false, nil
 		}
 	}
-	hasContent := false
 	for _, c := range chunks {
-		if c.GetContent() != nil {
-			hasContent = true
-		}
 		for _, p := range c.GetContent().GetParts() {
-			if p.GetText() == "" {
+			switch fc := p.GetFunctionCall(); {
+			case p.GetText() != "":
+				if hasText && p.GetThought() != thought {
+					flush()
+				}
+				if !hasText {
+					hasText, thought = true, p.GetThought()
+				}
+				text.WriteString(p.GetText())
+				if s := p.GetThoughtSignature(); len(s) > 0 && sig == nil {
+					sig = s
+				}
+			case fc != nil:
+				if fc.GetName() == "" {
+					continue
+				}
+				flush()
+				if id := fc.GetId(); id != "" {
+					if callIDs[id] {
+						continue
+					}
+					callIDs[id] = true
+				}
+				parts = append(parts, proto.CloneOf(p))
+			default:
 				flush()
 				parts = append(parts, proto.CloneOf(p))
-				continue
-			}
-			if hasText && p.GetThought() != thought {
-				flush()
-			}
-			if !hasText {
-				hasText, thought = true, p.GetThought()
-			}
-			text.WriteString(p.GetText())
-			if s := p.GetThoughtSignature(); len(s) > 0 {
-				sig = s
 			}
 		}
 		if c.GetUsageMetadata() != nil {
 			out.UsageMetadata = proto.CloneOf(c.GetUsageMetadata())
 		}
+		if c.GetFinishReason() != "" {
+			out.FinishReason = c.GetFinishReason()
+		}
+		if c.GetGroundingMetadata() != nil {
+			out.GroundingMetadata = proto.CloneOf(c.GetGroundingMetadata())
+		}
 	}
 	flush()
-	last := chunks[len(chunks)-1]
-	if hasContent {
+	if len(parts) > 0 {
 		out.Content = &v1.Content{Role: "model", Parts: parts}
 	}
-	out.FinishReason = last.GetFinishReason()
+	last := chunks[len(chunks)-1]
 	out.ModelVersion = last.GetModelVersion()
-	out.GroundingMetadata = proto.CloneOf(last.GetGroundingMetadata())
-	out.ErrorCode, out.ErrorMessage = last.GetErrorCode(), last.GetErrorMessage()
-	if out.ErrorCode == "" && out.FinishReason != "" && out.FinishReason != "STOP" {
-		out.ErrorCode = out.FinishReason
+	switch {
+	case out.FinishReason != "" && out.FinishReason != "STOP":
+		out.ErrorCode, out.ErrorMessage = out.FinishReason, last.GetErrorMessage()
+	case last.GetErrorCode() != "":
+		out.ErrorCode, out.ErrorMessage = last.GetErrorCode(), last.GetErrorMessage()
 	}
 	return out
 }

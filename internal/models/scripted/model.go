@@ -36,10 +36,12 @@ func Response(r *v1.LlmResponse) Step {
 }
 
 // Stream is a step answering a streamed call with copies of chunks marked
-// partial and then their aggregate (consecutive text of the same kind merged,
-// other parts in order, finish reason, usage and errors of the last chunk),
-// and a non-streamed call with the aggregate alone. The chunks are copied
-// here, so the caller may reuse them.
+// partial and then their aggregate, built as the Gemini adapter builds it
+// (consecutive text of the same kind merged, other parts in order, the last
+// finish reason, a finish reason other than STOP as the error code), and a
+// non-streamed call with the aggregate alone. Unlike the adapter it gives no
+// ids to calls without one. The chunks are copied here, so the caller may
+// reuse them.
 func Stream(chunks ...*v1.LlmResponse) Step {
 	partials := make([]*v1.LlmResponse, len(chunks))
 	for i, c := range chunks {
