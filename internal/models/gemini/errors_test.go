@@ -261,3 +261,17 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		t.Errorf("Model = %v, %v; want gemini-2.5-pro", m, err)
 	}
 }
+
+func TestConfigTimeout(t *testing.T) {
+	t.Parallel()
+	fake, p := newFake(t, gemini.Config{Timeout: 50 * time.Millisecond})
+	fake.SetLatency(10 * time.Second)
+	start := time.Now()
+	_, err := collect(t.Context(), t, p, userText("q"), false)
+	if !errors.Is(err, models.ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v, want ErrUnavailable wrapping context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("call returned after %v, want about the timeout", d)
+	}
+}
