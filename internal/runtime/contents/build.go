@@ -1,0 +1,128 @@
+// Package contents builds the conversation history of a model request from
+// session events, exactly as ADK's contents request processor does
+// (_get_contents and _get_current_turn_contents in flows/llm_flows).
+//
+// The returned contents share messages with the stored events wherever an
+// event needs no change; only contents that must differ from the stored ones
+// (ids cleared, other agents' turns retold, responses merged) are new. Treat
+// the result as read-only.
+package contents
+
+import (
+	"slices"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
+
+// Options select how much history [Build] includes.
+type Options struct {
+	// CurrentTurnOnly keeps only the current turn, as ADK's
+	// include_contents="none" does: history starts at the latest visible
+	// event from the user or from another agent. Default: the whole history.
+	CurrentTurnOnly bool
+}
+
+// Build returns the contents of a model request for the agent agentName
+// running on branch, from the session's events in order. It applies, in
+// ADK's order: rewinds, the visibility filter (branch, empty and framework
+// events), compaction summaries, transcriptions, the retelling of other
+// agents' events as user context, the pairing of function responses with
+// their calls, and the clearing of engine-made ("adk-") call ids.
+//
+// Build returns an error matching [ErrNoFunctionCall] when the last event
+// answers a call that cannot be found, and one matching
+// [ErrMixedFunctionResponses] when it answers calls of different events. It
+// never modifies events and is safe for concurrent use.
+func Build(events []*v1.Event, agentName, branch string, opts Options) ([]*v1.Content, error) {
+	if opts.CurrentTurnOnly {
+		start := currentTurnStart(events, agentName, branch)
+		if start < 0 {
+			return nil, nil
+		}
+		events = events[start:]
+	}
+	return build(events, agentName, branch)
+}
+
+// currentTurnStart returns the index of the latest visible event written by
+// the user or by another agent, or -1.
+func currentTurnStart(events []*v1.Event, agentName, branch string) int {
+	for i := len(events) - 1; i >= 0; i-- {
+		e := events[i]
+		author := e.GetAuthor()
+		if author != "user" && !isOtherAgent(agentName, author) {
+			continue
+		}
+		if isIncluded(e, scanParts(e.GetContent()), branch) {
+			return i
+		}
+	}
+	return -1
+}
+
+// isOtherAgent reports whether author is an agent other than agentName.
+// With no agent name, nobody counts as another agent.
+func isOtherAgent(agentName, author string) bool {
+	return agentName != "" && author != agentName && author != "user"
+}
+
+func build(events []*v1.Event, agentName, branch string) ([]*v1.Content, error) {
+	l, ok := collectCommon(events, agentName, branch)
+	if !ok {
+		l = collectGeneral(events, agentName, branch)
+	}
+	return l.finish()
+}
+
+// collectCommon is the single pass for the common history: no rewinds, no
+// compaction and no transcriptions. It gives up, returning false, when it
+// meets one of those.
+func collectCommon(events []*v1.Event, agentName, branch string) (contentList, bool) {
+	l := newContentList(len(events))
+	for _, e := range events {
+		if a := e.GetActions(); a != nil && (a.GetRewindBeforeInvocationId() != "" || a.GetCompaction() != nil) {
+			return contentList{}, false
+		}
+		c := e.GetContent()
+		if c == nil {
+			if e.GetInputTranscription() != nil || e.GetOutputTranscription() != nil {
+				return contentList{}, false
+			}
+			continue
+		}
+		f := scanParts(c)
+		if isIncluded(e, f, branch) {
+			l.addEvent(e.GetAuthor(), c, f, agentName)
+		}
+	}
+	return l, true
+}
+
+// collectGeneral handles any history: it drops rewound events, filters,
+// applies compaction, then joins transcriptions as it goes.
+func collectGeneral(events []*v1.Event, agentName, branch string) contentList {
+	src := dropRewound(events)
+	src = filterIncluded(src, branch)
+	if slices.ContainsFunc(src, isCompaction) {
+		src = applyCompaction(src, agentName)
+	}
+	l := newContentList(len(src))
+	var transcripts transcriptBuffer
+	for i, e := range src {
+		c := e.GetContent()
+		f := scanParts(c)
+		if c == nil {
+			var ready bool
+			if c, ready = transcripts.take(src, i); !ready {
+				continue
+			}
+			f = 0
+		}
+		l.addEvent(e.GetAuthor(), c, f, agentName)
+	}
+	return l
+}
+
+func isCompaction(e *v1.Event) bool {
+	return e.GetActions().GetCompaction() != nil
+}

@@ -1,0 +1,57 @@
+package contents_test
+
+import (
+	"fmt"
+	"testing"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime/contents"
+)
+
+// history returns n events of turns shaped like real tool use: a user
+// question, a call, its response and an answer. Call ids start with
+// idPrefix: "adk-" for ids the engine made (cleared in requests), anything
+// else for ids from the model. With textOnly, every event is plain text.
+func history(n int, idPrefix string, textOnly bool) []*v1.Event {
+	events := make([]*v1.Event, 0, n)
+	for i := 0; len(events) < n; i++ {
+		id := fmt.Sprintf(idPrefix+"%08d-aaaa-bbbb-cccc-000000000000", i)
+		turn := []*v1.Event{
+			user(fmt.Sprintf("question %d", i)),
+			calls(agent, callPart(id, "lookup", map[string]any{"query": "x", "page": i})),
+			responds(agent, respPart(id, "lookup", map[string]any{"result": "some text", "ok": true})),
+			said(agent, fmt.Sprintf("answer %d", i)),
+		}
+		if textOnly {
+			turn[1] = said(agent, "thinking aloud")
+			turn[2] = user("more detail")
+		}
+		events = append(events, turn...)
+	}
+	return events[:n]
+}
+
+func BenchmarkBuild(b *testing.B) {
+	for _, bc := range []struct {
+		name     string
+		n        int
+		idPrefix string
+		textOnly bool
+	}{
+		{"mixed/10", 10, "adk-", false},
+		{"mixed/1000", 1000, "adk-", false},
+		{"mixed-model-ids/1000", 1000, "call_", false},
+		{"text/10", 10, "", true},
+		{"text/1000", 1000, "", true},
+	} {
+		events := history(bc.n, bc.idPrefix, bc.textOnly)
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := contents.Build(events, agent, "", contents.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,63 @@
+package contents
+
+import (
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
+)
+
+// contextPreamble opens every retold turn of another agent.
+const contextPreamble = "For context:"
+
+// presentOtherAgent retells another agent's content as user context, as
+// ADK's _present_other_agent_message does. The result has role "user" and
+// the parts "For context:" then, per original part:
+//
+//	text          → "[author] said: <text>"
+//	function call → "[author] called tool `<name>` with parameters: <args>"
+//	response      → "[author] `<name>` tool returned result: <response>"
+//
+// with args and responses printed as Python prints a dict. Thoughts and
+// blank text are dropped; inline data, file data and code parts are kept
+// as they are. It returns false when nothing but the preamble would remain;
+// a content without parts is returned unchanged.
+func presentOtherAgent(author string, c *v1.Content) (*v1.Content, bool) {
+	if len(c.GetParts()) == 0 {
+		return c, true
+	}
+	parts := make([]*v1.Part, 1, len(c.GetParts())+1)
+	parts[0] = &v1.Part{Text: contextPreamble}
+	var buf []byte
+	for _, p := range c.GetParts() {
+		buf = append(buf[:0], '[')
+		buf = append(buf, author...)
+		switch {
+		case p.GetThought():
+			continue
+		case !pyfmt.IsBlank(p.GetText()):
+			buf = append(buf, "] said: "...)
+			buf = append(buf, p.GetText()...)
+		case p.GetFunctionCall() != nil:
+			fc := p.GetFunctionCall()
+			buf = append(buf, "] called tool `"...)
+			buf = append(buf, fc.GetName()...)
+			buf = append(buf, "` with parameters: "...)
+			buf = pyfmt.AppendStructRepr(buf, fc.GetArgs())
+		case p.GetFunctionResponse() != nil:
+			fr := p.GetFunctionResponse()
+			buf = append(buf, "] `"...)
+			buf = append(buf, fr.GetName()...)
+			buf = append(buf, "` tool returned result: "...)
+			buf = pyfmt.AppendStructRepr(buf, fr.GetResponse())
+		case p.GetInlineData() != nil || p.GetFileData() != nil || p.GetExecutableCode() != nil || p.GetCodeExecutionResult() != nil:
+			parts = append(parts, p)
+			continue
+		default:
+			continue
+		}
+		parts = append(parts, &v1.Part{Text: string(buf)})
+	}
+	if len(parts) == 1 {
+		return nil, false
+	}
+	return &v1.Content{Role: "user", Parts: parts}, true
+}
