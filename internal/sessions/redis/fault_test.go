@@ -213,4 +213,3 @@ func firstDifference(a, b []string) int {
 	}
 	return min(len(a), len(b))
 }
-
