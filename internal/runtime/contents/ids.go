@@ -10,8 +10,8 @@ import (
 // id that starts with "adk-" by a copy with those ids cleared, as ADK's
 // remove_client_function_call_id does on its copy of the request. Stored
 // messages are never changed: the copies are shallow and share everything
-// but the changed messages. All copies come from a few slabs, so the number
-// of allocations does not grow with the history.
+// but the changed messages. Copies are carved from arrays of up to
+// slabChunk messages, so a long history costs few allocations.
 func (l *contentList) clearClientIDs() {
 	var nContents, nParts, nCopiedParts, nCalls, nResponses int
 	for i, c := range l.contents {
@@ -20,6 +20,8 @@ func (l *contentList) clearClientIDs() {
 		}
 		copied, calls, responses := countClientIDs(c)
 		if copied == 0 {
+			// A merge can replace the part that carried the id.
+			l.flags[i] &^= hasClientID
 			continue
 		}
 		nContents++
@@ -32,11 +34,11 @@ func (l *contentList) clearClientIDs() {
 		return
 	}
 	s := slabs{
-		contents:  make([]v1.Content, nContents),
-		partPtrs:  make([]*v1.Part, nParts),
-		parts:     make([]v1.Part, nCopiedParts),
-		calls:     make([]v1.FunctionCall, nCalls),
-		responses: make([]v1.FunctionResponse, nResponses),
+		contents:  newSlab[v1.Content](nContents),
+		partPtrs:  newSlab[*v1.Part](nParts),
+		parts:     newSlab[v1.Part](nCopiedParts),
+		calls:     newSlab[v1.FunctionCall](nCalls),
+		responses: newSlab[v1.FunctionResponse](nResponses),
 	}
 	for i, c := range l.contents {
 		if l.flags[i]&hasClientID != 0 {
@@ -68,22 +70,45 @@ func isClientID(id string) bool {
 	return strings.HasPrefix(id, clientIDPrefix)
 }
 
-// slabs hand out zeroed messages from preallocated arrays.
+// slabChunk bounds the arrays a slab allocates at once, keeping each
+// allocation a small object: large ones cost more to allocate and to scan.
+const slabChunk = 64
+
+// slab hands out zeroed values from arrays of up to slabChunk values, so
+// that n values cost about n/slabChunk allocations.
+type slab[T any] struct {
+	free []T
+	left int // values still to hand out, for sizing the next array
+}
+
+func newSlab[T any](n int) slab[T] { return slab[T]{left: n} }
+
+func (s *slab[T]) take(n int) []T {
+	if len(s.free) < n {
+		size := max(min(s.left, slabChunk), n)
+		s.free = make([]T, size)
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
+	s.left -= n
+	return out
+}
+
+func (s *slab[T]) one() *T { return &s.take(1)[0] }
+
+// slabs hold the slabs one clearing pass draws from.
 type slabs struct {
-	contents  []v1.Content
-	partPtrs  []*v1.Part
-	parts     []v1.Part
-	calls     []v1.FunctionCall
-	responses []v1.FunctionResponse
+	contents  slab[v1.Content]
+	partPtrs  slab[*v1.Part]
+	parts     slab[v1.Part]
+	calls     slab[v1.FunctionCall]
+	responses slab[v1.FunctionResponse]
 }
 
 func (s *slabs) copyContent(src *v1.Content) *v1.Content {
-	dst := &s.contents[0]
-	s.contents = s.contents[1:]
-	n := len(src.GetParts())
+	dst := s.contents.one()
 	dst.Role = src.GetRole()
-	dst.Parts = s.partPtrs[:n:n]
-	s.partPtrs = s.partPtrs[n:]
+	dst.Parts = s.partPtrs.take(len(src.GetParts()))
 	for i, p := range src.GetParts() {
 		fc, fr := p.GetFunctionCall(), p.GetFunctionResponse()
 		clearCall, clearResp := isClientID(fc.GetId()), isClientID(fr.GetId())
@@ -91,18 +116,15 @@ func (s *slabs) copyContent(src *v1.Content) *v1.Content {
 			dst.Parts[i] = p
 			continue
 		}
-		np := &s.parts[0]
-		s.parts = s.parts[1:]
+		np := s.parts.one()
 		copyPart(np, p)
 		if clearCall {
-			nc := &s.calls[0]
-			s.calls = s.calls[1:]
+			nc := s.calls.one()
 			nc.Name, nc.Args = fc.GetName(), fc.GetArgs()
 			np.FunctionCall = nc
 		}
 		if clearResp {
-			nr := &s.responses[0]
-			s.responses = s.responses[1:]
+			nr := s.responses.one()
 			nr.Name, nr.Response = fr.GetName(), fr.GetResponse()
 			np.FunctionResponse = nr
 		}
