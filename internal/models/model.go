@@ -32,3 +32,10 @@ type Model interface {
 type Resolver interface {
 	Model(ctx context.Context, name string) (Model, error)
 }
+
+// SchemaWithTools is implemented by models that accept a response schema
+// together with tools in one request. For the others an agent with both an
+// output schema and tools is given ADK's set_model_response tool instead.
+type SchemaWithTools interface {
+	OutputSchemaWithTools() bool
+}

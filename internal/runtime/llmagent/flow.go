@@ -23,7 +23,7 @@ func (a *Agent) step(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error
 			return
 		}
 		skeleton := ictx.NewEvent()
-		for resp, err := range a.callModel(ictx, r.llm, skeleton.Actions) {
+		for resp, err := range a.callModel(ictx, r.model, r.llm, skeleton.Actions) {
 			if err != nil {
 				yield(nil, err)
 				return
@@ -96,6 +96,11 @@ func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools
 	}
 	if !yield(resp, nil) {
 		return false
+	}
+	if final := structuredResponse(ictx, resp); final != nil {
+		if !yield(final, nil) {
+			return false
+		}
 	}
 	target := resp.GetActions().GetTransferToAgent()
 	if target == "" {

@@ -1,10 +1,10 @@
 package llmagent
 
 import (
-	"fmt"
 	"iter"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
@@ -12,7 +12,7 @@ import (
 // _call_llm_async): a before-model answer skips the model and is not counted
 // against max_llm_calls; after-model callbacks may replace each response;
 // on-model-error callbacks may answer instead of a failure.
-func (a *Agent) callModel(ictx *runtime.InvocationContext, req *v1.LlmRequest, actions *v1.EventActions) iter.Seq2[*v1.LlmResponse, error] {
+func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, req *v1.LlmRequest, actions *v1.EventActions) iter.Seq2[*v1.LlmResponse, error] {
 	return func(yield func(*v1.LlmResponse, error) bool) {
 		cctx := &runtime.CallbackContext{InvocationContext: ictx, Actions: actions}
 		plugins := ictx.App().Plugins
@@ -35,11 +35,6 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, req *v1.LlmRequest, a
 		req.Config.Labels[agentNameLabel] = a.cfg.Name
 		if err := ictx.IncrementLLMCalls(); err != nil {
 			yield(nil, err)
-			return
-		}
-		model, err := ictx.Models().Model(ictx.Context(), req.Model)
-		if err != nil {
-			yield(nil, runtime.AppConfigError("MODEL", fmt.Errorf("model %q: %w", req.Model, err)))
 			return
 		}
 		for resp, err := range model.GenerateContent(ictx.Context(), req, ictx.RunConfig.Streaming()) {

@@ -6,6 +6,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/contents"
 	"github.com/agentsvc/agentsvc/internal/runtime/instructions"
@@ -16,7 +17,8 @@ const agentNameLabel = "adk_agent_name"
 
 // request is one step's model request and the tools it declares.
 type request struct {
-	llm *v1.LlmRequest
+	llm   *v1.LlmRequest
+	model models.Model
 	// toolList holds the tools in declaration order; tools indexes them.
 	toolList []runtime.Tool
 	tools    map[string]runtime.Tool
@@ -40,6 +42,7 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext) (*request, error) 
 	if err := a.contents(ictx, r.llm, instructionContent); err != nil {
 		return nil, err
 	}
+	a.outputSchema(ictx, r)
 	a.declareTools(r)
 	return r, nil
 }
@@ -75,12 +78,15 @@ func (a *Agent) basic(ictx *runtime.InvocationContext, r *request) error {
 		return err
 	}
 	r.llm.Model = name
+	if r.model, err = ictx.Models().Model(ictx.Context(), name); err != nil {
+		return runtime.AppConfigError("MODEL", fmt.Errorf("model %q: %w", name, err))
+	}
 	if a.cfg.GenerateContentConfig != nil {
 		r.llm.Config = proto.CloneOf(a.cfg.GenerateContentConfig)
 	} else {
 		r.llm.Config = &v1.GenerateContentConfig{}
 	}
-	if a.cfg.OutputSchema != nil && len(r.tools) == 0 {
+	if a.cfg.OutputSchema != nil && (!a.hasTools() || nativeSchemaWithTools(r.model)) {
 		r.llm.Config.ResponseSchema = a.cfg.OutputSchema
 		r.llm.Config.ResponseMimeType = "application/json"
 	}

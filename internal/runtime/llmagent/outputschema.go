@@ -1,0 +1,129 @@
+package llmagent
+
+import (
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
+	"github.com/agentsvc/agentsvc/internal/runtime/tools"
+)
+
+const (
+	setModelResponseName = "set_model_response"
+	// maxToolRounds bounds the tool rounds of an agent that must answer
+	// through set_model_response: on the last round but one the model may
+	// only call it, on the last the invocation ends.
+	maxToolRounds = 25
+
+	setModelResponseDescription = "Set your final response using the required output schema.\n\n" +
+		"Use this tool to provide your final structured answer instead\nof outputting text directly."
+	objectSchemaInstruction = "After completing any needed tool calls, provide your final response by calling " +
+		"set_model_response with the required fields."
+	valueSchemaInstruction = "IMPORTANT: After using any needed tools, you MUST call set_model_response to provide " +
+		"your final answer. This is required to complete the task."
+)
+
+// nativeSchemaWithTools reports whether the model takes a response schema
+// and tools in one request.
+func nativeSchemaWithTools(m models.Model) bool {
+	s, ok := m.(models.SchemaWithTools)
+	return ok && s.OutputSchemaWithTools()
+}
+
+// hasTools reports whether the agent declares tools or toolsets.
+func (a *Agent) hasTools() bool { return len(a.cfg.Tools) > 0 || len(a.cfg.Toolsets) > 0 }
+
+// outputSchema is ADK's output-schema processor: an agent with an output
+// schema and tools, on a model that cannot combine them, answers through the
+// set_model_response tool.
+func (a *Agent) outputSchema(ictx *runtime.InvocationContext, r *request) {
+	if a.cfg.OutputSchema == nil || !a.hasTools() || nativeSchemaWithTools(r.model) {
+		return
+	}
+	rounds := 0
+	for _, ev := range ictx.Events() {
+		if ev.InvocationId == ictx.InvocationID && ev.Branch == ictx.Branch && len(runtime.FunctionResponses(ev)) > 0 {
+			rounds++
+		}
+	}
+	if rounds >= maxToolRounds {
+		ictx.EndInvocation()
+		return
+	}
+	smr := newSetModelResponse(a.cfg.OutputSchema)
+	r.toolList = append([]runtime.Tool{smr}, r.toolList...)
+	if r.tools == nil {
+		r.tools = map[string]runtime.Tool{}
+	}
+	r.tools[setModelResponseName] = smr
+	if smr.object {
+		appendInstruction(r.llm, objectSchemaInstruction)
+	} else {
+		appendInstruction(r.llm, valueSchemaInstruction)
+	}
+	if rounds >= maxToolRounds-1 {
+		r.llm.Config.ToolConfig = &v1.ToolConfig{FunctionCallingConfig: &v1.FunctionCallingConfig{
+			Mode: "ANY", AllowedFunctionNames: []string{setModelResponseName},
+		}}
+	}
+}
+
+// setModelResponse is the tool through which the model gives its structured
+// answer: an object schema's fields are its parameters; any other schema is
+// its "response" parameter.
+type setModelResponse struct {
+	decl   *v1.FunctionDeclaration
+	object bool
+}
+
+func newSetModelResponse(schema *structpb.Struct) *setModelResponse {
+	object := schema.GetFields()["type"].GetStringValue() == "object" && schema.GetFields()["properties"] != nil
+	params := schema
+	if !object {
+		params = &structpb.Struct{Fields: map[string]*structpb.Value{
+			"type":       structpb.NewStringValue("object"),
+			"properties": structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{"response": structpb.NewStructValue(schema)}}),
+			"required":   structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{structpb.NewStringValue("response")}}),
+		}}
+	}
+	return &setModelResponse{
+		decl:   tools.Declaration(setModelResponseName, setModelResponseDescription, params, nil, false),
+		object: object,
+	}
+}
+
+func (s *setModelResponse) Name() string                         { return setModelResponseName }
+func (s *setModelResponse) Description() string                  { return setModelResponseDescription }
+func (s *setModelResponse) Declaration() *v1.FunctionDeclaration { return s.decl }
+func (s *setModelResponse) IsLongRunning() bool                  { return false }
+
+func (s *setModelResponse) Run(_ *runtime.ToolContext, args *structpb.Struct) (any, error) {
+	if s.object {
+		return args, nil
+	}
+	v := args.GetFields()["response"]
+	if v == nil {
+		v = structpb.NewNullValue()
+	}
+	return v, nil
+}
+
+// structuredResponse returns the event carrying the model's structured
+// answer when resp answers set_model_response, or nil.
+func structuredResponse(ictx *runtime.InvocationContext, resp *v1.Event) *v1.Event {
+	for _, fr := range runtime.FunctionResponses(resp) {
+		if fr.Name != setModelResponseName {
+			continue
+		}
+		value := structpb.NewStructValue(fr.Response)
+		if r, ok := fr.Response.GetFields()["result"]; ok {
+			value = r
+		}
+		ev := ictx.NewEvent()
+		ev.Content = &v1.Content{Role: "model", Parts: []*v1.Part{{Text: pyfmt.JSONDumps(value)}}}
+		return ev
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package pyfmt
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// JSONDumps returns Python's json.dumps(v, ensure_ascii=False): ", " and ": "
+// separators, non-ASCII characters kept, integral numbers as integers,
+// NaN/Infinity as Python writes them. Object keys are sorted (Python keeps
+// insertion order, which a protobuf Struct does not record).
+func JSONDumps(v *structpb.Value) string {
+	return string(appendJSON(nil, v))
+}
+
+func appendJSON(dst []byte, v *structpb.Value) []byte {
+	switch k := v.GetKind().(type) {
+	case *structpb.Value_StringValue:
+		return appendJSONString(dst, k.StringValue)
+	case *structpb.Value_NumberValue:
+		f := k.NumberValue
+		switch {
+		case math.IsNaN(f):
+			return append(dst, "NaN"...)
+		case math.IsInf(f, 1):
+			return append(dst, "Infinity"...)
+		case math.IsInf(f, -1):
+			return append(dst, "-Infinity"...)
+		}
+		return AppendNumber(dst, f)
+	case *structpb.Value_BoolValue:
+		return strconv.AppendBool(dst, k.BoolValue)
+	case *structpb.Value_StructValue:
+		fields := k.StructValue.GetFields()
+		keys := make([]string, 0, len(fields))
+		for key := range fields {
+			keys = append(keys, key)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, key := range keys {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendJSONString(dst, key)
+			dst = append(dst, ": "...)
+			dst = appendJSON(dst, fields[key])
+		}
+		return append(dst, '}')
+	case *structpb.Value_ListValue:
+		dst = append(dst, '[')
+		for i, e := range k.ListValue.GetValues() {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendJSON(dst, e)
+		}
+		return append(dst, ']')
+	default:
+		return append(dst, "null"...)
+	}
+}
+
+// appendJSONString quotes s as Python's json module does with
+// ensure_ascii=False.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			dst = append(dst, s[i:i+size]...)
+			i += size
+			continue
+		}
+		switch c {
+		case '"':
+			dst = append(dst, `\"`...)
+		case '\\':
+			dst = append(dst, `\\`...)
+		case '\n':
+			dst = append(dst, `\n`...)
+		case '\r':
+			dst = append(dst, `\r`...)
+		case '\t':
+			dst = append(dst, `\t`...)
+		case '\b':
+			dst = append(dst, `\b`...)
+		case '\f':
+			dst = append(dst, `\f`...)
+		default:
+			if c < 0x20 {
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			} else {
+				dst = append(dst, c)
+			}
+		}
+		i++
+	}
+	return append(dst, '"')
+}
