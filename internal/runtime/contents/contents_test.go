@@ -327,6 +327,20 @@ func TestBehaviorC5FunctionResponses(t *testing.T) {
 			want: []*v1.Content{userContent("q"), userContent("still there?")},
 		},
 		{
+			name: "an earlier call event with the same id wins",
+			events: []*v1.Event{
+				calls(agent, callPart("x", "f", nil)),
+				responds(agent, respPart("x", "f", map[string]any{"n": 1})),
+				calls(agent, callPart("x", "f", nil)),
+				said(agent, "again"),
+				responds("user", respPart("x", "f", map[string]any{"n": 2})),
+			},
+			want: []*v1.Content{
+				content("model", callPart("x", "f", nil)),
+				content("user", respPart("x", "f", map[string]any{"n": 2})),
+			},
+		},
+		{
 			name: "client ids are cleared after merging",
 			events: []*v1.Event{
 				calls(agent, callPart("adk-1", "job", nil)),
@@ -675,5 +689,21 @@ func TestTranscriptionsAreJoined(t *testing.T) {
 	want := []*v1.Content{userContent("Hello there."), modelContent("Hi! How can I help?"), userContent("typed")}
 	if d := diff(want, got); d != "" {
 		t.Errorf("Build() mismatch (-want +got):\n%s", d)
+	}
+}
+
+// Not parallel: testing.AllocsPerRun refuses to run in parallel tests.
+func TestBuildAllocationsDoNotGrowWithTextEvents(t *testing.T) {
+	short := history(10, "", true)
+	long := history(1000, "", true)
+	build := func(events []*v1.Event) func() {
+		return func() {
+			if _, err := contents.Build(events, agent, "", contents.Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if a, b := testing.AllocsPerRun(20, build(short)), testing.AllocsPerRun(20, build(long)); a != b {
+		t.Errorf("Build allocates %v times for 10 text events and %v times for 1000", a, b)
 	}
 }
