@@ -56,6 +56,7 @@ type options struct {
 	grpcAddr      string
 	httpAddr      string
 	sessions      string
+	sessionTTL    time.Duration
 	geminiBaseURL string
 	shutdownGrace time.Duration
 	logLevel      slog.Level
@@ -68,6 +69,7 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.grpcAddr, "grpc-addr", "127.0.0.1:50051", "gRPC listen address")
 	fs.StringVar(&o.httpAddr, "http-addr", "127.0.0.1:8080", "REST listen address")
 	fs.StringVar(&o.sessions, "sessions", "memory://", "session store: memory:// or redis://host:port/db")
+	fs.DurationVar(&o.sessionTTL, "session-ttl", 0, "with Redis, expire a session this long after its last write (0 keeps sessions)")
 	fs.StringVar(&o.geminiBaseURL, "gemini-base-url", "", "Gemini API endpoint override (also GOOGLE_GEMINI_BASE_URL)")
 	fs.DurationVar(&o.shutdownGrace, "shutdown-grace", 30*time.Second, "how long running invocations may take to finish on SIGTERM")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")

@@ -26,11 +26,12 @@ import (
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
+	"github.com/agentsvc/agentsvc/internal/sessions/redis"
 )
 
 // serve wires the service and runs it until ctx ends, then drains.
 func serve(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) error {
-	store, err := openSessions(o.sessions)
+	store, err := openSessions(ctx, o, log)
 	if err != nil {
 		return err
 	}
@@ -124,12 +125,22 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	return nil
 }
 
-func openSessions(uri string) (sessions.Service, error) {
+func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.Service, error) {
+	uri := o.sessions
 	switch {
 	case uri == "" || uri == "memory://":
 		return memory.New(), nil
 	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"):
-		return nil, errors.New("--sessions redis:// is not available yet")
+		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("--sessions %s: %w", redactURL(uri), err)
+		}
+		// Not reaching Redis at start-up is logged, not fatal: the store
+		// reconnects, and requests fail with UNAVAILABLE meanwhile.
+		if err := store.Ping(ctx); err != nil {
+			log.Warn("session store unreachable", "sessions", redactURL(uri), "err", err)
+		}
+		return store, nil
 	default:
 		return nil, fmt.Errorf("--sessions %q: use memory:// or redis://host:port/db", redactURL(uri))
 	}

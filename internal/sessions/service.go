@@ -74,6 +74,8 @@ type Service interface {
 	Create(ctx context.Context, req CreateRequest) (*v1.Session, error)
 
 	// Get returns a session with the selected events and the merged state.
+	// The events may be shared with the store and other readers: they must
+	// not be modified (the handle's slice and state are the caller's own).
 	Get(ctx context.Context, req GetRequest) (*v1.Session, error)
 
 	// List returns the sessions of a user, without events, with merged state.

@@ -22,9 +22,11 @@ import (
 // Locking is per session for appends and reads, per user shard for creates,
 // deletes and lists, and per app or user only while their state changes.
 //
-// The store keeps its own copies: nothing a caller passes in or gets back
-// aliases stored data. Appending copies only the new event, and reading the
-// last N events copies only those N.
+// The store keeps its own copies of what callers pass in. Events are
+// immutable once appended, so the events a handle holds are shared with the
+// store and must not be modified; everything else a caller gets back is its
+// own. Appending copies only the new event, and reading the last N events
+// copies only those N pointers.
 type Service struct {
 	idx    index
 	leases leaseTable
@@ -112,10 +114,9 @@ func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session
 	}
 	out := st.snapshot()
 	selected := selectEvents(st.events, req.NumRecentEvents, req.AfterTimestamp)
-	out.Events = make([]*v1.Event, len(selected))
-	for i, ev := range selected {
-		out.Events[i] = proto.Clone(ev).(*v1.Event)
-	}
+	// Stored events never change once appended, so handles share them; the
+	// slice is the handle's own, so appending to it cannot reach the store.
+	out.Events = slices.Clone(selected)
 	return out, nil
 }
 

@@ -122,9 +122,10 @@ var appendCases = []contractCase{
 		ev.Actions.StateDelta.Fields["d"].GetStructValue().Fields["n"] = structpb.NewNumberValue(97)
 		sess.State.Fields["d"].GetStructValue().Fields["n"] = structpb.NewNumberValue(96)
 
+		// A reader's state is its own; its events are shared and read-only.
 		got := get(t, svc, sess)
 		got.State.Fields["k"] = structpb.NewStringValue("reader mutation")
-		got.Events[0].Content.Parts[0].Text = "reader mutation"
+		got.Events = append(got.Events[:0], event(t, "intruder", nil, 0))
 
 		again := get(t, svc, sess)
 		want := mustStruct(t, map[string]any{"k": map[string]any{"n": 1}, "d": map[string]any{"n": 1}})
