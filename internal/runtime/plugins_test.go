@@ -69,8 +69,14 @@ func TestPluginHooksOrder(t *testing.T) {
 			rec("after_agent " + a.Name())
 			return nil, nil
 		},
-		BeforeModel: func(*runtime.CallbackContext, *v1.LlmRequest) (*v1.LlmResponse, error) { rec("before_model"); return nil, nil },
-		AfterModel:  func(*runtime.CallbackContext, *v1.LlmResponse) (*v1.LlmResponse, error) { rec("after_model"); return nil, nil },
+		BeforeModel: func(*runtime.CallbackContext, *v1.LlmRequest) (*v1.LlmResponse, error) {
+			rec("before_model")
+			return nil, nil
+		},
+		AfterModel: func(*runtime.CallbackContext, *v1.LlmResponse) (*v1.LlmResponse, error) {
+			rec("after_model")
+			return nil, nil
+		},
 		BeforeTool: func(_ *runtime.ToolContext, tool runtime.Tool, _ *structpb.Struct) (*structpb.Struct, error) {
 			rec("before_tool " + tool.Name())
 			return nil, nil
