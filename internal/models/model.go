@@ -6,6 +6,7 @@ package models
 import (
 	"context"
 	"iter"
+	"strings"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
@@ -38,4 +39,22 @@ type Resolver interface {
 // output schema and tools is given ADK's set_model_response tool instead.
 type SchemaWithTools interface {
 	OutputSchemaWithTools() bool
+}
+
+// ClientIDPrefix starts the function call ids the engine makes for calls
+// that came without one ("adk-<uuid4>"). Such ids pair a call with its
+// response in the session but are never shown to a model: a request's
+// contents may carry them, and every [Model] leaves them out of what it
+// sends, as ADK's contents processor clears them.
+const ClientIDPrefix = "adk-"
+
+// IsClientID reports whether id is an engine-made function call id.
+func IsClientID(id string) bool { return strings.HasPrefix(id, ClientIDPrefix) }
+
+// ModelID returns id as a model may see it: empty for an engine-made id.
+func ModelID(id string) string {
+	if IsClientID(id) {
+		return ""
+	}
+	return id
 }

@@ -230,3 +230,17 @@ func (ps *Plugins) Close(ctx context.Context) error {
 	}
 	return errors.Join(errs...)
 }
+
+// SeeModelRequests reports whether a plugin reads model requests (a
+// before-model or on-model-error hook).
+func (ps *Plugins) SeeModelRequests() bool {
+	if ps == nil {
+		return false
+	}
+	for _, p := range ps.list {
+		if p.BeforeModel != nil || p.OnModelError != nil {
+			return true
+		}
+	}
+	return false
+}

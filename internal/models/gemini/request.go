@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
 )
 
 // The texts ADK's BaseLlm appends when the conversation does not end with a
@@ -95,10 +96,10 @@ func (rc requestConverter) part(dst *genai.Part, p *v1.Part) {
 		}
 	}
 	if fc := p.GetFunctionCall(); fc != nil {
-		dst.FunctionCall = &genai.FunctionCall{ID: fc.GetId(), Name: fc.GetName(), Args: structMap(fc.GetArgs())}
+		dst.FunctionCall = &genai.FunctionCall{ID: models.ModelID(fc.GetId()), Name: fc.GetName(), Args: structMap(fc.GetArgs())}
 	}
 	if fr := p.GetFunctionResponse(); fr != nil {
-		dst.FunctionResponse = &genai.FunctionResponse{ID: fr.GetId(), Name: fr.GetName(), Response: structMap(fr.GetResponse())}
+		dst.FunctionResponse = &genai.FunctionResponse{ID: models.ModelID(fr.GetId()), Name: fr.GetName(), Response: structMap(fr.GetResponse())}
 	}
 	if ec := p.GetExecutableCode(); ec != nil {
 		dst.ExecutableCode = &genai.ExecutableCode{Language: genai.Language(ec.GetLanguage()), Code: ec.GetCode()}

@@ -163,6 +163,7 @@ func (m *Model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 	var rec *v1.LlmRequest
 	if !m.noRecord.Load() {
 		rec = proto.CloneOf(req)
+		clearClientIDs(rec)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -197,4 +198,19 @@ var errZeroStep = errors.New("zero Step; build steps with Response, Stream or Fa
 func exhausted(name string, calls int) iter.Seq2[*v1.LlmResponse, error] {
 	err := fmt.Errorf("scripted.generate_content: model %q, call %d: %w", name, calls, ErrExhausted)
 	return func(yield func(*v1.LlmResponse, error) bool) { yield(nil, err) }
+}
+
+// clearClientIDs removes engine-made call ids from a recorded request, as
+// every model leaves them out of what it sends (see [models.IsClientID]).
+func clearClientIDs(req *v1.LlmRequest) {
+	for _, c := range req.GetContents() {
+		for _, p := range c.GetParts() {
+			if fc := p.GetFunctionCall(); fc != nil {
+				fc.Id = models.ModelID(fc.Id)
+			}
+			if fr := p.GetFunctionResponse(); fr != nil {
+				fr.Id = models.ModelID(fr.Id)
+			}
+		}
+	}
 }

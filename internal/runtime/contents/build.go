@@ -20,6 +20,12 @@ type Options struct {
 	// include_contents="none" does: history starts at the latest visible
 	// event from the user or from another agent. Default: the whole history.
 	CurrentTurnOnly bool
+	// KeepClientIDs leaves engine-made ("adk-") call and response ids in
+	// place, sharing stored contents instead of copying them, for a caller
+	// that clears the ids itself where the request is observed (the model
+	// adapters do, see models.IsClientID). Default: ids are cleared, as ADK
+	// does.
+	KeepClientIDs bool
 }
 
 // Build returns the contents of a model request for the agent agentName
@@ -41,7 +47,7 @@ func Build(events []*v1.Event, agentName, branch string, opts Options) ([]*v1.Co
 		}
 		events = events[start:]
 	}
-	return build(events, agentName, branch)
+	return build(events, agentName, branch, opts.KeepClientIDs)
 }
 
 // currentTurnStart returns the index of the latest visible event written by
@@ -66,11 +72,12 @@ func isOtherAgent(agentName, author string) bool {
 	return agentName != "" && author != agentName && author != "user"
 }
 
-func build(events []*v1.Event, agentName, branch string) ([]*v1.Content, error) {
+func build(events []*v1.Event, agentName, branch string, keepClientIDs bool) ([]*v1.Content, error) {
 	l, ok := collectCommon(events, agentName, branch)
 	if !ok {
 		l = collectGeneral(events, agentName, branch)
 	}
+	l.keepClientIDs = keepClientIDs
 	return l.finish()
 }
 

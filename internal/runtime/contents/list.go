@@ -8,9 +8,11 @@ import (
 // of each, so that later steps need not read the parts of plain contents
 // again.
 type contentList struct {
-	contents []*v1.Content
-	flags    []partFlags // flags[i] describes contents[i]
-	all      partFlags   // the union of flags
+	// keepClientIDs skips clearing engine-made ids (Options.KeepClientIDs).
+	keepClientIDs bool
+	contents      []*v1.Content
+	flags         []partFlags // flags[i] describes contents[i]
+	all           partFlags   // the union of flags
 	// responses counts the contents holding function responses.
 	responses int
 	// hasNil is set once a nil content, standing for an event without
@@ -59,7 +61,7 @@ func (l *contentList) finish() ([]*v1.Content, error) {
 		}
 		l.rearrangeAsyncResponses()
 	}
-	if l.all&hasClientID != 0 {
+	if l.all&hasClientID != 0 && !l.keepClientIDs {
 		l.clearClientIDs()
 	}
 	if l.hasNil {

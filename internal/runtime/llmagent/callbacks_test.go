@@ -220,3 +220,36 @@ func partStrings(ev *v1.Event) []string {
 	}
 	return out
 }
+
+// TestBehaviorC4CallbacksSeeClearedIDs checks that a before-model callback
+// sees the request as ADK builds it (engine-made ids cleared) and that
+// editing it cannot reach the stored events.
+func TestBehaviorC4CallbacksSeeClearedIDs(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	cfg := llmagent.Config{
+		Tools: []runtime.Tool{echoTool(t, "echo")},
+		ModelCallbacks: runtime.ModelCallbacks{Before: []runtime.BeforeModelCallback{
+			func(_ *runtime.CallbackContext, req *v1.LlmRequest) (*v1.LlmResponse, error) {
+				for _, c := range req.Contents {
+					for _, p := range c.Parts {
+						if p.FunctionCall != nil {
+							seen = append(seen, "call id="+p.FunctionCall.Id)
+							p.FunctionCall.Name = "edited"
+						}
+					}
+				}
+				return nil, nil
+			},
+		}},
+	}
+	h, _, sid := setup(t, newAgent(t, cfg), []*v1.LlmResponse{et.Call("echo", `{}`), et.Text("done")})
+	h.RunText(t, sid, "hi")
+	if strings.Join(seen, ",") != "call id=" {
+		t.Errorf("callback saw %v, want one call with a cleared id", seen)
+	}
+	call := h.Session(t, sid).Events[1].Content.Parts[0].FunctionCall
+	if call.Name != "echo" || !strings.HasPrefix(call.Id, "adk-") {
+		t.Errorf("stored call = %v: the callback's edit reached the session", call)
+	}
+}

@@ -3,6 +3,8 @@ package llmagent
 import (
 	"iter"
 
+	"google.golang.org/protobuf/proto"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -16,6 +18,9 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 	return func(yield func(*v1.LlmResponse, error) bool) {
 		cctx := &runtime.CallbackContext{InvocationContext: ictx, Actions: actions}
 		plugins := ictx.App().Plugins
+		if plugins.SeeModelRequests() || len(a.cfg.ModelCallbacks.Before) > 0 || len(a.cfg.ModelCallbacks.OnError) > 0 {
+			detachContents(req)
+		}
 		resp, err := plugins.BeforeModel(cctx, req)
 		if err == nil && resp == nil {
 			for _, cb := range a.cfg.ModelCallbacks.Before {
@@ -89,4 +94,22 @@ func (a *Agent) afterModel(cctx *runtime.CallbackContext, resp *v1.LlmResponse) 
 		return resp, nil
 	}
 	return out, nil
+}
+
+// detachContents gives the request contents of its own, with engine-made
+// call ids cleared, for callbacks that read or edit the request: the contents
+// otherwise share the stored events and carry ids only models must drop.
+func detachContents(req *v1.LlmRequest) {
+	for i, c := range req.Contents {
+		c = proto.CloneOf(c)
+		for _, p := range c.GetParts() {
+			if fc := p.GetFunctionCall(); fc != nil {
+				fc.Id = models.ModelID(fc.Id)
+			}
+			if fr := p.GetFunctionResponse(); fr != nil {
+				fr.Id = models.ModelID(fr.Id)
+			}
+		}
+		req.Contents[i] = c
+	}
 }

@@ -153,7 +153,7 @@ func (a *Agent) identity(req *v1.LlmRequest) {
 // before the trailing run of user contents.
 func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, instruction *v1.Content) error {
 	list, err := contents.Build(ictx.Events(), a.cfg.Name, ictx.Branch,
-		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone})
+		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone, KeepClientIDs: true})
 	if err != nil {
 		return runtime.AppConfigError("CONTENTS", err)
 	}
