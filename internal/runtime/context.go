@@ -138,3 +138,11 @@ func (ictx *InvocationContext) StateSnapshot() *structpb.Struct {
 	}
 	return &structpb.Struct{Fields: fields}
 }
+
+// WithContext returns a child context whose Context is ctx, e.g. one that a
+// workflow agent cancels for its children.
+func (ictx *InvocationContext) WithContext(ctx context.Context) *InvocationContext {
+	c := *ictx
+	c.ctx = ctx
+	return &c
+}

@@ -53,7 +53,7 @@ func (a *Agent) outputSchema(ictx *runtime.InvocationContext, r *request) {
 		return
 	}
 	smr := newSetModelResponse(a.cfg.OutputSchema)
-	r.toolList = append([]runtime.Tool{smr}, r.toolList...)
+	r.procTools = append(r.procTools, smr)
 	if r.tools == nil {
 		r.tools = map[string]runtime.Tool{}
 	}

@@ -2,6 +2,7 @@ package llmagent
 
 import (
 	"fmt"
+	"slices"
 
 	"google.golang.org/protobuf/proto"
 
@@ -19,8 +20,11 @@ const agentNameLabel = "adk_agent_name"
 type request struct {
 	llm   *v1.LlmRequest
 	model models.Model
-	// toolList holds the tools in declaration order; tools indexes them.
-	toolList []runtime.Tool
+	// procTools are the tools processors add (set_model_response,
+	// transfer_to_agent), declared first; toolList holds the agent's tools
+	// in declaration order; tools indexes both.
+	procTools []runtime.Tool
+	toolList  []runtime.Tool
 	tools    map[string]runtime.Tool
 }
 
@@ -43,6 +47,7 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext) (*request, error) 
 		return nil, err
 	}
 	a.outputSchema(ictx, r)
+	a.agentTransfer(ictx, r)
 	a.declareTools(r)
 	return r, nil
 }
@@ -173,11 +178,11 @@ func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, in
 // declareTools adds the declarations of the step's tools, in order, to one
 // Tool of function declarations.
 func (a *Agent) declareTools(r *request) {
-	if len(r.toolList) == 0 {
+	if len(r.procTools)+len(r.toolList) == 0 {
 		return
 	}
-	decls := make([]*v1.FunctionDeclaration, 0, len(r.toolList))
-	for _, t := range r.toolList {
+	decls := make([]*v1.FunctionDeclaration, 0, len(r.procTools)+len(r.toolList))
+	for _, t := range slices.Concat(r.procTools, r.toolList) {
 		if r.tools[t.Name()] != t {
 			continue // replaced by a later tool of the same name
 		}
