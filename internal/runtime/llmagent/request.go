@@ -25,7 +25,7 @@ type request struct {
 	// in declaration order; tools indexes both.
 	procTools []runtime.Tool
 	toolList  []runtime.Tool
-	tools    map[string]runtime.Tool
+	tools     map[string]runtime.Tool
 }
 
 // buildRequest runs the request processors in ADK's order: basic,
