@@ -29,7 +29,7 @@ func Build(app *AppConfig) (*runtime.App, *v1.App, error) {
 func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
 	fail := func(field string, err error) error { return fmt.Errorf("%s: %s: %w", c.file, field, err) }
 	if c.AgentClass != "LlmAgent" {
-		return nil, nil, fail("agent_class", fmt.Errorf("%s is not supported yet", c.AgentClass))
+		return buildWorkflow(c)
 	}
 	if len(c.Tools) > 0 {
 		return nil, nil, fail("tools", fmt.Errorf("tools are not supported yet"))
@@ -47,14 +47,9 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
 		return nil, nil, fail("max_iterations", fmt.Errorf("only applies to LoopAgent"))
 	}
 	info := &v1.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.Model}
-	var subs []runtime.Agent
-	for _, child := range c.subAgents {
-		a, ci, err := buildAgent(child)
-		if err != nil {
-			return nil, nil, err
-		}
-		subs = append(subs, a)
-		info.SubAgents = append(info.SubAgents, ci)
+	subs, err := buildChildren(c, info)
+	if err != nil {
+		return nil, nil, err
 	}
 	gcc, err := generateConfig(c.GenerateContentConfig)
 	if err != nil {

@@ -1,0 +1,80 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
+)
+
+// buildChildren builds an agent's sub-agents and lists them in info.
+func buildChildren(c *AgentConfig, info *v1.AgentInfo) ([]runtime.Agent, error) {
+	var subs []runtime.Agent
+	for _, child := range c.subAgents {
+		a, ci, err := buildAgent(child)
+		if err != nil {
+			return nil, err
+		}
+		subs = append(subs, a)
+		info.SubAgents = append(info.SubAgents, ci)
+	}
+	return subs, nil
+}
+
+// llmOnlyFields are the fields a workflow agent must not set.
+func llmOnlyFields(c *AgentConfig) []string {
+	var set []string
+	for field, on := range map[string]bool{
+		"model": c.Model != "", "instruction": c.Instruction != "", "static_instruction": c.StaticInstruction != "",
+		"global_instruction": c.GlobalInstruction != "", "tools": len(c.Tools) > 0, "output_key": c.OutputKey != "",
+		"output_schema": c.OutputSchema != nil, "include_contents": c.IncludeContents != "",
+		"generate_content_config": c.GenerateContentConfig != nil,
+		"disallow_transfer_to_parent": c.DisallowTransferToParent, "disallow_transfer_to_peers": c.DisallowTransferToPeers,
+		"before_model_callbacks": len(c.BeforeModelCallbacks) > 0, "after_model_callbacks": len(c.AfterModelCallbacks) > 0,
+		"before_tool_callbacks": len(c.BeforeToolCallbacks) > 0, "after_tool_callbacks": len(c.AfterToolCallbacks) > 0,
+	} {
+		if on {
+			set = append(set, field)
+		}
+	}
+	return set
+}
+
+// buildWorkflow builds a SequentialAgent, ParallelAgent or LoopAgent.
+func buildWorkflow(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
+	if fields := llmOnlyFields(c); len(fields) > 0 {
+		return nil, nil, fmt.Errorf("%s: %s: only applies to LlmAgent, not %s", c.file, fields[0], c.AgentClass)
+	}
+	if len(c.BeforeAgentCallbacks)+len(c.AfterAgentCallbacks) > 0 {
+		return nil, nil, fmt.Errorf("%s: before_agent_callbacks: no callback of that name is registered", c.file)
+	}
+	if c.MaxIterations != 0 && c.AgentClass != "LoopAgent" {
+		return nil, nil, fmt.Errorf("%s: max_iterations: only applies to LoopAgent", c.file)
+	}
+	if len(c.subAgents) == 0 {
+		return nil, nil, fmt.Errorf("%s: sub_agents: a %s needs at least one", c.file, c.AgentClass)
+	}
+	info := &v1.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description}
+	subs, err := buildChildren(c, info)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := workflow.Config{Name: c.Name, Description: c.Description, SubAgents: subs}
+	var agent runtime.Agent
+	switch c.AgentClass {
+	case "SequentialAgent":
+		agent, err = workflow.NewSequential(cfg)
+	case "ParallelAgent":
+		agent, err = workflow.NewParallel(cfg)
+	case "LoopAgent":
+		agent, err = workflow.NewLoop(cfg, c.MaxIterations)
+	default:
+		err = errors.New("unknown agent_class " + c.AgentClass)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", c.file, err)
+	}
+	return agent, info, nil
+}
