@@ -30,7 +30,7 @@ func llmOnlyFields(c *AgentConfig) []string {
 		"model": c.Model != "", "instruction": c.Instruction != "", "static_instruction": c.StaticInstruction != "",
 		"global_instruction": c.GlobalInstruction != "", "tools": len(c.Tools) > 0, "output_key": c.OutputKey != "",
 		"output_schema": c.OutputSchema != nil, "include_contents": c.IncludeContents != "",
-		"generate_content_config": c.GenerateContentConfig != nil,
+		"generate_content_config":     c.GenerateContentConfig != nil,
 		"disallow_transfer_to_parent": c.DisallowTransferToParent, "disallow_transfer_to_peers": c.DisallowTransferToPeers,
 		"before_model_callbacks": len(c.BeforeModelCallbacks) > 0, "after_model_callbacks": len(c.AfterModelCallbacks) > 0,
 		"before_tool_callbacks": len(c.BeforeToolCallbacks) > 0, "after_tool_callbacks": len(c.AfterToolCallbacks) > 0,
