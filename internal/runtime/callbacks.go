@@ -93,3 +93,13 @@ func NewToolContext(ictx *InvocationContext, callID string) *ToolContext {
 		FunctionCallID:  callID,
 	}
 }
+
+// RequestConfirmation asks the user to approve this call before it runs
+// (ADK's tool_context.request_confirmation): the flow then emits an
+// adk_request_confirmation call for the client to answer.
+func (t *ToolContext) RequestConfirmation(hint string, payload *structpb.Struct) {
+	if t.Actions.RequestedToolConfirmations == nil {
+		t.Actions.RequestedToolConfirmations = map[string]*v1.ToolConfirmation{}
+	}
+	t.Actions.RequestedToolConfirmations[t.FunctionCallID] = &v1.ToolConfirmation{Hint: hint, Payload: payload}
+}

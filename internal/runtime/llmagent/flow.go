@@ -14,6 +14,12 @@ import (
 // a transfer, the target agent.
 func (a *Agent) step(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
+		if ev, err := a.resume(ictx); err != nil {
+			yield(nil, err)
+			return
+		} else if ev != nil && !yield(ev, nil) {
+			return
+		}
 		r, err := a.buildRequest(ictx)
 		if err != nil {
 			yield(nil, err)
@@ -94,6 +100,9 @@ func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools
 	if resp == nil {
 		return true
 	}
+	if confirm := confirmationEvent(ictx, ev, resp); confirm != nil && !yield(confirm, nil) {
+		return false
+	}
 	if !yield(resp, nil) {
 		return false
 	}
@@ -118,4 +127,17 @@ func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools
 		}
 	}
 	return true
+}
+
+// resume runs, before the model is asked, the tool calls the user has just
+// confirmed, and returns their response event.
+func (a *Agent) resume(ictx *runtime.InvocationContext) (*v1.Event, error) {
+	if !a.hasTools() || !answersConfirmation(ictx.Events(), ictx.Branch) {
+		return nil, nil
+	}
+	r := &request{}
+	if err := a.resolveTools(ictx, r); err != nil || len(r.tools) == 0 {
+		return nil, err
+	}
+	return a.resumeConfirmed(ictx, r.tools)
 }

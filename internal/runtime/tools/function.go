@@ -27,6 +27,9 @@ type FunctionConfig struct {
 	Response *structpb.Struct
 	// LongRunning marks a tool whose result arrives later.
 	LongRunning bool
+	// RequireConfirmation makes every call wait for the user's approval
+	// (BEHAVIOR T7).
+	RequireConfirmation bool
 	// Run is called with the model's arguments once every mandatory one is
 	// present. Its result follows [runtime.Tool.Run].
 	Run func(tctx *runtime.ToolContext, args *structpb.Struct) (any, error)
@@ -112,5 +115,31 @@ func (f *Function) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, e
 	if resp := MissingArgs(f.cfg.Name, f.required, args); resp != nil {
 		return resp, nil
 	}
+	if f.cfg.RequireConfirmation {
+		if resp := Confirm(tctx, f.cfg.Name); resp != nil {
+			return resp, nil
+		}
+	}
 	return f.cfg.Run(tctx, args)
+}
+
+// Confirm applies ADK's confirmation rule to a call of the named tool: with
+// no answer yet it requests one and returns the error the model sees; a
+// rejection returns ADK's rejection; an approval returns nil and the tool
+// runs.
+func Confirm(tctx *runtime.ToolContext, name string) *structpb.Struct {
+	switch {
+	case tctx.Confirmation == nil:
+		tctx.RequestConfirmation("Please approve or reject the tool call "+name+
+			"() by responding with a FunctionResponse with an expected ToolConfirmation payload.", nil)
+		tctx.Actions.SkipSummarization = true
+		return errorResult("This tool call requires confirmation, please approve or reject.")
+	case !tctx.Confirmation.Confirmed:
+		return errorResult("This tool call is rejected.")
+	}
+	return nil
+}
+
+func errorResult(msg string) *structpb.Struct {
+	return &structpb.Struct{Fields: map[string]*structpb.Value{"error": structpb.NewStringValue(msg)}}
 }
