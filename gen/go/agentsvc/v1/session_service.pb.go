@@ -573,6 +573,120 @@ func (x *UpdateSessionStateResponse) GetSession() *Session {
 	return nil
 }
 
+// RewindSessionRequest names a session and the first invocation to undo.
+type RewindSessionRequest struct {
+	state                    protoimpl.MessageState `protogen:"open.v1"`
+	AppName                  string                 `protobuf:"bytes,1,opt,name=app_name,json=appName,proto3" json:"app_name,omitempty"`
+	UserId                   string                 `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	SessionId                string                 `protobuf:"bytes,3,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	RewindBeforeInvocationId string                 `protobuf:"bytes,4,opt,name=rewind_before_invocation_id,json=rewindBeforeInvocationId,proto3" json:"rewind_before_invocation_id,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
+}
+
+func (x *RewindSessionRequest) Reset() {
+	*x = RewindSessionRequest{}
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RewindSessionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RewindSessionRequest) ProtoMessage() {}
+
+func (x *RewindSessionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RewindSessionRequest.ProtoReflect.Descriptor instead.
+func (*RewindSessionRequest) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *RewindSessionRequest) GetAppName() string {
+	if x != nil {
+		return x.AppName
+	}
+	return ""
+}
+
+func (x *RewindSessionRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *RewindSessionRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *RewindSessionRequest) GetRewindBeforeInvocationId() string {
+	if x != nil {
+		return x.RewindBeforeInvocationId
+	}
+	return ""
+}
+
+// RewindSessionResponse holds the session after the rewind.
+type RewindSessionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Session       *Session               `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RewindSessionResponse) Reset() {
+	*x = RewindSessionResponse{}
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RewindSessionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RewindSessionResponse) ProtoMessage() {}
+
+func (x *RewindSessionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RewindSessionResponse.ProtoReflect.Descriptor instead.
+func (*RewindSessionResponse) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *RewindSessionResponse) GetSession() *Session {
+	if x != nil {
+		return x.Session
+	}
+	return nil
+}
+
 var File_agentsvc_v1_session_service_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_session_service_proto_rawDesc = "" +
@@ -614,13 +728,22 @@ const file_agentsvc_v1_session_service_proto_rawDesc = "" +
 	"\vstate_delta\x18\x04 \x01(\v2\x17.google.protobuf.StructR\n" +
 	"stateDelta\"L\n" +
 	"\x1aUpdateSessionStateResponse\x12.\n" +
-	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession2\xa1\x06\n" +
+	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession\"\xa8\x01\n" +
+	"\x14RewindSessionRequest\x12\x19\n" +
+	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x03 \x01(\tR\tsessionId\x12=\n" +
+	"\x1brewind_before_invocation_id\x18\x04 \x01(\tR\x18rewindBeforeInvocationId\"G\n" +
+	"\x15RewindSessionResponse\x12.\n" +
+	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession2\xcd\a\n" +
 	"\x0eSessionService\x12\x95\x01\n" +
 	"\rCreateSession\x12!.agentsvc.v1.CreateSessionRequest\x1a\".agentsvc.v1.CreateSessionResponse\"=\x82\xd3\xe4\x93\x027:\x01*b\asession\")/apps/{app_name}/users/{user_id}/sessions\x12\x96\x01\n" +
 	"\n" +
 	"GetSession\x12\x1e.agentsvc.v1.GetSessionRequest\x1a\x1f.agentsvc.v1.GetSessionResponse\"G\x82\xd3\xe4\x93\x02Ab\asession\x126/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\x90\x01\n" +
 	"\fListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x025b\bsessions\x12)/apps/{app_name}/users/{user_id}/sessions\x12\x96\x01\n" +
-	"\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x028*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xb1\x01\n" +
+	"\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x028*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n" +
+	"\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K:\x01*b\asession\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind\x12\xb1\x01\n" +
 	"\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02D:\x01*b\asession26/apps/{app_name}/users/{user_id}/sessions/{session_id}B<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
 
 var (
@@ -635,7 +758,7 @@ func file_agentsvc_v1_session_service_proto_rawDescGZIP() []byte {
 	return file_agentsvc_v1_session_service_proto_rawDescData
 }
 
-var file_agentsvc_v1_session_service_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_agentsvc_v1_session_service_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_agentsvc_v1_session_service_proto_goTypes = []any{
 	(*CreateSessionRequest)(nil),       // 0: agentsvc.v1.CreateSessionRequest
 	(*CreateSessionResponse)(nil),      // 1: agentsvc.v1.CreateSessionResponse
@@ -647,31 +770,36 @@ var file_agentsvc_v1_session_service_proto_goTypes = []any{
 	(*DeleteSessionResponse)(nil),      // 7: agentsvc.v1.DeleteSessionResponse
 	(*UpdateSessionStateRequest)(nil),  // 8: agentsvc.v1.UpdateSessionStateRequest
 	(*UpdateSessionStateResponse)(nil), // 9: agentsvc.v1.UpdateSessionStateResponse
-	(*structpb.Struct)(nil),            // 10: google.protobuf.Struct
-	(*Session)(nil),                    // 11: agentsvc.v1.Session
+	(*RewindSessionRequest)(nil),       // 10: agentsvc.v1.RewindSessionRequest
+	(*RewindSessionResponse)(nil),      // 11: agentsvc.v1.RewindSessionResponse
+	(*structpb.Struct)(nil),            // 12: google.protobuf.Struct
+	(*Session)(nil),                    // 13: agentsvc.v1.Session
 }
 var file_agentsvc_v1_session_service_proto_depIdxs = []int32{
-	10, // 0: agentsvc.v1.CreateSessionRequest.state:type_name -> google.protobuf.Struct
-	11, // 1: agentsvc.v1.CreateSessionResponse.session:type_name -> agentsvc.v1.Session
-	11, // 2: agentsvc.v1.GetSessionResponse.session:type_name -> agentsvc.v1.Session
-	11, // 3: agentsvc.v1.ListSessionsResponse.sessions:type_name -> agentsvc.v1.Session
-	10, // 4: agentsvc.v1.UpdateSessionStateRequest.state_delta:type_name -> google.protobuf.Struct
-	11, // 5: agentsvc.v1.UpdateSessionStateResponse.session:type_name -> agentsvc.v1.Session
-	0,  // 6: agentsvc.v1.SessionService.CreateSession:input_type -> agentsvc.v1.CreateSessionRequest
-	2,  // 7: agentsvc.v1.SessionService.GetSession:input_type -> agentsvc.v1.GetSessionRequest
-	4,  // 8: agentsvc.v1.SessionService.ListSessions:input_type -> agentsvc.v1.ListSessionsRequest
-	6,  // 9: agentsvc.v1.SessionService.DeleteSession:input_type -> agentsvc.v1.DeleteSessionRequest
-	8,  // 10: agentsvc.v1.SessionService.UpdateSessionState:input_type -> agentsvc.v1.UpdateSessionStateRequest
-	1,  // 11: agentsvc.v1.SessionService.CreateSession:output_type -> agentsvc.v1.CreateSessionResponse
-	3,  // 12: agentsvc.v1.SessionService.GetSession:output_type -> agentsvc.v1.GetSessionResponse
-	5,  // 13: agentsvc.v1.SessionService.ListSessions:output_type -> agentsvc.v1.ListSessionsResponse
-	7,  // 14: agentsvc.v1.SessionService.DeleteSession:output_type -> agentsvc.v1.DeleteSessionResponse
-	9,  // 15: agentsvc.v1.SessionService.UpdateSessionState:output_type -> agentsvc.v1.UpdateSessionStateResponse
-	11, // [11:16] is the sub-list for method output_type
-	6,  // [6:11] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	12, // 0: agentsvc.v1.CreateSessionRequest.state:type_name -> google.protobuf.Struct
+	13, // 1: agentsvc.v1.CreateSessionResponse.session:type_name -> agentsvc.v1.Session
+	13, // 2: agentsvc.v1.GetSessionResponse.session:type_name -> agentsvc.v1.Session
+	13, // 3: agentsvc.v1.ListSessionsResponse.sessions:type_name -> agentsvc.v1.Session
+	12, // 4: agentsvc.v1.UpdateSessionStateRequest.state_delta:type_name -> google.protobuf.Struct
+	13, // 5: agentsvc.v1.UpdateSessionStateResponse.session:type_name -> agentsvc.v1.Session
+	13, // 6: agentsvc.v1.RewindSessionResponse.session:type_name -> agentsvc.v1.Session
+	0,  // 7: agentsvc.v1.SessionService.CreateSession:input_type -> agentsvc.v1.CreateSessionRequest
+	2,  // 8: agentsvc.v1.SessionService.GetSession:input_type -> agentsvc.v1.GetSessionRequest
+	4,  // 9: agentsvc.v1.SessionService.ListSessions:input_type -> agentsvc.v1.ListSessionsRequest
+	6,  // 10: agentsvc.v1.SessionService.DeleteSession:input_type -> agentsvc.v1.DeleteSessionRequest
+	10, // 11: agentsvc.v1.SessionService.RewindSession:input_type -> agentsvc.v1.RewindSessionRequest
+	8,  // 12: agentsvc.v1.SessionService.UpdateSessionState:input_type -> agentsvc.v1.UpdateSessionStateRequest
+	1,  // 13: agentsvc.v1.SessionService.CreateSession:output_type -> agentsvc.v1.CreateSessionResponse
+	3,  // 14: agentsvc.v1.SessionService.GetSession:output_type -> agentsvc.v1.GetSessionResponse
+	5,  // 15: agentsvc.v1.SessionService.ListSessions:output_type -> agentsvc.v1.ListSessionsResponse
+	7,  // 16: agentsvc.v1.SessionService.DeleteSession:output_type -> agentsvc.v1.DeleteSessionResponse
+	11, // 17: agentsvc.v1.SessionService.RewindSession:output_type -> agentsvc.v1.RewindSessionResponse
+	9,  // 18: agentsvc.v1.SessionService.UpdateSessionState:output_type -> agentsvc.v1.UpdateSessionStateResponse
+	13, // [13:19] is the sub-list for method output_type
+	7,  // [7:13] is the sub-list for method input_type
+	7,  // [7:7] is the sub-list for extension type_name
+	7,  // [7:7] is the sub-list for extension extendee
+	0,  // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_session_service_proto_init() }
@@ -686,7 +814,7 @@ func file_agentsvc_v1_session_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_session_service_proto_rawDesc), len(file_agentsvc_v1_session_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   10,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -23,6 +23,7 @@ const (
 	SessionService_GetSession_FullMethodName         = "/agentsvc.v1.SessionService/GetSession"
 	SessionService_ListSessions_FullMethodName       = "/agentsvc.v1.SessionService/ListSessions"
 	SessionService_DeleteSession_FullMethodName      = "/agentsvc.v1.SessionService/DeleteSession"
+	SessionService_RewindSession_FullMethodName      = "/agentsvc.v1.SessionService/RewindSession"
 	SessionService_UpdateSessionState_FullMethodName = "/agentsvc.v1.SessionService/UpdateSessionState"
 )
 
@@ -40,6 +41,11 @@ type SessionServiceClient interface {
 	ListSessions(ctx context.Context, in *ListSessionsRequest, opts ...grpc.CallOption) (*ListSessionsResponse, error)
 	// DeleteSession deletes a session; deleting a missing one is not an error.
 	DeleteSession(ctx context.Context, in *DeleteSessionRequest, opts ...grpc.CallOption) (*DeleteSessionResponse, error)
+	// RewindSession undoes the invocations from rewind_before_invocation_id
+	// on: it appends a user event carrying the rewind and a state delta that
+	// restores the session-scoped state as it was before that invocation. The
+	// rewound events stay stored but no longer reach the model.
+	RewindSession(ctx context.Context, in *RewindSessionRequest, opts ...grpc.CallOption) (*RewindSessionResponse, error)
 	// UpdateSessionState appends an event that carries the state delta.
 	UpdateSessionState(ctx context.Context, in *UpdateSessionStateRequest, opts ...grpc.CallOption) (*UpdateSessionStateResponse, error)
 }
@@ -92,6 +98,16 @@ func (c *sessionServiceClient) DeleteSession(ctx context.Context, in *DeleteSess
 	return out, nil
 }
 
+func (c *sessionServiceClient) RewindSession(ctx context.Context, in *RewindSessionRequest, opts ...grpc.CallOption) (*RewindSessionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RewindSessionResponse)
+	err := c.cc.Invoke(ctx, SessionService_RewindSession_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *sessionServiceClient) UpdateSessionState(ctx context.Context, in *UpdateSessionStateRequest, opts ...grpc.CallOption) (*UpdateSessionStateResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(UpdateSessionStateResponse)
@@ -116,6 +132,11 @@ type SessionServiceServer interface {
 	ListSessions(context.Context, *ListSessionsRequest) (*ListSessionsResponse, error)
 	// DeleteSession deletes a session; deleting a missing one is not an error.
 	DeleteSession(context.Context, *DeleteSessionRequest) (*DeleteSessionResponse, error)
+	// RewindSession undoes the invocations from rewind_before_invocation_id
+	// on: it appends a user event carrying the rewind and a state delta that
+	// restores the session-scoped state as it was before that invocation. The
+	// rewound events stay stored but no longer reach the model.
+	RewindSession(context.Context, *RewindSessionRequest) (*RewindSessionResponse, error)
 	// UpdateSessionState appends an event that carries the state delta.
 	UpdateSessionState(context.Context, *UpdateSessionStateRequest) (*UpdateSessionStateResponse, error)
 	mustEmbedUnimplementedSessionServiceServer()
@@ -139,6 +160,9 @@ func (UnimplementedSessionServiceServer) ListSessions(context.Context, *ListSess
 }
 func (UnimplementedSessionServiceServer) DeleteSession(context.Context, *DeleteSessionRequest) (*DeleteSessionResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteSession not implemented")
+}
+func (UnimplementedSessionServiceServer) RewindSession(context.Context, *RewindSessionRequest) (*RewindSessionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RewindSession not implemented")
 }
 func (UnimplementedSessionServiceServer) UpdateSessionState(context.Context, *UpdateSessionStateRequest) (*UpdateSessionStateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UpdateSessionState not implemented")
@@ -236,6 +260,24 @@ func _SessionService_DeleteSession_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SessionService_RewindSession_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RewindSessionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SessionServiceServer).RewindSession(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SessionService_RewindSession_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SessionServiceServer).RewindSession(ctx, req.(*RewindSessionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _SessionService_UpdateSessionState_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(UpdateSessionStateRequest)
 	if err := dec(in); err != nil {
@@ -276,6 +318,10 @@ var SessionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteSession",
 			Handler:    _SessionService_DeleteSession_Handler,
+		},
+		{
+			MethodName: "RewindSession",
+			Handler:    _SessionService_RewindSession_Handler,
 		},
 		{
 			MethodName: "UpdateSessionState",

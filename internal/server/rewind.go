@@ -1,0 +1,33 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
+
+// RewindSession implements [v1.SessionServiceServer]. It holds the session's
+// lease while it writes, so it cannot interleave with a running invocation.
+func (s *Server) RewindSession(ctx context.Context, req *v1.RewindSessionRequest) (*v1.RewindSessionResponse, error) {
+	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
+		return nil, err
+	}
+	if err := validateID("rewind_before_invocation_id", req.GetRewindBeforeInvocationId()); err != nil {
+		return nil, err
+	}
+	app, err := s.app(req.AppName)
+	if err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
+	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/rewind", s.leaseTTL)
+	if err != nil {
+		return nil, toStatus(ctx, s.log, fmt.Errorf("server: lease session: %w", err))
+	}
+	defer s.releaseLease(ctx, lease)
+	sess, err := app.Runner.Rewind(ctx, req.UserId, req.SessionId, req.RewindBeforeInvocationId)
+	if err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
+	return &v1.RewindSessionResponse{Session: sess}, nil
+}
