@@ -43,6 +43,8 @@ type invocation struct {
 	llmCalls atomic.Int64
 	ended    atomic.Bool
 	client   ClientTools
+	// checkpoints is set for a resumable app's invocations.
+	checkpoints *checkpoints
 }
 
 // InvocationContext is what an agent sees of the invocation it runs in. A

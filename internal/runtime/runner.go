@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -20,6 +21,9 @@ type App struct {
 	Tree *Tree
 	// Plugins may be nil.
 	Plugins *Plugins
+	// Resumable apps record agent checkpoints, so that an invocation paused
+	// at a long-running call resumes by its id without redoing finished work.
+	Resumable bool
 }
 
 // Runner runs invocations of one app. It is safe for concurrent use.
@@ -40,6 +44,8 @@ type RunRequest struct {
 	RunConfig  RunConfig
 	// Client reaches tools that live in the caller; nil when there are none.
 	Client ClientTools
+	// InvocationID resumes that invocation of a resumable app.
+	InvocationID string
 }
 
 // Invocation is a started invocation whose events have not been read yet.
@@ -101,14 +107,27 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest) (*Invocation
 		return nil, fmt.Errorf("runner: load session: %w", err)
 	}
 	rc := req.RunConfig
-	return &InvocationContext{
+	ictx := &InvocationContext{
 		ctx:          ctx,
 		InvocationID: NewInvocationID(),
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
 		inv:          &invocation{app: r.App, models: r.Models, session: sess, client: req.Client},
-	}, nil
+	}
+	if req.InvocationID != "" {
+		if !r.App.Resumable {
+			return nil, InvalidRequest("invocation_id: app %s is not resumable", r.App.Name)
+		}
+		if !slices.ContainsFunc(sess.Events, func(ev *v1.Event) bool { return ev.InvocationId == req.InvocationID }) {
+			return nil, &Error{Code: CodeNotFound, Reason: "INVOCATION_NOT_FOUND", Message: "Invocation ID not found: " + req.InvocationID}
+		}
+		ictx.InvocationID = req.InvocationID
+	}
+	if r.App.Resumable {
+		ictx.inv.checkpoints = newCheckpoints(ictx.InvocationID, sess.Events)
+	}
+	return ictx, nil
 }
 
 func (r *Runner) run(ictx *InvocationContext, req RunRequest) iter.Seq2[*v1.Event, error] {
@@ -129,7 +148,15 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest) iter.Seq2[*v1.Even
 			yield(nil, err)
 			return
 		}
-		ictx.Agent = r.findAgentToRun(ictx)
+		if req.InvocationID != "" {
+			// A resumed invocation starts again from the root: finished
+			// agents are skipped through their checkpoints.
+			if ictx.AgentEnded(ictx.Agent.Name()) {
+				return
+			}
+		} else {
+			ictx.Agent = r.findAgentToRun(ictx)
+		}
 
 		if content, err := plugins.BeforeRun(ictx); err != nil {
 			yield(nil, err)

@@ -105,9 +105,15 @@ func (a *Agent) DisallowTransferToParent() bool { return a.cfg.DisallowTransferT
 func (a *Agent) DisallowTransferToPeers() bool { return a.cfg.DisallowTransferToPeers }
 
 // Run implements [runtime.Agent]: the step loop runs until the last event is
-// a final response, partial, or absent.
+// a final response, partial, or absent. In a resumable invocation the agent
+// is skipped once it has ended, stops at a long-running call (the pause),
+// and records its end otherwise.
 func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
+		if ictx.AgentEnded(a.cfg.Name) {
+			return
+		}
+		paused := false
 		for {
 			var last *v1.Event
 			for ev, err := range a.step(ictx) {
@@ -117,13 +123,20 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 				}
 				a.saveOutput(ev)
 				last = ev
+				paused = paused || ictx.ShouldPause(ev)
 				if !yield(ev, nil) {
 					return
 				}
 			}
 			if last == nil || last.Partial || runtime.IsFinalResponse(last) || ictx.Ended() {
-				return
+				break
 			}
+		}
+		if paused {
+			return
+		}
+		if ev := ictx.Checkpoint(nil); ev != nil {
+			yield(ev, nil)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"iter"
 	"sync"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
@@ -33,11 +35,17 @@ type childEvent struct {
 
 // Run implements [runtime.Agent]. Events of the children interleave in the
 // order they are produced; each child waits until its event is consumed
-// before it goes on. The first error cancels the other children.
+// before it goes on. The first error cancels the other children. In a
+// resumable invocation finished children are skipped when it resumes.
 func (p *Parallel) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
-		if len(p.cfg.SubAgents) == 0 {
+		if len(p.cfg.SubAgents) == 0 || ictx.AgentEnded(p.cfg.Name) {
 			return
+		}
+		if ictx.AgentState(p.cfg.Name) == nil {
+			if ev := ictx.Checkpoint(&structpb.Struct{}); ev != nil && !yield(ev, nil) {
+				return
+			}
 		}
 		ctx, cancel := context.WithCancel(ictx.Context())
 		defer cancel()
@@ -64,6 +72,7 @@ func (p *Parallel) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, err
 				}
 			}
 		}()
+		paused := false
 		for ce := range out {
 			ok := yield(ce.ev, ce.err)
 			if ce.done != nil {
@@ -72,6 +81,13 @@ func (p *Parallel) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, err
 			if !ok || ce.err != nil {
 				return
 			}
+			paused = paused || ictx.ShouldPause(ce.ev)
+		}
+		if paused {
+			return
+		}
+		if ev := ictx.Checkpoint(nil); ev != nil {
+			yield(ev, nil)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"iter"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
@@ -52,20 +54,74 @@ func NewSequential(cfg Config) (*Sequential, error) {
 	return &Sequential{base{cfg}}, nil
 }
 
-// Run implements [runtime.Agent].
+// Run implements [runtime.Agent]. In a resumable invocation it records the
+// sub-agent it is in, resumes from it, stops when a sub-agent pauses, and
+// records its own end.
 func (s *Sequential) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
-		for _, sub := range s.cfg.SubAgents {
-			for ev, err := range runtime.RunAgent(ictx, sub) {
-				if !yield(ev, err) || err != nil {
+		if ictx.AgentEnded(s.cfg.Name) {
+			return
+		}
+		start, resuming := resumePoint(ictx, s.cfg.Name, s.cfg.SubAgents)
+		for _, sub := range s.cfg.SubAgents[start:] {
+			if !resuming {
+				if ev := ictx.Checkpoint(subAgentState(sub.Name(), -1)); ev != nil && !yield(ev, nil) {
 					return
 				}
 			}
-			if ictx.Ended() {
+			resuming = false
+			paused, ok := runSub(ictx, sub, yield, nil)
+			if !ok || paused || ictx.Ended() {
 				return
 			}
 		}
+		if ev := ictx.Checkpoint(nil); ev != nil {
+			yield(ev, nil)
+		}
 	}
+}
+
+// runSub runs one sub-agent, passing its events on and calling seen for
+// each. It reports whether the sub-agent paused the invocation and whether
+// iteration should go on.
+func runSub(ictx *runtime.InvocationContext, sub runtime.Agent, yield func(*v1.Event, error) bool, seen func(*v1.Event)) (paused, ok bool) {
+	for ev, err := range runtime.RunAgent(ictx, sub) {
+		if !yield(ev, err) || err != nil {
+			return false, false
+		}
+		if seen != nil {
+			seen(ev)
+		}
+		paused = paused || ictx.ShouldPause(ev)
+	}
+	return paused, true
+}
+
+// subAgentState is the checkpoint of a workflow agent: the sub-agent it is
+// in, and for a loop the rounds done (times < 0 leaves it out).
+func subAgentState(name string, times int) *structpb.Struct {
+	st := &structpb.Struct{Fields: map[string]*structpb.Value{"current_sub_agent": structpb.NewStringValue(name)}}
+	if times >= 0 {
+		st.Fields["times_looped"] = structpb.NewNumberValue(float64(times))
+	}
+	return st
+}
+
+// resumePoint returns the index of the sub-agent a resumed workflow agent
+// continues with, and whether it is resuming one (then its checkpoint is not
+// recorded again).
+func resumePoint(ictx *runtime.InvocationContext, name string, subs []runtime.Agent) (int, bool) {
+	st := ictx.AgentState(name)
+	if st == nil {
+		return 0, false
+	}
+	current := st.GetFields()["current_sub_agent"].GetStringValue()
+	for i, sub := range subs {
+		if sub.Name() == current {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // Loop runs its sub-agents in order, again and again, until one of them
@@ -91,27 +147,44 @@ func NewLoop(cfg Config, maxIterations int) (*Loop, error) {
 func (l *Loop) MaxIterations() int { return l.maxIterations }
 
 // Run implements [runtime.Agent]. The sub-agent whose events escalate
-// finishes (its remaining events still flow) and the loop ends.
+// finishes (its remaining events still flow) and the loop ends. In a
+// resumable invocation it records the sub-agent and round it is in.
 func (l *Loop) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
-		if len(l.cfg.SubAgents) == 0 {
+		if len(l.cfg.SubAgents) == 0 || ictx.AgentEnded(l.cfg.Name) {
 			return
 		}
-		for round := 0; l.maxIterations == 0 || round < l.maxIterations; round++ {
-			for _, sub := range l.cfg.SubAgents {
-				escalated := false
-				for ev, err := range runtime.RunAgent(ictx, sub) {
-					if !yield(ev, err) || err != nil {
+		start, resuming := resumePoint(ictx, l.cfg.Name, l.cfg.SubAgents)
+		round := 0
+		if st := ictx.AgentState(l.cfg.Name); st != nil {
+			round = int(st.GetFields()["times_looped"].GetNumberValue())
+		}
+		for ; l.maxIterations == 0 || round < l.maxIterations; round++ {
+			for _, sub := range l.cfg.SubAgents[start:] {
+				if !resuming {
+					if ev := ictx.Checkpoint(subAgentState(sub.Name(), round)); ev != nil && !yield(ev, nil) {
 						return
 					}
-					if ev.GetActions().GetEscalate() {
-						escalated = true
-					}
 				}
-				if escalated || ictx.Ended() {
+				resuming = false
+				escalated := false
+				paused, ok := runSub(ictx, sub, yield, func(ev *v1.Event) {
+					escalated = escalated || ev.GetActions().GetEscalate()
+				})
+				if !ok || paused || ictx.Ended() {
+					return
+				}
+				if escalated {
+					if ev := ictx.Checkpoint(nil); ev != nil {
+						yield(ev, nil)
+					}
 					return
 				}
 			}
+			start = 0
+		}
+		if ev := ictx.Checkpoint(nil); ev != nil {
+			yield(ev, nil)
 		}
 	}
 }
