@@ -23,7 +23,8 @@ func Build(app *AppConfig) (*runtime.App, *v1.App, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("app %s: %w", app.Name, err)
 	}
-	return &runtime.App{Name: app.Name, Tree: tree}, &v1.App{Name: app.Name, RootAgent: info}, nil
+	return &runtime.App{Name: app.Name, Tree: tree, Resumable: app.Settings.Resumable()},
+		&v1.App{Name: app.Name, RootAgent: info}, nil
 }
 
 func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {

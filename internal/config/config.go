@@ -69,10 +69,12 @@ func (c *AgentConfig) Children() []*AgentConfig { return c.subAgents }
 // File returns the path of the file that declared the agent.
 func (c *AgentConfig) File() string { return c.file }
 
-// AppConfig is one app: its name (the directory) and its root agent.
+// AppConfig is one app: its name (the directory), its root agent and its
+// settings.
 type AppConfig struct {
-	Name string
-	Root *AgentConfig
+	Name     string
+	Root     *AgentConfig
+	Settings *AppSettings
 }
 
 // LoadAll loads every app directory of fsys (directories holding
@@ -109,7 +111,11 @@ func Load(fsys fs.FS, dir string) (*AppConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &AppConfig{Name: path.Base(dir), Root: root}, nil
+	settings, err := loadSettings(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	return &AppConfig{Name: path.Base(dir), Root: root, Settings: settings}, nil
 }
 
 func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, error) {

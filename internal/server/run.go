@@ -27,9 +27,6 @@ func (s *Server) start(ctx context.Context, req *v1.RunRequest, client runtime.C
 	if len(req.GetNewMessage().GetParts()) == 0 {
 		return nil, invalid("new_message must have at least one part")
 	}
-	if req.GetInvocationId() != "" {
-		return nil, invalid("invocation_id: resuming an invocation requires a resumable app")
-	}
 	app, err := s.app(req.AppName)
 	if err != nil {
 		return nil, err
@@ -39,12 +36,13 @@ func (s *Server) start(ctx context.Context, req *v1.RunRequest, client runtime.C
 		return nil, fmt.Errorf("server: lease session: %w", err)
 	}
 	inv, err := app.Runner.Start(ctx, runtime.RunRequest{
-		UserID:     req.UserId,
-		SessionID:  req.SessionId,
-		NewMessage: req.NewMessage,
-		StateDelta: req.StateDelta,
-		RunConfig:  runConfig(req),
-		Client:     client,
+		UserID:       req.UserId,
+		SessionID:    req.SessionId,
+		NewMessage:   req.NewMessage,
+		StateDelta:   req.StateDelta,
+		RunConfig:    runConfig(req),
+		Client:       client,
+		InvocationID: req.InvocationId,
 	})
 	if err != nil {
 		s.releaseLease(ctx, lease)
