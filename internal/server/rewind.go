@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // RewindSession implements [v1.SessionServiceServer]. It holds the session's
@@ -20,7 +21,7 @@ func (s *Server) RewindSession(ctx context.Context, req *v1.RewindSessionRequest
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/rewind", s.leaseTTL)
+	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, fmt.Errorf("server: lease session: %w", err))
 	}

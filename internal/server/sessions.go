@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -78,11 +79,20 @@ func (s *Server) DeleteSession(ctx context.Context, req *v1.DeleteSessionRequest
 
 // UpdateSessionState implements [v1.SessionServiceServer]: it appends an
 // event by "user" with invocation id "p-<uuid4>", no content and the delta,
-// as ADK's PATCH does.
+// as ADK's PATCH does. It takes the session's lease, so it fails with
+// ABORTED while an invocation runs instead of breaking that invocation.
 func (s *Server) UpdateSessionState(ctx context.Context, req *v1.UpdateSessionStateRequest) (*v1.UpdateSessionStateResponse, error) {
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
+	if _, err := s.app(req.AppName); err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
+	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
+	if err != nil {
+		return nil, toStatus(ctx, s.log, fmt.Errorf("server: lease session: %w", err))
+	}
+	defer s.releaseLease(ctx, lease)
 	sess, err := s.sessions.Get(ctx, sessions.GetRequest{AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId})
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
