@@ -29,6 +29,9 @@ type ToolContext struct {
 	FunctionCallID string
 	// Confirmation is the user's answer when the call was confirmed.
 	Confirmation *v1.ToolConfirmation
+	// AuthResponse is the auth config, with the credential the client
+	// obtained, when the call runs again after a credential request.
+	AuthResponse *structpb.Struct
 }
 
 // Agent callbacks. A non-nil Content ends the agent (before) or adds an
@@ -102,4 +105,15 @@ func (t *ToolContext) RequestConfirmation(hint string, payload *structpb.Struct)
 		t.Actions.RequestedToolConfirmations = map[string]*v1.ToolConfirmation{}
 	}
 	t.Actions.RequestedToolConfirmations[t.FunctionCallID] = &v1.ToolConfirmation{Hint: hint, Payload: payload}
+}
+
+// RequestCredential asks the client for a credential before this call can
+// do its work (ADK's tool_context.request_credential): the flow then emits
+// an adk_request_credential call carrying authConfig, and runs the call
+// again with the client's answer in [ToolContext.AuthResponse].
+func (t *ToolContext) RequestCredential(authConfig *structpb.Struct) {
+	if t.Actions.RequestedAuthConfigs == nil {
+		t.Actions.RequestedAuthConfigs = map[string]*structpb.Struct{}
+	}
+	t.Actions.RequestedAuthConfigs[t.FunctionCallID] = authConfig
 }

@@ -37,18 +37,25 @@ func BenchmarkBuild(b *testing.B) {
 		n        int
 		idPrefix string
 		textOnly bool
+		keepIDs  bool
 	}{
-		{"mixed/10", 10, "adk-", false},
-		{"mixed/1000", 1000, "adk-", false},
-		{"mixed-model-ids/1000", 1000, "call_", false},
-		{"text/10", 10, "", true},
-		{"text/1000", 1000, "", true},
+		{"mixed/10", 10, "adk-", false, false},
+		{"mixed/1000", 1000, "adk-", false, false},
+		{"mixed-model-ids/1000", 1000, "call_", false, false},
+		{"text/10", 10, "", true, false},
+		{"text/1000", 1000, "", true, false},
+		// The engine's setting: the model adapters clear the ids, so Build
+		// shares the stored contents.
+		{"keep-ids/mixed/10", 10, "adk-", false, true},
+		{"keep-ids/mixed/1000", 1000, "adk-", false, true},
+		{"keep-ids/text/1000", 1000, "", true, true},
 	} {
 		events := history(bc.n, bc.idPrefix, bc.textOnly)
+		opts := contents.Options{KeepClientIDs: bc.keepIDs}
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := contents.Build(events, agent, "", contents.Options{}); err != nil {
+				if _, err := contents.Build(events, agent, "", opts); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -64,7 +64,7 @@ func confirmationEvent(ictx *runtime.InvocationContext, callEvent, resp *v1.Even
 // answers, and their response event is returned.
 func (a *Agent) resumeConfirmed(ictx *runtime.InvocationContext, tools map[string]runtime.Tool) (*v1.Event, error) {
 	all := ictx.Events()
-	if !answersConfirmation(all, ictx.Branch) {
+	if !answersRequest(all, ictx.Branch, confirmationCallName) {
 		return nil, nil
 	}
 	var events []*v1.Event
@@ -104,18 +104,18 @@ func (a *Agent) resumeConfirmed(ictx *runtime.InvocationContext, tools map[strin
 		if len(calls) == 0 {
 			continue
 		}
-		return a.runCallList(ictx, calls, tools, confirmations)
+		return a.runCallList(ictx, calls, tools, resumeWith{confirmations: confirmations})
 	}
 	return nil, nil
 }
 
-// answersConfirmation reports cheaply whether the latest user event of the
-// branch answers a confirmation request.
-func answersConfirmation(events []*v1.Event, branch string) bool {
+// answersRequest reports cheaply whether the latest user event of the branch
+// answers a request of the engine named name.
+func answersRequest(events []*v1.Event, branch, name string) bool {
 	for k := len(events) - 1; k >= 0; k-- {
 		if ev := events[k]; ev.Author == "user" && ev.Branch == branch {
 			return slices.ContainsFunc(runtime.FunctionResponses(ev), func(fr *v1.FunctionResponse) bool {
-				return fr.Name == confirmationCallName
+				return fr.Name == name
 			})
 		}
 	}

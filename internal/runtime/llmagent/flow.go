@@ -100,6 +100,9 @@ func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools
 	if resp == nil {
 		return true
 	}
+	if auth := credentialEvent(ictx, ev, resp); auth != nil && !yield(auth, nil) {
+		return false
+	}
 	if confirm := confirmationEvent(ictx, ev, resp); confirm != nil && !yield(confirm, nil) {
 		return false
 	}
@@ -129,15 +132,24 @@ func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools
 	return true
 }
 
-// resume runs, before the model is asked, the tool calls the user has just
-// confirmed, and returns their response event.
+// resume runs, before the model is asked, the tool calls the client has just
+// given a credential for or confirmed (ADK's auth and confirmation
+// processors), and returns their response event.
 func (a *Agent) resume(ictx *runtime.InvocationContext) (*v1.Event, error) {
-	if !a.hasTools() || !answersConfirmation(ictx.Events(), ictx.Branch) {
+	if !a.hasTools() {
+		return nil, nil
+	}
+	events := ictx.Events()
+	auth := answersRequest(events, ictx.Branch, credentialCallName)
+	if !auth && !answersRequest(events, ictx.Branch, confirmationCallName) {
 		return nil, nil
 	}
 	r := &request{}
 	if err := a.resolveTools(ictx, r); err != nil || len(r.tools) == 0 {
 		return nil, err
+	}
+	if auth {
+		return a.resumeAuthorized(ictx, r.tools)
 	}
 	return a.resumeConfirmed(ictx, r.tools)
 }

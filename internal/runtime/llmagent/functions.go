@@ -14,21 +14,28 @@ import (
 // response event with the responses in call order (nil when every call was a
 // long-running call with no result yet).
 func (a *Agent) runCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools map[string]runtime.Tool) (*v1.Event, error) {
-	return a.runCallList(ictx, runtime.FunctionCalls(ev), tools, nil)
+	return a.runCallList(ictx, runtime.FunctionCalls(ev), tools, resumeWith{})
 }
 
-// runCallList runs calls concurrently, giving each call the user's
-// confirmation when confirmations holds one for its id.
+// resumeWith holds the client's answers for calls that run again: the
+// confirmation or the credential, by the original call's id.
+type resumeWith struct {
+	confirmations map[string]*v1.ToolConfirmation
+	credentials   map[string]*structpb.Struct
+}
+
+// runCallList runs calls concurrently, giving each call the client's
+// answers that resume it.
 func (a *Agent) runCallList(ictx *runtime.InvocationContext, calls []*v1.FunctionCall, tools map[string]runtime.Tool,
-	confirmations map[string]*v1.ToolConfirmation) (*v1.Event, error) {
+	answers resumeWith) (*v1.Event, error) {
 	events := make([]*v1.Event, len(calls))
 	errs := make([]error, len(calls))
 	if len(calls) == 1 {
-		events[0], errs[0] = a.runCall(ictx, calls[0], tools, confirmations[calls[0].Id])
+		events[0], errs[0] = a.runCall(ictx, calls[0], tools, answers)
 	} else {
 		var wg sync.WaitGroup
 		for i, call := range calls {
-			wg.Go(func() { events[i], errs[i] = a.runCall(ictx, call, tools, confirmations[call.Id]) })
+			wg.Go(func() { events[i], errs[i] = a.runCall(ictx, call, tools, answers) })
 		}
 		wg.Wait()
 	}
@@ -47,9 +54,10 @@ func (a *Agent) runCallList(ictx *runtime.InvocationContext, calls []*v1.Functio
 // runCall runs one call through the tool callbacks (plugins first) and
 // builds its response event; nil when a long-running tool has no result yet.
 func (a *Agent) runCall(ictx *runtime.InvocationContext, call *v1.FunctionCall, tools map[string]runtime.Tool,
-	confirmation *v1.ToolConfirmation) (*v1.Event, error) {
+	answers resumeWith) (*v1.Event, error) {
 	tctx := runtime.NewToolContext(ictx, call.Id)
-	tctx.Confirmation = confirmation
+	tctx.Confirmation = answers.confirmations[call.Id]
+	tctx.AuthResponse = answers.credentials[call.Id]
 	args := call.Args
 	if args == nil {
 		args = &structpb.Struct{}

@@ -30,6 +30,11 @@ type FunctionConfig struct {
 	// RequireConfirmation makes every call wait for the user's approval
 	// (BEHAVIOR T7).
 	RequireConfirmation bool
+	// AuthConfig, when set, makes the tool ask the client for a credential
+	// (an ADK AuthConfig object) before it runs, as ADK's
+	// AuthenticatedFunctionTool does; Run then finds the client's answer in
+	// tctx.AuthResponse (BEHAVIOR T8).
+	AuthConfig *structpb.Struct
 	// Run is called with the model's arguments once every mandatory one is
 	// present. Its result follows [runtime.Tool.Run].
 	Run func(tctx *runtime.ToolContext, args *structpb.Struct) (any, error)
@@ -119,6 +124,10 @@ func (f *Function) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, e
 		if resp := Confirm(tctx, f.cfg.Name); resp != nil {
 			return resp, nil
 		}
+	}
+	if f.cfg.AuthConfig != nil && tctx.AuthResponse == nil {
+		tctx.RequestCredential(f.cfg.AuthConfig)
+		return nil, nil
 	}
 	return f.cfg.Run(tctx, args)
 }
