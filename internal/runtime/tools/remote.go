@@ -1,0 +1,217 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// DefaultClientToolTimeout bounds how long a client tool call waits for the
+// client's result when no timeout is configured.
+const DefaultClientToolTimeout = 60 * time.Second
+
+// ClientChannel carries tool calls to the client that declared the tools
+// and brings their results back. The service implements it on top of its
+// Connect stream; it must be safe for concurrent use, since the calls of one
+// model turn run in parallel.
+type ClientChannel interface {
+	// CallTool sends call to the client and returns the client's result. It
+	// returns ctx's error once ctx ends without a result.
+	CallTool(ctx context.Context, call *v1.ToolCall) (*v1.ToolResult, error)
+}
+
+// ClientToolConfig declares a tool that lives in the client.
+type ClientToolConfig struct {
+	// Declaration is what the client declared. RequireConfirmation is not
+	// read here: the service decides whether it is allowed.
+	Declaration *v1.ToolDeclaration
+	// Channel reaches the client. Required.
+	Channel ClientChannel
+	// Timeout bounds each call; after it the model gets an error response.
+	// Zero means [DefaultClientToolTimeout].
+	Timeout time.Duration
+}
+
+// ClientTool is a tool that lives in the client: each call becomes a
+// [v1.ToolCall] sent through the client channel, and the client's
+// [v1.ToolResult] becomes the call's result. It is immutable and safe for
+// concurrent use.
+type ClientTool struct {
+	name        string
+	description string
+	longRunning bool
+	decl        *v1.FunctionDeclaration
+	required    []string
+	channel     ClientChannel
+	timeout     time.Duration
+}
+
+// errCallTimeout is the cause of a call context whose own timeout elapsed.
+var errCallTimeout = errors.New("tools: client tool call timed out")
+
+// NewClientTool returns the client tool of cfg.
+func NewClientTool(cfg ClientToolConfig) (*ClientTool, error) {
+	d := cfg.Declaration
+	if d.GetName() == "" {
+		return nil, errors.New("tools: client tool name is required")
+	}
+	if cfg.Channel == nil {
+		return nil, errors.New("tools: client tool " + d.GetName() + " has no channel")
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultClientToolTimeout
+	}
+	return &ClientTool{
+		name:        d.GetName(),
+		description: d.GetDescription(),
+		longRunning: d.GetLongRunning(),
+		decl:        Declaration(d.GetName(), d.GetDescription(), d.GetParameters(), d.GetResponse(), d.GetLongRunning()),
+		required:    Required(d.GetParameters()),
+		channel:     cfg.Channel,
+		timeout:     timeout,
+	}, nil
+}
+
+// Name implements [runtime.Tool].
+func (t *ClientTool) Name() string { return t.name }
+
+// Description implements [runtime.Tool].
+func (t *ClientTool) Description() string { return t.description }
+
+// Declaration implements [runtime.Tool]; a long-running tool's description
+// carries ADK's note.
+func (t *ClientTool) Declaration() *v1.FunctionDeclaration { return t.decl }
+
+// IsLongRunning implements [runtime.Tool].
+func (t *ClientTool) IsLongRunning() bool { return t.longRunning }
+
+// Run implements [runtime.Tool]. A call that lacks mandatory arguments is
+// answered with ADK's error without reaching the client. Otherwise the call
+// is sent with the state the tool may read (the session's, with the call's
+// pending delta applied) and Run waits for the result, the timeout or the
+// end of the invocation:
+//   - a non-empty error becomes {"error": text};
+//   - an object response is the result as is, any other value is wrapped
+//     as {"result": value} by the flow;
+//   - no response (absent or null) is {"result": null}, except for a
+//     long-running tool, whose call then has no result: no response event;
+//   - the result's actions are applied to the call's actions;
+//   - the timeout becomes an {"error": ...} response the model can read;
+//   - the end of the invocation (cancellation, a lost client) is an error.
+func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, error) {
+	if resp := MissingArgs(t.name, t.required, args); resp != nil {
+		return resp, nil
+	}
+	parent := tctx.Context()
+	ctx, cancel := context.WithTimeoutCause(parent, t.timeout, errCallTimeout)
+	defer cancel()
+	res, err := t.channel.CallTool(ctx, &v1.ToolCall{
+		CallId:       tctx.FunctionCallID,
+		InvocationId: tctx.InvocationID,
+		AgentName:    tctx.Agent.Name(),
+		FunctionCall: &v1.FunctionCall{Id: tctx.FunctionCallID, Name: t.name, Args: args},
+		State:        readableState(tctx),
+	})
+	if err != nil {
+		if parent.Err() == nil && errors.Is(context.Cause(ctx), errCallTimeout) {
+			return errorResult(fmt.Sprintf("Tool '%s' did not return a result within %s.", t.name, t.timeout)), nil
+		}
+		return nil, fmt.Errorf("tools: client tool %s: %w", t.name, err)
+	}
+	applyActions(tctx, res.GetActions())
+	if res.GetError() != "" {
+		return errorResult(res.GetError()), nil
+	}
+	v := res.GetResponse()
+	if _, isNull := v.GetKind().(*structpb.Value_NullValue); v == nil || isNull {
+		if t.longRunning {
+			return nil, nil
+		}
+		return runtime.NullResult(), nil
+	}
+	return v, nil
+}
+
+// readableState is the session state with the call's pending delta (what
+// before-tool callbacks set) applied: what the tool would read locally.
+func readableState(tctx *runtime.ToolContext) *structpb.Struct {
+	state := tctx.StateSnapshot()
+	for k, v := range tctx.Actions.GetStateDelta().GetFields() {
+		if state.Fields == nil {
+			state.Fields = map[string]*structpb.Value{}
+		}
+		state.Fields[k] = v
+	}
+	return state
+}
+
+// applyActions applies what a client tool did to the call's actions, as a
+// local tool's writes would land: state keys one by one, skip_summarization
+// and escalate when set, transfer_to_agent when named. Other fields are not
+// settable by a client tool and are ignored.
+func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) {
+	if a == nil {
+		return
+	}
+	state := tctx.State()
+	for k, v := range a.GetStateDelta().GetFields() {
+		state.Set(k, v)
+	}
+	if a.SkipSummarization {
+		tctx.Actions.SkipSummarization = true
+	}
+	if a.Escalate {
+		tctx.Actions.Escalate = true
+	}
+	if a.TransferToAgent != "" {
+		tctx.Actions.TransferToAgent = a.TransferToAgent
+	}
+}
+
+// Remote is the toolset of an agent's remote tools: the tools its Agent
+// Config names that are not built in. Each step it offers the tools of that
+// name that the invocation's client declared, in the order the agent names
+// them; a named tool the client did not declare (or every tool, when the
+// invocation has no client) is absent, so a call to it is a call to an
+// unknown tool. It is immutable and safe for concurrent use.
+type Remote struct {
+	names []string
+}
+
+// NewRemote returns the toolset of the named remote tools.
+func NewRemote(names ...string) *Remote {
+	return &Remote{names: append([]string(nil), names...)}
+}
+
+// Names returns the names of the toolset's tools; the slice must not be
+// modified.
+func (r *Remote) Names() []string { return r.names }
+
+// Tools implements [runtime.Toolset].
+func (r *Remote) Tools(ictx *runtime.InvocationContext) ([]runtime.Tool, error) {
+	client := ictx.ClientTools()
+	if client == nil {
+		return nil, nil
+	}
+	declared := client.Tools()
+	if len(declared) == 0 {
+		return nil, nil
+	}
+	var out []runtime.Tool
+	for _, name := range r.names {
+		for _, t := range declared {
+			if t.Name() == name {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out, nil
+}
