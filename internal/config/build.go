@@ -32,8 +32,9 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
 	if c.AgentClass != "LlmAgent" {
 		return buildWorkflow(c)
 	}
-	if len(c.Tools) > 0 {
-		return nil, nil, fail("tools", fmt.Errorf("tools are not supported yet"))
+	agentTools, err := buildTools(c)
+	if err != nil {
+		return nil, nil, err
 	}
 	for field, cbs := range map[string][]CallbackRef{
 		"before_agent_callbacks": c.BeforeAgentCallbacks, "after_agent_callbacks": c.AfterAgentCallbacks,
@@ -47,7 +48,8 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
 	if c.MaxIterations != 0 {
 		return nil, nil, fail("max_iterations", fmt.Errorf("only applies to LoopAgent"))
 	}
-	info := &v1.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.Model}
+	info := &v1.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.Model,
+		Tools: agentTools.info}
 	subs, err := buildChildren(c, info)
 	if err != nil {
 		return nil, nil, err
@@ -76,6 +78,8 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
 		DisallowTransferToParent: c.DisallowTransferToParent,
 		DisallowTransferToPeers:  c.DisallowTransferToPeers,
 		GenerateContentConfig:    gcc,
+		Tools:                    agentTools.builtin,
+		Toolsets:                 agentTools.toolsets(),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", c.file, err)
