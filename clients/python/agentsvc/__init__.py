@@ -1,0 +1,94 @@
+"""Python client for agentsvc: run ADK agents declared in YAML over gRPC, with
+tools written in Python.
+
+Quick start::
+
+    import agentsvc
+
+    @agentsvc.tool
+    def get_weather(city: str) -> dict[str, str]:
+        \"\"\"Returns the current weather in a city.\"\"\"
+        return {"city": city, "weather": "sunny"}
+
+    async with agentsvc.Client("127.0.0.1:50051") as client:
+        session = await client.create_session("weather", "alice")
+        async for event in client.connect("weather", "alice", session.id,
+                                          "What's the weather in Paris?",
+                                          tools=[get_weather]):
+            print(event.author, agentsvc.event_text(event))
+
+Events, sessions and apps are the generated protobuf messages of
+``agentsvc.v1`` (``Event``, ``Session``, ``App``...).
+"""
+
+from agentsvc.client import DEFAULT_TARGET, Client, Message, user_message
+from agentsvc.errors import (
+    AbortedError,
+    AgentsvcError,
+    AlreadyExistsError,
+    CancelledError,
+    DeadlineExceededError,
+    FailedPreconditionError,
+    InternalError,
+    InvalidArgumentError,
+    NotFoundError,
+    PermissionDeniedError,
+    ResourceExhaustedError,
+    SessionBusyError,
+    UnauthenticatedError,
+    UnavailableError,
+    UnimplementedError,
+    from_rpc_error,
+)
+from agentsvc.events import args_of, event_text, function_calls, function_responses, is_final_response, to_dict
+from agentsvc.invocation import Invocation
+from agentsvc.tools import Tool, ToolContext, tool
+from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
+from agentsvc.v1.content_pb2 import Content, FunctionCall, FunctionResponse, Part
+from agentsvc.v1.event_pb2 import Event, EventActions
+from agentsvc.v1.session_pb2 import Session
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_TARGET",
+    "AbortedError",
+    "AgentInfo",
+    "AgentsvcError",
+    "AlreadyExistsError",
+    "App",
+    "CancelledError",
+    "Client",
+    "Content",
+    "DeadlineExceededError",
+    "Event",
+    "EventActions",
+    "FailedPreconditionError",
+    "FunctionCall",
+    "FunctionResponse",
+    "InternalError",
+    "InvalidArgumentError",
+    "Invocation",
+    "Message",
+    "NotFoundError",
+    "Part",
+    "PermissionDeniedError",
+    "ResourceExhaustedError",
+    "Session",
+    "SessionBusyError",
+    "Tool",
+    "ToolContext",
+    "ToolInfo",
+    "UnauthenticatedError",
+    "UnavailableError",
+    "UnimplementedError",
+    "args_of",
+    "event_text",
+    "from_rpc_error",
+    "function_calls",
+    "function_responses",
+    "is_final_response",
+    "to_dict",
+    "tool",
+    "user_message",
+]

@@ -1,0 +1,356 @@
+"""The agentsvc client: sessions, apps and invocations over one channel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar, cast
+
+import grpc
+import grpc.aio
+
+from agentsvc._values import to_struct
+from agentsvc.errors import from_rpc_error
+from agentsvc.invocation import Invocation
+from agentsvc.tools import Tool, as_tool
+from agentsvc.v1 import (
+    app_service_pb2,
+    app_service_pb2_grpc,
+    content_pb2,
+    runner_service_pb2,
+    runner_service_pb2_grpc,
+    session_pb2,
+    session_service_pb2,
+    session_service_pb2_grpc,
+)
+
+__all__ = ["DEFAULT_TARGET", "Client", "Message", "user_message"]
+
+#: The address ``agentsvc serve`` listens on by default.
+DEFAULT_TARGET = "127.0.0.1:50051"
+
+#: What :meth:`Client.run` accepts as the new message: text, a Content, or
+#: the parts of a user Content.
+Message = str | content_pb2.Content | Sequence[content_pb2.Part]
+
+T = TypeVar("T")
+
+
+def user_message(message: Message) -> content_pb2.Content:
+    """Returns ``message`` as a user Content."""
+    if isinstance(message, content_pb2.Content):
+        return message
+    if isinstance(message, str):
+        return content_pb2.Content(role="user", parts=[content_pb2.Part(text=message)])
+    return content_pb2.Content(role="user", parts=list(message))
+
+
+class Client:
+    """A connection to an agentsvc server.
+
+    Use it as an async context manager, or call :meth:`close` when done::
+
+        async with agentsvc.Client("127.0.0.1:50051") as client:
+            session = await client.create_session("weather", "alice")
+            async for event in client.connect("weather", "alice", session.id,
+                                              "Weather in Paris?", tools=[get_weather]):
+                print(agentsvc.event_text(event))
+
+    Every method raises an :class:`~agentsvc.AgentsvcError` subclass when
+    the service answers with an error status. A Client is safe to use from
+    concurrent tasks of one event loop.
+    """
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        tls: bool = False,
+        credentials: grpc.ChannelCredentials | None = None,
+        call_credentials: grpc.CallCredentials | None = None,
+        metadata: Mapping[str, str] | Sequence[tuple[str, str]] | None = None,
+        options: Sequence[tuple[str, Any]] | None = None,
+        channel: grpc.aio.Channel | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        """Opens a channel to ``target`` (``host:port``).
+
+        Args:
+            target: The server's gRPC address; default ``127.0.0.1:50051``.
+            tls: Use TLS with the system's root certificates.
+            credentials: Channel credentials (implies TLS), e.g. from
+                ``grpc.ssl_channel_credentials(root_certificates=...)``.
+            call_credentials: Per-call credentials (e.g. a token), combined
+                with the channel credentials; requires TLS.
+            metadata: Metadata sent with every call.
+            options: gRPC channel options.
+            channel: An existing ``grpc.aio.Channel`` to use instead; the
+                client then does not close it.
+            timeout: Deadline in seconds of each session and app call; None
+                (the default) sets none. Invocations take their own.
+        """
+        self._timeout = timeout
+        if channel is not None:
+            self._channel = channel
+            self._owns_channel = False
+        else:
+            creds = credentials
+            if creds is None and (tls or call_credentials is not None):
+                creds = grpc.ssl_channel_credentials()
+            if creds is not None and call_credentials is not None:
+                creds = grpc.composite_channel_credentials(creds, call_credentials)
+            if creds is not None:
+                self._channel = grpc.aio.secure_channel(target, creds, options=options)
+            else:
+                self._channel = grpc.aio.insecure_channel(target, options=options)
+            self._owns_channel = True
+        items = metadata.items() if isinstance(metadata, Mapping) else (metadata or ())
+        self._metadata: tuple[tuple[str, str], ...] = tuple((k.lower(), v) for k, v in items)
+        self._runner = runner_service_pb2_grpc.RunnerServiceStub(self._channel)
+        self._sessions = session_service_pb2_grpc.SessionServiceStub(self._channel)
+        self._apps = app_service_pb2_grpc.AppServiceStub(self._channel)
+
+    @property
+    def channel(self) -> grpc.aio.Channel:
+        """The underlying gRPC channel."""
+        return self._channel
+
+    async def close(self) -> None:
+        """Closes the channel (unless it was passed in), cancelling calls in
+        flight."""
+        if self._owns_channel:
+            await self._channel.close(grace=None)
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # Invocations.
+
+    def run(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        message: Message,
+        *,
+        state_delta: Mapping[str, Any] | None = None,
+        invocation_id: str = "",
+        streaming: bool = False,
+        max_llm_calls: int | None = None,
+        custom_metadata: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> Invocation:
+        """Runs an agent without client tools (the ``Run`` RPC).
+
+        Returns an :class:`Invocation`; the run starts when it is first
+        iterated. Apps whose agents use remote tools need :meth:`connect`.
+
+        Args:
+            app_name: The app to run.
+            user_id: The session's user.
+            session_id: An existing session (see :meth:`create_session`).
+            message: The user's new message: text, Content or parts.
+            state_delta: State changes stored with the user event.
+            invocation_id: Resumes a paused invocation of a resumable app.
+            streaming: Stream partial events as the model produces them
+                (SSE streaming mode).
+            max_llm_calls: Bound on model calls; None keeps the service's
+                default (500), 0 or less means no limit.
+            custom_metadata: Stored in the run config.
+            timeout: Deadline of the whole call in seconds.
+        """
+        request = self._run_request(
+            app_name, user_id, session_id, message, state_delta, invocation_id, streaming,
+            max_llm_calls, custom_metadata,
+        )
+        return Invocation(self._runner, request, tools=None, metadata=self._metadata, timeout=timeout)
+
+    def connect(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        message: Message,
+        *,
+        tools: Iterable[Tool[Any, Any] | Callable[..., Any]] = (),
+        state_delta: Mapping[str, Any] | None = None,
+        invocation_id: str = "",
+        streaming: bool = False,
+        max_llm_calls: int | None = None,
+        custom_metadata: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> Invocation:
+        """Runs an agent whose remote tools live here (the ``Connect`` RPC).
+
+        ``tools`` are :class:`Tool` objects or plain functions (wrapped with
+        :func:`~agentsvc.tool`); they must cover the remote tools named in
+        the app's YAML. The service sends a ``tool_call`` whenever the model
+        calls one, and the Invocation answers it while events keep coming.
+        Other arguments are those of :meth:`run`.
+        """
+        request = self._run_request(
+            app_name, user_id, session_id, message, state_delta, invocation_id, streaming,
+            max_llm_calls, custom_metadata,
+        )
+        declared = [as_tool(t) for t in tools]
+        return Invocation(self._runner, request, tools=declared, metadata=self._metadata, timeout=timeout)
+
+    @staticmethod
+    def _run_request(
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        message: Message,
+        state_delta: Mapping[str, Any] | None,
+        invocation_id: str,
+        streaming: bool,
+        max_llm_calls: int | None,
+        custom_metadata: Mapping[str, Any] | None,
+    ) -> runner_service_pb2.RunRequest:
+        config = runner_service_pb2.RunConfig(
+            streaming_mode=runner_service_pb2.STREAMING_MODE_SSE
+            if streaming
+            else runner_service_pb2.STREAMING_MODE_NONE,
+        )
+        if max_llm_calls is not None:
+            config.max_llm_calls = max_llm_calls
+        if custom_metadata:
+            config.custom_metadata.CopyFrom(to_struct(custom_metadata))
+        request = runner_service_pb2.RunRequest(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            new_message=user_message(message),
+            invocation_id=invocation_id,
+            run_config=config,
+        )
+        if state_delta:
+            request.state_delta.CopyFrom(to_struct(state_delta))
+        return request
+
+    # Sessions.
+
+    async def create_session(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str = "",
+        *,
+        state: Mapping[str, Any] | None = None,
+    ) -> session_pb2.Session:
+        """Creates a session; its id is generated unless given.
+
+        Raises:
+            AlreadyExistsError: ``session_id`` is taken.
+            NotFoundError: the app does not exist.
+        """
+        request = session_service_pb2.CreateSessionRequest(app_name=app_name, user_id=user_id, session_id=session_id)
+        if state:
+            request.state.CopyFrom(to_struct(state))
+        response = await self._unary(self._sessions.CreateSession, request, session_service_pb2.CreateSessionResponse)
+        return response.session
+
+    async def get_session(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        *,
+        num_recent_events: int = 0,
+        after_timestamp: float = 0.0,
+    ) -> session_pb2.Session:
+        """Returns a session with its events (the last ``num_recent_events``
+        only, or those at or after ``after_timestamp``, when positive).
+
+        Raises:
+            NotFoundError: the app or session does not exist.
+        """
+        request = session_service_pb2.GetSessionRequest(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            num_recent_events=num_recent_events,
+            after_timestamp=after_timestamp,
+        )
+        response = await self._unary(self._sessions.GetSession, request, session_service_pb2.GetSessionResponse)
+        return response.session
+
+    async def list_sessions(self, app_name: str, user_id: str) -> list[session_pb2.Session]:
+        """Returns the user's sessions of the app, without their events."""
+        request = session_service_pb2.ListSessionsRequest(app_name=app_name, user_id=user_id)
+        response = await self._unary(self._sessions.ListSessions, request, session_service_pb2.ListSessionsResponse)
+        return list(response.sessions)
+
+    async def delete_session(self, app_name: str, user_id: str, session_id: str) -> None:
+        """Deletes a session; deleting a missing one is not an error."""
+        request = session_service_pb2.DeleteSessionRequest(app_name=app_name, user_id=user_id, session_id=session_id)
+        await self._unary(self._sessions.DeleteSession, request, session_service_pb2.DeleteSessionResponse)
+
+    async def update_session_state(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        state_delta: Mapping[str, Any],
+    ) -> session_pb2.Session:
+        """Applies a state delta by appending an event that carries it (ADK's
+        PATCH); a None value sets the key to null. Returns the session."""
+        request = session_service_pb2.UpdateSessionStateRequest(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            state_delta=to_struct(state_delta),
+        )
+        response = await self._unary(
+            self._sessions.UpdateSessionState, request, session_service_pb2.UpdateSessionStateResponse
+        )
+        return response.session
+
+    async def rewind_session(
+        self, app_name: str, user_id: str, session_id: str, before_invocation_id: str
+    ) -> session_pb2.Session:
+        """Undoes the invocations from ``before_invocation_id`` on (ADK's
+        rewind) and returns the session."""
+        request = session_service_pb2.RewindSessionRequest(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            rewind_before_invocation_id=before_invocation_id,
+        )
+        response = await self._unary(self._sessions.RewindSession, request, session_service_pb2.RewindSessionResponse)
+        return response.session
+
+    # Apps.
+
+    async def list_apps(self) -> list[str]:
+        """Returns the names of the apps the service runs, sorted."""
+        response = await self._unary(
+            self._apps.ListApps, app_service_pb2.ListAppsRequest(), app_service_pb2.ListAppsResponse
+        )
+        return list(response.app_names)
+
+    async def get_app(self, app_name: str) -> app_service_pb2.App:
+        """Returns an app's agent tree (names, classes, descriptions, tools).
+
+        Raises:
+            NotFoundError: the app does not exist.
+        """
+        response = await self._unary(
+            self._apps.GetApp, app_service_pb2.GetAppRequest(app_name=app_name), app_service_pb2.GetAppResponse
+        )
+        return response.app
+
+    async def _unary(self, method: Any, request: Any, response_type: type[T]) -> T:
+        try:
+            response = await method(request, metadata=self._metadata or None, timeout=self._timeout)
+        except grpc.RpcError as err:
+            raise from_rpc_error(err) from None
+        return cast(T, response)

@@ -1,0 +1,250 @@
+"""Exceptions raised by the client, one per gRPC status the service returns.
+
+Every failed call raises a subclass of :class:`AgentsvcError` carrying the
+gRPC code, the service's message and the ``reason`` of the
+``google.rpc.ErrorInfo`` detail (for example ``"SESSION_NOT_FOUND"`` or
+``"SESSION_BUSY"``), so callers can catch by kind::
+
+    try:
+        await client.get_session("weather", "alice", "s1")
+    except agentsvc.NotFoundError:
+        ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+from google.rpc import error_details_pb2, status_pb2
+
+__all__ = [
+    "AbortedError",
+    "AgentsvcError",
+    "AlreadyExistsError",
+    "CancelledError",
+    "DeadlineExceededError",
+    "FailedPreconditionError",
+    "InternalError",
+    "InvalidArgumentError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "ResourceExhaustedError",
+    "SessionBusyError",
+    "UnauthenticatedError",
+    "UnavailableError",
+    "UnimplementedError",
+    "from_rpc_error",
+]
+
+# The trailer in which gRPC servers send a serialized google.rpc.Status.
+_STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+
+class AgentsvcError(Exception):
+    """A call to agentsvc failed with a gRPC status.
+
+    Attributes:
+        code: The gRPC status code.
+        message: The service's human-readable message.
+        reason: The ``ErrorInfo`` reason (e.g. ``"SESSION_NOT_FOUND"``), or
+            ``""`` when the status carried none.
+        domain: The ``ErrorInfo`` domain, ``"agentsvc"`` for the service's own
+            errors.
+        metadata: The ``ErrorInfo`` metadata.
+    """
+
+    #: The gRPC code this class stands for; the base class stands for any.
+    grpc_code: grpc.StatusCode | None = None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: grpc.StatusCode = grpc.StatusCode.UNKNOWN,
+        reason: str = "",
+        domain: str = "",
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.domain = domain
+        self.metadata: dict[str, str] = dict(metadata or {})
+
+    def __str__(self) -> str:
+        label = self.code.name
+        if self.reason:
+            label = f"{label}/{self.reason}"
+        return f"{self.message} ({label})"
+
+
+class CancelledError(AgentsvcError):
+    """The call was cancelled (CANCELLED) other than by this client's request."""
+
+    grpc_code = grpc.StatusCode.CANCELLED
+
+
+class InvalidArgumentError(AgentsvcError):
+    """The request was malformed (INVALID_ARGUMENT)."""
+
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+
+
+class DeadlineExceededError(AgentsvcError):
+    """The call's deadline passed (DEADLINE_EXCEEDED)."""
+
+    grpc_code = grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+class NotFoundError(AgentsvcError):
+    """The app or session does not exist (NOT_FOUND)."""
+
+    grpc_code = grpc.StatusCode.NOT_FOUND
+
+
+class AlreadyExistsError(AgentsvcError):
+    """A session with that id already exists (ALREADY_EXISTS)."""
+
+    grpc_code = grpc.StatusCode.ALREADY_EXISTS
+
+
+class PermissionDeniedError(AgentsvcError):
+    """The caller may not do this (PERMISSION_DENIED)."""
+
+    grpc_code = grpc.StatusCode.PERMISSION_DENIED
+
+
+class ResourceExhaustedError(AgentsvcError):
+    """A limit was reached, e.g. ``max_llm_calls`` (RESOURCE_EXHAUSTED)."""
+
+    grpc_code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+class FailedPreconditionError(AgentsvcError):
+    """The app's configuration or state prevents the invocation
+    (FAILED_PRECONDITION), e.g. a missing instruction variable or an unknown
+    tool."""
+
+    grpc_code = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class AbortedError(AgentsvcError):
+    """A conflicting operation won (ABORTED): the session is running another
+    invocation, or was modified concurrently. Retrying later may succeed."""
+
+    grpc_code = grpc.StatusCode.ABORTED
+
+
+class SessionBusyError(AbortedError):
+    """The session is already running an invocation (ABORTED, reason
+    ``SESSION_BUSY``)."""
+
+
+class UnimplementedError(AgentsvcError):
+    """The service does not offer this method (UNIMPLEMENTED)."""
+
+    grpc_code = grpc.StatusCode.UNIMPLEMENTED
+
+
+class InternalError(AgentsvcError):
+    """The service failed unexpectedly (INTERNAL)."""
+
+    grpc_code = grpc.StatusCode.INTERNAL
+
+
+class UnavailableError(AgentsvcError):
+    """The service, its session store or its model could not be reached
+    (UNAVAILABLE). Retrying later may succeed."""
+
+    grpc_code = grpc.StatusCode.UNAVAILABLE
+
+
+class UnauthenticatedError(AgentsvcError):
+    """The call carried no valid credentials (UNAUTHENTICATED)."""
+
+    grpc_code = grpc.StatusCode.UNAUTHENTICATED
+
+
+_BY_CODE: dict[grpc.StatusCode, type[AgentsvcError]] = {
+    cls.grpc_code: cls
+    for cls in (
+        CancelledError,
+        InvalidArgumentError,
+        DeadlineExceededError,
+        NotFoundError,
+        AlreadyExistsError,
+        PermissionDeniedError,
+        ResourceExhaustedError,
+        FailedPreconditionError,
+        AbortedError,
+        UnimplementedError,
+        InternalError,
+        UnavailableError,
+        UnauthenticatedError,
+    )
+    if cls.grpc_code is not None
+}
+
+_BY_REASON: dict[str, type[AgentsvcError]] = {
+    "SESSION_BUSY": SessionBusyError,
+}
+
+
+def error_for(
+    code: grpc.StatusCode,
+    message: str,
+    *,
+    reason: str = "",
+    domain: str = "",
+    metadata: Mapping[str, str] | None = None,
+) -> AgentsvcError:
+    """Returns the exception for a status code and ErrorInfo reason."""
+    cls = _BY_REASON.get(reason) or _BY_CODE.get(code, AgentsvcError)
+    if cls is SessionBusyError and code is not grpc.StatusCode.ABORTED:
+        cls = _BY_CODE.get(code, AgentsvcError)
+    return cls(message, code=code, reason=reason, domain=domain, metadata=metadata)
+
+
+def from_rpc_error(err: grpc.RpcError) -> AgentsvcError:
+    """Converts a ``grpc.RpcError`` (sync or asyncio) into an
+    :class:`AgentsvcError` subclass, reading the ``google.rpc.ErrorInfo``
+    detail from the status trailer when there is one."""
+    code = _call(err, "code")
+    if not isinstance(code, grpc.StatusCode):
+        code = grpc.StatusCode.UNKNOWN
+    message = _call(err, "details")
+    if not isinstance(message, str):
+        message = ""
+    trailers = _call(err, "trailing_metadata") or ()
+    reason, domain, metadata = "", "", {}
+    for key, value in trailers:
+        if key != _STATUS_DETAILS_KEY or not isinstance(value, bytes):
+            continue
+        info = _error_info(value)
+        if info is not None:
+            reason, domain, metadata = info.reason, info.domain, dict(info.metadata)
+            break
+    return error_for(code, message, reason=reason, domain=domain, metadata=metadata)
+
+
+def _call(err: grpc.RpcError, name: str) -> Any:
+    """Calls an accessor that grpc.Call errors have and plain RpcErrors lack."""
+    method = getattr(err, name, None)
+    return method() if callable(method) else None
+
+
+def _error_info(raw: bytes) -> error_details_pb2.ErrorInfo | None:
+    status = status_pb2.Status()
+    try:
+        status.ParseFromString(raw)
+    except DecodeError:
+        return None
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info
+    return None

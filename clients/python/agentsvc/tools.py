@@ -1,0 +1,244 @@
+"""Tools that live in the caller's process, declared from Python functions.
+
+Decorate a function, async or not, with :func:`tool`; its name is the tool
+name, its docstring's first paragraph the description, and its type hints
+the JSON schema of its parameters::
+
+    @agentsvc.tool
+    async def get_weather(city: str, unit: Literal["C", "F"] = "C") -> dict[str, Any]:
+        \"\"\"Returns the current weather in a city.\"\"\"
+        return {"city": city, "temperature": 21, "unit": unit}
+
+A parameter annotated :class:`ToolContext` (or named ``tool_context``)
+receives the call's context instead of a model argument. Synchronous tools
+run in a worker thread so that several calls can run at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import inspect
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, ParamSpec, TypeVar, overload
+
+from agentsvc import schema
+from agentsvc._values import to_struct
+from agentsvc.v1 import runner_service_pb2
+
+__all__ = ["Tool", "ToolContext", "tool"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# The parameter name ADK gives the tool context.
+_CONTEXT_PARAM = "tool_context"
+
+
+@dataclasses.dataclass
+class ToolContext:
+    """What a tool call knows about its invocation, and the actions it may
+    take.
+
+    Attributes:
+        call_id: The function call id (``adk-<uuid>``), unique per call.
+        invocation_id: The invocation the call belongs to.
+        agent_name: The agent whose model asked for the call.
+        function_name: The called tool's name.
+        state: The session state when the call was made (read-only copy).
+        state_delta: Keys set here are applied to the session state with the
+            tool's response event, as ``tool_context.state[...] = v`` in ADK.
+        skip_summarization: When set, the agent ends its turn with the tool's
+            response instead of asking the model to summarise it.
+    """
+
+    call_id: str
+    invocation_id: str
+    agent_name: str
+    function_name: str
+    state: Mapping[str, Any]
+    state_delta: dict[str, Any] = dataclasses.field(default_factory=dict)
+    skip_summarization: bool = False
+
+
+class Tool(Generic[P, R]):
+    """A Python function offered to agents as a remote tool.
+
+    Calling the tool calls the function. Instances are immutable after
+    construction and safe to share between concurrent invocations.
+    """
+
+    def __init__(
+        self,
+        fn: Callable[P, R],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        parameters: Mapping[str, Any] | None = None,
+        response: Mapping[str, Any] | None = None,
+        long_running: bool = False,
+        require_confirmation: bool = False,
+    ) -> None:
+        """Wraps ``fn``.
+
+        Args:
+            fn: The function, sync or async.
+            name: The tool name; defaults to ``fn.__name__``.
+            description: Defaults to the first paragraph of the docstring.
+            parameters: A JSON schema to declare instead of the one derived
+                from the type hints.
+            response: An optional JSON schema of the result.
+            long_running: The tool's result arrives later (ADK's
+                LongRunningFunctionTool): its call ids are listed in the
+                event's ``long_running_tool_ids``, and returning None ends
+                the turn without a response.
+            require_confirmation: The service asks the user to confirm each
+                call first (ADK's ``require_confirmation``); the call is sent
+                here only in the later run that carries the confirmation.
+        """
+        self.fn = fn
+        self.name: str = name or str(getattr(fn, "__name__", ""))
+        if not self.name or self.name == "<lambda>":
+            raise ValueError("a tool needs a name: pass name=...")
+        self.description: str = description if description is not None else schema.description_of(fn)
+        self.long_running = long_running
+        self.require_confirmation = require_confirmation
+        self._signature = inspect.signature(fn)
+        self._hints = typing.get_type_hints(fn, include_extras=True)
+        self._context_param = next(
+            (
+                p.name
+                for p in self._signature.parameters.values()
+                if _is_context(self._hints.get(p.name)) or p.name == _CONTEXT_PARAM
+            ),
+            None,
+        )
+        self.parameters: dict[str, Any] = (
+            dict(parameters)
+            if parameters is not None
+            else schema.function_schema(fn, skip=lambda hint: hint is ToolContext)
+        )
+        if self._context_param:
+            self.parameters.get("properties", {}).pop(self._context_param, None)
+            required = self.parameters.get("required")
+            if isinstance(required, list) and self._context_param in required:
+                required.remove(self._context_param)
+        self.response: dict[str, Any] | None = dict(response) if response is not None else None
+        self._takes_any = any(p.kind is p.VAR_KEYWORD for p in self._signature.parameters.values())
+        self._is_async = _is_async(fn)
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Tool({self.name!r})"
+
+    def declaration(self) -> runner_service_pb2.ToolDeclaration:
+        """Returns the ToolDeclaration sent when a run starts."""
+        decl = runner_service_pb2.ToolDeclaration(
+            name=self.name,
+            description=self.description,
+            parameters=to_struct(self.parameters),
+            long_running=self.long_running,
+            require_confirmation=self.require_confirmation,
+        )
+        if self.response is not None:
+            decl.response.CopyFrom(to_struct(self.response))
+        return decl
+
+    async def run(self, args: Mapping[str, Any], context: ToolContext) -> Any:
+        """Runs one call: converts the model's arguments to the annotated
+        types, drops arguments the function does not take (as ADK does), and
+        awaits the function, in a worker thread when it is synchronous."""
+        kwargs: dict[str, Any] = {}
+        for name, value in args.items():
+            param = self._signature.parameters.get(name)
+            if param is None or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                if self._takes_any and name != self._context_param:
+                    kwargs[name] = value
+                continue
+            if name == self._context_param or param.kind is param.POSITIONAL_ONLY:
+                continue
+            kwargs[name] = schema.coerce(value, self._hints.get(name, Any))
+        if self._context_param:
+            kwargs[self._context_param] = context
+        fn: Callable[..., Any] = self.fn
+        if self._is_async:
+            return await fn(**kwargs)
+        result = await asyncio.to_thread(fn, **kwargs)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+
+def _is_context(hint: Any) -> bool:
+    while typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    return hint is ToolContext
+
+
+def _is_async(fn: Callable[..., Any]) -> bool:
+    target: Any = fn
+    while isinstance(target, functools.partial):
+        target = target.func
+    target = inspect.unwrap(target)
+    if inspect.iscoroutinefunction(target):
+        return True
+    # A callable object with an async __call__ counts too.
+    call = getattr(target, "__call__", None)
+    return inspect.iscoroutinefunction(call)
+
+
+@overload
+def tool(fn: Callable[P, R], /) -> Tool[P, R]: ...
+
+
+@overload
+def tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    parameters: Mapping[str, Any] | None = None,
+    response: Mapping[str, Any] | None = None,
+    long_running: bool = False,
+    require_confirmation: bool = False,
+) -> Callable[[Callable[P, R]], Tool[P, R]]: ...
+
+
+def tool(
+    fn: Callable[P, R] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    parameters: Mapping[str, Any] | None = None,
+    response: Mapping[str, Any] | None = None,
+    long_running: bool = False,
+    require_confirmation: bool = False,
+) -> Tool[P, R] | Callable[[Callable[P, R]], Tool[P, R]]:
+    """Declares a function as a remote tool; usable bare (``@tool``) or with
+    options (``@tool(long_running=True)``). See :class:`Tool` for the
+    options."""
+
+    def wrap(f: Callable[P, R]) -> Tool[P, R]:
+        return Tool(
+            f,
+            name=name,
+            description=description,
+            parameters=parameters,
+            response=response,
+            long_running=long_running,
+            require_confirmation=require_confirmation,
+        )
+
+    if fn is not None:
+        return wrap(fn)
+    return wrap
+
+
+def as_tool(obj: Tool[Any, Any] | Callable[..., Any]) -> Tool[Any, Any]:
+    """Returns ``obj`` if it is a Tool, else wraps the plain function."""
+    return obj if isinstance(obj, Tool) else Tool(obj)

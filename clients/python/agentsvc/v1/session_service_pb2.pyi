@@ -1,0 +1,112 @@
+from agentsvc.v1 import session_pb2 as _session_pb2
+from google.api import annotations_pb2 as _annotations_pb2
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class CreateSessionRequest(_message.Message):
+    __slots__ = ("app_name", "user_id", "session_id", "state")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    session_id: str
+    state: _struct_pb2.Struct
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class CreateSessionResponse(_message.Message):
+    __slots__ = ("session",)
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    session: _session_pb2.Session
+    def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ...) -> None: ...
+
+class GetSessionRequest(_message.Message):
+    __slots__ = ("app_name", "user_id", "session_id", "num_recent_events", "after_timestamp")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    NUM_RECENT_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    AFTER_TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    session_id: str
+    num_recent_events: int
+    after_timestamp: float
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., num_recent_events: _Optional[int] = ..., after_timestamp: _Optional[float] = ...) -> None: ...
+
+class GetSessionResponse(_message.Message):
+    __slots__ = ("session",)
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    session: _session_pb2.Session
+    def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ...) -> None: ...
+
+class ListSessionsRequest(_message.Message):
+    __slots__ = ("app_name", "user_id")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ...) -> None: ...
+
+class ListSessionsResponse(_message.Message):
+    __slots__ = ("sessions",)
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    sessions: _containers.RepeatedCompositeFieldContainer[_session_pb2.Session]
+    def __init__(self, sessions: _Optional[_Iterable[_Union[_session_pb2.Session, _Mapping]]] = ...) -> None: ...
+
+class DeleteSessionRequest(_message.Message):
+    __slots__ = ("app_name", "user_id", "session_id")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    session_id: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ...) -> None: ...
+
+class DeleteSessionResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class UpdateSessionStateRequest(_message.Message):
+    __slots__ = ("app_name", "user_id", "session_id", "state_delta")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_DELTA_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    session_id: str
+    state_delta: _struct_pb2.Struct
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class UpdateSessionStateResponse(_message.Message):
+    __slots__ = ("session",)
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    session: _session_pb2.Session
+    def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ...) -> None: ...
+
+class RewindSessionRequest(_message.Message):
+    __slots__ = ("app_name", "user_id", "session_id", "rewind_before_invocation_id")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    REWIND_BEFORE_INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    session_id: str
+    rewind_before_invocation_id: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., rewind_before_invocation_id: _Optional[str] = ...) -> None: ...
+
+class RewindSessionResponse(_message.Message):
+    __slots__ = ("session",)
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    session: _session_pb2.Session
+    def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ...) -> None: ...
