@@ -31,6 +31,9 @@ type Config struct {
 	// LeaseTTL bounds how long a crashed replica keeps a session busy.
 	// Default 30s.
 	LeaseTTL time.Duration
+	// ToolTimeout bounds each client tool call on Connect; a call without a
+	// result by then is answered with an error the model reads. Default 60s.
+	ToolTimeout time.Duration
 }
 
 // Server implements the agentsvc.v1 services. It is safe for concurrent use.
@@ -45,6 +48,9 @@ type Server struct {
 	log      *slog.Logger
 	leaseTTL time.Duration
 	owner    string
+	// toolTimeout is Config.ToolTimeout; zero lets the tools package apply
+	// its default.
+	toolTimeout time.Duration
 
 	running sync.WaitGroup
 }
@@ -57,6 +63,8 @@ func New(cfg Config) *Server {
 		log:      cfg.Logger,
 		leaseTTL: cfg.LeaseTTL,
 		owner:    uuid.NewString(),
+
+		toolTimeout: cfg.ToolTimeout,
 	}
 	if s.log == nil {
 		s.log = slog.Default()

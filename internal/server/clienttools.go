@@ -1,0 +1,165 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/tools"
+)
+
+// clientTools is the client's side of one Connect invocation: the tools it
+// declared, reached by the engine as [runtime.ClientTools], and the calls
+// waiting for its results, as the [tools.ClientChannel] of those tools. It
+// is safe for concurrent use by the parallel calls of a model turn and the
+// stream's receiver.
+type clientTools struct {
+	tools []runtime.Tool
+	send  func(*v1.ConnectResponse) error
+	log   *slog.Logger
+
+	mu      sync.Mutex
+	pending map[string]chan *v1.ToolResult // by call id
+	// inputClosed is closed when the client can send no more results.
+	inputClosed chan struct{}
+	closed      bool
+}
+
+// newClientTools validates the client's declarations against the app's
+// remote tools and returns its side of the invocation. Every declared tool
+// must be named, once, and be a remote tool of some agent of the app.
+func newClientTools(app *v1.App, decls []*v1.ToolDeclaration, send func(*v1.ConnectResponse) error,
+	timeout time.Duration, log *slog.Logger) (*clientTools, error) {
+	c := &clientTools{
+		send:        send,
+		log:         log,
+		pending:     map[string]chan *v1.ToolResult{},
+		inputClosed: make(chan struct{}),
+	}
+	if len(decls) == 0 {
+		return c, nil
+	}
+	remote := remoteToolNames(app.GetRootAgent(), map[string]bool{})
+	seen := make(map[string]bool, len(decls))
+	for i, d := range decls {
+		name := d.GetName()
+		switch {
+		case name == "":
+			return nil, invalid(fmt.Sprintf("start.tools[%d].name is required", i))
+		case seen[name]:
+			return nil, invalid(fmt.Sprintf("start.tools[%d]: tool %q is declared twice", i, name))
+		case !remote[name]:
+			return nil, invalid(fmt.Sprintf("start.tools[%d]: no agent of app %q names the tool %q in its tools", i, app.GetName(), name))
+		case d.GetRequireConfirmation():
+			// TODO(#6): client tools that require confirmation (T7).
+			return nil, invalid(fmt.Sprintf("start.tools[%d] (%s): require_confirmation is not supported yet", i, name))
+		}
+		seen[name] = true
+		t, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: d, Channel: c, Timeout: timeout})
+		if err != nil {
+			return nil, invalid(fmt.Sprintf("start.tools[%d]: %v", i, err))
+		}
+		c.tools = append(c.tools, t)
+	}
+	return c, nil
+}
+
+// remoteToolNames adds the remote tools of agent and its sub-agents to set.
+func remoteToolNames(agent *v1.AgentInfo, set map[string]bool) map[string]bool {
+	for _, t := range agent.GetTools() {
+		if t.GetRemote() {
+			set[t.GetName()] = true
+		}
+	}
+	for _, sub := range agent.GetSubAgents() {
+		remoteToolNames(sub, set)
+	}
+	return set
+}
+
+// Tools implements [runtime.ClientTools].
+func (c *clientTools) Tools() []runtime.Tool { return c.tools }
+
+// CallTool implements [tools.ClientChannel]: it sends a tool_call and waits
+// for the tool_result of the same call id, ctx, or the end of the client's
+// input (which fails the call: no result can come any more).
+func (c *clientTools) CallTool(ctx context.Context, call *v1.ToolCall) (*v1.ToolResult, error) {
+	ch := make(chan *v1.ToolResult, 1)
+	c.mu.Lock()
+	switch {
+	case c.closed:
+		c.mu.Unlock()
+		return nil, inputClosedError(call)
+	case c.pending[call.CallId] != nil:
+		c.mu.Unlock()
+		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "DUPLICATE_TOOL_CALL_ID",
+			Message: fmt.Sprintf("two calls of the invocation have the id %q", call.CallId)}
+	}
+	c.pending[call.CallId] = ch
+	c.mu.Unlock()
+	defer c.forget(call.CallId, ch)
+
+	if err := c.send(&v1.ConnectResponse{Kind: &v1.ConnectResponse_ToolCall{ToolCall: call}}); err != nil {
+		return nil, fmt.Errorf("server: send tool call: %w", err)
+	}
+	select {
+	case res := <-ch:
+		return res, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.inputClosed:
+		select {
+		case res := <-ch: // it came just before the end of input
+			return res, nil
+		default:
+			return nil, inputClosedError(call)
+		}
+	}
+}
+
+// forget removes a call that stopped waiting, unless a result took it.
+func (c *clientTools) forget(id string, ch chan *v1.ToolResult) {
+	c.mu.Lock()
+	if c.pending[id] == ch {
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+}
+
+// deliver hands a result to the call waiting for it. A result for no
+// waiting call (an unknown id, a second answer, or one that arrives after
+// the call timed out) is logged and ignored: the client cannot tell a late
+// answer from a wrong one, and neither should end the invocation.
+func (c *clientTools) deliver(ctx context.Context, res *v1.ToolResult) {
+	c.mu.Lock()
+	ch := c.pending[res.GetCallId()]
+	delete(c.pending, res.GetCallId())
+	c.mu.Unlock()
+	if ch == nil {
+		c.log.InfoContext(ctx, "tool result ignored: no call is waiting for it", "call_id", res.GetCallId())
+		return
+	}
+	ch <- res // buffered, and the id is removed: one send at most
+}
+
+// closeInput records that the client will send nothing more: waiting and
+// later calls fail.
+func (c *clientTools) closeInput() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.closed = true
+		close(c.inputClosed)
+	}
+}
+
+// inputClosedError fails a call that the client can no longer answer.
+func inputClosedError(call *v1.ToolCall) error {
+	return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "TOOL_RESULT_MISSING",
+		Message: fmt.Sprintf("the client closed its side of the stream without answering tool call %s (%s)",
+			call.GetCallId(), call.GetFunctionCall().GetName())}
+}

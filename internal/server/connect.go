@@ -1,0 +1,136 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"google.golang.org/grpc"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
+
+// errClientCancelled is the cause of an invocation the client cancelled
+// with a cancel message; it reaches the client as CANCELLED.
+var errClientCancelled = fmt.Errorf("server: the client cancelled the invocation: %w", context.Canceled)
+
+// connectStream is the server side of a Connect stream.
+type connectStream = grpc.BidiStreamingServer[v1.ConnectRequest, v1.ConnectResponse]
+
+// Connect implements [v1.RunnerServiceServer]: one invocation whose remote
+// tools live in the client.
+//
+// The first message must be start: its run is validated as Run's request is,
+// and its tool declarations against the app (each named once, each a remote
+// tool of some agent of the app). The server then streams the events; each
+// call of a declared tool is sent as a tool_call, the parallel calls of one
+// model turn at once, and waits for the tool_result with its call id, in any
+// order, or for the per-call timeout. A tool_result for no waiting call is
+// ignored. After the last event of a successful run the server sends done
+// and ends the stream OK; a failed run ends it with the status of the
+// failure. A cancel message ends the invocation with CANCELLED; so do a
+// client that goes away and the stream's deadline (DEADLINE_EXCEEDED). A
+// client that closes its side of the stream may still receive the run, but
+// a tool call that can no longer be answered fails the run with
+// INVALID_ARGUMENT. A second start is INVALID_ARGUMENT. Events stored
+// before the end stay stored, and the session is free for the next run.
+func (s *Server) Connect(stream connectStream) error {
+	ctx := stream.Context()
+	first, err := stream.Recv()
+	if errors.Is(err, io.EOF) {
+		return invalid("the stream ended before its start message")
+	}
+	if err != nil {
+		return err
+	}
+	start := first.GetStart()
+	if start == nil {
+		return invalid("the first message of a Connect stream must be start")
+	}
+	req := start.GetRun()
+	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
+		return err
+	}
+	app, err := s.app(req.GetAppName())
+	if err != nil {
+		return toStatus(ctx, s.log, err)
+	}
+
+	out := &connectSender{stream: stream}
+	client, err := newClientTools(app.Info, start.GetTools(), out.send, s.toolTimeout, s.log)
+	if err != nil {
+		return err
+	}
+	ictx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	inv, err := s.start(ictx, req, client)
+	if err != nil {
+		return toStatus(ctx, s.log, err)
+	}
+	// The receiver ends when the stream does, at the latest when this
+	// handler has returned.
+	go s.receive(ictx, stream, client, cancel)
+
+	err = inv.run(ictx, func(ev *v1.Event) error {
+		return out.send(&v1.ConnectResponse{Kind: &v1.ConnectResponse_Event{Event: ev}})
+	})
+	if err != nil {
+		// The invocation stopped because of the client (cancel, a second
+		// start): report that rather than how the engine noticed it.
+		if ctx.Err() == nil && ictx.Err() != nil {
+			err = context.Cause(ictx)
+		}
+		return toStatus(ctx, s.log, err)
+	}
+	done := &v1.ConnectResponse{Kind: &v1.ConnectResponse_Done{Done: &v1.RunDone{InvocationId: inv.inv.ID()}}}
+	if err := out.send(done); err != nil {
+		return toStatus(ctx, s.log, err)
+	}
+	return nil
+}
+
+// receive reads the client's messages after start until the stream ends:
+// results go to their waiting calls, cancel and a second start end the
+// invocation through cancel.
+func (s *Server) receive(ctx context.Context, stream connectStream, client *clientTools, cancel context.CancelCauseFunc) {
+	defer client.closeInput()
+	for {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			// The stream is broken; when the client went away, the
+			// stream's context already ends the invocation.
+			cancel(err)
+			return
+		}
+		switch k := msg.GetKind().(type) {
+		case *v1.ConnectRequest_ToolResult:
+			client.deliver(ctx, k.ToolResult)
+		case *v1.ConnectRequest_Cancel:
+			cancel(errClientCancelled)
+		case *v1.ConnectRequest_Start:
+			cancel(invalid("start may only be the first message of a Connect stream"))
+		default:
+			// A kind this server does not know, from a newer client.
+			s.log.DebugContext(ctx, "connect message of an unknown kind ignored")
+		}
+	}
+}
+
+// connectSender serialises the sends of a Connect stream: events come from
+// the invocation, tool calls from the goroutines of parallel calls, and a
+// gRPC stream is not safe for concurrent sends.
+type connectSender struct {
+	mu     sync.Mutex
+	stream connectStream
+}
+
+func (c *connectSender) send(msg *v1.ConnectResponse) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stream.Send(msg)
+}
