@@ -53,7 +53,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log})
+	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {
