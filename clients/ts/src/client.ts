@@ -1,0 +1,269 @@
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { CallOptions, Client, Interceptor, Transport } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import type { SecureClientSessionOptions } from "node:http2";
+import { type App, AppService } from "./gen/agentsvc/v1/app_service_pb.js";
+import { RunnerService } from "./gen/agentsvc/v1/runner_service_pb.js";
+import type { Session } from "./gen/agentsvc/v1/session_pb.js";
+import { SessionService } from "./gen/agentsvc/v1/session_service_pb.js";
+import { NotFoundError, toAgentsvcError } from "./errors.js";
+import { connectRun, type Invocation, plainRun, type RunOptions } from "./invocation.js";
+
+/** The address `make run` serves gRPC on. */
+export const DEFAULT_ADDRESS = "127.0.0.1:50051";
+
+/** TLS settings of a connection: Node's http2/tls client options (ca, cert, key, servername...). */
+export type TlsOptions = Pick<
+  SecureClientSessionOptions,
+  "ca" | "cert" | "key" | "passphrase" | "servername" | "rejectUnauthorized" | "minVersion" | "pfx"
+>;
+
+/** Request headers (gRPC metadata): fixed, or computed for each call (e.g. a fresh token). */
+export type HeadersOption = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/** Options of an {@link AgentsvcClient}. All are optional. */
+export interface ClientOptions {
+  /**
+   * Where the service listens: "host:port", "http://host:port" or
+   * "https://host:port". Default "127.0.0.1:50051".
+   */
+  address?: string;
+  /**
+   * TLS: true for the system's roots, or options with your own CA or client
+   * certificate. Default: on for "https://" addresses, off otherwise.
+   */
+  tls?: boolean | TlsOptions;
+  /** Headers sent with every call, e.g. `{ authorization: "Bearer ..." }`. */
+  headers?: HeadersOption;
+  /** Interceptors applied to every call. */
+  interceptors?: Interceptor[];
+  /** Deadline of each session and app call in milliseconds. Default: none. */
+  timeoutMs?: number;
+  /**
+   * How long {@link Invocation.cancel} waits for the service to end a Connect
+   * stream before resetting it. Default 5000 ms.
+   */
+  cancelGraceMs?: number;
+  /**
+   * A transport to use instead of the gRPC transport the client creates
+   * (address, tls and headers are then ignored; interceptors are the
+   * transport's own). {@link AgentsvcClient.close} does not close it.
+   */
+  transport?: Transport;
+}
+
+/** Names a user's session. */
+export interface SessionKey {
+  appName: string;
+  userId: string;
+  sessionId: string;
+}
+
+/** Options of {@link AgentsvcClient.createSession}. */
+export interface CreateSessionOptions {
+  appName: string;
+  userId: string;
+  /** The new session's id; the service generates a uuid4 when omitted. */
+  sessionId?: string;
+  /** Initial state; "app:" and "user:" keys go to their scopes. */
+  state?: JsonObject;
+}
+
+/** Options of {@link AgentsvcClient.getSession}. */
+export interface GetSessionOptions extends SessionKey {
+  /** When positive, only the last N events. */
+  numRecentEvents?: number;
+  /** When positive, only events at or after this time (seconds since the epoch). */
+  afterTimestamp?: number;
+}
+
+/**
+ * A client of agentsvc: runs agents (with tools that live in this process),
+ * manages sessions and describes apps. One client holds one HTTP/2
+ * connection, opened on first use and shared by concurrent calls; it is safe
+ * to use from concurrent tasks. Call {@link AgentsvcClient.close} when done.
+ */
+export class AgentsvcClient {
+  private readonly runner: Client<typeof RunnerService>;
+  private readonly sessions: Client<typeof SessionService>;
+  private readonly apps: Client<typeof AppService>;
+  private readonly sessionManager: Http2SessionManager | undefined;
+  private readonly timeoutMs: number | undefined;
+  private readonly cancelGraceMs: number;
+
+  constructor(options: ClientOptions = {}) {
+    let transport = options.transport;
+    if (transport === undefined) {
+      const { baseUrl, nodeOptions } = endpoint(options.address ?? DEFAULT_ADDRESS, options.tls);
+      this.sessionManager = new Http2SessionManager(baseUrl, {}, nodeOptions);
+      const interceptors = [...(options.headers === undefined ? [] : [headersInterceptor(options.headers)]), ...(options.interceptors ?? [])];
+      transport = createGrpcTransport({ baseUrl, sessionManager: this.sessionManager, interceptors });
+    }
+    this.runner = createClient(RunnerService, transport);
+    this.sessions = createClient(SessionService, transport);
+    this.apps = createClient(AppService, transport);
+    this.timeoutMs = options.timeoutMs;
+    this.cancelGraceMs = options.cancelGraceMs ?? 5000;
+  }
+
+  /**
+   * Runs an invocation and streams its events. With `tools`, the run uses the
+   * Connect call: the tools are declared to the service, which calls them
+   * back; calls are answered concurrently, in the order they finish. Without
+   * `tools`, it uses the plain Run call (agents without client tools).
+   *
+   * ```ts
+   * for await (const event of client.run({ appName, userId, sessionId, message: "Hi", tools: [getWeather] })) {
+   *   if (isFinalResponse(event)) console.log(eventText(event));
+   * }
+   * ```
+   *
+   * Nothing is sent until the iteration starts. Failures reject the iteration
+   * with an {@link AgentsvcError} subclass: NotFoundError for an unknown app
+   * or session, SessionBusyError when the session runs another invocation...
+   */
+  run(options: RunOptions): Invocation {
+    if (options.tools !== undefined) {
+      return connectRun(this.runner, options, { cancelGraceMs: this.cancelGraceMs });
+    }
+    return plainRun(this.runner, options);
+  }
+
+  /** Creates a session and returns it. Rejects with AlreadyExistsError for a taken id. */
+  async createSession(options: CreateSessionOptions): Promise<Session> {
+    const res = await this.call(() => this.sessions.createSession({
+      appName: options.appName,
+      userId: options.userId,
+      sessionId: options.sessionId ?? "",
+      ...(options.state === undefined ? {} : { state: options.state }),
+    }, this.callOptions()));
+    return required(res.session, "session");
+  }
+
+  /** Returns a session with its events. Rejects with NotFoundError when it does not exist. */
+  async getSession(options: GetSessionOptions): Promise<Session> {
+    const res = await this.call(() => this.sessions.getSession({
+      appName: options.appName,
+      userId: options.userId,
+      sessionId: options.sessionId,
+      numRecentEvents: options.numRecentEvents ?? 0,
+      afterTimestamp: options.afterTimestamp ?? 0,
+    }, this.callOptions()));
+    return required(res.session, "session");
+  }
+
+  /** Returns a session, or undefined when it does not exist. */
+  async findSession(options: GetSessionOptions): Promise<Session | undefined> {
+    try {
+      return await this.getSession(options);
+    } catch (err) {
+      if (err instanceof NotFoundError && err.reason !== "APP_NOT_FOUND") {
+        return undefined;
+      }
+      throw err;
+    }
+  }
+
+  /** Returns the sessions of a user, without their events. */
+  async listSessions(options: { appName: string; userId: string }): Promise<Session[]> {
+    const res = await this.call(() => this.sessions.listSessions(options, this.callOptions()));
+    return res.sessions;
+  }
+
+  /** Deletes a session; deleting a missing one is not an error. */
+  async deleteSession(key: SessionKey): Promise<void> {
+    await this.call(() => this.sessions.deleteSession(key, this.callOptions()));
+  }
+
+  /**
+   * Changes a session's state outside a run: the service appends a user event
+   * carrying the delta (ADK's PATCH) and returns the updated session.
+   */
+  async updateSessionState(options: SessionKey & { stateDelta: JsonObject }): Promise<Session> {
+    const res = await this.call(() => this.sessions.updateSessionState(options, this.callOptions()));
+    return required(res.session, "session");
+  }
+
+  /**
+   * Undoes the invocations from the given one on (ADK's rewind) and returns
+   * the session. The rewound events stay stored but no longer reach the model.
+   */
+  async rewindSession(options: SessionKey & { rewindBeforeInvocationId: string }): Promise<Session> {
+    const res = await this.call(() => this.sessions.rewindSession(options, this.callOptions()));
+    return required(res.session, "session");
+  }
+
+  /** Returns the names of the apps the service runs, sorted. */
+  async listApps(): Promise<string[]> {
+    const res = await this.call(() => this.apps.listApps({}, this.callOptions()));
+    return res.appNames;
+  }
+
+  /** Returns an app's agent tree. Rejects with NotFoundError for an unknown app. */
+  async getApp(appName: string): Promise<App> {
+    const res = await this.call(() => this.apps.getApp({ appName }, this.callOptions()));
+    return required(res.app, "app");
+  }
+
+  /**
+   * Closes the connection, failing the calls still open. The client must not
+   * be used afterwards.
+   */
+  close(): void {
+    this.sessionManager?.abort();
+  }
+
+  private callOptions(): CallOptions {
+    return this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs };
+  }
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toAgentsvcError(err);
+    }
+  }
+}
+
+function required<T>(value: T | undefined, field: string): T {
+  if (value === undefined) {
+    throw toAgentsvcError(new Error(`the service answered without ${field}`));
+  }
+  return value;
+}
+
+/** Resolves an address and TLS option into the transport's base URL and http2 options. */
+export function endpoint(
+  address: string,
+  tls: boolean | TlsOptions | undefined,
+): { baseUrl: string; nodeOptions: SecureClientSessionOptions } {
+  const match = /^(https?):\/\/(.+?)\/?$/.exec(address);
+  const scheme = match?.[1];
+  const hostPort = match?.[2] ?? address;
+  if (hostPort === "" || hostPort.includes("/")) {
+    throw new TypeError(`address ${JSON.stringify(address)} is invalid: use host:port or http(s)://host:port`);
+  }
+  if (scheme === "http" && tls !== undefined && tls !== false) {
+    throw new TypeError(`address ${address} is http:// but tls is set`);
+  }
+  const secure = tls === undefined ? scheme === "https" : tls !== false;
+  if (scheme === "https" && !secure) {
+    throw new TypeError(`address ${address} is https:// but tls is false`);
+  }
+  return {
+    baseUrl: `${secure ? "https" : "http"}://${hostPort}`,
+    nodeOptions: typeof tls === "object" ? { ...tls } : {},
+  };
+}
+
+function headersInterceptor(headers: HeadersOption): Interceptor {
+  return (next) => async (req) => {
+    const values = typeof headers === "function" ? await headers() : headers;
+    for (const [name, value] of Object.entries(values)) {
+      req.header.set(name, value);
+    }
+    return next(req);
+  };
+}

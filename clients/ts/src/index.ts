@@ -1,0 +1,47 @@
+/**
+ * TypeScript client of agentsvc: run agents declared in YAML, with tools
+ * written in TypeScript that the service calls back over gRPC.
+ *
+ * @packageDocumentation
+ */
+export {
+  AgentsvcClient,
+  DEFAULT_ADDRESS,
+  type ClientOptions,
+  type CreateSessionOptions,
+  type GetSessionOptions,
+  type HeadersOption,
+  type SessionKey,
+  type TlsOptions,
+} from "./client.js";
+export { Invocation, type MessageInput, type RunOptions } from "./invocation.js";
+export { defineTool, type Tool, type ToolActions, type ToolContext, type ToolDefinition } from "./tools.js";
+export type { Infer, JsonSchema, JsonSchemaType, ObjectSchema } from "./schema.js";
+export { eventText, functionCalls, functionResponses, isFinalResponse } from "./events.js";
+export {
+  AbortedError,
+  AgentsvcError,
+  AlreadyExistsError,
+  CancelledError,
+  DeadlineExceededError,
+  ERROR_DOMAIN,
+  FailedPreconditionError,
+  InternalError,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionDeniedError,
+  ResourceExhaustedError,
+  SessionBusyError,
+  toAgentsvcError,
+  UnauthenticatedError,
+  UnavailableError,
+  UnimplementedError,
+  type AgentsvcErrorInit,
+} from "./errors.js";
+export { Code } from "@connectrpc/connect";
+export type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+export type { App, AgentInfo, ToolInfo } from "./gen/agentsvc/v1/app_service_pb.js";
+export type { Content, FunctionCall, FunctionResponse, Part } from "./gen/agentsvc/v1/content_pb.js";
+export type { Event, EventActions } from "./gen/agentsvc/v1/event_pb.js";
+export type { ToolCall } from "./gen/agentsvc/v1/runner_service_pb.js";
+export type { Session } from "./gen/agentsvc/v1/session_pb.js";
