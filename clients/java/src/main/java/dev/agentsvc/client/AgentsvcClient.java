@@ -1,0 +1,434 @@
+package dev.agentsvc.client;
+
+import dev.agentsvc.v1.App;
+import dev.agentsvc.v1.AppServiceGrpc;
+import dev.agentsvc.v1.CreateSessionRequest;
+import dev.agentsvc.v1.DeleteSessionRequest;
+import dev.agentsvc.v1.GetAppRequest;
+import dev.agentsvc.v1.GetSessionRequest;
+import dev.agentsvc.v1.ListAppsRequest;
+import dev.agentsvc.v1.ListSessionsRequest;
+import dev.agentsvc.v1.RewindSessionRequest;
+import dev.agentsvc.v1.RunRequest;
+import dev.agentsvc.v1.RunnerServiceGrpc;
+import dev.agentsvc.v1.Session;
+import dev.agentsvc.v1.SessionServiceGrpc;
+import dev.agentsvc.v1.StartRun;
+import dev.agentsvc.v1.UpdateSessionStateRequest;
+import io.grpc.CallCredentials;
+import io.grpc.Channel;
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.stub.AbstractStub;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * A client of agentsvc: runs agents, with tools written in Java, and manages sessions and apps.
+ *
+ * <pre>{@code
+ * try (AgentsvcClient client = AgentsvcClient.builder("127.0.0.1:50051").plaintext().build()) {
+ *   Session session = client.createSession("weather", "alice");
+ *   List<FunctionTool> tools = FunctionTool.fromMethods(new WeatherTools());
+ *   try (Invocation run = client.run("weather", "alice", session.getId(), "Weather in Paris?", tools)) {
+ *     for (Event event : run) {
+ *       System.out.println(event.getAuthor() + ": " + Events.text(event));
+ *     }
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Every method throws the {@link AgentsvcException} subclass of the service's status ({@link
+ * NotFoundException} for an unknown app or session, {@link SessionBusyException} while another
+ * invocation runs on the session, ...). A client is thread-safe and meant to be shared; close it
+ * to release its channel and tool threads.
+ */
+public final class AgentsvcClient implements AutoCloseable {
+  private final Channel channel;
+  private final ManagedChannel ownedChannel;
+  private final ExecutorService ownedExecutor;
+  private final Executor toolExecutor;
+  private final CallCredentials callCredentials;
+  private final Duration timeout;
+
+  private AgentsvcClient(Builder b, Channel channel, ManagedChannel owned) {
+    this.channel = channel;
+    this.ownedChannel = owned;
+    if (b.toolExecutor != null) {
+      this.toolExecutor = b.toolExecutor;
+      this.ownedExecutor = null;
+    } else {
+      this.ownedExecutor = Executors.newCachedThreadPool(new ToolThreads());
+      this.toolExecutor = ownedExecutor;
+    }
+    this.callCredentials = b.callCredentials;
+    this.timeout = b.timeout;
+  }
+
+  /**
+   * Starts a client of the service at a gRPC target, e.g. {@code "127.0.0.1:50051"} or {@code
+   * "dns:///agents.example.com:443"}. TLS is the default; call {@link Builder#plaintext()} for a
+   * local server.
+   *
+   * @param target the gRPC target
+   * @return a builder
+   */
+  public static Builder builder(String target) {
+    return new Builder(Objects.requireNonNull(target, "target"), null);
+  }
+
+  /**
+   * Starts a client over an existing channel, which the client uses but does not close.
+   *
+   * @param channel the channel
+   * @return a builder
+   */
+  public static Builder builder(Channel channel) {
+    return new Builder(null, Objects.requireNonNull(channel, "channel"));
+  }
+
+  /** Returns the channel the client calls through. */
+  public Channel channel() {
+    return channel;
+  }
+
+  // Apps.
+
+  /** Returns the names of the apps the service runs, sorted. */
+  public List<String> listApps() {
+    return unary(() -> unaryStub(AppServiceGrpc.newBlockingStub(channel))
+        .listApps(ListAppsRequest.getDefaultInstance()).getAppNamesList());
+  }
+
+  /**
+   * Returns an app and its agent tree: agents, their classes, descriptions and tools (remote
+   * ones marked, which a run must declare).
+   *
+   * @throws NotFoundException when there is no such app
+   */
+  public App getApp(String appName) {
+    return unary(() -> unaryStub(AppServiceGrpc.newBlockingStub(channel))
+        .getApp(GetAppRequest.newBuilder().setAppName(appName).build()).getApp());
+  }
+
+  // Sessions.
+
+  /**
+   * Creates a session with a generated id and an empty state.
+   *
+   * @throws NotFoundException when there is no such app
+   */
+  public Session createSession(String appName, String userId) {
+    return createSession(appName, userId, null, null);
+  }
+
+  /**
+   * Creates a session.
+   *
+   * @param sessionId the id, or null for a generated one
+   * @param state the initial state, or null; {@code app:} and {@code user:} keys go to their
+   *     scopes
+   * @throws AlreadyExistsException when the id is taken
+   * @throws NotFoundException when there is no such app
+   */
+  public Session createSession(
+      String appName, String userId, String sessionId, Map<String, ?> state) {
+    CreateSessionRequest.Builder req =
+        CreateSessionRequest.newBuilder().setAppName(appName).setUserId(userId);
+    if (sessionId != null) {
+      req.setSessionId(sessionId);
+    }
+    if (state != null) {
+      req.setState(Values.toStruct(state));
+    }
+    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
+        .createSession(req.build()).getSession());
+  }
+
+  /**
+   * Returns a session with all its events.
+   *
+   * @throws NotFoundException when there is no such session
+   */
+  public Session getSession(String appName, String userId, String sessionId) {
+    return getSession(GetSessionRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).build());
+  }
+
+  /**
+   * Returns a session, with the events the request selects ({@code num_recent_events}, {@code
+   * after_timestamp}).
+   *
+   * @throws NotFoundException when there is no such session
+   */
+  public Session getSession(GetSessionRequest request) {
+    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
+        .getSession(request).getSession());
+  }
+
+  /** Returns the sessions of a user, without their events. */
+  public List<Session> listSessions(String appName, String userId) {
+    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
+        .listSessions(ListSessionsRequest.newBuilder().setAppName(appName).setUserId(userId).build())
+        .getSessionsList());
+  }
+
+  /** Deletes a session; deleting a missing one is not an error. */
+  public void deleteSession(String appName, String userId, String sessionId) {
+    unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
+        .deleteSession(DeleteSessionRequest.newBuilder()
+            .setAppName(appName).setUserId(userId).setSessionId(sessionId).build()));
+  }
+
+  /**
+   * Changes a session's state by appending an event that carries the delta, as ADK's API server
+   * does; a null value sets its key to null.
+   *
+   * @return the updated session
+   * @throws NotFoundException when there is no such session
+   */
+  public Session updateSessionState(
+      String appName, String userId, String sessionId, Map<String, ?> stateDelta) {
+    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
+        .updateSessionState(UpdateSessionStateRequest.newBuilder()
+            .setAppName(appName).setUserId(userId).setSessionId(sessionId)
+            .setStateDelta(Values.toStruct(stateDelta)).build())
+        .getSession());
+  }
+
+  /**
+   * Undoes the invocations of a session from one on, as ADK's rewind: their events stay stored
+   * but no longer reach the model, and the session-scoped state is restored.
+   *
+   * @return the session after the rewind
+   * @throws NotFoundException when there is no such session or invocation
+   */
+  public Session rewindSession(
+      String appName, String userId, String sessionId, String rewindBeforeInvocationId) {
+    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
+        .rewindSession(RewindSessionRequest.newBuilder()
+            .setAppName(appName).setUserId(userId).setSessionId(sessionId)
+            .setRewindBeforeInvocationId(rewindBeforeInvocationId).build())
+        .getSession());
+  }
+
+  // Runs.
+
+  /**
+   * Runs an agent without client tools on an existing session, sending a text message; iterate
+   * the result for its events.
+   */
+  public Invocation run(String appName, String userId, String sessionId, String text) {
+    return run(request(appName, userId, sessionId, text));
+  }
+
+  /**
+   * Runs an agent without client tools ({@code RunnerService.Run}); iterate the result for its
+   * events. Errors before the first event (unknown session, busy session...) are thrown by the
+   * iteration.
+   */
+  public Invocation run(RunRequest request) {
+    return startRun(request, null);
+  }
+
+  /** Runs an agent without client tools, delivering its events to a listener. */
+  public Invocation runAsync(RunRequest request, EventListener listener) {
+    return startRun(request, Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Runs an agent whose tools live here, on an existing session, sending a text message; iterate
+   * the result for its events while the tools answer the agent's calls.
+   */
+  public Invocation run(
+      String appName, String userId, String sessionId, String text,
+      Collection<FunctionTool> tools) {
+    return run(request(appName, userId, sessionId, text), tools);
+  }
+
+  /**
+   * Runs an agent whose tools live here ({@code RunnerService.Connect}): declares the tools, then
+   * runs each call the agent makes on the tool executor, several at once when the model calls
+   * tools in parallel, and sends their results back in whatever order they finish.
+   *
+   * @throws IllegalArgumentException when two tools have the same name
+   */
+  public Invocation run(RunRequest request, Collection<FunctionTool> tools) {
+    return startConnect(request, tools, null);
+  }
+
+  /** Runs an agent whose tools live here, delivering its events to a listener. */
+  public Invocation runAsync(
+      RunRequest request, Collection<FunctionTool> tools, EventListener listener) {
+    return startConnect(request, tools, Objects.requireNonNull(listener, "listener"));
+  }
+
+  private Invocation startRun(RunRequest request, EventListener listener) {
+    Objects.requireNonNull(request, "request");
+    Invocation invocation = new Invocation(listener);
+    RunCall call = new RunCall(invocation);
+    invocation.setControl(call);
+    stub(RunnerServiceGrpc.newStub(channel)).run(request, call);
+    return invocation;
+  }
+
+  private Invocation startConnect(
+      RunRequest request, Collection<FunctionTool> tools, EventListener listener) {
+    Objects.requireNonNull(request, "request");
+    Map<String, FunctionTool> byName = new LinkedHashMap<>();
+    StartRun.Builder start = StartRun.newBuilder().setRun(request);
+    for (FunctionTool tool : Objects.requireNonNull(tools, "tools")) {
+      if (byName.putIfAbsent(tool.name(), tool) != null) {
+        throw new IllegalArgumentException("two tools are named " + tool.name());
+      }
+      start.addTools(tool.declaration());
+    }
+    Invocation invocation = new Invocation(listener);
+    ConnectCall call = new ConnectCall(invocation, Map.copyOf(byName), toolExecutor);
+    invocation.setControl(call);
+    stub(RunnerServiceGrpc.newStub(channel)).connect(call);
+    call.start(start.build());
+    return invocation;
+  }
+
+  private static RunRequest request(String appName, String userId, String sessionId, String text) {
+    return RunRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId)
+        .setNewMessage(Contents.userText(text))
+        .build();
+  }
+
+  private <S extends AbstractStub<S>> S stub(S stub) {
+    return callCredentials == null ? stub : stub.withCallCredentials(callCredentials);
+  }
+
+  /** Returns a stub for a unary call: with the call credentials and the deadline. */
+  private <S extends AbstractStub<S>> S unaryStub(S stub) {
+    S s = stub(stub);
+    return timeout == null ? s : s.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  private static <T> T unary(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (StatusRuntimeException e) {
+      throw AgentsvcException.from(e);
+    }
+  }
+
+  /**
+   * Closes the client: shuts down the channel it created (waiting up to five seconds for calls
+   * in flight) and its tool threads. A channel given to {@link #builder(Channel)} and an
+   * executor given to {@link Builder#toolExecutor} are left open.
+   */
+  @Override
+  public void close() {
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdownNow();
+    }
+    if (ownedChannel != null) {
+      ownedChannel.shutdown();
+      try {
+        if (!ownedChannel.awaitTermination(5, TimeUnit.SECONDS)) {
+          ownedChannel.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        ownedChannel.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Names tool threads and keeps them from holding the JVM open. */
+  private static final class ToolThreads implements ThreadFactory {
+    private final AtomicInteger next = new AtomicInteger();
+
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, "agentsvc-tool-" + next.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    }
+  }
+
+  /** Builds an {@link AgentsvcClient}. Not thread-safe. */
+  public static final class Builder {
+    private final String target;
+    private final Channel channel;
+    private ChannelCredentials credentials = TlsChannelCredentials.create();
+    private CallCredentials callCredentials;
+    private Executor toolExecutor;
+    private Duration timeout;
+
+    private Builder(String target, Channel channel) {
+      this.target = target;
+      this.channel = channel;
+    }
+
+    /** Connects without TLS, e.g. to a local server. */
+    public Builder plaintext() {
+      return channelCredentials(InsecureChannelCredentials.create());
+    }
+
+    /** Connects with TLS, trusting the system's roots; the default. */
+    public Builder tls() {
+      return channelCredentials(TlsChannelCredentials.create());
+    }
+
+    /**
+     * Connects with the given channel credentials, e.g. {@code TlsChannelCredentials} with a
+     * custom trust store or client certificate.
+     */
+    public Builder channelCredentials(ChannelCredentials credentials) {
+      this.credentials = Objects.requireNonNull(credentials, "credentials");
+      return this;
+    }
+
+    /** Attaches credentials to every call, e.g. a bearer token; none by default. */
+    public Builder callCredentials(CallCredentials callCredentials) {
+      this.callCredentials = callCredentials;
+      return this;
+    }
+
+    /**
+     * Runs tool calls on this executor, which the client does not shut down. By default the
+     * client uses a cached pool of daemon threads, closed with it.
+     */
+    public Builder toolExecutor(Executor executor) {
+      this.toolExecutor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /**
+     * Bounds each session and app call (not runs) by a deadline; none by default.
+     */
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** Returns the client, creating its channel unless one was given. */
+    public AgentsvcClient build() {
+      if (channel != null) {
+        return new AgentsvcClient(this, channel, null);
+      }
+      ManagedChannel owned = Grpc.newChannelBuilder(target, credentials).build();
+      return new AgentsvcClient(this, owned, owned);
+    }
+  }
+}

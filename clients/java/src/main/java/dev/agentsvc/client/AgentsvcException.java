@@ -1,0 +1,158 @@
+package dev.agentsvc.client;
+
+import com.google.rpc.ErrorInfo;
+import io.grpc.Status;
+import io.grpc.StatusException;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Base of every error the service reports, and of the errors of the transport to it.
+ *
+ * <p>An agentsvc error is a gRPC status: a {@linkplain #code() code}, a human {@linkplain
+ * #getMessage() message} (ADK's own text where ADK has one) and a {@code google.rpc.ErrorInfo}
+ * whose {@linkplain #reason() reason} tells cases of one code apart, e.g. {@code SESSION_BUSY}
+ * and {@code SESSION_STALE} under {@link Status.Code#ABORTED}. Each code has its own subclass
+ * ({@link NotFoundException}, {@link InvalidArgumentException}, ...), so callers catch what they
+ * can handle; codes without one map to this class.
+ *
+ * <p>Instances are immutable and safe to share between threads.
+ */
+public class AgentsvcException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** The ErrorInfo domain of the errors the service itself reports. */
+  public static final String DOMAIN = "agentsvc";
+
+  private final Status.Code code;
+  private final transient ErrorInfo errorInfo;
+
+  /**
+   * Creates an exception.
+   *
+   * @param code the gRPC status code
+   * @param message the status message
+   * @param errorInfo the ErrorInfo detail, or null when the status carried none
+   * @param cause the gRPC exception, or null
+   */
+  public AgentsvcException(
+      Status.Code code, String message, ErrorInfo errorInfo, Throwable cause) {
+    super(message, cause);
+    this.code = Objects.requireNonNull(code, "code");
+    this.errorInfo = errorInfo == null ? ErrorInfo.getDefaultInstance() : errorInfo;
+  }
+
+  /** Returns the gRPC status code. */
+  public Status.Code code() {
+    return code;
+  }
+
+  /**
+   * Returns the ErrorInfo reason, e.g. {@code SESSION_NOT_FOUND}, or an empty string when the
+   * status carried no ErrorInfo (errors of the transport rather than of the service).
+   */
+  public String reason() {
+    return errorInfo.getReason();
+  }
+
+  /** Returns the ErrorInfo domain ({@value #DOMAIN} for the service's errors), or "". */
+  public String domain() {
+    return errorInfo.getDomain();
+  }
+
+  /** Returns the ErrorInfo metadata; empty when there is none. */
+  public Map<String, String> metadata() {
+    return errorInfo.getMetadataMap();
+  }
+
+  /** Returns the ErrorInfo detail; the default instance when the status carried none. */
+  public ErrorInfo errorInfo() {
+    return errorInfo;
+  }
+
+  @Override
+  public String toString() {
+    String kind = reason().isEmpty() ? code.name() : code.name() + "/" + reason();
+    return getClass().getName() + " [" + kind + "]: " + getMessage();
+  }
+
+  /**
+   * Maps an error of a gRPC call to the exception for its status code, keeping the ErrorInfo
+   * detail. An {@code AgentsvcException} is returned as is; wrappers of a future's failure are
+   * looked through; any other throwable becomes an {@link Status.Code#UNKNOWN} exception.
+   *
+   * @param error the error, as thrown by a stub or passed to {@code onError}
+   * @return the mapped exception, never null
+   */
+  public static AgentsvcException from(Throwable error) {
+    Objects.requireNonNull(error, "error");
+    Throwable t = error;
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof AgentsvcException e) {
+      return e;
+    }
+    Status status = Status.fromThrowable(t);
+    String message = status.getDescription();
+    if (message == null) {
+      message = status.getCause() != null ? String.valueOf(status.getCause()) : status.getCode().name();
+    }
+    ErrorInfo info = null;
+    if (t instanceof StatusRuntimeException || t instanceof StatusException) {
+      info = errorInfo(StatusProto.fromThrowable(t));
+    }
+    return forCode(status.getCode(), message, info, t);
+  }
+
+  /**
+   * Returns the exception for a status code.
+   *
+   * @param code the gRPC status code
+   * @param message the status message
+   * @param info the ErrorInfo detail, or null
+   * @param cause the cause, or null
+   * @return the exception of the code's class
+   */
+  static AgentsvcException forCode(
+      Status.Code code, String message, ErrorInfo info, Throwable cause) {
+    return switch (code) {
+      case NOT_FOUND -> new NotFoundException(message, info, cause);
+      case ALREADY_EXISTS -> new AlreadyExistsException(message, info, cause);
+      case INVALID_ARGUMENT -> new InvalidArgumentException(message, info, cause);
+      case FAILED_PRECONDITION -> new FailedPreconditionException(message, info, cause);
+      case ABORTED -> info != null && SessionBusyException.REASON.equals(info.getReason())
+          ? new SessionBusyException(message, info, cause)
+          : new AbortedException(message, info, cause);
+      case RESOURCE_EXHAUSTED -> new ResourceExhaustedException(message, info, cause);
+      case UNAVAILABLE -> new UnavailableException(message, info, cause);
+      case CANCELLED -> new CancelledException(message, info, cause);
+      case DEADLINE_EXCEEDED -> new DeadlineExceededException(message, info, cause);
+      case UNAUTHENTICATED -> new UnauthenticatedException(message, info, cause);
+      case PERMISSION_DENIED -> new PermissionDeniedException(message, info, cause);
+      case INTERNAL, UNKNOWN, DATA_LOSS -> new InternalException(code, message, info, cause);
+      default -> new AgentsvcException(code, message, info, cause);
+    };
+  }
+
+  private static ErrorInfo errorInfo(com.google.rpc.Status status) {
+    if (status == null) {
+      return null;
+    }
+    for (com.google.protobuf.Any detail : status.getDetailsList()) {
+      if (detail.is(ErrorInfo.class)) {
+        try {
+          return detail.unpack(ErrorInfo.class);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,237 @@
+package dev.agentsvc.client;
+
+import dev.agentsvc.v1.CancelRun;
+import dev.agentsvc.v1.ConnectRequest;
+import dev.agentsvc.v1.ConnectResponse;
+import dev.agentsvc.v1.EventActions;
+import dev.agentsvc.v1.StartRun;
+import dev.agentsvc.v1.ToolCall;
+import dev.agentsvc.v1.ToolResult;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.lang.reflect.InvocationTargetException;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One Connect stream: sends the start message, hands events to the {@link Invocation}, runs each
+ * tool call on the tool executor and sends its result, concurrently and in completion order.
+ */
+final class ConnectCall
+    implements ClientResponseObserver<ConnectRequest, ConnectResponse>, Invocation.Control {
+  private final Invocation invocation;
+  private final Map<String, FunctionTool> tools;
+  private final Executor executor;
+
+  /** Guards the request stream, which is not thread-safe, and the fields below. */
+  private final Object lock = new Object();
+  private ClientCallStreamObserver<ConnectRequest> requests;
+  private boolean requestsClosed;
+  private boolean ended;
+  private final Set<Thread> running = new HashSet<>();
+  private final Set<CompletableFuture<?>> pending = new HashSet<>();
+
+  ConnectCall(Invocation invocation, Map<String, FunctionTool> tools, Executor executor) {
+    this.invocation = invocation;
+    this.tools = tools;
+    this.executor = executor;
+  }
+
+  @Override
+  public void beforeStart(ClientCallStreamObserver<ConnectRequest> requestStream) {
+    synchronized (lock) {
+      this.requests = requestStream;
+    }
+  }
+
+  /** Sends the start message; called once, right after the call starts. */
+  void start(StartRun start) {
+    send(ConnectRequest.newBuilder().setStart(start).build());
+  }
+
+  @Override
+  public void onNext(ConnectResponse response) {
+    switch (response.getKindCase()) {
+      case EVENT -> invocation.onEvent(response.getEvent());
+      case TOOL_CALL -> dispatch(response.getToolCall());
+      case DONE -> {
+        invocation.onDone(response.getDone().getInvocationId());
+        halfClose();
+      }
+      case KIND_NOT_SET -> { }
+    }
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    end();
+    invocation.onClose(t);
+  }
+
+  @Override
+  public void onCompleted() {
+    end();
+    invocation.onClose(null);
+  }
+
+  @Override
+  public void requestCancel() {
+    send(ConnectRequest.newBuilder().setCancel(CancelRun.getDefaultInstance()).build());
+  }
+
+  @Override
+  public void abort(String why, Throwable cause) {
+    ClientCallStreamObserver<ConnectRequest> r;
+    synchronized (lock) {
+      r = requests;
+    }
+    if (r != null) {
+      r.cancel(why, cause);
+    }
+  }
+
+  private void dispatch(ToolCall call) {
+    FunctionTool tool = tools.get(call.getFunctionCall().getName());
+    if (tool == null) {
+      send(result(call, null, null, new IllegalStateException(
+          "Tool '" + call.getFunctionCall().getName() + "' is not declared by this client.")));
+      return;
+    }
+    ToolContext context = new ToolContext(call);
+    try {
+      executor.execute(() -> runTool(tool, call, context));
+    } catch (RejectedExecutionException e) {
+      send(result(call, context, null, new IllegalStateException("the client is closed", e)));
+    }
+  }
+
+  private void runTool(FunctionTool tool, ToolCall call, ToolContext context) {
+    synchronized (lock) {
+      if (ended) {
+        return;
+      }
+      running.add(Thread.currentThread());
+    }
+    CompletionStage<?> stage;
+    try {
+      Object value = tool.handler().call(ToolArguments.of(call.getFunctionCall().getArgs()), context);
+      stage = value instanceof CompletionStage<?> async
+          ? async : CompletableFuture.completedFuture(value);
+    } catch (Throwable t) {
+      stage = CompletableFuture.failedFuture(t);
+    } finally {
+      synchronized (lock) {
+        running.remove(Thread.currentThread());
+        // A cancellation may have interrupted this thread after the tool returned; the pool
+        // thread must not carry that into its next task.
+        Thread.interrupted();
+      }
+    }
+    CompletableFuture<?> future = stage instanceof CompletableFuture<?> cf ? cf : bridge(stage);
+    synchronized (lock) {
+      if (ended) {
+        future.cancel(true);
+        return;
+      }
+      pending.add(future);
+    }
+    future.whenComplete((value, error) -> {
+      synchronized (lock) {
+        pending.remove(future);
+      }
+      send(result(call, context, value, error));
+    });
+  }
+
+  private static CompletableFuture<Object> bridge(CompletionStage<?> stage) {
+    CompletableFuture<Object> future = new CompletableFuture<>();
+    stage.whenComplete((value, error) -> {
+      if (error != null) {
+        future.completeExceptionally(error);
+      } else {
+        future.complete(value);
+      }
+    });
+    return future;
+  }
+
+  private static ConnectRequest result(
+      ToolCall call, ToolContext context, Object value, Throwable error) {
+    ToolResult.Builder r = ToolResult.newBuilder().setCallId(call.getCallId());
+    if (error != null) {
+      r.setError(message(error));
+    } else if (value != null) {
+      try {
+        r.setResponse(Values.toValue(value));
+      } catch (RuntimeException e) {
+        r.setError("cannot encode the tool's result: " + message(e));
+      }
+    }
+    if (context != null) {
+      EventActions actions = context.builtActions();
+      if (!actions.equals(EventActions.getDefaultInstance())) {
+        r.setActions(actions);
+      }
+    }
+    return ConnectRequest.newBuilder().setToolResult(r).build();
+  }
+
+  private static String message(Throwable error) {
+    Throwable t = error;
+    while ((t instanceof CompletionException || t instanceof ExecutionException
+        || t instanceof InvocationTargetException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    String m = t.getMessage();
+    return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
+  }
+
+  private void send(ConnectRequest message) {
+    synchronized (lock) {
+      if (requestsClosed || requests == null) {
+        return;
+      }
+      try {
+        requests.onNext(message);
+      } catch (RuntimeException e) {
+        // The call is already cancelled or closed: its end reaches onError.
+        requestsClosed = true;
+      }
+    }
+  }
+
+  private void halfClose() {
+    synchronized (lock) {
+      if (!requestsClosed && requests != null) {
+        requestsClosed = true;
+        try {
+          requests.onCompleted();
+        } catch (RuntimeException e) {
+          // Already closed; nothing to release.
+        }
+      }
+    }
+  }
+
+  /** Marks the stream over and stops the tools still running for it. */
+  private void end() {
+    synchronized (lock) {
+      ended = true;
+      requestsClosed = true;
+      for (Thread t : running) {
+        t.interrupt();
+      }
+      for (CompletableFuture<?> f : pending) {
+        f.cancel(true);
+      }
+      pending.clear();
+    }
+  }
+}
