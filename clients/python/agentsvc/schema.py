@@ -45,7 +45,7 @@ def function_schema(
     ``**kwargs`` are left out. Descriptions come from ``Annotated`` metadata
     or, failing that, from the docstring's ``Args:`` section.
     """
-    hints = typing.get_type_hints(fn, include_extras=True)
+    hints = type_hints(fn)
     docs = parameter_descriptions(_doc(fn))
     properties: dict[str, JSONSchema] = {}
     required: list[str] = []
@@ -108,6 +108,14 @@ def json_schema(hint: Any) -> JSONSchema:
     raise TypeError(f"cannot derive a JSON schema for {hint!r}")
 
 
+def type_hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """Returns the resolved type hints of a function or callable object."""
+    target: Any = fn
+    if not (inspect.isroutine(target) or inspect.isclass(target)) and callable(target):
+        target = target.__call__
+    return typing.get_type_hints(target, include_extras=True)
+
+
 def _strip_annotated(hint: Any) -> Any:
     while typing.get_origin(hint) is typing.Annotated:
         hint = typing.get_args(hint)[0]
@@ -132,7 +140,7 @@ def _union_schema(args: tuple[Any, ...]) -> JSONSchema:
     rest = [a for a in args if a is not type(None)]
     if len(rest) == 1:
         schema = json_schema(rest[0])
-        if not nullable:
+        if not nullable or not schema:
             return schema
         kind = schema.get("type")
         if isinstance(kind, str):

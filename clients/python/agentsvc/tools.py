@@ -70,6 +70,9 @@ class Tool(Generic[P, R]):
     construction and safe to share between concurrent invocations.
     """
 
+    # Copied from the function, as functools.wraps does.
+    __name__: str
+
     def __init__(
         self,
         fn: Callable[P, R],
@@ -106,7 +109,7 @@ class Tool(Generic[P, R]):
         self.long_running = long_running
         self.require_confirmation = require_confirmation
         self._signature = inspect.signature(fn)
-        self._hints = typing.get_type_hints(fn, include_extras=True)
+        self._hints = schema.type_hints(fn)
         self._context_param = next(
             (
                 p.name
