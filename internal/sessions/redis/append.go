@@ -28,7 +28,8 @@ const (
 //
 // If the stored session's last event is this very event (same id), the
 // append is a retry of one whose reply was lost; it succeeds without storing
-// the event again, and the handle takes the stored version.
+// the event again, and the handle and ev take the stored version and
+// timestamp, not the ones this attempt computed.
 func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Event) error {
 	const op = "sessions.append"
 	if sess == nil || ev == nil {
@@ -57,14 +58,23 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	if err != nil {
 		return classify(ctx, op, err)
 	}
-	if len(reply) != 2 {
+	if len(reply) < 2 {
 		return fmt.Errorf("%s: unexpected reply of %d elements", op, len(reply))
 	}
 	code, _ := reply[0].(int64)
 	switch code {
 	case appendNoSession:
 		return fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, sess.GetId())
-	case appendStale, appendRepeated, appendStored:
+	case appendStale, appendStored:
+	case appendRepeated:
+		// The first attempt stored the event with its own timestamp; a
+		// retry that left the timestamp to the store made a new one.
+		if len(reply) != 3 {
+			return fmt.Errorf("%s: unexpected reply of %d elements", op, len(reply))
+		}
+		if p.Timestamp, err = parseScore(reply[2]); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
 	default:
 		return fmt.Errorf("%s: unexpected reply code %d", op, code)
 	}

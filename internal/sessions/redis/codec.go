@@ -75,6 +75,17 @@ func formatScore(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
+// parseScore reads a sorted-set score written by formatScore; Redis replies
+// with enough digits to give back the same float64.
+func parseScore(reply any) (float64, error) {
+	s, _ := reply.(string)
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("unexpected score %q", s)
+	}
+	return f, nil
+}
+
 // decodeStateStrings reads an HGETALL result into a map.
 func decodeStateStrings(m map[string]string) (map[string]*structpb.Value, error) {
 	out := make(map[string]*structpb.Value, len(m))

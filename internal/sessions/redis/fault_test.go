@@ -129,30 +129,27 @@ func TestRedisKilledMidInvocation(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			// An invocation: append events in order; on an outage, retry
-			// the same event (same id) until it is acknowledged.
-			for i := 0; ; {
+			// the same event (same id) until it is acknowledged. It stops
+			// only between events: an append that failed may still have
+			// been applied (the server can die after writing it and before
+			// replying), so giving up on it would leave an event in the
+			// store that the writer never saw acknowledged.
+			for i := 0; ; i++ {
 				select {
 				case <-stop:
 					return
 				default:
 				}
-				ev := textEvent(t, fmt.Sprintf("w%d e%d", w, i), map[string]any{"i": i, fmt.Sprintf("user:w%d", w): i})
-				ev.Id = fmt.Sprintf("w%d-%05d", w, i)
-				err := svc.AppendEvent(ctx, handles[w], ev)
-				switch {
-				case err == nil:
-					ackedIDs[w] = append(ackedIDs[w], ev.Id)
-					acked.Add(1)
-					if restarted.Load() {
-						afterBack.Add(1)
-					}
-					i++
-				case errors.Is(err, sessions.ErrUnavailable):
-					unavailable.Add(1)
-					time.Sleep(20 * time.Millisecond)
-				default:
-					t.Errorf("writer %d, event %d: %v", w, i, err)
+				id := fmt.Sprintf("w%d-%05d", w, i)
+				if !appendUntilAcknowledged(t, svc, handles[w], id, func() *v1.Event {
+					return textEvent(t, fmt.Sprintf("w%d e%d", w, i), map[string]any{"i": i, fmt.Sprintf("user:w%d", w): i})
+				}, &unavailable) {
 					return
+				}
+				ackedIDs[w] = append(ackedIDs[w], id)
+				acked.Add(1)
+				if restarted.Load() {
+					afterBack.Add(1)
 				}
 			}
 		})
@@ -191,6 +188,38 @@ func TestRedisKilledMidInvocation(t *testing.T) {
 		if stored.LastUpdateTime != h.LastUpdateTime {
 			t.Errorf("session %s: stored version %f, handle %f", h.Id, stored.LastUpdateTime, h.LastUpdateTime)
 		}
+		for i := range min(len(stored.Events), len(h.Events)) {
+			if got, want := stored.Events[i], h.Events[i]; got.Timestamp != want.Timestamp {
+				t.Errorf("session %s, event %s: stored at %f, the handle has %f", h.Id, got.Id, got.Timestamp, want.Timestamp)
+				break
+			}
+		}
+	}
+}
+
+// appendUntilAcknowledged appends a fresh event from newEvent with the given
+// id through h, retrying while the store is unavailable, until the append is
+// acknowledged (true) or fails otherwise or for too long (false, with the
+// test marked failed). Each attempt builds a new event, as a caller that
+// leaves the timestamp to the store would.
+func appendUntilAcknowledged(t *testing.T, svc *Service, h *v1.Session, id string, newEvent func() *v1.Event, unavailable *atomic.Int64) bool {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ev := newEvent()
+		ev.Id = id
+		err := svc.AppendEvent(t.Context(), h, ev)
+		switch {
+		case err == nil:
+			return true
+		case !errors.Is(err, sessions.ErrUnavailable):
+			t.Errorf("session %s, event %s: %v", h.Id, id, err)
+			return false
+		case time.Now().After(deadline):
+			t.Errorf("session %s, event %s: still unavailable after 30s: %v", h.Id, id, err)
+			return false
+		}
+		unavailable.Add(1)
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

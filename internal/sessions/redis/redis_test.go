@@ -198,6 +198,12 @@ func TestNamesAreEscaped(t *testing.T) {
 func TestRetriedAppendIsStoredOnce(t *testing.T) {
 	t.Parallel()
 	svc := newTestService(t, Options{})
+	// Every attempt sees a later clock, as a retry after an outage does.
+	clock := time.UnixMicro(1_800_000_000_000_000)
+	svc.now = func() time.Time {
+		clock = clock.Add(time.Millisecond)
+		return clock
+	}
 	ctx := t.Context()
 	sess, err := svc.Create(ctx, sessions.CreateRequest{AppName: "app", UserID: "u"})
 	if err != nil {
@@ -219,12 +225,20 @@ func TestRetriedAppendIsStoredOnce(t *testing.T) {
 	if lost.LastUpdateTime != sess.LastUpdateTime {
 		t.Errorf("retried handle version %f, want the stored %f", lost.LastUpdateTime, sess.LastUpdateTime)
 	}
+	// The retry computed a later timestamp of its own; the event keeps the
+	// one it was stored with.
+	if retry.Timestamp != ev.Timestamp {
+		t.Errorf("retried event timestamp %f, want the stored %f", retry.Timestamp, ev.Timestamp)
+	}
 	got, err := svc.Get(ctx, sessions.GetRequest{AppName: "app", UserID: "u", SessionID: sess.Id})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got.Events) != 1 {
-		t.Errorf("stored %d events, want 1", len(got.Events))
+		t.Fatalf("stored %d events, want 1", len(got.Events))
+	}
+	if diff := cmp.Diff(got, lost, protocmp.Transform()); diff != "" {
+		t.Errorf("retried handle differs from the stored session (-stored +handle):\n%s", diff)
 	}
 	// Any other event through the stale handle is refused.
 	stale := proto.Clone(sess).(*v1.Session)

@@ -79,8 +79,11 @@ return created(1)
 // KEYS: meta, events, ts, state, app state, user state, index.
 // ARGV: expected version, new version, event id, event bytes, timestamp,
 // ttl ms, #session pairs, #app pairs, #user pairs, then the pairs.
-// Returns {code, stored version}: 0 no such session, 1 stale handle, 2 this
-// event is already the last one stored (a retried append), 3 appended.
+// Returns {code, stored version}: 0 no such session, 1 stale handle, 3
+// appended; or {2, stored version, stored timestamp} when this event is
+// already the last one stored (a retried append whose first attempt was
+// applied), because the retry may carry a timestamp of its own and the
+// caller must take the stored one.
 var appendScript = goredis.NewScript(luaHelpers + `
 local cur = redis.call('HMGET', KEYS[1], 'ver', 'last_event')
 if not cur[1] then
@@ -88,7 +91,8 @@ if not cur[1] then
 end
 if cur[1] ~= ARGV[1] then
   if cur[2] == ARGV[3] then
-    return {2, cur[1]}
+    local last = redis.call('LLEN', KEYS[2]) - 1
+    return {2, cur[1], redis.call('ZSCORE', KEYS[3], last)}
   end
   return {1, cur[1]}
 end
