@@ -1,0 +1,82 @@
+package dev.agentsvc.client;
+
+import dev.agentsvc.v1.ConnectRequest;
+import dev.agentsvc.v1.ConnectResponse;
+import dev.agentsvc.v1.GetSessionRequest;
+import dev.agentsvc.v1.GetSessionResponse;
+import dev.agentsvc.v1.RunRequest;
+import dev.agentsvc.v1.RunResponse;
+import dev.agentsvc.v1.RunnerServiceGrpc;
+import dev.agentsvc.v1.SessionServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * An in-process stand-in for agentsvc: each RPC a test needs is a function field, unset ones
+ * answer UNIMPLEMENTED.
+ */
+final class FakeAgentsvc implements AutoCloseable {
+  volatile Function<StreamObserver<ConnectResponse>, StreamObserver<ConnectRequest>> connect;
+  volatile BiConsumer<RunRequest, StreamObserver<RunResponse>> run;
+  volatile BiConsumer<GetSessionRequest, StreamObserver<GetSessionResponse>> getSession;
+
+  private final Server server;
+  private final ManagedChannel channel;
+
+  FakeAgentsvc() throws IOException {
+    String name = InProcessServerBuilder.generateName();
+    server = InProcessServerBuilder.forName(name)
+        .addService(new RunnerServiceGrpc.RunnerServiceImplBase() {
+          @Override
+          public StreamObserver<ConnectRequest> connect(StreamObserver<ConnectResponse> out) {
+            if (connect == null) {
+              return super.connect(out);
+            }
+            return connect.apply(out);
+          }
+
+          @Override
+          public void run(RunRequest request, StreamObserver<RunResponse> out) {
+            if (run == null) {
+              super.run(request, out);
+              return;
+            }
+            run.accept(request, out);
+          }
+        })
+        .addService(new SessionServiceGrpc.SessionServiceImplBase() {
+          @Override
+          public void getSession(GetSessionRequest request, StreamObserver<GetSessionResponse> out) {
+            if (getSession == null) {
+              out.onError(Status.UNIMPLEMENTED.asRuntimeException());
+              return;
+            }
+            getSession.accept(request, out);
+          }
+        })
+        .build()
+        .start();
+    channel = InProcessChannelBuilder.forName(name).build();
+  }
+
+  /** Returns a client over the in-process channel. */
+  AgentsvcClient client() {
+    return AgentsvcClient.builder(channel).build();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    channel.shutdownNow();
+    server.shutdownNow();
+    channel.awaitTermination(5, TimeUnit.SECONDS);
+    server.awaitTermination(5, TimeUnit.SECONDS);
+  }
+}
