@@ -1,0 +1,125 @@
+// Command agentbench puts load on a running agentsvc: many concurrent Run
+// or Connect invocations, then prints throughput, latency percentiles, the
+// errors by status code and, given the server's process id, its memory.
+//
+//	agentbench --addr 127.0.0.1:50051 --app bench --mode run --concurrency 64 --duration 20s
+//	agentbench --mode connect --concurrency 10000 --count 10000 --connect-hold 20s --server-pid PID
+//
+// In connect mode every stream declares one long-running tool (--tool),
+// keeps the tool call waiting for --connect-hold, then answers it with an
+// empty result, which ends the turn: one model call per invocation. The
+// app's agent must name the tool (--write-app writes such an app) and the
+// model must call it; --fake-url scripts a fake Gemini server to do so.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agentbench:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command's flags.
+type options struct {
+	addr        string
+	app         string
+	user        string
+	mode        string
+	concurrency int
+	duration    time.Duration
+	count       int
+	turns       int
+	conns       int
+	hold        time.Duration
+	tool        string
+	text        string
+	serverPID   int
+	fakeURL     string
+	writeApp    string
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("agentbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &options{}
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:50051", "agentsvc gRPC address")
+	fs.StringVar(&o.app, "app", "bench", "app to run")
+	fs.StringVar(&o.user, "user", "bench", "user id of the sessions")
+	fs.StringVar(&o.mode, "mode", "run", "run (RunnerService.Run) or connect (RunnerService.Connect with a client tool)")
+	fs.IntVar(&o.concurrency, "concurrency", 64, "invocations in flight at once")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to put load on the server, when --count is 0")
+	fs.IntVar(&o.count, "count", 0, "total invocations to run (0: run for --duration)")
+	fs.IntVar(&o.turns, "turns", 10, "invocations per session before a worker starts a new one")
+	fs.IntVar(&o.conns, "conns", 4, "gRPC connections the invocations are spread over")
+	fs.DurationVar(&o.hold, "connect-hold", 0, "connect mode: how long each stream keeps its tool call waiting before answering")
+	fs.StringVar(&o.tool, "tool", "get_weather", "connect mode: the long-running tool the client declares")
+	fs.StringVar(&o.text, "text", "What is the weather in Paris?", "the user message of every invocation")
+	fs.IntVar(&o.serverPID, "server-pid", 0, "process id of the server, to report its memory (Linux)")
+	fs.StringVar(&o.fakeURL, "fake-url", "", "fake Gemini server to script first: every request declaring tools gets a call of --tool")
+	fs.StringVar(&o.writeApp, "write-app", "", "write DIR/<app>/root_agent.yaml, an agent naming --tool, and exit")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	case o.mode != "run" && o.mode != "connect":
+		return nil, fmt.Errorf("--mode must be run or connect, not %q", o.mode)
+	case o.concurrency < 1, o.conns < 1, o.turns < 1:
+		return nil, errors.New("--concurrency, --conns and --turns must be at least 1")
+	case o.count < 0, o.duration <= 0 && o.count == 0:
+		return nil, errors.New("give a positive --count or --duration")
+	case o.hold < 0:
+		return nil, errors.New("--connect-hold must not be negative")
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if o.writeApp != "" {
+		file, err := writeApp(o.writeApp, o.app, o.tool)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "wrote", file)
+		return nil
+	}
+	if o.fakeURL != "" {
+		if err := scriptFake(ctx, o.fakeURL, o.tool); err != nil {
+			return err
+		}
+	}
+	b, err := newBench(o)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	res, err := b.run(ctx)
+	if err != nil {
+		return err
+	}
+	res.print(stdout, o)
+	return nil
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"iter"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	"google.golang.org/grpc"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/integration/fakegemini"
+	"github.com/agentsvc/agentsvc/internal/config"
+	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/server"
+	"github.com/agentsvc/agentsvc/internal/sessions/memory"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// toolCaller calls the first declared tool when the request declares tools
+// and answers with text otherwise, as the scripted fake model does.
+type toolCaller struct{}
+
+func (toolCaller) Name() string { return "gemini-2.5-flash" }
+
+func (toolCaller) GenerateContent(_ context.Context, req *v1.LlmRequest, _ bool) iter.Seq2[*v1.LlmResponse, error] {
+	return func(yield func(*v1.LlmResponse, error) bool) {
+		for _, t := range req.GetConfig().GetTools() {
+			for _, d := range t.GetFunctionDeclarations() {
+				yield(&v1.LlmResponse{Content: &v1.Content{Role: "model", Parts: []*v1.Part{{FunctionCall: &v1.FunctionCall{Name: d.Name}}}}}, nil)
+				return
+			}
+		}
+		yield(&v1.LlmResponse{Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "Sunny."}}}}, nil)
+	}
+}
+
+type resolver struct{}
+
+func (resolver) Model(context.Context, string) (models.Model, error) { return toolCaller{}, nil }
+
+// serve runs the bench app in process and returns its address.
+func serve(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := writeApp(dir, "bench", "get_weather"); err != nil {
+		t.Fatal(err)
+	}
+	apps, err := config.LoadAll(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, info, err := config.Build(apps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := memory.New()
+	srv := server.New(server.Config{
+		Apps:     []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: resolver{}}, Info: info}},
+		Sessions: store,
+		Logger:   slog.New(slog.DiscardHandler),
+	})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := grpc.NewServer()
+	v1.RegisterRunnerServiceServer(gs, srv)
+	v1.RegisterSessionServiceServer(gs, srv)
+	served := make(chan struct{})
+	go func() { _ = gs.Serve(lis); close(served) }()
+	t.Cleanup(func() { gs.Stop(); <-served })
+	return lis.Addr().String()
+}
+
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	addr := serve(t)
+	pid := strconv.Itoa(os.Getpid())
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"run by count", []string{"--mode", "run", "--count", "40", "--concurrency", "4", "--turns", "3"},
+			[]string{"invocations  40 ok, 0 failed", "throughput ", "latency      p50 "}},
+		{"run by duration", []string{"--mode", "run", "--duration", "200ms", "--concurrency", "2", "--server-pid", pid},
+			[]string{" ok, 0 failed", "server RSS   peak sampled "}},
+		{"connect with held calls", []string{"--mode", "connect", "--count", "20", "--concurrency", "20",
+			"--connect-hold", "300ms", "--server-pid", pid},
+			[]string{"invocations  20 ok, 0 failed", "streams      at most 20 tool calls waiting at once", "tool calls held 300ms"}},
+		{"unknown app", []string{"--app", "nope", "--count", "1"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			err := run(context.Background(), append([]string{"--addr", addr}, tt.args...), &out, io.Discard)
+			if tt.want == nil {
+				if err == nil || !strings.Contains(err.Error(), `app "nope"`) {
+					t.Errorf("err = %v, want one naming the app", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+			if strings.Contains(out.String(), "warning") || strings.Contains(out.String(), "errors ") {
+				t.Errorf("unexpected warning or errors:\n%s", out.String())
+			}
+		})
+	}
+}
+
+func TestFlagErrors(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"--mode", "stream"},
+		{"--concurrency", "0"},
+		{"--count", "-1"},
+		{"--count", "0", "--duration", "0s"},
+		{"--connect-hold", "-1s"},
+		{"extra"},
+	} {
+		if _, err := parseFlags(args, io.Discard); err == nil {
+			t.Errorf("%v: want an error", args)
+		}
+	}
+}
+
+func TestParseStatus(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		data     string
+		rss, hwm uint64
+		ok       bool
+	}{
+		{"both", "Name:\tagentsvc\nVmHWM:\t  2048 kB\nVmRSS:\t  1024 kB\nThreads:\t9\n", 1 << 20, 2 << 20, true},
+		{"missing hwm", "VmRSS:\t1024 kB\n", 0, 0, false},
+		{"garbage", "VmRSS:\tmany kB\nVmHWM:\t1 kB\n", 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rss, hwm, err := parseStatus([]byte(tt.data))
+			if (err == nil) != tt.ok || rss != tt.rss || hwm != tt.hwm {
+				t.Errorf("parseStatus = %d, %d, %v; want %d, %d, ok %v", rss, hwm, err, tt.rss, tt.hwm, tt.ok)
+			}
+		})
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	t.Parallel()
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i)*time.Millisecond)
+	}
+	tests := []struct {
+		name string
+		d    []time.Duration
+		p    float64
+		want time.Duration
+	}{
+		{"empty", nil, 50, 0},
+		{"one", []time.Duration{time.Second}, 99, time.Second},
+		{"median", d, 50, 50 * time.Millisecond},
+		{"p99", d, 99, 99 * time.Millisecond},
+		{"max", d, 100, 100 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := percentile(tt.d, tt.p); got != tt.want {
+				t.Errorf("percentile(%v) = %v, want %v", tt.p, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestScriptFake(t *testing.T) {
+	t.Parallel()
+	fake := fakegemini.New()
+	url, err := fake.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	if err := scriptFake(context.Background(), url, "get_weather"); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(body string) string {
+		resp, err := http.Post(url+"/v1beta/models/gemini-2.5-flash:generateContent", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	user := `"contents":[{"role":"user","parts":[{"text":"Weather?"}]}]`
+	if got := ask(`{` + user + `,"tools":[{"functionDeclarations":[{"name":"get_weather"}]}]}`); !strings.Contains(got, `"functionCall"`) {
+		t.Errorf("with tools: %s, want a function call", got)
+	}
+	if got := ask(`{` + user + `}`); !strings.Contains(got, "Echo: Weather?") {
+		t.Errorf("without tools: %s, want the default answer", got)
+	}
+	if err := scriptFake(context.Background(), url+"/nowhere", "x"); err == nil {
+		t.Error("want an error from a bad URL")
+	}
+}
