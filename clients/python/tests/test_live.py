@@ -1,0 +1,334 @@
+"""Tests against a live agentsvc, Redis and fake Gemini server.
+
+They need AGENTSVC_ADDR and FAKEGEMINI_URL, as set by the repository's
+scripts/with-stack.sh, and the apps of integration/testdata/apps. Without
+them the tests are skipped, except under CI, where they fail. The fake
+model's queue is shared by every request, so these tests run serially and
+reset it first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+import urllib.request
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+
+import agentsvc
+from agentsvc import Event
+
+ADDR = os.environ.get("AGENTSVC_ADDR", "")
+FAKE_URL = os.environ.get("FAKEGEMINI_URL", "")
+
+if not (ADDR and FAKE_URL):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI runs the live tests: start them under scripts/with-stack.sh")
+    pytest.skip("no live stack (AGENTSVC_ADDR, FAKEGEMINI_URL)", allow_module_level=True)
+
+pytestmark = pytest.mark.live
+
+
+class FakeGemini:
+    """The control API of the fake Gemini server."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base.rstrip("/")
+
+    def _request(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(
+            self.base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return json.loads(resp.read() or b"null")
+
+    async def reset(self) -> None:
+        await asyncio.to_thread(self._request, "POST", "/_fake/reset", {})
+
+    async def script(self, *responses: dict[str, Any]) -> None:
+        """Queues model answers, used once each, in order."""
+        await asyncio.to_thread(self._request, "POST", "/_fake/script", {"responses": list(responses)})
+
+    async def latency(self, duration: str) -> None:
+        await asyncio.to_thread(self._request, "POST", "/_fake/faults", {"latency": duration})
+
+    async def requests(self) -> list[dict[str, Any]]:
+        got = await asyncio.to_thread(self._request, "GET", "/_fake/requests")
+        return list(got or [])
+
+
+def calls(*calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    """A model answer calling the given functions in one turn."""
+    parts = [{"functionCall": {"name": name, "args": args}} for name, args in calls]
+    return {"response": {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]}}
+
+
+def text(answer: str) -> dict[str, Any]:
+    """A model answer with text."""
+    parts = [{"text": answer}]
+    return {"response": {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]}}
+
+
+@pytest.fixture
+async def model() -> FakeGemini:
+    fake = FakeGemini(FAKE_URL)
+    await fake.reset()
+    return fake
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[agentsvc.Client]:
+    async with agentsvc.Client(ADDR, timeout=10) as c:
+        yield c
+
+
+def user_id() -> str:
+    return f"py-{uuid.uuid4().hex[:8]}"
+
+
+def final_texts(events: list[Event]) -> list[str]:
+    return [agentsvc.event_text(e) for e in events if agentsvc.is_final_response(e) and agentsvc.event_text(e)]
+
+
+async def bounded(coro: Any, seconds: float = 20.0) -> Any:
+    return await asyncio.wait_for(coro, seconds)
+
+
+@agentsvc.tool
+async def get_weather(city: str) -> dict[str, Any]:
+    """Returns the current weather in a city."""
+    return {"city": city, "weather": "sunny", "temperature_c": 24}
+
+
+async def test_apps(client: agentsvc.Client) -> None:
+    assert {"echo", "weather"} <= set(await client.list_apps())
+    app = await client.get_app("weather")
+    assert app.root_agent.name == "weather_agent"
+    remote = {t.name for t in app.root_agent.tools if t.remote}
+    assert remote == {"get_weather", "get_forecast", "get_air_quality"}
+
+
+async def test_plain_run(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    session = await client.create_session("echo", uid, state={"visits": 1})
+    inv = client.run("echo", uid, session.id, "hello there")
+    events = await bounded(inv.collect())
+
+    assert final_texts(events) == ["Echo: hello there"]
+    assert inv.completed and inv.invocation_id.startswith("e-")
+    stored = await client.get_session("echo", uid, session.id)
+    assert [e.author for e in stored.events] == ["user", "echo_agent"]
+    assert stored.state["visits"] == 1
+    assert [s.id for s in await client.list_sessions("echo", uid)] == [session.id]
+
+    updated = await client.update_session_state("echo", uid, session.id, {"visits": 2})
+    assert updated.state["visits"] == 2
+    assert updated.events[-1].author == "user" and updated.events[-1].invocation_id.startswith("p-")
+    await client.delete_session("echo", uid, session.id)
+    assert await client.list_sessions("echo", uid) == []
+
+
+async def test_remote_tool_round_trip(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.script(calls(("get_weather", {"city": "Paris"})), text("It is sunny in Paris."))
+    uid = user_id()
+    session = await client.create_session("weather", uid)
+
+    inv = client.connect("weather", uid, session.id, "What's the weather in Paris?", tools=[get_weather])
+    events = await bounded(inv.collect())
+
+    assert inv.completed
+    call_event, response_event, answer = events
+    (call,) = agentsvc.function_calls(call_event)
+    assert call.name == "get_weather" and call.id.startswith("adk-")
+    (response,) = agentsvc.function_responses(response_event)
+    assert response.id == call.id
+    assert dict(response.response) == {"city": "Paris", "weather": "sunny", "temperature_c": 24}
+    assert final_texts([answer]) == ["It is sunny in Paris."]
+
+    # The model saw the declaration derived from the function and, on its
+    # second request, the tool's result.
+    first, second = await model.requests()
+    decls = [d for t in first["body"]["tools"] for d in t.get("functionDeclarations", [])]
+    weather = next(d for d in decls if d["name"] == "get_weather")
+    assert weather["description"] == "Returns the current weather in a city."
+    assert json.dumps(weather).lower().count('"city"') >= 1
+    sent = [p["functionResponse"] for c in second["body"]["contents"] for p in c["parts"] if "functionResponse" in p]
+    assert sent[0]["response"] == {"city": "Paris", "weather": "sunny", "temperature_c": 24}
+
+    stored = await client.get_session("weather", uid, session.id)
+    assert len(stored.events) == 4
+
+
+async def test_three_parallel_tools(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.script(
+        calls(
+            ("get_weather", {"city": "Paris"}),
+            ("get_forecast", {"city": "Paris", "days": 3}),
+            ("get_air_quality", {"city": "Paris"}),
+        ),
+        text("Sunny, then rain; the air is clean."),
+    )
+    in_flight = 0
+    peak = 0
+    finished: list[str] = []
+
+    async def work(name: str, seconds: float, result: Any) -> Any:
+        nonlocal in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        await asyncio.sleep(seconds)
+        in_flight -= 1
+        finished.append(name)
+        return result
+
+    @agentsvc.tool
+    async def get_weather(city: str) -> dict[str, Any]:
+        """Current weather."""
+        return dict(await work("get_weather", 0.6, {"weather": "sunny"}))
+
+    @agentsvc.tool
+    async def get_forecast(city: str, days: int) -> list[str]:
+        """Forecast for the next days."""
+        return list(await work("get_forecast", 0.3, ["sun", "rain", "rain"][:days]))
+
+    @agentsvc.tool
+    def get_air_quality(city: str) -> int:
+        """Air quality index (a sync tool, run in a thread)."""
+        time.sleep(0.05)
+        finished.append("get_air_quality")
+        return 12
+
+    uid = user_id()
+    session = await client.create_session("weather", uid)
+    began = time.monotonic()
+    inv = client.connect("weather", uid, session.id, "Weather, forecast and air in Paris?",
+                         tools=[get_weather, get_forecast, get_air_quality])
+    events = await bounded(inv.collect())
+    elapsed = time.monotonic() - began
+
+    assert finished == ["get_air_quality", "get_forecast", "get_weather"], "results in completion order"
+    assert peak >= 2 and elapsed < 0.95 + 0.5, "the tools ran at once"
+    call_event, merged, answer = events
+    call_ids = [c.id for c in agentsvc.function_calls(call_event)]
+    responses = agentsvc.function_responses(merged)
+    assert [r.id for r in responses] == call_ids, "one merged event, parts in call order"
+    assert [r.name for r in responses] == ["get_weather", "get_forecast", "get_air_quality"]
+    assert dict(responses[0].response) == {"weather": "sunny"}
+    assert json_format.MessageToDict(responses[1].response) == {"result": ["sun", "rain", "rain"]}
+    assert responses[2].response["result"] == 12
+    assert final_texts([answer]) == ["Sunny, then rain; the air is clean."]
+
+
+async def test_tool_error_reaches_the_model(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.script(calls(("get_weather", {"city": "Atlantis"})), text("I could not find Atlantis."))
+
+    @agentsvc.tool
+    def get_weather(city: str) -> dict[str, Any]:
+        """Current weather."""
+        raise LookupError(f"unknown city {city}")
+
+    uid = user_id()
+    session = await client.create_session("weather", uid)
+    events = await bounded(client.connect("weather", uid, session.id, "Atlantis?", tools=[get_weather]).collect())
+    (response,) = agentsvc.function_responses(events[1])
+    assert dict(response.response) == {"error": "LookupError: unknown city Atlantis"}
+
+
+async def test_errors_map_to_exceptions(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    with pytest.raises(agentsvc.NotFoundError) as caught:
+        await client.get_session("weather", uid, "no-such-session")
+    assert caught.value.reason and caught.value.domain == "agentsvc"
+
+    with pytest.raises(agentsvc.NotFoundError):
+        await bounded(client.run("weather", uid, "no-such-session", "hi").collect())
+    with pytest.raises(agentsvc.NotFoundError):
+        await client.get_app("no_such_app")
+
+    session = await client.create_session("weather", uid, "fixed-id")
+    with pytest.raises(agentsvc.AlreadyExistsError):
+        await client.create_session("weather", uid, "fixed-id")
+
+    def get_humidity(city: str) -> int:
+        return 40
+
+    with pytest.raises(agentsvc.InvalidArgumentError) as invalid:
+        await bounded(client.connect("weather", uid, session.id, "hi", tools=[get_humidity]).collect())
+    assert "get_humidity" in invalid.value.message
+
+
+async def test_cancel_while_a_tool_runs(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.script(calls(("get_weather", {"city": "Paris"})), text("never used"))
+    started = asyncio.Event()
+    tool_cancelled = asyncio.Event()
+
+    @agentsvc.tool
+    async def get_weather(city: str) -> dict[str, Any]:
+        """Current weather (slow)."""
+        started.set()
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            tool_cancelled.set()
+            raise
+        return {}
+
+    uid = user_id()
+    session = await client.create_session("weather", uid)
+    events: list[Event] = []
+    async with client.connect("weather", uid, session.id, "Paris?", tools=[get_weather]) as inv:
+        async for event in inv:
+            events.append(event)
+            await bounded(started.wait())
+            # The session is busy while the invocation runs.
+            with pytest.raises(agentsvc.SessionBusyError):
+                await bounded(client.run("weather", uid, session.id, "again").collect())
+            await bounded(inv.cancel())
+    assert inv.cancelled and not inv.completed
+    await bounded(tool_cancelled.wait())
+    assert len(events) == 1 and agentsvc.function_calls(events[0])
+
+    stored = await client.get_session("weather", uid, session.id)
+    assert [e.author for e in stored.events] == ["user", "weather_agent"]
+    assert not any(e.partial for e in stored.events)
+    assert not agentsvc.function_responses(stored.events[-1])
+    assert len(await model.requests()) == 1
+
+    # The session takes a new run.
+    await model.reset()
+    again = await bounded(client.run("weather", uid, session.id, "still there?").collect())
+    assert final_texts(again) == ["Echo: still there?"]
+
+
+async def test_cancel_a_slow_model_call(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.latency("1500ms")
+    uid = user_id()
+    session = await client.create_session("echo", uid)
+
+    async def consume() -> list[Event]:
+        return await client.run("echo", uid, session.id, "slow question").collect()
+
+    task = asyncio.create_task(consume())
+    deadline = time.monotonic() + 10
+    while not await model.requests():
+        assert time.monotonic() < deadline, "the model was never called"
+        await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+    # Past the model's latency, the stopped invocation has stored nothing more.
+    await asyncio.sleep(2)
+    stored = await client.get_session("echo", uid, session.id)
+    assert [e.author for e in stored.events] == ["user"]
+
+    await model.reset()
+    again = await bounded(client.run("echo", uid, session.id, "quick").collect())
+    assert final_texts(again) == ["Echo: quick"]
