@@ -1,0 +1,332 @@
+package dev.agentsvc.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.agentsvc.v1.AgentInfo;
+import dev.agentsvc.v1.Event;
+import dev.agentsvc.v1.FunctionCall;
+import dev.agentsvc.v1.FunctionResponse;
+import dev.agentsvc.v1.Session;
+import dev.agentsvc.v1.ToolInfo;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The client against a live agentsvc serving the test apps ({@code echo}, and {@code weather}
+ * whose tools live in the client) with a scripted Gemini server; AGENTSVC_ADDR and FAKEGEMINI_URL
+ * locate them. The model server's script is shared state: these tests run one at a time and
+ * reset it first.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class LiveStackTest {
+  private static AgentsvcClient client;
+  private static FakeGemini model;
+
+  private String user;
+
+  @BeforeAll
+  static void connect() {
+    String addr = System.getenv("AGENTSVC_ADDR");
+    String fake = System.getenv("FAKEGEMINI_URL");
+    if (addr == null || fake == null) {
+      if (System.getenv("CI") != null) {
+        fail("AGENTSVC_ADDR and FAKEGEMINI_URL are not set: run the tests under scripts/with-stack.sh");
+      }
+      Assumptions.abort("no live stack: run under scripts/with-stack.sh");
+    }
+    client = AgentsvcClient.builder(addr).plaintext().build();
+    model = new FakeGemini(fake);
+  }
+
+  @AfterAll
+  static void disconnect() {
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  @BeforeEach
+  void reset() {
+    model.reset();
+    user = "user-" + UUID.randomUUID();
+  }
+
+  /** The weather app's tools, written in Java; each waits for the others when asked to. */
+  static final class WeatherTools {
+    record Day(int day, String sky) {}
+
+    private final CountDownLatch together;
+    final List<String> finished = Collections.synchronizedList(new ArrayList<>());
+
+    WeatherTools(int concurrent) {
+      together = new CountDownLatch(concurrent);
+    }
+
+    @Tool(description = "Returns the current weather in a city.")
+    public Map<String, Object> getWeather(@Param("The city name.") String city)
+        throws InterruptedException {
+      meet(300);
+      finished.add("get_weather");
+      return Map.of("city", city, "sky", "sunny", "celsius", 21);
+    }
+
+    @Tool(description = "Returns the forecast for the next days.")
+    public List<Day> getForecast(@Param("The city name.") String city,
+        @Param("How many days.") int days) throws InterruptedException {
+      meet(150);
+      finished.add("get_forecast");
+      List<Day> out = new ArrayList<>();
+      for (int i = 1; i <= days; i++) {
+        out.add(new Day(i, i % 2 == 0 ? "rain" : "sun"));
+      }
+      return out;
+    }
+
+    @Tool(description = "Returns the air quality index of a city.")
+    public int getAirQuality(@Param("The city name.") String city) throws InterruptedException {
+      meet(0);
+      finished.add("get_air_quality");
+      return 42;
+    }
+
+    /** Waits for the other concurrent tools, then sleeps: the later calls finish first. */
+    private void meet(long sleepMillis) throws InterruptedException {
+      together.countDown();
+      if (!together.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the other tool calls did not run concurrently");
+      }
+      Thread.sleep(sleepMillis);
+    }
+  }
+
+  private List<Event> collect(Invocation run) {
+    try (run) {
+      return run.stream().toList();
+    }
+  }
+
+  private static List<Event> byAgent(List<Event> events) {
+    return events.stream().filter(e -> !e.getAuthor().equals("user")).toList();
+  }
+
+  @Test
+  void plainRunAndApps() {
+    assertTrue(client.listApps().containsAll(List.of("echo", "weather")), client.listApps().toString());
+    AgentInfo root = client.getApp("weather").getRootAgent();
+    assertEquals("weather_agent", root.getName());
+    assertEquals(List.of("get_weather", "get_forecast", "get_air_quality"),
+        root.getToolsList().stream().filter(ToolInfo::getRemote).map(ToolInfo::getName).toList());
+
+    Session session = client.createSession("echo", user, null, Map.of("mood", "calm"));
+    List<Event> events = collect(client.run("echo", user, session.getId(), "hello there"));
+    Event last = events.get(events.size() - 1);
+    assertEquals("echo_agent", last.getAuthor());
+    assertEquals("Echo: hello there", Events.text(last));
+    assertTrue(Events.isFinalResponse(last));
+
+    Session stored = client.getSession("echo", user, session.getId());
+    assertEquals("calm", Values.toMap(stored.getState()).get("mood"));
+    assertEquals(2, stored.getEventsCount(), "the user's message and the answer");
+    assertEquals("hello there", Events.text(stored.getEvents(0)));
+    assertEquals(last.getId(), stored.getEvents(1).getId());
+
+    Session updated = client.updateSessionState("echo", user, session.getId(), Map.of("mood", "glad"));
+    assertEquals("glad", Values.toMap(updated.getState()).get("mood"));
+    assertEquals(1, client.listSessions("echo", user).size());
+    client.deleteSession("echo", user, session.getId());
+    assertEquals(0, client.listSessions("echo", user).size());
+  }
+
+  @Test
+  void remoteToolRoundTrip() {
+    model.script(List.of(
+        FakeGemini.functionCalls("get_weather", Map.of("city", "Paris")),
+        FakeGemini.text("It is sunny in Paris, 21 degrees.")));
+    Session session = client.createSession("weather", user);
+    WeatherTools tools = new WeatherTools(1);
+    List<Event> events = collect(client.run("weather", user, session.getId(),
+        "What is the weather in Paris?", FunctionTool.fromMethods(tools)));
+
+    List<Event> agent = byAgent(events);
+    assertEquals(3, agent.size(), events.toString());
+    FunctionCall call = Events.functionCalls(agent.get(0)).get(0);
+    assertEquals("get_weather", call.getName());
+    assertTrue(call.getId().startsWith("adk-"), call.getId());
+    FunctionResponse response = Events.functionResponses(agent.get(1)).get(0);
+    assertEquals(call.getId(), response.getId());
+    assertEquals(Map.of("city", "Paris", "sky", "sunny", "celsius", 21.0),
+        Values.toMap(response.getResponse()));
+    assertEquals("It is sunny in Paris, 21 degrees.", Events.text(agent.get(2)));
+    assertEquals(List.of("get_weather"), tools.finished);
+
+    // The tool's result reached the model in its second request.
+    List<Object> requests = model.requests();
+    assertEquals(2, requests.size());
+    assertTrue(String.valueOf(requests.get(1)).contains("sunny"), String.valueOf(requests.get(1)));
+    assertEquals(4, client.getSession("weather", user, session.getId()).getEventsCount());
+  }
+
+  @Test
+  void threeParallelRemoteTools() {
+    model.script(List.of(
+        FakeGemini.functionCalls(
+            "get_weather", Map.of("city", "Paris"),
+            "get_forecast", Map.of("city", "Paris", "days", 3),
+            "get_air_quality", Map.of("city", "Paris")),
+        FakeGemini.text("Sunny now, then rain; the air is good.")));
+    Session session = client.createSession("weather", user);
+    WeatherTools tools = new WeatherTools(3);
+    List<Event> events = collect(client.run("weather", user, session.getId(),
+        "Weather, forecast and air in Paris?", FunctionTool.fromMethods(tools)));
+
+    // Each tool waited for the other two, then the last called finished first.
+    assertEquals(List.of("get_air_quality", "get_forecast", "get_weather"), tools.finished);
+    List<Event> agent = byAgent(events);
+    assertEquals(3, agent.size(), events.toString());
+    List<FunctionCall> calls = Events.functionCalls(agent.get(0));
+    List<FunctionResponse> responses = Events.functionResponses(agent.get(1));
+    assertEquals(List.of("get_weather", "get_forecast", "get_air_quality"),
+        responses.stream().map(FunctionResponse::getName).toList(), "one merged event in call order");
+    for (int i = 0; i < 3; i++) {
+      assertEquals(calls.get(i).getId(), responses.get(i).getId());
+    }
+    assertEquals("sunny", Values.toMap(responses.get(0).getResponse()).get("sky"));
+    assertEquals(Map.of("result", List.of(
+            Map.of("day", 1.0, "sky", "sun"), Map.of("day", 2.0, "sky", "rain"),
+            Map.of("day", 3.0, "sky", "sun"))),
+        Values.toMap(responses.get(1).getResponse()), "a list result is wrapped by the service");
+    assertEquals(Map.of("result", 42.0), Values.toMap(responses.get(2).getResponse()));
+    assertEquals("Sunny now, then rain; the air is good.", Events.text(agent.get(2)));
+  }
+
+  @Test
+  void errorsBecomeExceptions() {
+    NotFoundException session = assertThrows(NotFoundException.class,
+        () -> client.getSession("echo", user, "no-such-session"));
+    assertEquals("SESSION_NOT_FOUND", session.reason());
+    assertEquals("agentsvc", session.domain());
+
+    NotFoundException app = assertThrows(NotFoundException.class, () -> client.getApp("nope"));
+    assertEquals("APP_NOT_FOUND", app.reason());
+
+    Invocation run = client.run("echo", user, "no-such-session", "hi");
+    assertThrows(NotFoundException.class, () -> collect(run));
+
+    Session s = client.createSession("echo", user, "fixed-id", null);
+    AlreadyExistsException exists = assertThrows(AlreadyExistsException.class,
+        () -> client.createSession("echo", user, s.getId(), null));
+    assertEquals("SESSION_EXISTS", exists.reason());
+
+    FunctionTool stranger = FunctionTool.builder("not_in_the_app").handler((a, c) -> "x").build();
+    assertThrows(InvalidArgumentException.class,
+        () -> collect(client.run("echo", user, s.getId(), "hi", List.of(stranger))));
+
+    // The weather agent calls a tool this client did not declare: the run fails after the
+    // call event, with ADK's message.
+    Session w = client.createSession("weather", user);
+    model.script(List.of(FakeGemini.functionCalls("get_weather", Map.of("city", "Rome"))));
+    List<Event> before = new ArrayList<>();
+    FailedPreconditionException missing = assertThrows(FailedPreconditionException.class, () -> {
+      try (Invocation r = client.run("weather", user, w.getId(), "Rome?", List.of())) {
+        r.forEach(before::add);
+      }
+    });
+    assertEquals("Tool 'get_weather' not found.", missing.getMessage().split("\n")[0]);
+    assertEquals("get_weather", Events.functionCalls(before.get(before.size() - 1)).get(0).getName());
+  }
+
+  @Test
+  void cancelWhileAToolRuns() throws Exception {
+    model.script(List.of(FakeGemini.functionCalls("get_weather", Map.of("city", "Oslo"))));
+    Session session = client.createSession("weather", user);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch interrupted = new CountDownLatch(1);
+    FunctionTool slow = FunctionTool.builder("get_weather")
+        .parameters(JsonSchemas.of(WeatherArgs.class))
+        .handler((args, ctx) -> {
+          started.countDown();
+          try {
+            Thread.sleep(20_000);
+          } catch (InterruptedException e) {
+            interrupted.countDown();
+          }
+          return Map.of("sky", "too late");
+        })
+        .build();
+
+    List<Event> seen = new ArrayList<>();
+    Invocation run = client.run("weather", user, session.getId(), "Oslo?", List.of(slow));
+    try (run) {
+      for (Event e : run) {
+        seen.add(e);
+        if (!Events.functionCalls(e).isEmpty()) {
+          assertTrue(started.await(10, TimeUnit.SECONDS), "the tool was called");
+          run.cancel();
+        }
+      }
+    }
+    ExecutionException end = assertThrows(ExecutionException.class,
+        () -> run.completion().get(10, TimeUnit.SECONDS));
+    assertInstanceOf(CancelledException.class, end.getCause());
+    assertTrue(interrupted.await(10, TimeUnit.SECONDS), "the running tool is stopped");
+
+    Session stored = client.getSession("weather", user, session.getId());
+    List<Event> events = stored.getEventsList();
+    assertEquals(2, events.size(), "the user's message and the call, nothing after: " + events);
+    assertEquals("get_weather", Events.functionCalls(events.get(1)).get(0).getName());
+    assertTrue(events.stream().noneMatch(Event::getPartial), "only whole events are stored");
+    assertEquals(byAgent(seen).get(0).getId(), events.get(1).getId());
+
+    // The session is free again.
+    model.reset();
+    List<Event> next = collect(client.run("weather", user, session.getId(), "And now?",
+        FunctionTool.fromMethods(new WeatherTools(1))));
+    assertEquals("Echo: And now?", Events.text(next.get(next.size() - 1)));
+  }
+
+  /** The parameters of a hand-declared get_weather. */
+  record WeatherArgs(@Param("The city name.") String city) {}
+
+  @Test
+  void closeWhileTheModelIsSlow() throws Exception {
+    Session session = client.createSession("echo", user);
+    model.latency("2s");
+    Invocation run = client.run("echo", user, session.getId(), "take your time");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (model.requests().isEmpty()) {
+      assertTrue(System.nanoTime() < deadline, "the model was never called");
+      Thread.sleep(20);
+    }
+    run.close();
+    assertEquals(List.of(), run.stream().toList(), "no event, and no error after close");
+    assertTrue(run.isCancelled());
+
+    // Past the model's latency, nothing more was stored: the invocation stopped.
+    Thread.sleep(2500);
+    List<Event> events = client.getSession("echo", user, session.getId()).getEventsList();
+    assertEquals(1, events.size(), events.toString());
+    assertEquals("user", events.get(0).getAuthor());
+
+    model.reset();
+    List<Event> next = collect(client.run("echo", user, session.getId(), "again"));
+    assertEquals("Echo: again", Events.text(next.get(next.size() - 1)));
+    assertFalse(next.isEmpty());
+  }
+}
