@@ -40,7 +40,15 @@ from agentsvc.errors import (
     UnimplementedError,
     from_rpc_error,
 )
-from agentsvc.events import args_of, event_text, function_calls, function_responses, is_final_response, to_dict
+from agentsvc.events import (
+    args_of,
+    event_text,
+    function_calls,
+    function_responses,
+    is_final_response,
+    response_of,
+    to_dict,
+)
 from agentsvc.invocation import Invocation
 from agentsvc.tools import Tool, ToolContext, tool
 from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
@@ -89,6 +97,7 @@ __all__ = [
     "function_responses",
     "is_final_response",
     "to_dict",
+    "response_of",
     "tool",
     "user_message",
 ]

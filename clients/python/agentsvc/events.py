@@ -9,7 +9,7 @@ from google.protobuf import json_format
 from agentsvc._values import from_struct
 from agentsvc.v1 import content_pb2, event_pb2
 
-__all__ = ["event_text", "function_calls", "function_responses", "is_final_response", "to_dict"]
+__all__ = ["args_of", "event_text", "function_calls", "function_responses", "is_final_response", "response_of", "to_dict"]
 
 
 def event_text(event: event_pb2.Event) -> str:
@@ -46,6 +46,11 @@ def is_final_response(event: event_pb2.Event) -> bool:
 def args_of(call: content_pb2.FunctionCall) -> dict[str, Any]:
     """Returns a function call's arguments as plain Python values."""
     return from_struct(call.args)
+
+
+def response_of(response: content_pb2.FunctionResponse) -> dict[str, Any]:
+    """Returns a function response's result object as plain Python values."""
+    return from_struct(response.response)
 
 
 def to_dict(event: event_pb2.Event) -> dict[str, Any]:

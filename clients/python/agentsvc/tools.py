@@ -20,6 +20,7 @@ import asyncio
 import dataclasses
 import functools
 import inspect
+import types
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, ParamSpec, TypeVar, overload
@@ -121,7 +122,7 @@ class Tool(Generic[P, R]):
         self.parameters: dict[str, Any] = (
             dict(parameters)
             if parameters is not None
-            else schema.function_schema(fn, skip=lambda hint: hint is ToolContext)
+            else schema.function_schema(fn, skip=_is_context)
         )
         if self._context_param:
             self.parameters.get("properties", {}).pop(self._context_param, None)
@@ -178,9 +179,14 @@ class Tool(Generic[P, R]):
 
 
 def _is_context(hint: Any) -> bool:
+    """Reports ToolContext, also within Annotated and Optional."""
     while typing.get_origin(hint) is typing.Annotated:
         hint = typing.get_args(hint)[0]
-    return hint is ToolContext
+    if hint is ToolContext:
+        return True
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return any(_is_context(a) for a in typing.get_args(hint))
+    return False
 
 
 def _is_async(fn: Callable[..., Any]) -> bool:

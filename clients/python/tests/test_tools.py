@@ -94,7 +94,11 @@ def test_context_parameter_is_not_declared() -> None:
     def by_name(city: str, tool_context) -> str:  # type: ignore[no-untyped-def]
         return city
 
-    for t in (by_annotation, by_name):
+    @agentsvc.tool
+    def by_optional(city: str, ctx: ToolContext | None = None) -> str:
+        return city
+
+    for t in (by_annotation, by_name, by_optional):
         assert t.parameters == {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 
 
@@ -131,6 +135,15 @@ async def test_context_reaches_the_tool_and_collects_state() -> None:
     ctx = _context(user="alice")
     assert await remember.run({"city": "Rome"}, ctx) == {"user": "alice", "call": "adk-1"}
     assert ctx.state_delta == {"last_city": "Rome"}
+
+
+async def test_optional_context_reaches_the_tool() -> None:
+    @agentsvc.tool
+    def who(ctx: ToolContext | None = None) -> str:
+        assert ctx is not None
+        return ctx.agent_name
+
+    assert await who.run({}, _context()) == "a"
 
 
 async def test_kwargs_tool_receives_every_argument() -> None:
