@@ -30,6 +30,12 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     waiter?.({ value: undefined, done: true });
   }
 
+  private discard(): Promise<IteratorResult<T, undefined>> {
+    this.close();
+    this.items.length = 0;
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
   /** Whether {@link AsyncQueue.close} was called. */
   get isClosed(): boolean {
     return this.closed;
@@ -49,11 +55,10 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
           this.waiter = resolve;
         });
       },
-      return: () => {
-        this.close();
-        this.items.length = 0;
-        return Promise.resolve({ value: undefined, done: true });
-      },
+      return: () => this.discard(),
+      // The transport throws into the request stream when the call ends
+      // first; the queue then ends, dropping what was not sent.
+      throw: () => this.discard(),
     };
   }
 }

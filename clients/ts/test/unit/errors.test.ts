@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { create, toBinary } from "@bufbuild/protobuf";
+import {
+  AbortedError,
+  AgentsvcError,
+  AlreadyExistsError,
+  CancelledError,
+  DeadlineExceededError,
+  FailedPreconditionError,
+  InternalError,
+  InvalidArgumentError,
+  NotFoundError,
+  ResourceExhaustedError,
+  SessionBusyError,
+  toAgentsvcError,
+  UnavailableError,
+} from "../../src/index.js";
+import { ErrorInfoSchema } from "../../src/gen/google/rpc/error_details_pb.js";
+
+function withInfo(message: string, code: Code, reason: string, metadata: Record<string, string> = {}): ConnectError {
+  // As parsed from the wire: the detail is still an encoded Any.
+  const info = create(ErrorInfoSchema, { reason, domain: "agentsvc", metadata });
+  const err = new ConnectError(message, code);
+  err.details = [{ type: "google.rpc.ErrorInfo", value: toBinary(ErrorInfoSchema, info) }];
+  return err;
+}
+
+describe("toAgentsvcError", () => {
+  const cases: { code: Code; reason: string; cls: new (...args: never[]) => AgentsvcError; name: string }[] = [
+    { code: Code.NotFound, reason: "SESSION_NOT_FOUND", cls: NotFoundError, name: "NOT_FOUND" },
+    { code: Code.AlreadyExists, reason: "SESSION_EXISTS", cls: AlreadyExistsError, name: "ALREADY_EXISTS" },
+    { code: Code.InvalidArgument, reason: "INVALID_ARGUMENT", cls: InvalidArgumentError, name: "INVALID_ARGUMENT" },
+    { code: Code.Aborted, reason: "SESSION_BUSY", cls: SessionBusyError, name: "ABORTED" },
+    { code: Code.Aborted, reason: "SESSION_STALE", cls: AbortedError, name: "ABORTED" },
+    { code: Code.FailedPrecondition, reason: "TOOL_NOT_FOUND", cls: FailedPreconditionError, name: "FAILED_PRECONDITION" },
+    { code: Code.ResourceExhausted, reason: "LLM_CALLS_EXCEEDED", cls: ResourceExhaustedError, name: "RESOURCE_EXHAUSTED" },
+    { code: Code.Unavailable, reason: "MODEL_UNAVAILABLE", cls: UnavailableError, name: "UNAVAILABLE" },
+    { code: Code.Canceled, reason: "CANCELLED", cls: CancelledError, name: "CANCELLED" },
+    { code: Code.DeadlineExceeded, reason: "DEADLINE_EXCEEDED", cls: DeadlineExceededError, name: "DEADLINE_EXCEEDED" },
+    { code: Code.Internal, reason: "INTERNAL", cls: InternalError, name: "INTERNAL" },
+  ];
+  for (const c of cases) {
+    test(`${c.name}/${c.reason} → ${c.cls.name}`, () => {
+      const err = toAgentsvcError(withInfo("Session not found", c.code, c.reason, { k: "v" }));
+      assert.ok(err instanceof c.cls, `${err.name} is not a ${c.cls.name}`);
+      assert.ok(err instanceof AgentsvcError);
+      assert.ok(err instanceof Error);
+      assert.equal(err.name, c.cls.name);
+      assert.equal(err.code, c.code);
+      assert.equal(err.codeName, c.name);
+      assert.equal(err.reason, c.reason);
+      assert.equal(err.domain, "agentsvc");
+      assert.deepEqual(err.metadata, { k: "v" });
+      // The server's own text, without connect's "[not_found]" prefix.
+      assert.equal(err.message, "Session not found");
+      assert.ok(err.cause instanceof ConnectError);
+    });
+  }
+
+  test("a SessionBusyError is an AbortedError", () => {
+    assert.ok(toAgentsvcError(withInfo("busy", Code.Aborted, "SESSION_BUSY")) instanceof AbortedError);
+  });
+
+  test("a status without ErrorInfo keeps code and message, reason empty", () => {
+    const err = toAgentsvcError(new ConnectError("gone", Code.NotFound));
+    assert.ok(err instanceof NotFoundError);
+    assert.equal(err.reason, "");
+    assert.equal(err.domain, "");
+    assert.equal(err.message, "gone");
+  });
+
+  test("a detail that does not decode is ignored", () => {
+    const broken = new ConnectError("x", Code.NotFound);
+    broken.details = [{ type: "google.rpc.ErrorInfo", value: new Uint8Array([0xff, 0xff, 0xff]) }];
+    const err = toAgentsvcError(broken);
+    assert.ok(err instanceof NotFoundError);
+    assert.equal(err.reason, "");
+  });
+
+  test("other errors become InternalError; AbortError becomes CancelledError", () => {
+    const plain = toAgentsvcError(new Error("boom"));
+    assert.ok(plain instanceof InternalError);
+    assert.equal(plain.code, Code.Unknown);
+    const abort = new AbortController();
+    abort.abort();
+    assert.ok(toAgentsvcError(abort.signal.reason) instanceof CancelledError);
+  });
+
+  test("an AgentsvcError is returned as is", () => {
+    const err = new NotFoundError({ code: Code.NotFound, message: "x" });
+    assert.equal(toAgentsvcError(err), err);
+  });
+});
