@@ -58,7 +58,8 @@ class Client:
 
     Every method raises an :class:`~agentsvc.AgentsvcError` subclass when
     the service answers with an error status. A Client is safe to use from
-    concurrent tasks of one event loop.
+    concurrent tasks of one event loop; it may be created outside the loop,
+    but its channel belongs to the loop of its first call.
     """
 
     def __init__(
@@ -90,36 +91,45 @@ class Client:
                 (the default) sets none. Invocations take their own.
         """
         self._timeout = timeout
-        if channel is not None:
-            self._channel = channel
-            self._owns_channel = False
-        else:
-            creds = credentials
-            if creds is None and (tls or call_credentials is not None):
-                creds = grpc.ssl_channel_credentials()
-            if creds is not None and call_credentials is not None:
-                creds = grpc.composite_channel_credentials(creds, call_credentials)
-            if creds is not None:
-                self._channel = grpc.aio.secure_channel(target, creds, options=options)
-            else:
-                self._channel = grpc.aio.insecure_channel(target, options=options)
-            self._owns_channel = True
+        self._target = target
+        self._options = options
+        self._credentials = credentials
+        if credentials is None and (tls or call_credentials is not None):
+            self._credentials = grpc.ssl_channel_credentials()
+        if self._credentials is not None and call_credentials is not None:
+            self._credentials = grpc.composite_channel_credentials(self._credentials, call_credentials)
+        self._channel = channel
+        self._owns_channel = channel is None
+        self._stubs: _Stubs | None = None
         items = metadata.items() if isinstance(metadata, Mapping) else (metadata or ())
         self._metadata: tuple[tuple[str, str], ...] = tuple((k.lower(), v) for k, v in items)
-        self._runner = runner_service_pb2_grpc.RunnerServiceStub(self._channel)
-        self._sessions = session_service_pb2_grpc.SessionServiceStub(self._channel)
-        self._apps = app_service_pb2_grpc.AppServiceStub(self._channel)
+
+    def _connection(self) -> _Stubs:
+        """Returns the stubs, opening the channel on first use: a grpc.aio
+        channel belongs to the event loop it is created in, so it is created
+        inside the caller's loop rather than in the constructor."""
+        if self._stubs is None:
+            if self._channel is None:
+                if self._credentials is not None:
+                    self._channel = grpc.aio.secure_channel(self._target, self._credentials, options=self._options)
+                else:
+                    self._channel = grpc.aio.insecure_channel(self._target, options=self._options)
+            self._stubs = _Stubs(self._channel)
+        return self._stubs
 
     @property
     def channel(self) -> grpc.aio.Channel:
-        """The underlying gRPC channel."""
-        return self._channel
+        """The underlying gRPC channel, opened on first use."""
+        return self._connection().channel
 
     async def close(self) -> None:
         """Closes the channel (unless it was passed in), cancelling calls in
         flight."""
-        if self._owns_channel:
+        if self._owns_channel and self._channel is not None:
             await self._channel.close(grace=None)
+        self._stubs = None
+        if self._owns_channel:
+            self._channel = None
 
     async def __aenter__(self) -> Client:
         return self
@@ -171,7 +181,7 @@ class Client:
             app_name, user_id, session_id, message, state_delta, invocation_id, streaming,
             max_llm_calls, custom_metadata,
         )
-        return Invocation(self._runner, request, tools=None, metadata=self._metadata, timeout=timeout)
+        return Invocation(self._runner_stub, request, tools=None, metadata=self._metadata, timeout=timeout)
 
     def connect(
         self,
@@ -201,7 +211,7 @@ class Client:
             max_llm_calls, custom_metadata,
         )
         declared = [as_tool(t) for t in tools]
-        return Invocation(self._runner, request, tools=declared, metadata=self._metadata, timeout=timeout)
+        return Invocation(self._runner_stub, request, tools=declared, metadata=self._metadata, timeout=timeout)
 
     @staticmethod
     def _run_request(
@@ -255,7 +265,7 @@ class Client:
         request = session_service_pb2.CreateSessionRequest(app_name=app_name, user_id=user_id, session_id=session_id)
         if state:
             request.state.CopyFrom(to_struct(state))
-        response = await self._unary(self._sessions.CreateSession, request, session_service_pb2.CreateSessionResponse)
+        response = await self._unary(self._connection().sessions.CreateSession, request, session_service_pb2.CreateSessionResponse)
         return response.session
 
     async def get_session(
@@ -280,19 +290,19 @@ class Client:
             num_recent_events=num_recent_events,
             after_timestamp=after_timestamp,
         )
-        response = await self._unary(self._sessions.GetSession, request, session_service_pb2.GetSessionResponse)
+        response = await self._unary(self._connection().sessions.GetSession, request, session_service_pb2.GetSessionResponse)
         return response.session
 
     async def list_sessions(self, app_name: str, user_id: str) -> list[session_pb2.Session]:
         """Returns the user's sessions of the app, without their events."""
         request = session_service_pb2.ListSessionsRequest(app_name=app_name, user_id=user_id)
-        response = await self._unary(self._sessions.ListSessions, request, session_service_pb2.ListSessionsResponse)
+        response = await self._unary(self._connection().sessions.ListSessions, request, session_service_pb2.ListSessionsResponse)
         return list(response.sessions)
 
     async def delete_session(self, app_name: str, user_id: str, session_id: str) -> None:
         """Deletes a session; deleting a missing one is not an error."""
         request = session_service_pb2.DeleteSessionRequest(app_name=app_name, user_id=user_id, session_id=session_id)
-        await self._unary(self._sessions.DeleteSession, request, session_service_pb2.DeleteSessionResponse)
+        await self._unary(self._connection().sessions.DeleteSession, request, session_service_pb2.DeleteSessionResponse)
 
     async def update_session_state(
         self,
@@ -310,7 +320,7 @@ class Client:
             state_delta=to_struct(state_delta),
         )
         response = await self._unary(
-            self._sessions.UpdateSessionState, request, session_service_pb2.UpdateSessionStateResponse
+            self._connection().sessions.UpdateSessionState, request, session_service_pb2.UpdateSessionStateResponse
         )
         return response.session
 
@@ -325,7 +335,7 @@ class Client:
             session_id=session_id,
             rewind_before_invocation_id=before_invocation_id,
         )
-        response = await self._unary(self._sessions.RewindSession, request, session_service_pb2.RewindSessionResponse)
+        response = await self._unary(self._connection().sessions.RewindSession, request, session_service_pb2.RewindSessionResponse)
         return response.session
 
     # Apps.
@@ -333,7 +343,7 @@ class Client:
     async def list_apps(self) -> list[str]:
         """Returns the names of the apps the service runs, sorted."""
         response = await self._unary(
-            self._apps.ListApps, app_service_pb2.ListAppsRequest(), app_service_pb2.ListAppsResponse
+            self._connection().apps.ListApps, app_service_pb2.ListAppsRequest(), app_service_pb2.ListAppsResponse
         )
         return list(response.app_names)
 
@@ -344,9 +354,12 @@ class Client:
             NotFoundError: the app does not exist.
         """
         response = await self._unary(
-            self._apps.GetApp, app_service_pb2.GetAppRequest(app_name=app_name), app_service_pb2.GetAppResponse
+            self._connection().apps.GetApp, app_service_pb2.GetAppRequest(app_name=app_name), app_service_pb2.GetAppResponse
         )
         return response.app
+
+    def _runner_stub(self) -> Any:
+        return self._connection().runner
 
     async def _unary(self, method: Any, request: Any, response_type: type[T]) -> T:
         try:
@@ -354,3 +367,13 @@ class Client:
         except grpc.RpcError as err:
             raise from_rpc_error(err) from None
         return cast(T, response)
+
+
+class _Stubs:
+    """The generated stubs of one channel."""
+
+    def __init__(self, channel: grpc.aio.Channel) -> None:
+        self.channel = channel
+        self.runner = runner_service_pb2_grpc.RunnerServiceStub(channel)
+        self.sessions = session_service_pb2_grpc.SessionServiceStub(channel)
+        self.apps = app_service_pb2_grpc.AppServiceStub(channel)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Final
 
@@ -50,7 +50,7 @@ class Invocation:
 
     def __init__(
         self,
-        stub: Any,
+        stub: Callable[[], Any],
         request: runner_service_pb2.RunRequest,
         *,
         tools: Sequence[Tool[Any, Any]] | None,
@@ -164,10 +164,10 @@ class Invocation:
         if self._driver is not None or self.cancelled:
             return
         if self._connect:
-            self._call = self._stub.Connect(metadata=self._metadata, timeout=self._timeout)
+            self._call = self._stub().Connect(metadata=self._metadata, timeout=self._timeout)
             self._driver = asyncio.create_task(self._drive_connect())
         else:
-            self._call = self._stub.Run(self._request, metadata=self._metadata, timeout=self._timeout)
+            self._call = self._stub().Run(self._request, metadata=self._metadata, timeout=self._timeout)
             self._driver = asyncio.create_task(self._drive_run())
 
     def _abort(self) -> None:

@@ -78,14 +78,17 @@ class FakeServer:
     """A grpc.aio server on a free loopback port; set ``run``, ``connect``
     or ``get_session`` to the behaviour a test needs."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, credentials: grpc.ServerCredentials | None = None) -> None:
         self.run: RunHandler | None = None
         self.connect: ConnectHandler | None = None
         self.get_session: GetSessionHandler | None = None
         self.server = grpc.aio.server()
         runner_service_pb2_grpc.add_RunnerServiceServicer_to_server(_Runner(self), self.server)
         session_service_pb2_grpc.add_SessionServiceServicer_to_server(_Sessions(self), self.server)
-        port = self.server.add_insecure_port("127.0.0.1:0")
+        if credentials is not None:
+            port = self.server.add_secure_port("127.0.0.1:0", credentials)
+        else:
+            port = self.server.add_insecure_port("127.0.0.1:0")
         self.target = f"127.0.0.1:{port}"
 
     async def start(self) -> None:

@@ -104,3 +104,24 @@ async def test_unary_errors_come_through_grpc(fake: FakeServer, fake_client: age
 async def test_unimplemented_method(fake_client: agentsvc.Client) -> None:
     with pytest.raises(agentsvc.UnimplementedError):
         await fake_client.list_apps()
+
+
+async def test_secure_channel_with_credentials() -> None:
+    server = FakeServer(credentials=grpc.local_server_credentials(grpc.LocalConnectionType.LOCAL_TCP))
+
+    seen: dict[str, str] = {}
+
+    async def get_session(req: session_service_pb2.GetSessionRequest, context: Any) -> Any:
+        seen.update((k, v) for k, v in context.invocation_metadata() if isinstance(v, str))
+        return session_service_pb2.GetSessionResponse(session={"id": req.session_id, "app_name": req.app_name})
+
+    server.get_session = get_session
+    await server.start()
+    try:
+        creds = grpc.local_channel_credentials(grpc.LocalConnectionType.LOCAL_TCP)
+        async with agentsvc.Client(server.target, credentials=creds, metadata={"X-Trace": "1"}) as client:
+            session = await client.get_session("weather", "alice", "s1")
+        assert (session.id, session.app_name) == ("s1", "weather")
+        assert seen["x-trace"] == "1"
+    finally:
+        await server.stop()

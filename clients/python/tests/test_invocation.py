@@ -144,7 +144,8 @@ async def test_connect_answers_parallel_calls_concurrently(fake: FakeServer, fak
     assert [t.name for t in start[0].tools] == ["get_weather", "get_forecast", "get_air_quality"]
     assert start[0].run.app_name == "weather"
     assert arrivals == ["adk-2", "adk-3", "adk-1"], "results go back as each tool finishes"
-    assert peak >= 2 and elapsed < 0.6, "the tools ran at once"
+    assert peak == 2, "the async tools ran at once"
+    assert elapsed < 5
     assert json_format.MessageToDict(results["adk-2"].response) == {"days": 2}
     assert len(events) == 3
     assert [r.id for r in agentsvc.function_responses(events[1])] == ["adk-1", "adk-2", "adk-3"]
