@@ -6,6 +6,7 @@ import dev.agentsvc.v1.FunctionResponse;
 import dev.agentsvc.v1.Part;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 
 /** Reads events as ADK's {@code Event} helpers do. Stateless and thread-safe. */
 public final class Events {
@@ -20,6 +21,36 @@ public final class Events {
     for (Part p : event.getContent().getPartsList()) {
       if (!p.getThought()) {
         out.append(p.getText());
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * Returns a one-line description of an event's content for logs and consoles, e.g. {@code
+   * "call get_weather {city=Paris}"}, {@code "response get_weather {sky=sunny}"} or its text;
+   * parts are separated by {@code " | "}, thoughts left out. Not meant to be parsed.
+   */
+  public static String summary(Event event) {
+    StringJoiner out = new StringJoiner(" | ");
+    for (Part p : event.getContent().getPartsList()) {
+      if (p.hasFunctionCall()) {
+        FunctionCall c = p.getFunctionCall();
+        out.add("call " + c.getName() + " " + Values.toMap(c.getArgs()));
+      } else if (p.hasFunctionResponse()) {
+        FunctionResponse r = p.getFunctionResponse();
+        out.add("response " + r.getName() + " " + Values.toMap(r.getResponse()));
+      } else if (p.hasInlineData()) {
+        out.add("[" + p.getInlineData().getMimeType() + ", " + p.getInlineData().getData().size()
+            + " bytes]");
+      } else if (p.hasFileData()) {
+        out.add("[" + p.getFileData().getFileUri() + "]");
+      } else if (p.hasExecutableCode()) {
+        out.add("[code] " + p.getExecutableCode().getCode());
+      } else if (p.hasCodeExecutionResult()) {
+        out.add("[output] " + p.getCodeExecutionResult().getOutput());
+      } else if (!p.getThought() && !p.getText().isEmpty()) {
+        out.add(p.getText());
       }
     }
     return out.toString();
