@@ -56,11 +56,29 @@ lint: tools protodeps ## buf lint and go vet.
 	buf lint
 	go vet ./...
 
+# Generated code of the service and of every client, checked for freshness.
+GENERATED := gen/ clients/python/agentsvc/v1
+
+.PHONY: gen-all
+gen-all: gen gen-python ## Regenerate the service's and the clients' code.
+
 .PHONY: check-gen
-check-gen: gen ## Fail when gen/ differs from what the protos generate.
-	@git diff --exit-code -- gen/ || { echo "gen/ is stale: run make gen and commit" >&2; exit 1; }
-	@test -z "$$(git status --porcelain --untracked-files=all -- gen/)" || \
-		{ git status --short -- gen/; echo "gen/ has uncommitted files: run make gen and commit" >&2; exit 1; }
+check-gen: gen-all ## Fail when generated code differs from what the protos generate.
+	@git diff --exit-code -- $(GENERATED) || { echo "generated code is stale: run make gen-all and commit" >&2; exit 1; }
+	@test -z "$$(git status --porcelain --untracked-files=all -- $(GENERATED))" || \
+		{ git status --short -- $(GENERATED); echo "generated code has uncommitted files: run make gen-all and commit" >&2; exit 1; }
+
+.PHONY: gen-python
+gen-python: ## Regenerate clients/python/agentsvc/v1 from proto/ (pinned grpcio-tools).
+	clients/python/scripts/gen.sh
+
+.PHONY: test-python
+test-python: ## Python client: mypy --strict, unit tests and live tests against agentsvc, Redis and fake Gemini.
+	clients/python/scripts/venv.sh
+	scripts/with-redis.sh scripts/with-stack.sh clients/python/scripts/test.sh
+
+.PHONY: test-clients
+test-clients: test-python ## Every client's tests against a live stack.
 
 .PHONY: build
 build: ## Build bin/agentsvc and bin/fakegemini.
@@ -86,4 +104,4 @@ bench: ## Engine and store benchmarks.
 	scripts/with-redis.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
-test: lint check-gen unit integration ## Everything CI runs.
+test: lint check-gen unit integration test-clients ## Everything CI runs.
