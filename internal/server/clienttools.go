@@ -54,9 +54,6 @@ func newClientTools(app *v1.App, decls []*v1.ToolDeclaration, send func(*v1.Conn
 			return nil, invalid(fmt.Sprintf("start.tools[%d]: tool %q is declared twice", i, name))
 		case !remote[name]:
 			return nil, invalid(fmt.Sprintf("start.tools[%d]: no agent of app %q names the tool %q in its tools", i, app.GetName(), name))
-		case d.GetRequireConfirmation():
-			// TODO(#6): client tools that require confirmation (T7).
-			return nil, invalid(fmt.Sprintf("start.tools[%d] (%s): require_confirmation is not supported yet", i, name))
 		}
 		seen[name] = true
 		t, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: d, Channel: c, Timeout: timeout})

@@ -337,8 +337,6 @@ func TestConnectStartErrors(t *testing.T) {
 		{"tool twice", startMsg(sid, "hi", weatherTool, weatherTool), codes.InvalidArgument, `start.tools[1]: tool "get_weather" is declared twice`},
 		{"tool no agent names", startMsg(sid, "hi", &v1.ToolDeclaration{Name: "get_time"}), codes.InvalidArgument,
 			`start.tools[0]: no agent of app "desk" names the tool "get_time" in its tools`},
-		{"confirmation", startMsg(sid, "hi", &v1.ToolDeclaration{Name: "approve", RequireConfirmation: true}),
-			codes.InvalidArgument, "start.tools[0] (approve): require_confirmation is not supported yet"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -28,8 +28,7 @@ type ClientChannel interface {
 
 // ClientToolConfig declares a tool that lives in the client.
 type ClientToolConfig struct {
-	// Declaration is what the client declared. RequireConfirmation is not
-	// read here: the service decides whether it is allowed.
+	// Declaration is what the client declared.
 	Declaration *v1.ToolDeclaration
 	// Channel reaches the client. Required.
 	Channel ClientChannel
@@ -46,10 +45,12 @@ type ClientTool struct {
 	name        string
 	description string
 	longRunning bool
-	decl        *v1.FunctionDeclaration
-	required    []string
-	channel     ClientChannel
-	timeout     time.Duration
+	// confirm makes every call wait for the user's approval (T7).
+	confirm  bool
+	decl     *v1.FunctionDeclaration
+	required []string
+	channel  ClientChannel
+	timeout  time.Duration
 }
 
 // errCallTimeout is the cause of a call context whose own timeout elapsed.
@@ -72,6 +73,7 @@ func NewClientTool(cfg ClientToolConfig) (*ClientTool, error) {
 		name:        d.GetName(),
 		description: d.GetDescription(),
 		longRunning: d.GetLongRunning(),
+		confirm:     d.GetRequireConfirmation(),
 		decl:        Declaration(d.GetName(), d.GetDescription(), d.GetParameters(), d.GetResponse(), d.GetLongRunning()),
 		required:    Required(d.GetParameters()),
 		channel:     cfg.Channel,
@@ -109,6 +111,11 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 	if resp := MissingArgs(t.name, t.required, args); resp != nil {
 		return resp, nil
 	}
+	if t.confirm {
+		if resp := Confirm(tctx, t.name); resp != nil {
+			return resp, nil
+		}
+	}
 	parent := tctx.Context()
 	ctx, cancel := context.WithTimeoutCause(parent, t.timeout, errCallTimeout)
 	defer cancel()
@@ -143,18 +150,35 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 // before-tool callbacks set) applied: what the tool would read locally.
 func readableState(tctx *runtime.ToolContext) *structpb.Struct {
 	state := tctx.StateSnapshot()
+	if state.Fields == nil {
+		state.Fields = map[string]*structpb.Value{}
+	}
 	for k, v := range tctx.Actions.GetStateDelta().GetFields() {
-		if state.Fields == nil {
-			state.Fields = map[string]*structpb.Value{}
-		}
 		state.Fields[k] = v
+	}
+	// A call run again after a credential request reads the client's auth
+	// response where ADK's tool_context.get_auth_response finds it.
+	if auth := tctx.AuthResponse; auth != nil {
+		state.Fields[AuthResponseKey(auth)] = structpb.NewStructValue(auth)
 	}
 	return state
 }
 
+// AuthResponseKey is the state key under which a tool run again after a
+// credential request finds the client's answer: "temp:" and the auth
+// config's credentialKey ("temp:adk_auth_response" when it has none).
+func AuthResponseKey(auth *structpb.Struct) string {
+	key := auth.GetFields()["credentialKey"].GetStringValue()
+	if key == "" {
+		key = "adk_auth_response"
+	}
+	return "temp:" + key
+}
+
 // applyActions applies what a client tool did to the call's actions, as a
 // local tool's writes would land: state keys one by one, skip_summarization
-// and escalate when set, transfer_to_agent when named. Other fields are not
+// and escalate when set, transfer_to_agent when named, and a credential
+// request (requested_auth_configs) for the call. Other fields are not
 // settable by a client tool and are ignored.
 func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) {
 	if a == nil {
@@ -172,6 +196,14 @@ func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) {
 	}
 	if a.TransferToAgent != "" {
 		tctx.Actions.TransferToAgent = a.TransferToAgent
+	}
+	// A credential request is for this call, whatever key the client used.
+	if cfg, ok := a.GetRequestedAuthConfigs()[tctx.FunctionCallID]; ok {
+		tctx.RequestCredential(cfg)
+	} else if len(a.GetRequestedAuthConfigs()) == 1 {
+		for _, cfg := range a.GetRequestedAuthConfigs() {
+			tctx.RequestCredential(cfg)
+		}
 	}
 }
 
