@@ -585,3 +585,38 @@ func TestConnectSubAgentTool(t *testing.T) {
 		t.Errorf("state = %v, want the tool's state delta applied", resp.Session.State)
 	}
 }
+
+func TestRunHasNoRemoteTools(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, 0)
+	ctx := testContext(t)
+	sid := s.newSession(t, ctx)
+	s.model.Enqueue(et.Call("get_weather", `{"city":"Paris"}`))
+	stream, err := s.runner.Run(ctx, &v1.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
+		NewMessage: &v1.Content{Parts: []*v1.Part{{Text: "Weather?"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []*v1.Event
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			st := status.Convert(err)
+			if st.Code() != codes.FailedPrecondition || !strings.HasPrefix(st.Message(), "Tool 'get_weather' not found.") {
+				t.Errorf("status = %v, want FAILED_PRECONDITION Tool 'get_weather' not found.", err)
+			}
+			break
+		}
+		events = append(events, resp.Event)
+	}
+	if diff := cmp.Diff([]string{`desk_agent: call get_weather{"city":"Paris"}`}, et.Events(events)); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	for _, tl := range s.model.Requests()[0].GetConfig().GetTools() {
+		for _, d := range tl.GetFunctionDeclarations() {
+			if d.Name == "get_weather" {
+				t.Errorf("Run declared the remote tool %s to the model", d.Name)
+			}
+		}
+	}
+}
