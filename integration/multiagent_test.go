@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 )
@@ -164,3 +166,43 @@ func TestDispatcherTransferOverGRPC(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestDispatcherSpecialistCallsClientTool(t *testing.T) {
+	t.Parallel()
+	s := startExamples(t)
+	s.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{
+		fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "transfer_to_agent", Args: map[string]any{"agent_name": "billing"}})),
+		fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "get_invoice", Args: map[string]any{"month": "May"}})),
+		fakegemini.Reply(fakegemini.Text("You were charged twice; a refund is on its way.")),
+		fakegemini.Reply(fakegemini.Text("The refund takes three days.")),
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sid := newSession(t, ctx, s, "dispatcher")
+	invoice := &v1.ToolDeclaration{Name: "get_invoice", Description: "Returns an invoice."}
+	stream := s.connectRun(t, ctx, "dispatcher", sid, userText("I was charged twice for my subscription"), invoice)
+	msgs, calls := until(t, stream, 1)
+	if calls[0].AgentName != "billing" {
+		t.Errorf("tool_call from %s, want billing", calls[0].AgentName)
+	}
+	answer(t, stream, calls[0].CallId, structpb.NewStructValue(mustStruct(map[string]any{"charges": 2})))
+	rest, err := drain(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalLines(t, "first turn", describe(append(msgs, rest...)), []string{
+		`event dispatcher: call transfer_to_agent{"agent_name":"billing"}`,
+		`event dispatcher: response transfer_to_agent{"result":null}`,
+		`event billing: call get_invoice{"month":"May"}`,
+		`tool_call call get_invoice{"month":"May"}`,
+		`event billing: response get_invoice{"charges":2}`,
+		"event billing: You were charged twice; a refund is on its way.",
+		"done",
+	})
+	// The next turn goes straight to the specialist.
+	msgs, err = drain(s.connectRun(t, ctx, "dispatcher", sid, userText("How long will it take?"), invoice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalLines(t, "second turn", describe(msgs), []string{"event billing: The refund takes three days.", "done"})
+}
