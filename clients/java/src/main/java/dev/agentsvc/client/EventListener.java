@@ -9,6 +9,7 @@ import dev.agentsvc.v1.Event;
  * blocks holds up that invocation's events (not its tool calls, which run on the tool executor).
  * Exactly one of {@link #onCompleted()} and {@link #onError} ends the calls.
  */
+@FunctionalInterface
 public interface EventListener {
   /**
    * Receives one event, as the service yields it.

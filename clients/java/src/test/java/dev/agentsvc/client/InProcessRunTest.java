@@ -159,18 +159,19 @@ class InProcessRunTest {
   @Test
   void answersParallelToolCallsConcurrently() throws Exception {
     CountDownLatch allStarted = new CountDownLatch(3);
+    Map<String, CountDownLatch> received = Map.of(
+        "a", new CountDownLatch(1), "b", new CountDownLatch(1), "c", new CountDownLatch(1));
+    Map<String, String> waitsFor = Map.of("a", "b", "b", "c");
     List<String> finishOrder = Collections.synchronizedList(new ArrayList<>());
-    // Each tool waits until all three run, which only concurrent calls achieve; they finish in
-    // the reverse of the call order.
+    // Each tool waits until all three run, which only concurrent calls achieve; then each waits
+    // until the server has the result of the call after it, so results go back in reverse order.
     Consumer<String> together = name -> {
       allStarted.countDown();
       try {
         assertTrue(allStarted.await(5, TimeUnit.SECONDS), "tools did not run concurrently");
-        Thread.sleep(switch (name) {
-          case "a" -> 300;
-          case "b" -> 150;
-          default -> 0;
-        });
+        if (waitsFor.containsKey(name)) {
+          assertTrue(received.get(waitsFor.get(name)).await(5, TimeUnit.SECONDS));
+        }
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
       }
@@ -206,6 +207,7 @@ class InProcessRunTest {
         ToolResult r = s.next().getToolResult();
         results.put(r.getCallId(), r);
         arrival.add(r.getCallId());
+        received.get(r.getCallId()).countDown();
       }
       Content.Builder merged = Content.newBuilder().setRole("user");
       for (String id : List.of("a", "b", "c")) {

@@ -11,6 +11,8 @@ import dev.agentsvc.v1.AgentInfo;
 import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.FunctionCall;
 import dev.agentsvc.v1.FunctionResponse;
+import dev.agentsvc.v1.RunConfig;
+import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.Session;
 import dev.agentsvc.v1.ToolInfo;
 import java.util.ArrayList;
@@ -68,21 +70,29 @@ class LiveStackTest {
     user = "user-" + UUID.randomUUID();
   }
 
-  /** The weather app's tools, written in Java; each waits for the others when asked to. */
+  /**
+   * The weather app's tools, written in Java. Built for n concurrent calls, each call waits until
+   * all n run, so only concurrent calls complete; with n = 3 they then finish in the reverse of
+   * the call order (air quality, forecast, weather).
+   */
   static final class WeatherTools {
     record Day(int day, String sky) {}
 
     private final CountDownLatch together;
+    private final boolean reverse;
+    private final CountDownLatch airDone = new CountDownLatch(1);
+    private final CountDownLatch forecastDone = new CountDownLatch(1);
     final List<String> finished = Collections.synchronizedList(new ArrayList<>());
 
     WeatherTools(int concurrent) {
       together = new CountDownLatch(concurrent);
+      reverse = concurrent == 3;
     }
 
     @Tool(description = "Returns the current weather in a city.")
     public Map<String, Object> getWeather(@Param("The city name.") String city)
         throws InterruptedException {
-      meet(300);
+      meet(forecastDone);
       finished.add("get_weather");
       return Map.of("city", city, "sky", "sunny", "celsius", 21);
     }
@@ -90,29 +100,32 @@ class LiveStackTest {
     @Tool(description = "Returns the forecast for the next days.")
     public List<Day> getForecast(@Param("The city name.") String city,
         @Param("How many days.") int days) throws InterruptedException {
-      meet(150);
-      finished.add("get_forecast");
+      meet(airDone);
       List<Day> out = new ArrayList<>();
       for (int i = 1; i <= days; i++) {
         out.add(new Day(i, i % 2 == 0 ? "rain" : "sun"));
       }
+      finished.add("get_forecast");
+      forecastDone.countDown();
       return out;
     }
 
     @Tool(description = "Returns the air quality index of a city.")
     public int getAirQuality(@Param("The city name.") String city) throws InterruptedException {
-      meet(0);
+      meet(null);
       finished.add("get_air_quality");
+      airDone.countDown();
       return 42;
     }
 
-    /** Waits for the other concurrent tools, then sleeps: the later calls finish first. */
-    private void meet(long sleepMillis) throws InterruptedException {
+    private void meet(CountDownLatch before) throws InterruptedException {
       together.countDown();
       if (!together.await(10, TimeUnit.SECONDS)) {
         throw new IllegalStateException("the other tool calls did not run concurrently");
       }
-      Thread.sleep(sleepMillis);
+      if (reverse && before != null && !before.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the previous tool did not finish");
+      }
     }
   }
 
@@ -196,7 +209,7 @@ class LiveStackTest {
     List<Event> events = collect(client.run("weather", user, session.getId(),
         "Weather, forecast and air in Paris?", FunctionTool.fromMethods(tools)));
 
-    // Each tool waited for the other two, then the last called finished first.
+    // Each tool waited for the other two: they ran concurrently, and finished last call first.
     assertEquals(List.of("get_air_quality", "get_forecast", "get_weather"), tools.finished);
     List<Event> agent = byAgent(events);
     assertEquals(3, agent.size(), events.toString());
@@ -248,8 +261,44 @@ class LiveStackTest {
         r.forEach(before::add);
       }
     });
-    assertEquals("Tool 'get_weather' not found.", missing.getMessage().split("\n")[0]);
+    assertTrue(missing.getMessage().startsWith("Tool 'get_weather' not found."),
+        missing.getMessage());
+    assertEquals("TOOL_NOT_FOUND", missing.reason());
     assertEquals("get_weather", Events.functionCalls(before.get(before.size() - 1)).get(0).getName());
+
+    // max_llm_calls: the second model call of the tool round trip is one too many.
+    model.reset();
+    model.script(List.of(FakeGemini.functionCalls("get_weather", Map.of("city", "Rome"))));
+    Session limited = client.createSession("weather", user);
+    RunRequest oneCall = RunRequest.newBuilder()
+        .setAppName("weather").setUserId(user).setSessionId(limited.getId())
+        .setNewMessage(Contents.userText("Rome?"))
+        .setRunConfig(RunConfig.newBuilder().setMaxLlmCalls(1))
+        .build();
+    ResourceExhaustedException exhausted = assertThrows(ResourceExhaustedException.class,
+        () -> collect(client.run(oneCall, FunctionTool.fromMethods(new WeatherTools(1)))));
+    assertEquals("LLM_CALLS_EXCEEDED", exhausted.reason());
+  }
+
+  @Test
+  void aSecondRunOnABusySessionIsRejected() throws Exception {
+    Session session = client.createSession("echo", user);
+    model.latency("1s");
+    try (Invocation first = client.run("echo", user, session.getId(), "first")) {
+      awaitModelCall();
+      SessionBusyException busy = assertThrows(SessionBusyException.class,
+          () -> collect(client.run("echo", user, session.getId(), "second")));
+      assertEquals("SESSION_BUSY", busy.reason());
+      assertEquals(List.of("Echo: first"), first.stream().map(Events::text).toList());
+    }
+  }
+
+  private static void awaitModelCall() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (model.requests().isEmpty()) {
+      assertTrue(System.nanoTime() < deadline, "the model was never called");
+      Thread.sleep(20);
+    }
   }
 
   @Test
@@ -309,11 +358,7 @@ class LiveStackTest {
     Session session = client.createSession("echo", user);
     model.latency("2s");
     Invocation run = client.run("echo", user, session.getId(), "take your time");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (model.requests().isEmpty()) {
-      assertTrue(System.nanoTime() < deadline, "the model was never called");
-      Thread.sleep(20);
-    }
+    awaitModelCall();
     run.close();
     assertEquals(List.of(), run.stream().toList(), "no event, and no error after close");
     assertTrue(run.isCancelled());
