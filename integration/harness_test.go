@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -45,7 +46,15 @@ type process struct {
 	cmd  *exec.Cmd
 	done chan struct{}
 	err  error
+	mu   sync.Mutex // guards out
 	out  strings.Builder
+}
+
+// output returns what the process printed so far.
+func (p *process) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
 }
 
 // start runs bin with args and waits until a line of its output matches
@@ -70,7 +79,9 @@ func start(t *testing.T, ready *regexp.Regexp, env []string, bin string, args ..
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			line := sc.Text()
+			p.mu.Lock()
 			p.out.WriteString(line + "\n")
+			p.mu.Unlock()
 			if m := ready.FindStringSubmatch(line); m != nil {
 				select {
 				case found <- m:
@@ -83,16 +94,16 @@ func start(t *testing.T, ready *regexp.Regexp, env []string, bin string, args ..
 		_ = cmd.Process.Kill()
 		<-p.done
 		if t.Failed() {
-			t.Logf("%s output:\n%s", filepath.Base(bin), p.out.String())
+			t.Logf("%s output:\n%s", filepath.Base(bin), p.output())
 		}
 	})
 	select {
 	case m := <-found:
 		return p, m
 	case <-p.done:
-		t.Fatalf("%s exited before it was ready: %v\n%s", bin, p.err, p.out.String())
+		t.Fatalf("%s exited before it was ready: %v\n%s", bin, p.err, p.output())
 	case <-time.After(60 * time.Second):
-		t.Fatalf("%s not ready after 60s:\n%s", bin, p.out.String())
+		t.Fatalf("%s not ready after 60s:\n%s", bin, p.output())
 	}
 	return nil, nil
 }

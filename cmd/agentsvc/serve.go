@@ -44,6 +44,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if !hasCreds && gcfg.BaseURL == "" {
 		return errors.New("no Gemini credentials: set GOOGLE_API_KEY (or GEMINI_API_KEY), or GOOGLE_GENAI_USE_VERTEXAI=1 with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or point --gemini-base-url at a server that speaks the Gemini API")
 	}
+	// Keep connections to the model endpoint alive across calls; the
+	// default transport keeps two idle connections per host and dials anew
+	// under load. Vertex AI without an API key needs the SDK's own client,
+	// which carries the default credentials.
+	if gcfg.Backend != gemini.BackendVertexAI || gcfg.APIKey != "" {
+		gcfg.HTTPClient = pooledHTTPClient()
+	}
 	provider, err := gemini.New(ctx, gcfg)
 	if err != nil {
 		return fmt.Errorf("gemini: %w", err)
@@ -177,4 +184,14 @@ func loadApps(dir string, store sessions.Service, provider *gemini.Provider) ([]
 		})
 	}
 	return apps, nil
+}
+
+// pooledHTTPClient is an HTTP client that keeps many idle connections per
+// host, for the model endpoint.
+func pooledHTTPClient() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns = 1024
+	tr.MaxIdleConnsPerHost = 1024
+	tr.IdleConnTimeout = 90 * time.Second
+	return &http.Client{Transport: tr}
 }

@@ -54,8 +54,9 @@ type SubAgentRef struct {
 
 // ToolRef names a tool, with optional arguments.
 type ToolRef struct {
-	Name string         `yaml:"name"`
-	Args map[string]any `yaml:"args"`
+	Name  string         `yaml:"name"`
+	Args  map[string]any `yaml:"args"`
+	Extra map[string]any `yaml:",inline"`
 }
 
 // CallbackRef names a registered callback.
@@ -152,6 +153,11 @@ func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, 
 func (c *AgentConfig) validate() error {
 	for k := range c.Extra {
 		return fmt.Errorf("%s: unknown field", k)
+	}
+	for i, t := range c.Tools {
+		for k := range t.Extra {
+			return fmt.Errorf("tools[%d].%s: unknown field", i, k)
+		}
 	}
 	if c.AgentClass == "" {
 		c.AgentClass = "LlmAgent"
