@@ -99,6 +99,10 @@ unit: ## go test -race over every package but the end-to-end tests, with a priva
 integration: ## End-to-end tests against the built binaries, with a private Redis.
 	scripts/with-redis.sh go test -race -count=1 ./integration/
 
+.PHONY: bench-load
+bench-load: ## Load figures: Run throughput and 10,000 held Connect streams, fake model at 0 ms and 200 ms.
+	scripts/bench-load.sh
+
 .PHONY: bench
 bench: ## Engine and store benchmarks.
 	scripts/with-redis.sh go test -run '^$$' -bench . -benchmem ./internal/...
