@@ -289,7 +289,6 @@ describe("plain runs, sessions and apps against an in-process server", () => {
   test("a busy session rejects with SessionBusyError", async () => {
     const c = await serve({
       runner: {
-        // eslint-disable-next-line require-yield
         async *run() {
           throw statusError("session is busy", Code.Aborted, "SESSION_BUSY");
         },
