@@ -57,10 +57,10 @@ lint: tools protodeps ## buf lint and go vet.
 	go vet ./...
 
 # Generated code of the service and of every client, checked for freshness.
-GENERATED := gen/ clients/python/agentsvc/v1
+GENERATED := gen/ clients/python/agentsvc/v1 clients/java/src/generated
 
 .PHONY: gen-all
-gen-all: gen gen-python ## Regenerate the service's and the clients' code.
+gen-all: gen gen-python gen-java ## Regenerate the service's and the clients' code.
 
 .PHONY: check-gen
 check-gen: gen-all ## Fail when generated code differs from what the protos generate.
@@ -77,8 +77,18 @@ test-python: ## Python client: mypy --strict, unit tests and live tests against 
 	clients/python/scripts/venv.sh
 	scripts/with-redis.sh scripts/with-stack.sh clients/python/scripts/test.sh
 
+JAVA_MVN := mvn -B -ntp -f clients/java/pom.xml
+
+.PHONY: gen-java
+gen-java: ## Regenerate clients/java/src/generated/java from proto/ (protoc and grpc-java plugin from Maven Central).
+	$(JAVA_MVN) -q -Pgen generate-sources
+
+.PHONY: test-java
+test-java: ## Java client tests (unit and live) against agentsvc, Redis and the fake Gemini server.
+	scripts/with-redis.sh scripts/with-stack.sh $(JAVA_MVN) test
+
 .PHONY: test-clients
-test-clients: test-python ## Every client's tests against a live stack.
+test-clients: test-python test-java ## Every client's tests against a live stack.
 
 .PHONY: build
 build: ## Build bin/agentsvc and bin/fakegemini.
