@@ -20,7 +20,8 @@
 //     (see [Server.Enqueue]);
 //  3. the first rule that matches (see [Rule]);
 //  4. the default: a text reply "Echo: <last user text>" finished with STOP,
-//     with usage metadata (word counts), streamed as two chunks.
+//     with usage metadata (word counts), streamed as two chunks; when the
+//     conversation ends with tool results, "Echo: <name> returned <json>".
 //
 // A queued item or rule answer holding chunks is merged into one response
 // for a non-streamed request; one holding a whole response is sent as a

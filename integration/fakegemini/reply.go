@@ -9,8 +9,11 @@ import (
 // requestInfo is what rules and the default answer need from a request.
 type requestInfo struct {
 	lastUserText string
-	hasTools     bool
-	promptWords  int
+	// toolResults renders the function responses of the last content, when
+	// the conversation ends with tool results, as "name returned {json}".
+	toolResults string
+	hasTools    bool
+	promptWords int
 }
 
 // inspect reads the last user text (the non-thought text parts of the last
@@ -29,6 +32,9 @@ func inspect(body map[string]any) requestInfo {
 		}
 	}
 	contents, _ := body["contents"].([]any)
+	if n := len(contents); n > 0 {
+		info.toolResults = toolResults(contents[n-1])
+	}
 	found := false
 	for i := len(contents) - 1; i >= 0; i-- {
 		c, _ := contents[i].(map[string]any)
@@ -53,10 +59,32 @@ func inspect(body map[string]any) requestInfo {
 
 func countWords(s string) int { return len(strings.Fields(s)) }
 
-// echo is the default answer: "Echo: <last user text>", finished with STOP,
-// with usage metadata; streamed as two chunks when there is text to echo.
+// toolResults renders the function responses of a content, or "".
+func toolResults(content any) string {
+	c, _ := content.(map[string]any)
+	parts, _ := c["parts"].([]any)
+	var out []string
+	for _, p := range parts {
+		pm, _ := p.(map[string]any)
+		fr, ok := pm["functionResponse"].(map[string]any)
+		if !ok {
+			continue
+		}
+		name, _ := fr["name"].(string)
+		resp, _ := json.Marshal(fr["response"])
+		out = append(out, name+" returned "+string(resp))
+	}
+	return strings.Join(out, "; ")
+}
+
+// echo is the default answer: "Echo: <last user text>", or after tool
+// results "Echo: <name> returned <response json>", finished with STOP, with
+// usage metadata; streamed as two chunks when there is text to echo.
 func echo(model string, info requestInfo, stream bool) entry {
 	const prefix = "Echo: "
+	if info.toolResults != "" {
+		info.lastUserText = info.toolResults
+	}
 	text := prefix + info.lastUserText
 	u := usage(info.promptWords, countWords(text))
 	if !stream || info.lastUserText == "" {
