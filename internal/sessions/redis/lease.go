@@ -11,10 +11,10 @@ import (
 )
 
 // Lease implements [sessions.Service]. The lease is a key holding owner with
-// a PX expiry of ttl. While it is held, a goroutine renews it every ttl/3
-// (only while owner still holds it) until Release, until ctx ends or until
-// the Service closes; after that it expires on its own, which is also what
-// happens when the holder's replica dies.
+// a PX expiry of ttl. While it is held, a goroutine renews it about every
+// ttl/3 (only while owner still holds it) until Release, until ctx ends or
+// until the Service closes; after that it expires on its own, which is also
+// what happens when the holder's replica dies.
 func (s *Service) Lease(ctx context.Context, appName, userID, sessionID, owner string, ttl time.Duration) (sessions.Lease, error) {
 	const op = "sessions.lease"
 	if owner == "" || ttl <= 0 {
@@ -22,6 +22,7 @@ func (s *Service) Lease(ctx context.Context, appName, userID, sessionID, owner s
 	}
 	ttlMS := max(ttl.Milliseconds(), 1)
 	key := s.keys.session(appName, userID, sessionID).lease
+	sent := time.Now()
 	held, err := acquireScript.Run(ctx, s.client, []string{key}, owner, ttlMS).Int()
 	if err != nil {
 		return nil, classify(ctx, op, err)
@@ -44,7 +45,7 @@ func (s *Service) Lease(ctx context.Context, appName, userID, sessionID, owner s
 	go func() {
 		defer s.renewal.Done()
 		defer close(l.done)
-		l.keepAlive(renewCtx, ttl, ttlMS)
+		l.keepAlive(renewCtx, sent, ttl, ttlMS)
 	}()
 	return l, nil
 }
@@ -62,30 +63,52 @@ type lease struct {
 }
 
 // keepAlive renews the lease until ctx ends, the Service closes or the lease
-// is found lost. A failed renewal is retried at the next tick: the lease
-// survives outages shorter than two thirds of its ttl.
-func (l *lease) keepAlive(ctx context.Context, ttl time.Duration, ttlMS int64) {
-	tick := time.NewTicker(ttl / 3)
-	defer tick.Stop()
+// is found lost. sent is when the acquiring script was sent.
+//
+// The server set the expiry no earlier than a script was sent, so renewals
+// are timed from the sending of the last confirmed one, not from its reply: a
+// slow reply (a loaded server or process) brings the next renewal forward
+// instead of letting the lease run out. An attempt may take until the lease
+// would expire; a failed one is retried every ttl/10, so the lease survives
+// outages of up to about two thirds of its ttl.
+func (l *lease) keepAlive(ctx context.Context, sent time.Time, ttl time.Duration, ttlMS int64) {
+	interval, retry := ttl/3, max(ttl/10, time.Millisecond)
+	expires := sent.Add(ttl)
+	timer := time.NewTimer(time.Until(sent.Add(interval)))
+	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-l.svc.stop:
 			return
-		case <-tick.C:
+		case <-timer.C:
 		}
-		rctx, cancel := context.WithTimeout(ctx, ttl/3)
+		sent := time.Now()
+		rctx, cancel := context.WithDeadline(ctx, latest(expires, sent.Add(retry)))
 		ok, err := renewScript.Run(rctx, l.svc.client, []string{l.key}, l.owner, ttlMS).Int()
 		cancel()
 		switch {
-		case err != nil && ctx.Err() == nil:
-			l.svc.log.WarnContext(ctx, "sessions: lease renewal failed", "key", l.key, "error", err)
 		case err == nil && ok == 0:
 			l.svc.log.WarnContext(ctx, "sessions: lease lost", "key", l.key)
 			return
+		case err == nil:
+			expires = sent.Add(ttl)
+			timer.Reset(time.Until(sent.Add(interval)))
+		case ctx.Err() != nil:
+			return
+		default:
+			l.svc.log.WarnContext(ctx, "sessions: lease renewal failed", "key", l.key, "error", err)
+			timer.Reset(retry)
 		}
 	}
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // Release implements [sessions.Lease]. It stops the renewal and deletes the

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/google/go-cmp/cmp"
+	goredis "github.com/redis/go-redis/v9"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -295,6 +297,51 @@ func TestLostLeaseIsNeitherRenewedNorReleased(t *testing.T) {
 	}
 	if d, err := svc.client.PTTL(ctx, key).Result(); err != nil || d < 50*time.Second {
 		t.Errorf("second owner's lease ttl = %v, %v; a renewal touched it", d, err)
+	}
+}
+
+// slowFirstReply delays the first successful reply to a script by d, as a
+// loaded server or process does.
+type slowFirstReply struct {
+	d    time.Duration
+	done atomic.Bool
+}
+
+func (h *slowFirstReply) DialHook(next goredis.DialHook) goredis.DialHook { return next }
+
+func (h *slowFirstReply) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
+	return func(ctx context.Context, cmd goredis.Cmder) error {
+		err := next(ctx, cmd)
+		if name := cmd.Name(); err == nil && (name == "evalsha" || name == "eval") && h.done.CompareAndSwap(false, true) {
+			time.Sleep(h.d)
+		}
+		return err
+	}
+}
+
+func (h *slowFirstReply) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
+	return next
+}
+
+// TestLeaseSurvivesSlowAcquireReply: the server set the lease's expiry when
+// it ran the acquiring script, so renewals must be timed from then, not from
+// when the slow reply arrived.
+func TestLeaseSurvivesSlowAcquireReply(t *testing.T) {
+	t.Parallel()
+	const ttl = 2 * time.Second
+	svc := newTestService(t, Options{})
+	svc.client.AddHook(&slowFirstReply{d: ttl * 8 / 10})
+	ctx := t.Context()
+	sent := time.Now()
+	l, err := svc.Lease(ctx, "app", "u", "s", "slow", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(ctx)
+	// Past the expiry the acquisition set: only a renewal keeps the lease.
+	time.Sleep(time.Until(sent.Add(ttl + ttl/4)))
+	if _, err := svc.Lease(ctx, "app", "u", "s", "other", ttl); !errors.Is(err, sessions.ErrBusy) {
+		t.Errorf("Lease by another owner %v after a slowly acknowledged lease was taken: %v, want ErrBusy", time.Since(sent).Round(time.Millisecond), err)
 	}
 }
 
