@@ -57,10 +57,10 @@ lint: tools protodeps ## buf lint and go vet.
 	go vet ./...
 
 # Generated code of the service and of every client, checked for freshness.
-GENERATED := gen/ clients/python/agentsvc/v1 clients/java/src/generated
+GENERATED := gen/ clients/python/agentsvc/v1 clients/java/src/generated clients/ts/src/gen
 
 .PHONY: gen-all
-gen-all: gen gen-python gen-java ## Regenerate the service's and the clients' code.
+gen-all: gen gen-python gen-java gen-ts ## Regenerate the service's and the clients' code.
 
 .PHONY: check-gen
 check-gen: gen-all ## Fail when generated code differs from what the protos generate.
@@ -87,8 +87,17 @@ gen-java: ## Regenerate clients/java/src/generated/java from proto/ (protoc and 
 test-java: ## Java client tests (unit and live) against agentsvc, Redis and the fake Gemini server.
 	scripts/with-redis.sh scripts/with-stack.sh $(JAVA_MVN) test
 
+.PHONY: gen-ts
+gen-ts: tools protodeps ## Regenerate clients/ts/src/gen from proto/ (npm ci brings protoc-gen-es).
+	clients/ts/scripts/gen.sh
+
+.PHONY: test-ts
+test-ts: ## TypeScript client: unit tests, then live tests against agentsvc, Redis and the fake Gemini server.
+	clients/ts/scripts/deps.sh
+	scripts/with-redis.sh scripts/with-stack.sh clients/ts/scripts/test.sh
+
 .PHONY: test-clients
-test-clients: test-python test-java ## Every client's tests against a live stack.
+test-clients: test-python test-ts test-java ## Every client's tests against a live stack.
 
 .PHONY: build
 build: ## Build bin/agentsvc and bin/fakegemini.

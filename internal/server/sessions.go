@@ -35,7 +35,7 @@ func (s *Server) CreateSession(ctx context.Context, req *v1.CreateSessionRequest
 
 // GetSession implements [v1.SessionServiceServer].
 func (s *Server) GetSession(ctx context.Context, req *v1.GetSessionRequest) (*v1.GetSessionResponse, error) {
-	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
+	if err := s.checkSessionKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
 	if req.GetNumRecentEvents() < 0 {
@@ -53,8 +53,8 @@ func (s *Server) GetSession(ctx context.Context, req *v1.GetSessionRequest) (*v1
 
 // ListSessions implements [v1.SessionServiceServer].
 func (s *Server) ListSessions(ctx context.Context, req *v1.ListSessionsRequest) (*v1.ListSessionsResponse, error) {
-	if err := validateAppName(req.GetAppName()); err != nil {
-		return nil, err
+	if _, err := s.app(req.GetAppName()); err != nil {
+		return nil, toStatus(ctx, s.log, err)
 	}
 	if err := validateID("user_id", req.GetUserId()); err != nil {
 		return nil, err
@@ -68,7 +68,7 @@ func (s *Server) ListSessions(ctx context.Context, req *v1.ListSessionsRequest) 
 
 // DeleteSession implements [v1.SessionServiceServer].
 func (s *Server) DeleteSession(ctx context.Context, req *v1.DeleteSessionRequest) (*v1.DeleteSessionResponse, error) {
-	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
+	if err := s.checkSessionKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
 	if err := s.sessions.Delete(ctx, req.AppName, req.UserId, req.SessionId); err != nil {
@@ -112,4 +112,15 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *v1.UpdateSessionSt
 		return nil, toStatus(ctx, s.log, err)
 	}
 	return &v1.UpdateSessionStateResponse{Session: sess}, nil
+}
+
+// checkSessionKey validates a session's key and that its app exists.
+func (s *Server) checkSessionKey(ctx context.Context, app, user, session string) error {
+	if err := validateSessionKey(app, user, session); err != nil {
+		return err
+	}
+	if _, err := s.app(app); err != nil {
+		return toStatus(ctx, s.log, err)
+	}
+	return nil
 }
