@@ -138,7 +138,9 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 	case uri == "" || uri == "memory://":
 		return memory.New(), nil
 	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"):
-		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log})
+		// One retry: a store that is down fails requests with UNAVAILABLE
+		// quickly instead of holding them through several reconnects.
+		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1})
 		if err != nil {
 			return nil, fmt.Errorf("--sessions %s: %w", redactURL(uri), err)
 		}

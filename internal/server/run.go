@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -67,10 +68,25 @@ func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error 
 	return nil
 }
 
+// releaseLease gives a session's lease back. When the store cannot be
+// reached, it keeps trying in the background for as long as the lease could
+// last, so that a session does not stay busy after the store comes back.
 func (s *Server) releaseLease(ctx context.Context, lease sessions.Lease) {
-	if err := lease.Release(context.WithoutCancel(ctx)); err != nil {
-		s.log.WarnContext(ctx, "release session lease", "err", err)
+	ctx = context.WithoutCancel(ctx)
+	err := lease.Release(ctx)
+	if err == nil {
+		return
 	}
+	s.log.WarnContext(ctx, "release session lease; retrying", "err", err)
+	go func() {
+		deadline := time.Now().Add(s.leaseTTL)
+		for wait := 100 * time.Millisecond; time.Now().Before(deadline); wait = min(2*wait, 2*time.Second) {
+			time.Sleep(wait)
+			if err := lease.Release(ctx); err == nil {
+				return
+			}
+		}
+	}()
 }
 
 func runConfig(req *v1.RunRequest) runtime.RunConfig {

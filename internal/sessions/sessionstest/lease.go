@@ -11,7 +11,7 @@ import (
 
 // leaseTTL is short so that expiry tests stay fast, and long enough that a
 // renewal at a third of it is not missed under the race detector.
-const leaseTTL = 300 * time.Millisecond
+const leaseTTL = time.Second
 
 var leaseCases = []contractCase{
 	{"lease_is_exclusive_until_released", func(t *testing.T, svc sessions.Service) {
