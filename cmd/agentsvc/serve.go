@@ -91,6 +91,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 
+	if o.debugAddr != "" {
+		go serveDebug(o.debugAddr, log)
+	}
 	errc := make(chan error, 2)
 	go func() { errc <- gs.Serve(grpcLis) }()
 	go func() {
