@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -60,19 +59,7 @@ func (s *stack) script(t *testing.T, answers ...json.RawMessage) {
 	for _, a := range answers {
 		sc.Responses = append(sc.Responses, fakegemini.Item{Response: a})
 	}
-	body, err := json.Marshal(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.Post(s.fakeURL+"/_fake/script", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("script: %d %s", resp.StatusCode, b)
-	}
+	s.postScript(t, sc)
 }
 
 func weatherCall(city string) fakegemini.Call {
