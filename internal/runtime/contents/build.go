@@ -26,6 +26,11 @@ type Options struct {
 	// adapters do, see models.IsClientID). Default: ids are cleared, as ADK
 	// does.
 	KeepClientIDs bool
+	// Cache, when set, carries what one Build read over to the next, so
+	// that a build over the same history with events appended reads only
+	// the new events. See [Cache]. Default: none; every build reads the
+	// whole history.
+	Cache *Cache
 }
 
 // Build returns the contents of a model request for the agent agentName
@@ -38,7 +43,8 @@ type Options struct {
 // Build returns an error matching [ErrNoFunctionCall] when the last event
 // answers a call that cannot be found, and one matching
 // [ErrMixedFunctionResponses] when it answers calls of different events. It
-// never modifies events and is safe for concurrent use.
+// never modifies events and is safe for concurrent use (builds sharing a
+// [Cache] run one at a time).
 func Build(events []*v1.Event, agentName, branch string, opts Options) ([]*v1.Content, error) {
 	if opts.CurrentTurnOnly {
 		start := currentTurnStart(events, agentName, branch)
@@ -46,6 +52,9 @@ func Build(events []*v1.Event, agentName, branch string, opts Options) ([]*v1.Co
 			return nil, nil
 		}
 		events = events[start:]
+	}
+	if opts.Cache != nil {
+		return opts.Cache.build(events, agentName, branch, opts.KeepClientIDs)
 	}
 	return build(events, agentName, branch, opts.KeepClientIDs)
 }
@@ -73,36 +82,64 @@ func isOtherAgent(agentName, author string) bool {
 }
 
 func build(events []*v1.Event, agentName, branch string, keepClientIDs bool) ([]*v1.Content, error) {
-	l, ok := collectCommon(events, agentName, branch)
-	if !ok {
+	l := newContentList(len(events))
+	if !l.collectCommon(events, agentName, branch, nil) {
+		l.paired.release()
 		l = collectGeneral(events, agentName, branch)
 	}
 	l.keepClientIDs = keepClientIDs
 	return l.finish()
 }
 
-// collectCommon is the single pass for the common history: no rewinds, no
-// compaction and no transcriptions. It gives up, returning false, when it
-// meets one of those.
-func collectCommon(events []*v1.Event, agentName, branch string) (contentList, bool) {
-	l := newContentList(len(events))
-	for _, e := range events {
+// collectCommon adds the events of a common history to l, in a single
+// pass: no rewinds, no compaction and no transcriptions. It gives up,
+// returning false, when it meets one of those; l is then to be dropped,
+// once the table of its pairing is released. With a log, it notes where
+// each content it adds comes from.
+//
+// It makes the same choices as [isIncluded], in the order that reads the
+// fewest fields: the branches are compared only when both are set, and the
+// transcriptions are looked at only for an empty content.
+func (l *contentList) collectCommon(events []*v1.Event, agentName, branch string, log *sourceLog) bool {
+	// The list is kept in locals, and the parts scanned once, as this loop
+	// runs over the whole history for every model request.
+	list, all := l.contents, l.all
+	for i, e := range events {
 		if a := e.GetActions(); a != nil && (a.GetRewindBeforeInvocationId() != "" || a.GetCompaction() != nil) {
-			return contentList{}, false
+			return false
 		}
 		c := e.GetContent()
 		if c == nil {
 			if e.GetInputTranscription() != nil || e.GetOutputTranscription() != nil {
-				return contentList{}, false
+				return false
 			}
 			continue
 		}
+		if branch != "" && !isVisibleOnBranch(branch, e.GetBranch()) {
+			continue
+		}
 		f := scanParts(c)
-		if isIncluded(e, f, branch) {
-			l.addEvent(e.GetAuthor(), c, f, agentName)
+		if f&hasFramework != 0 ||
+			isEmpty(c, f) && e.GetInputTranscription() == nil && e.GetOutputTranscription() == nil {
+			continue
+		}
+		added := c
+		if author := e.GetAuthor(); isOtherAgent(agentName, author) {
+			var keep bool
+			if added, keep = presentOtherAgent(author, c); !keep {
+				continue
+			}
+			f = 0
+		}
+		l.paired.add(list, added, f)
+		list = append(list, added)
+		all |= f
+		if log != nil {
+			log.add(i, c, added)
 		}
 	}
-	return l, true
+	l.contents, l.all = list, all
+	return true
 }
 
 // collectGeneral handles any history: it drops rewound events, filters,
@@ -124,6 +161,7 @@ func collectGeneral(events []*v1.Event, agentName, branch string) contentList {
 				continue
 			}
 			f = 0
+			l.hasNil = l.hasNil || c == nil
 		}
 		l.addEvent(e.GetAuthor(), c, f, agentName)
 	}

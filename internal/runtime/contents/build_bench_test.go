@@ -62,3 +62,38 @@ func BenchmarkBuild(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuildTwoSteps builds the requests of a two-step invocation (a
+// tool call, then the answer) over a history of prior turns: one build
+// over the history and the new user message, one with the call and its
+// response added, as the engine does (ids kept).
+func BenchmarkBuildTwoSteps(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		events := history(n+3, "adk-", false)
+		first, second := events[:n+1], events[:n+3]
+		opts := contents.Options{KeepClientIDs: true}
+		b.Run(fmt.Sprintf("history=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := contents.Build(first, agent, "", opts); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := contents.Build(second, agent, "", opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("history=%d/cache", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cached := contents.Options{KeepClientIDs: true, Cache: new(contents.Cache)}
+				if _, err := contents.Build(first, agent, "", cached); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := contents.Build(second, agent, "", cached); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 // but the changed messages. Copies are carved from arrays of up to
 // slabChunk messages, so a long history costs few allocations.
 func (l *contentList) clearClientIDs() {
+	l.needFlags()
 	var nContents, nParts, nCopiedParts, nCalls, nResponses int
 	for i, c := range l.contents {
 		if l.flags[i]&hasClientID == 0 {

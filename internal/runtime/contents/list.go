@@ -4,27 +4,29 @@ import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
-// contentList is the request contents being assembled, with the part flags
-// of each, so that later steps need not read the parts of plain contents
-// again.
+// contentList is the request contents being assembled. The part flags of
+// each content are kept only once a step after collection needs them: the
+// common history, whose responses already follow their calls, needs only
+// their union.
 type contentList struct {
 	// keepClientIDs skips clearing engine-made ids (Options.KeepClientIDs).
 	keepClientIDs bool
 	contents      []*v1.Content
-	flags         []partFlags // flags[i] describes contents[i]
-	all           partFlags   // the union of flags
-	// responses counts the contents holding function responses.
-	responses int
-	// hasNil is set once a nil content, standing for an event without
+	// flags[i] describes contents[i]; nil until [contentList.needFlags].
+	flags []partFlags
+	all   partFlags // the union of the flags
+	// hasNil is set when a nil content, standing for an event without
 	// content, has been added.
 	hasNil bool
+	// paired tells whether the responses are already where the
+	// rearrangements would put them.
+	paired pairing
 }
 
+// newContentList returns a list with room for capacity contents, and one
+// more: callers insert an instruction content into the result.
 func newContentList(capacity int) contentList {
-	return contentList{
-		contents: make([]*v1.Content, 0, capacity),
-		flags:    make([]partFlags, 0, capacity),
-	}
+	return contentList{contents: make([]*v1.Content, 0, capacity+1)}
 }
 
 // addEvent adds the content of an event written by author, retold as user
@@ -40,22 +42,33 @@ func (l *contentList) addEvent(author string, c *v1.Content, f partFlags, agentN
 	l.add(c, f)
 }
 
+// add appends c, whose part flags are f.
 func (l *contentList) add(c *v1.Content, f partFlags) {
+	l.paired.add(l.contents, c, f)
 	l.contents = append(l.contents, c)
-	l.flags = append(l.flags, f)
 	l.all |= f
-	if f&hasResponse != 0 {
-		l.responses++
+}
+
+// needFlags fills l.flags for the steps that read the flags of each
+// content. Scanning again yields the flags the contents were added with,
+// but for [hasVisible], which those steps do not read: retold and
+// transcribed contents, added with no flags, hold only visible parts.
+func (l *contentList) needFlags() {
+	if l.flags != nil {
+		return
 	}
-	if c == nil {
-		l.hasNil = true
+	l.flags = make([]partFlags, len(l.contents))
+	for i, c := range l.contents {
+		l.flags[i] = scanParts(c)
 	}
 }
 
 // finish pairs function responses with their calls, clears engine-made ids
-// and returns the contents.
+// and returns the contents. The list must not be used afterwards.
 func (l *contentList) finish() ([]*v1.Content, error) {
-	if l.all&hasResponse != 0 {
+	paired := !l.paired.broken
+	l.paired.release()
+	if l.all&hasResponse != 0 && !paired {
 		if err := l.rearrangeLatestResponse(); err != nil {
 			return nil, err
 		}

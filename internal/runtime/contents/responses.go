@@ -14,6 +14,7 @@ import (
 // call content is dropped, and the responses to that call content's calls
 // found in between are merged with the last content into one.
 func (l *contentList) rearrangeLatestResponse() error {
+	l.needFlags()
 	list := l.contents
 	n := len(list)
 	if n < 2 || l.flags[n-1]&hasResponse == 0 {
@@ -73,6 +74,7 @@ func (l *contentList) rearrangeLatestResponse() error {
 // The common history, where each response already follows its call, is
 // kept as is, without copying.
 func (l *contentList) rearrangeAsyncResponses() {
+	l.needFlags()
 	latest := latestIndexPool.Get().(map[string]int)
 	defer releaseLatestIndex(latest)
 	for i, c := range l.contents {

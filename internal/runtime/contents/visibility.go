@@ -35,15 +35,15 @@ const (
 func scanParts(c *v1.Content) partFlags {
 	var f partFlags
 	for _, p := range c.GetParts() {
-		switch {
-		case p.GetFunctionCall() != nil:
-			fc := p.GetFunctionCall()
-			f |= hasVisible | hasCall | nameFlags(fc.GetName(), fc.GetId())
-		case p.GetFunctionResponse() != nil:
-			fr := p.GetFunctionResponse()
-			f |= hasVisible | hasResponse | nameFlags(fr.GetName(), fr.GetId())
-		case !p.GetThought() && (p.GetText() != "" || p.GetInlineData() != nil || p.GetFileData() != nil ||
-			p.GetExecutableCode() != nil || p.GetCodeExecutionResult() != nil):
+		if p == nil {
+			continue
+		}
+		if fc := p.FunctionCall; fc != nil {
+			f |= hasVisible | hasCall | nameFlags(fc.Name, fc.Id)
+		} else if fr := p.FunctionResponse; fr != nil {
+			f |= hasVisible | hasResponse | nameFlags(fr.Name, fr.Id)
+		} else if !p.Thought && (p.Text != "" || p.InlineData != nil || p.FileData != nil ||
+			p.ExecutableCode != nil || p.CodeExecutionResult != nil) {
 			f |= hasVisible
 		}
 	}
@@ -52,14 +52,26 @@ func scanParts(c *v1.Content) partFlags {
 
 func nameFlags(name, id string) partFlags {
 	var f partFlags
-	switch name {
-	case requestCredentialName, requestConfirmationName, requestInputName, frameworkName:
+	if isFrameworkName(name) {
 		f |= hasFramework
 	}
 	if strings.HasPrefix(id, clientIDPrefix) {
 		f |= hasClientID
 	}
 	return f
+}
+
+// isFrameworkName reports whether name is one of the framework's functions;
+// most names are told apart by their start alone.
+func isFrameworkName(name string) bool {
+	if !strings.HasPrefix(name, "adk_") {
+		return false
+	}
+	switch name {
+	case requestCredentialName, requestConfirmationName, requestInputName, frameworkName:
+		return true
+	}
+	return false
 }
 
 // isIncluded is ADK's _should_include_event_in_context: the event has
