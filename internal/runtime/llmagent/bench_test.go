@@ -25,7 +25,7 @@ type replayStore struct {
 
 func (s *replayStore) Get(_ context.Context, req sessions.GetRequest) (*v1.Session, error) {
 	return &v1.Session{Id: req.SessionID, AppName: req.AppName, UserId: req.UserID, State: &structpb.Struct{},
-		Events: s.history[:len(s.history):len(s.history)]}, nil
+		Events: append(make([]*v1.Event, 0, len(s.history)+8), s.history...)}, nil
 }
 
 func (s *replayStore) AppendEvent(_ context.Context, sess *v1.Session, ev *v1.Event) error {

@@ -7,12 +7,13 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/contents"
 )
 
 // step is one turn of the ReAct loop (ADK's _run_one_step_async): build the
 // request, call the model, yield its events, run the function calls and, on
 // a transfer, the target agent.
-func (a *Agent) step(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
+func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
 		if ev, err := a.resume(ictx); err != nil {
 			yield(nil, err)
@@ -20,7 +21,7 @@ func (a *Agent) step(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error
 		} else if ev != nil && !yield(ev, nil) {
 			return
 		}
-		r, err := a.buildRequest(ictx)
+		r, err := a.buildRequest(ictx, history)
 		if err != nil {
 			yield(nil, err)
 			return

@@ -30,7 +30,7 @@ type request struct {
 
 // buildRequest runs the request processors in ADK's order: basic,
 // instructions, identity, contents, then the tool declarations.
-func (a *Agent) buildRequest(ictx *runtime.InvocationContext) (*request, error) {
+func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.Cache) (*request, error) {
 	r := &request{llm: &v1.LlmRequest{}}
 	if err := a.resolveTools(ictx, r); err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext) (*request, error) 
 		return nil, err
 	}
 	a.identity(r.llm)
-	if err := a.contents(ictx, r.llm, instructionContent); err != nil {
+	if err := a.contents(ictx, r.llm, instructionContent, history); err != nil {
 		return nil, err
 	}
 	a.outputSchema(ictx, r)
@@ -156,9 +156,9 @@ func (a *Agent) identity(req *v1.LlmRequest) {
 
 // contents sets the conversation history and places instruction content
 // before the trailing run of user contents.
-func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, instruction *v1.Content) error {
+func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, instruction *v1.Content, history *contents.Cache) error {
 	list, err := contents.Build(ictx.Events(), a.cfg.Name, ictx.Branch,
-		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone, KeepClientIDs: true})
+		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone, KeepClientIDs: true, Cache: history})
 	if err != nil {
 		return runtime.AppConfigError("CONTENTS", err)
 	}
