@@ -42,8 +42,13 @@ func toStatus(ctx context.Context, log *slog.Logger, err error) error {
 	if code == codes.Internal {
 		log.ErrorContext(ctx, "request failed", "err", err)
 	}
+	return statusError(code, reason, msg)
+}
+
+// statusError is a status with its ErrorInfo detail.
+func statusError(code codes.Code, reason, msg string) error {
 	st := status.New(code, msg)
-	if withInfo, derr := st.WithDetails(&errdetails.ErrorInfo{Reason: reason, Domain: errorDomain}); derr == nil {
+	if withInfo, err := st.WithDetails(&errdetails.ErrorInfo{Reason: reason, Domain: errorDomain}); err == nil {
 		st = withInfo
 	}
 	return st.Err()
@@ -77,9 +82,5 @@ func classify(err error) (codes.Code, string, string) {
 
 // invalid returns an INVALID_ARGUMENT status.
 func invalid(msg string) error {
-	st := status.New(codes.InvalidArgument, msg)
-	if withInfo, err := st.WithDetails(&errdetails.ErrorInfo{Reason: "INVALID_ARGUMENT", Domain: errorDomain}); err == nil {
-		st = withInfo
-	}
-	return st.Err()
+	return statusError(codes.InvalidArgument, "INVALID_ARGUMENT", msg)
 }
