@@ -63,19 +63,13 @@ func confirmationEvent(ictx *runtime.InvocationContext, callEvent, resp *v1.Even
 // original calls that have no response yet run again with the user's
 // answers, and their response event is returned.
 func (a *Agent) resumeConfirmed(ictx *runtime.InvocationContext, tools map[string]runtime.Tool) (*v1.Event, error) {
-	all := ictx.Events()
-	if !answersRequest(all, ictx.Branch, confirmationCallName) {
+	events, responses, at := latestAnswers(ictx, confirmationCallName)
+	if len(responses) == 0 {
 		return nil, nil
 	}
-	var events []*v1.Event
-	for _, ev := range all {
-		if ev.Branch == ictx.Branch {
-			events = append(events, ev)
-		}
-	}
-	answers, at := latestConfirmations(events)
-	if len(answers) == 0 {
-		return nil, nil
+	answers := make(map[string]*v1.ToolConfirmation, len(responses))
+	for id, r := range responses {
+		answers[id] = parseConfirmation(r)
 	}
 	for i := at - 1; i >= 0; i-- {
 		var calls []*v1.FunctionCall
@@ -122,24 +116,29 @@ func answersRequest(events []*v1.Event, branch, name string) bool {
 	return false
 }
 
-// latestConfirmations reads the user's answers to confirmation requests from
-// the latest user event, keyed by the id of the request call, and returns
-// that event's index.
-func latestConfirmations(events []*v1.Event) (map[string]*v1.ToolConfirmation, int) {
+// latestAnswers returns the events of the context's branch and, from the
+// latest user event among them, its responses to the engine's requests
+// named name, by request call id, with that event's index.
+func latestAnswers(ictx *runtime.InvocationContext, name string) ([]*v1.Event, map[string]*structpb.Struct, int) {
+	var events []*v1.Event
+	for _, ev := range ictx.Events() {
+		if ev.Branch == ictx.Branch {
+			events = append(events, ev)
+		}
+	}
 	for k := len(events) - 1; k >= 0; k-- {
-		ev := events[k]
-		if ev.Author != "user" {
+		if events[k].Author != "user" {
 			continue
 		}
-		answers := map[string]*v1.ToolConfirmation{}
-		for _, fr := range runtime.FunctionResponses(ev) {
-			if fr.Name == confirmationCallName {
-				answers[fr.Id] = parseConfirmation(fr.Response)
+		answers := map[string]*structpb.Struct{}
+		for _, fr := range runtime.FunctionResponses(events[k]) {
+			if fr.Name == name {
+				answers[fr.Id] = fr.Response
 			}
 		}
-		return answers, k
+		return events, answers, k
 	}
-	return nil, -1
+	return events, nil, -1
 }
 
 // parseConfirmation reads a ToolConfirmation strictly, as ADK does: the

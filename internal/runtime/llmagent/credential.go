@@ -47,29 +47,10 @@ func credentialEvent(ictx *runtime.InvocationContext, callEvent, resp *v1.Event)
 // again with the client's auth config (holding the credential), and their
 // response event is returned.
 func (a *Agent) resumeAuthorized(ictx *runtime.InvocationContext, tools map[string]runtime.Tool) (*v1.Event, error) {
-	all := ictx.Events()
-	if !answersRequest(all, ictx.Branch, credentialCallName) {
-		return nil, nil
-	}
-	var events []*v1.Event
-	for _, ev := range all {
-		if ev.Branch == ictx.Branch {
-			events = append(events, ev)
-		}
-	}
 	// The answers, by the id of the request call.
-	answers := map[string]*structpb.Struct{}
-	at := len(events) - 1
-	for ; at >= 0; at-- {
-		if events[at].Author != "user" {
-			continue
-		}
-		for _, fr := range runtime.FunctionResponses(events[at]) {
-			if fr.Name == credentialCallName {
-				answers[fr.Id] = fr.Response
-			}
-		}
-		break
+	events, answers, at := latestAnswers(ictx, credentialCallName)
+	if len(answers) == 0 {
+		return nil, nil
 	}
 	// The calls that asked, by their own id.
 	credentials := map[string]*structpb.Struct{}
