@@ -94,13 +94,13 @@ func build(events []*v1.Event, agentName, branch string, keepClientIDs bool) ([]
 // collectCommon adds the events of a common history to l, in a single
 // pass: no rewinds, no compaction and no transcriptions. It gives up,
 // returning false, when it meets one of those; l is then to be dropped,
-// once the table of its pairing is released. With a log, it notes where
-// each content it adds comes from.
+// once the table of its pairing is released. With a recorder, it notes
+// where each content it adds comes from.
 //
 // It makes the same choices as [isIncluded], in the order that reads the
 // fewest fields: the branches are compared only when both are set, and the
 // transcriptions are looked at only for an empty content.
-func (l *contentList) collectCommon(events []*v1.Event, agentName, branch string, log *sourceLog) bool {
+func (l *contentList) collectCommon(events []*v1.Event, agentName, branch string, rec *recorder) bool {
 	// The list is kept in locals, and the parts scanned once, as this loop
 	// runs over the whole history for every model request.
 	list, all := l.contents, l.all
@@ -134,8 +134,8 @@ func (l *contentList) collectCommon(events []*v1.Event, agentName, branch string
 		l.paired.add(list, added, f)
 		list = append(list, added)
 		all |= f
-		if log != nil {
-			log.add(i, c, added)
+		if rec != nil {
+			rec.add(i, f)
 		}
 	}
 	l.contents, l.all = list, all

@@ -1,6 +1,7 @@
 package contents
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -298,6 +299,11 @@ func errString(err error) string {
 // every prefix against the reference, and checks that no event changed.
 func checkBuilds(t *testing.T, events []*v1.Event, agentName, branch string, opts Options) {
 	t.Helper()
+	for i, e := range events {
+		if e.Id == "" {
+			e.Id = fmt.Sprint("event-", i)
+		}
+	}
 	stored := make([]*v1.Event, len(events))
 	for i, e := range events {
 		stored[i] = proto.CloneOf(e)
@@ -327,6 +333,45 @@ func checkBuilds(t *testing.T, events []*v1.Event, agentName, branch string, opt
 			break
 		}
 	}
+	// A history cut back to a prefix of the one read, then grown another
+	// way (as invocations of one session each see the stored events plus
+	// their own), reads on from the prefix; results given out before stay
+	// as they were.
+	first, firstErr := Build(events, agentName, branch, cached)
+	firstCopy := slices.Clone(first)
+	for _, cut := range []int{len(events) - 1, len(events) / 2, 1} {
+		if cut < 0 {
+			continue
+		}
+		other := append(slices.Clone(events[:cut]), genText("user", "user", "again"))
+		other = append(other, events[cut:]...)
+		for n := cut; ; n = min(n+2, len(other)) {
+			want, wantErr := referenceBuild(other[:n], agentName, branch, opts)
+			got, err := Build(other[:n], agentName, branch, cached)
+			if d := diffResults(want, wantErr, got, err); d != "" {
+				t.Fatalf("Build with a Cache over %d events cut back at %d (%q, %q, %+v) mismatch (-reference +got):\n%s",
+					n, cut, agentName, branch, opts, d)
+			}
+			if n == len(other) {
+				break
+			}
+		}
+	}
+	if d := diffResults(firstCopy, firstErr, first, firstErr); d != "" || !slices.Equal(first, firstCopy) {
+		t.Fatalf("a result changed after later builds with its Cache:\n%s", d)
+	}
+	// The same events decoded anew are recognised by id.
+	if !opts.CurrentTurnOnly {
+		decoded := make([]*v1.Event, len(events))
+		for i, e := range events {
+			decoded[i] = proto.CloneOf(e)
+		}
+		got, err := Build(decoded, agentName, branch, cached)
+		if d := diffResults(want, wantErr, got, err); d != "" {
+			t.Fatalf("Build with a Cache over the history decoded anew mismatch (-reference +got):\n%s", d)
+		}
+	}
+
 	// A history that does not extend the cached one starts over.
 	changed := genText("user", "user", "changed")
 	for _, at := range []int{0, len(events) / 2, len(events) - 1} {

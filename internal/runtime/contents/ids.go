@@ -41,6 +41,7 @@ func (l *contentList) clearClientIDs() {
 		calls:     newSlab[v1.FunctionCall](nCalls),
 		responses: newSlab[v1.FunctionResponse](nResponses),
 	}
+	l.own()
 	for i, c := range l.contents {
 		if l.flags[i]&hasClientID != 0 {
 			l.contents[i] = s.copyContent(c)

@@ -11,7 +11,10 @@ import (
 type contentList struct {
 	// keepClientIDs skips clearing engine-made ids (Options.KeepClientIDs).
 	keepClientIDs bool
-	contents      []*v1.Content
+	// shared is set when contents is an array others read; see
+	// [contentList.own].
+	shared   bool
+	contents []*v1.Content
 	// flags[i] describes contents[i]; nil until [contentList.needFlags].
 	flags []partFlags
 	all   partFlags // the union of the flags
@@ -83,7 +86,17 @@ func (l *contentList) finish() ([]*v1.Content, error) {
 	return l.contents, nil
 }
 
+// own makes contents a copy of its own if it is shared, before a step
+// changes it in place.
+func (l *contentList) own() {
+	if l.shared {
+		l.contents = append(make([]*v1.Content, 0, len(l.contents)+1), l.contents...)
+		l.shared = false
+	}
+}
+
 func (l *contentList) dropNil() {
+	l.own()
 	kept := l.contents[:0]
 	for _, c := range l.contents {
 		if c != nil {

@@ -27,8 +27,10 @@ import (
 // Call ids are checked for uniqueness by their hash; a collision only sends
 // the build down the general path, whose result is the same.
 type pairing struct {
-	// broken is set once the list departs from the shape above.
-	broken bool
+	// broken is set once the list departs from the shape above, by the
+	// content at index brokenAt.
+	broken   bool
+	brokenAt int
 	// last holds the flags of the content added last.
 	last partFlags
 	// calls maps the hash of each call id seen to the index of its content;
@@ -52,7 +54,7 @@ func (p *pairing) check(list []*v1.Content, c *v1.Content, f partFlags) {
 	i := len(list)
 	if f&hasResponse != 0 {
 		if i == 0 || p.last&(hasCall|hasResponse) != hasCall || !answersOnly(c, list[i-1]) {
-			p.broken = true
+			p.broken, p.brokenAt = true, i
 		}
 		return
 	}
@@ -65,9 +67,26 @@ func (p *pairing) check(list []*v1.Content, c *v1.Content, f partFlags) {
 	}
 	for _, part := range c.GetParts() {
 		if fc := part.GetFunctionCall(); fc != nil && !p.calls.claim(fc.GetId(), int32(i)) {
-			p.broken = true
+			p.broken, p.brokenAt = true, i
 			return
 		}
+	}
+}
+
+// truncate forgets the contents from index n on; flags are the flags the
+// contents kept were added with.
+func (p *pairing) truncate(flags []partFlags, n int) {
+	if p.broken && p.brokenAt >= n {
+		// Contents added after the break were not looked at: they are
+		// among those forgotten.
+		p.broken = false
+	}
+	p.last = 0
+	if n > 0 {
+		p.last = flags[n-1]
+	}
+	if p.calls != nil {
+		p.calls.dropFrom(int32(n))
 	}
 }
 
@@ -113,6 +132,9 @@ var idSeed = maphash.MakeSeed()
 type idTable struct {
 	slots []idSlot
 	n     int
+	// claims are the entries in the order they were made, owners rising,
+	// for [idTable.dropFrom].
+	claims []idSlot
 }
 
 // idSlot is one entry; hash 0 marks a free slot.
@@ -157,6 +179,7 @@ func (t *idTable) claim(id string, owner int32) bool {
 		case 0:
 			*s = idSlot{h, owner}
 			t.n++
+			t.claims = append(t.claims, *s)
 			return true
 		case h:
 			return s.owner == owner
@@ -180,6 +203,38 @@ func (t *idTable) grow() {
 	}
 }
 
+// dropFrom removes the ids called by contents at index n or later: the
+// latest claims.
+func (t *idTable) dropFrom(n int32) {
+	mask := uint64(len(t.slots) - 1)
+	for k := len(t.claims) - 1; k >= 0 && t.claims[k].owner >= n; k-- {
+		c := t.claims[k]
+		i := c.hash & mask
+		for t.slots[i] != c {
+			i = (i + 1) & mask
+		}
+		t.remove(int(i))
+		t.claims = t.claims[:k]
+	}
+}
+
+// remove empties slot i and moves later entries of its run back, so that
+// every entry stays reachable from its home slot.
+func (t *idTable) remove(i int) {
+	mask := len(t.slots) - 1
+	t.slots[i] = idSlot{}
+	t.n--
+	for j := (i + 1) & mask; t.slots[j].hash != 0; j = (j + 1) & mask {
+		home := int(t.slots[j].hash) & mask
+		// The entry at j stays when its home lies cyclically in (i, j].
+		if (j-home)&mask < (j-i)&mask {
+			continue
+		}
+		t.slots[i], t.slots[j] = t.slots[j], idSlot{}
+		i = j
+	}
+}
+
 func (t *idTable) release() {
 	if len(t.slots) > maxPooledIDTable {
 		return
@@ -187,6 +242,7 @@ func (t *idTable) release() {
 	if t.n > 0 {
 		clear(t.slots)
 		t.n = 0
+		t.claims = t.claims[:0]
 	}
 	idTablePool.Put(t)
 }

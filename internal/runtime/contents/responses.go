@@ -56,6 +56,8 @@ func (l *contentList) rearrangeLatestResponse() error {
 		}
 	}
 	group = append(group, last)
+	l.own()
+	list = l.contents
 	list[callIndex+1] = mergeResponses(group)
 	l.flags[callIndex+1] = merged
 	clear(list[callIndex+2:])
