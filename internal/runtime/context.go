@@ -45,6 +45,9 @@ type invocation struct {
 	client   ClientTools
 	// checkpoints is set for a resumable app's invocations.
 	checkpoints *checkpoints
+	// history holds the session's kept contents caches; nil when the
+	// runner keeps none.
+	history *sessionHistory
 }
 
 // InvocationContext is what an agent sees of the invocation it runs in. A

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"sync"
 
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -31,6 +32,15 @@ type Runner struct {
 	App      *App
 	Sessions sessions.Service
 	Models   models.Resolver
+	// HistorySessions is how many sessions, the most recently used, keep
+	// the contents their agents built from the history between
+	// invocations, so that an invocation reads only the events stored
+	// since; each costs memory in proportion to its history. Zero means
+	// DefaultHistorySessions; negative keeps none.
+	HistorySessions int
+
+	historiesOnce sync.Once
+	histories     *histories
 }
 
 // RunRequest is one invocation's input.
@@ -113,7 +123,8 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest) (*Invocation
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
-		inv:          &invocation{app: r.App, models: r.Models, session: sess, client: req.Client},
+		inv: &invocation{app: r.App, models: r.Models, session: sess, client: req.Client,
+			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID})},
 	}
 	if req.InvocationID != "" {
 		if !r.App.Resumable {
@@ -128,6 +139,24 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest) (*Invocation
 		ictx.inv.checkpoints = newCheckpoints(ictx.InvocationID, sess.Events)
 	}
 	return ictx, nil
+}
+
+// sessionHistory returns the kept contents caches of a session, or nil
+// when the runner keeps none.
+func (r *Runner) sessionHistory(key sessionKey) *sessionHistory {
+	r.historiesOnce.Do(func() {
+		n := r.HistorySessions
+		if n == 0 {
+			n = DefaultHistorySessions
+		}
+		if n > 0 {
+			r.histories = newHistories(n)
+		}
+	})
+	if r.histories == nil {
+		return nil
+	}
+	return r.histories.session(key)
 }
 
 func (r *Runner) run(ictx *InvocationContext, req RunRequest) iter.Seq2[*v1.Event, error] {

@@ -12,7 +12,6 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/contents"
 )
 
 // IncludeContents values.
@@ -115,9 +114,9 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 			return
 		}
 		paused := false
-		// The history grows by appends within the invocation, so each step
-		// builds its contents from where the previous one stopped.
-		history := new(contents.Cache)
+		// Each step builds its contents from where the previous one, or the
+		// session's previous invocation, stopped reading the history.
+		history := ictx.HistoryCache()
 		for {
 			var last *v1.Event
 			for ev, err := range a.step(ictx, history) {

@@ -63,10 +63,17 @@ func history(n int) []*v1.Event {
 }
 
 // BenchmarkTwoStepInvocation measures one invocation of a tool call and an
-// answer (two model calls, three events) on the scripted model.
+// answer (two model calls, three events) on the scripted model: the next
+// turn of a session, each iteration on the same stored history. With
+// kept=none the runner keeps no contents between invocations, as for the
+// first invocation on a session after a restart.
 func BenchmarkTwoStepInvocation(b *testing.B) {
-	for _, prior := range []int{0, 1000} {
-		b.Run(fmt.Sprintf("history=%d", prior), func(b *testing.B) {
+	for _, c := range []struct {
+		prior int
+		kept  string
+	}{{0, ""}, {1000, ""}, {1000, ",kept=none"}} {
+		prior := c.prior
+		b.Run(fmt.Sprintf("history=%d%s", prior, c.kept), func(b *testing.B) {
 			agent, err := llmagent.New(llmagent.Config{Name: "root_agent", Model: modelName, Instruction: "Use the echo tool.",
 				Tools: []runtime.Tool{echoTool(b, "echo")}})
 			if err != nil {
@@ -77,6 +84,9 @@ func BenchmarkTwoStepInvocation(b *testing.B) {
 			model.SetRecording(false)
 			h.Models.Add(model)
 			h.Runner.Sessions = &replayStore{Service: h.Sessions, history: history(prior)}
+			if c.kept != "" {
+				h.Runner.HistorySessions = -1
+			}
 			call, answer := et.Call("echo", `{"x":1}`), et.Text("done")
 			req := runtime.RunRequest{UserID: et.UserID, SessionID: "s", RunConfig: runtime.RunConfig{MaxLLMCalls: 500}}
 			ctx := context.Background()

@@ -1,0 +1,81 @@
+package runtime
+
+import (
+	"container/list"
+	"sync"
+
+	"github.com/agentsvc/agentsvc/internal/runtime/contents"
+)
+
+// DefaultHistorySessions is the number of sessions whose contents caches a
+// [Runner] keeps when its HistorySessions is zero.
+const DefaultHistorySessions = 1024
+
+// histories keeps the contents caches of the sessions used last, so that
+// an invocation reads only the events stored since the one before it on
+// that session. Each session's caches go when it is the least recently
+// used of more than max.
+type histories struct {
+	mu    sync.Mutex
+	max   int
+	order list.List // of *sessionHistory, the most recently used first
+	byKey map[sessionKey]*list.Element
+}
+
+type sessionKey struct{ app, user, session string }
+
+// sessionHistory holds one session's caches, one per agent and branch.
+type sessionHistory struct {
+	key    sessionKey
+	mu     sync.Mutex
+	caches map[historyKey]*contents.Cache
+}
+
+type historyKey struct{ agent, branch string }
+
+func newHistories(max int) *histories {
+	return &histories{max: max, byKey: make(map[sessionKey]*list.Element)}
+}
+
+// session returns the caches of the session key, most recently used now.
+func (h *histories) session(key sessionKey) *sessionHistory {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e, ok := h.byKey[key]; ok {
+		h.order.MoveToFront(e)
+		return e.Value.(*sessionHistory)
+	}
+	s := &sessionHistory{key: key}
+	h.byKey[key] = h.order.PushFront(s)
+	for h.order.Len() > h.max {
+		old := h.order.Remove(h.order.Back()).(*sessionHistory)
+		delete(h.byKey, old.key)
+	}
+	return s
+}
+
+// cache returns the contents cache of agent on branch.
+func (s *sessionHistory) cache(agent, branch string) *contents.Cache {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := historyKey{agent, branch}
+	c := s.caches[key]
+	if c == nil {
+		if s.caches == nil {
+			s.caches = make(map[historyKey]*contents.Cache)
+		}
+		c = new(contents.Cache)
+		s.caches[key] = c
+	}
+	return c
+}
+
+// HistoryCache returns the cache of the running agent's contents on its
+// branch, for [contents.Options]: kept with the session between
+// invocations when the runner keeps histories, else the invocation's own.
+func (ictx *InvocationContext) HistoryCache() *contents.Cache {
+	if h := ictx.inv.history; h != nil {
+		return h.cache(ictx.Agent.Name(), ictx.Branch)
+	}
+	return new(contents.Cache)
+}
