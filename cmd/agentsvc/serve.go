@@ -56,7 +56,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return fmt.Errorf("gemini: %w", err)
 	}
 
-	apps, err := loadApps(o.agents, store, provider)
+	apps, err := loadApps(o.agents, store, provider, historySessions(o))
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,21 @@ func redactURL(uri string) string {
 	return uri
 }
 
-func loadApps(dir string, store sessions.Service, provider *gemini.Provider) ([]*server.App, error) {
+// historySessions returns the runners' HistorySessions for o: kept
+// contents hold the events they were built from, which the in-memory store
+// shares, while with Redis they would be decoded copies held only for this.
+func historySessions(o *options) int {
+	switch {
+	case o.historySessions > 0:
+		return o.historySessions
+	case o.historySessions == 0 || strings.HasPrefix(o.sessions, "redis"):
+		return -1
+	default:
+		return 0 // the runtime's default
+	}
+}
+
+func loadApps(dir string, store sessions.Service, provider *gemini.Provider, history int) ([]*server.App, error) {
 	var fsys fs.FS = examples.FS
 	if dir != "" {
 		fsys = os.DirFS(dir)
@@ -184,7 +198,7 @@ func loadApps(dir string, store sessions.Service, provider *gemini.Provider) ([]
 			return nil, err
 		}
 		apps = append(apps, &server.App{
-			Runner: &runtime.Runner{App: app, Sessions: store, Models: provider},
+			Runner: &runtime.Runner{App: app, Sessions: store, Models: provider, HistorySessions: history},
 			Info:   info,
 		})
 	}
