@@ -13,7 +13,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
 )
 
-func mustStruct(t *testing.T, js string) *structpb.Struct {
+func mustStruct(t testing.TB, js string) *structpb.Struct {
 	t.Helper()
 	s := &structpb.Struct{}
 	if err := s.UnmarshalJSON([]byte(js)); err != nil {

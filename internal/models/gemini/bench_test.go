@@ -1,0 +1,57 @@
+package gemini_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models/gemini"
+)
+
+// BenchmarkGenerateContent measures one unary call through the adapter and
+// the SDK over loopback HTTP, against a server answering with fixed bytes:
+// the request conversion, the SDK's request and response handling, and
+// the HTTP exchange. The request is a first turn with one tool declared.
+func BenchmarkGenerateContent(b *testing.B) {
+	answer := []byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"It is sunny in Paris."}]},` +
+		`"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":6,"totalTokenCount":18},` +
+		`"modelVersion":"gemini-2.5-flash"}`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(answer)
+	}))
+	defer srv.Close()
+	transport := &http.Transport{MaxIdleConnsPerHost: 16}
+	defer transport.CloseIdleConnections()
+	p, err := gemini.New(b.Context(), gemini.Config{BaseURL: srv.URL, APIKey: "bench-key",
+		HTTPClient: &http.Client{Transport: transport}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := p.Model(b.Context(), "gemini-2.5-flash")
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := &v1.LlmRequest{
+		Model:    "gemini-2.5-flash",
+		Contents: []*v1.Content{{Role: "user", Parts: []*v1.Part{{Text: "What is the weather in Paris?"}}}},
+		Config: &v1.GenerateContentConfig{
+			SystemInstruction: "Answer briefly.\n\nYou are an agent. Your internal name is \"bench_agent\".",
+			Tools: []*v1.Tool{{FunctionDeclarations: []*v1.FunctionDeclaration{{Name: "get_weather",
+				Description: "Returns the weather.",
+				Parameters:  mustStruct(b, `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}}}},
+			Labels: map[string]string{"adk_agent_name": "bench_agent"},
+		},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, err := range m.GenerateContent(b.Context(), req, false) {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
