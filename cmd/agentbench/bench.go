@@ -73,10 +73,10 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	if err := b.check(ctx); err != nil {
 		return nil, err
 	}
-	var mem *memorySampler
+	var sampler *serverSampler
 	if b.o.serverPID > 0 {
 		var err error
-		if mem, err = startMemorySampler(b.o.serverPID, &b.waiting); err != nil {
+		if sampler, err = startServerSampler(b.o.serverPID, &b.waiting); err != nil {
 			return nil, err
 		}
 	}
@@ -92,8 +92,8 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	}
 	wg.Wait()
 	res := gather(workers, time.Since(start))
-	if mem != nil {
-		res.memory = mem.stop()
+	if sampler != nil {
+		res.server = sampler.stop()
 	}
 	return res, nil
 }

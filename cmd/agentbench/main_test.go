@@ -98,7 +98,7 @@ func TestLoad(t *testing.T) {
 		{"run by count", []string{"--mode", "run", "--count", "40", "--concurrency", "4", "--turns", "3"},
 			[]string{"invocations  40 ok, 0 failed", "throughput ", "latency      p50 "}},
 		{"run by duration", []string{"--mode", "run", "--duration", "200ms", "--concurrency", "2", "--server-pid", pid},
-			[]string{" ok, 0 failed", "server RSS   peak sampled "}},
+			[]string{" ok, 0 failed", "server RSS   peak sampled ", "server CPU   ", " per invocation"}},
 		{"connect with held calls", []string{"--mode", "connect", "--count", "20", "--concurrency", "20",
 			"--connect-hold", "300ms", "--server-pid", pid},
 			[]string{"invocations  20 ok, 0 failed", "streams      at most 20 tool calls waiting at once", "tool calls held 300ms"}},
@@ -166,6 +166,20 @@ func TestParseStatus(t *testing.T) {
 				t.Errorf("parseStatus = %d, %d, %v; want %d, %d, ok %v", rss, hwm, err, tt.rss, tt.hwm, tt.ok)
 			}
 		})
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	t.Parallel()
+	// A command name with spaces and parentheses; utime 250, stime 50.
+	line := "4242 (agent svc (x)) S 1 4242 4242 0 -1 4194560 812 0 0 0 250 50 0 0 20 0 9 0 1234 1000 500"
+	if got, err := parseStat([]byte(line)); err != nil || got != 3*time.Second {
+		t.Errorf("parseStat = %v, %v; want 3s", got, err)
+	}
+	for _, bad := range []string{"4242 agentsvc S 1", "4242 (agentsvc) S 1 2 3", "4242 (a) S 1 1 1 0 -1 0 0 0 0 0 x 50"} {
+		if _, err := parseStat([]byte(bad)); err == nil {
+			t.Errorf("parseStat(%q): want an error", bad)
+		}
 	}
 }
 

@@ -38,7 +38,7 @@ type result struct {
 	errors     map[codes.Code]int
 	example    map[codes.Code]string
 	noToolCall int
-	memory     *memoryReport
+	server     *serverReport
 }
 
 // gather merges the workers' stats.
@@ -98,11 +98,17 @@ func (r *result) print(w io.Writer, o *options) {
 	for _, c := range codesSeen {
 		fmt.Fprintf(w, "errors       %s: %d (e.g. %q)\n", c, r.errors[c], r.example[c])
 	}
-	if m := r.memory; m != nil {
+	if m := r.server; m != nil {
 		if o.mode == "connect" {
 			fmt.Fprintf(w, "streams      at most %d tool calls waiting at once; server RSS then %s\n", m.peakWaiting, mib(m.rssAtPeakWaiting))
 		}
 		fmt.Fprintf(w, "server RSS   peak sampled %s, VmHWM %s\n", mib(m.peakRSS), mib(m.hwm))
+		fmt.Fprintf(w, "server CPU   %s in %s (%.2f cores)", m.cpu.Round(10*time.Millisecond), r.elapsed.Round(time.Millisecond),
+			m.cpu.Seconds()/r.elapsed.Seconds())
+		if n := len(r.latencies); n > 0 {
+			fmt.Fprintf(w, ", %s per invocation", round(m.cpu/time.Duration(n)))
+		}
+		fmt.Fprintln(w)
 	}
 }
 
