@@ -24,14 +24,18 @@ type histories struct {
 
 type sessionKey struct{ app, user, session string }
 
-// sessionHistory holds one session's caches, one per agent and branch.
+// sessionHistory holds one session's caches, one per agent and branch: a
+// few, so a list beats a map.
 type sessionHistory struct {
 	key    sessionKey
 	mu     sync.Mutex
-	caches map[historyKey]*contents.Cache
+	caches []agentHistory
 }
 
-type historyKey struct{ agent, branch string }
+type agentHistory struct {
+	agent, branch string
+	cache         *contents.Cache
+}
 
 func newHistories(max int) *histories {
 	return &histories{max: max, byKey: make(map[sessionKey]*list.Element)}
@@ -58,15 +62,13 @@ func (h *histories) session(key sessionKey) *sessionHistory {
 func (s *sessionHistory) cache(agent, branch string) *contents.Cache {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := historyKey{agent, branch}
-	c := s.caches[key]
-	if c == nil {
-		if s.caches == nil {
-			s.caches = make(map[historyKey]*contents.Cache)
+	for _, h := range s.caches {
+		if h.agent == agent && h.branch == branch {
+			return h.cache
 		}
-		c = new(contents.Cache)
-		s.caches[key] = c
 	}
+	c := new(contents.Cache)
+	s.caches = append(s.caches, agentHistory{agent, branch, c})
 	return c
 }
 
