@@ -58,14 +58,16 @@ class FileData(_message.Message):
     def __init__(self, mime_type: _Optional[str] = ..., file_uri: _Optional[str] = ..., display_name: _Optional[str] = ...) -> None: ...
 
 class FunctionCall(_message.Message):
-    __slots__ = ("id", "name", "args")
+    __slots__ = ("id", "name", "args", "key_order")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     ARGS_FIELD_NUMBER: _ClassVar[int]
+    KEY_ORDER_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     args: _struct_pb2.Struct
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., args: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    key_order: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., args: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., key_order: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FunctionResponse(_message.Message):
     __slots__ = ("id", "name", "response")

@@ -313,9 +313,16 @@ type FunctionCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Id pairs the call with its FunctionResponse. Calls without one get an
 	// "adk-<uuid4>" id from the engine.
-	Id            string           `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Name          string           `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Args          *structpb.Struct `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
+	Id   string           `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Name string           `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Args *structpb.Struct `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
+	// KeyOrder keeps the order in which the model wrote the keys of args,
+	// which a Struct does not: every key of args and of the objects nested
+	// in it, in document order (each key followed by the keys inside its
+	// value). Another agent's call is retold to the model with its args in
+	// this order, as a Python dict prints them. Empty when unknown or when
+	// every object's keys are in sorted order, the order used then.
+	KeyOrder      []string `protobuf:"bytes,4,rep,name=key_order,json=keyOrder,proto3" json:"key_order,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -367,6 +374,13 @@ func (x *FunctionCall) GetName() string {
 func (x *FunctionCall) GetArgs() *structpb.Struct {
 	if x != nil {
 		return x.Args
+	}
+	return nil
+}
+
+func (x *FunctionCall) GetKeyOrder() []string {
+	if x != nil {
+		return x.KeyOrder
 	}
 	return nil
 }
@@ -566,11 +580,12 @@ const file_agentsvc_v1_content_proto_rawDesc = "" +
 	"\bFileData\x12\x1b\n" +
 	"\tmime_type\x18\x01 \x01(\tR\bmimeType\x12\x19\n" +
 	"\bfile_uri\x18\x02 \x01(\tR\afileUri\x12!\n" +
-	"\fdisplay_name\x18\x03 \x01(\tR\vdisplayName\"_\n" +
+	"\fdisplay_name\x18\x03 \x01(\tR\vdisplayName\"|\n" +
 	"\fFunctionCall\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12+\n" +
-	"\x04args\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x04args\"k\n" +
+	"\x04args\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x04args\x12\x1b\n" +
+	"\tkey_order\x18\x04 \x03(\tR\bkeyOrder\"k\n" +
 	"\x10FunctionResponse\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x123\n" +

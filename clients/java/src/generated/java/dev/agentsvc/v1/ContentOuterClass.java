@@ -91,16 +91,16 @@ public final class ContentOuterClass extends com.google.protobuf.GeneratedFile {
       "e_type\030\001 \001(\t\022\014\n\004data\030\002 \001(\014\022\024\n\014display_na" +
       "me\030\003 \001(\t\"E\n\010FileData\022\021\n\tmime_type\030\001 \001(\t\022" +
       "\020\n\010file_uri\030\002 \001(\t\022\024\n\014display_name\030\003 \001(\t\"" +
-      "O\n\014FunctionCall\022\n\n\002id\030\001 \001(\t\022\014\n\004name\030\002 \001(" +
+      "b\n\014FunctionCall\022\n\n\002id\030\001 \001(\t\022\014\n\004name\030\002 \001(" +
       "\t\022%\n\004args\030\003 \001(\0132\027.google.protobuf.Struct" +
-      "\"W\n\020FunctionResponse\022\n\n\002id\030\001 \001(\t\022\014\n\004name" +
-      "\030\002 \001(\t\022)\n\010response\030\003 \001(\0132\027.google.protob" +
-      "uf.Struct\"0\n\016ExecutableCode\022\020\n\010language\030" +
-      "\001 \001(\t\022\014\n\004code\030\002 \001(\t\"6\n\023CodeExecutionResu" +
-      "lt\022\017\n\007outcome\030\001 \001(\t\022\016\n\006output\030\002 \001(\tBO\n\017d" +
-      "ev.agentsvc.v1P\001Z:github.com/agentsvc/ag" +
-      "entsvc/gen/go/agentsvc/v1;agentsvcv1b\006pr" +
-      "oto3"
+      "\022\021\n\tkey_order\030\004 \003(\t\"W\n\020FunctionResponse\022" +
+      "\n\n\002id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022)\n\010response\030\003 " +
+      "\001(\0132\027.google.protobuf.Struct\"0\n\016Executab" +
+      "leCode\022\020\n\010language\030\001 \001(\t\022\014\n\004code\030\002 \001(\t\"6" +
+      "\n\023CodeExecutionResult\022\017\n\007outcome\030\001 \001(\t\022\016" +
+      "\n\006output\030\002 \001(\tBO\n\017dev.agentsvc.v1P\001Z:git" +
+      "hub.com/agentsvc/agentsvc/gen/go/agentsv" +
+      "c/v1;agentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -136,7 +136,7 @@ public final class ContentOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_agentsvc_v1_FunctionCall_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_FunctionCall_descriptor,
-        new java.lang.String[] { "Id", "Name", "Args", });
+        new java.lang.String[] { "Id", "Name", "Args", "KeyOrder", });
     internal_static_agentsvc_v1_FunctionResponse_descriptor =
       getDescriptor().getMessageType(5);
     internal_static_agentsvc_v1_FunctionResponse_fieldAccessorTable = new

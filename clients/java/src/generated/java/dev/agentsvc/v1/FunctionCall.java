@@ -34,6 +34,8 @@ private static final long serialVersionUID = 0L;
   private FunctionCall() {
     id_ = "";
     name_ = "";
+    keyOrder_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -164,6 +166,79 @@ private static final long serialVersionUID = 0L;
     return args_ == null ? com.google.protobuf.Struct.getDefaultInstance() : args_;
   }
 
+  public static final int KEY_ORDER_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList keyOrder_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * KeyOrder keeps the order in which the model wrote the keys of args,
+   * which a Struct does not: every key of args and of the objects nested
+   * in it, in document order (each key followed by the keys inside its
+   * value). Another agent's call is retold to the model with its args in
+   * this order, as a Python dict prints them. Empty when unknown or when
+   * every object's keys are in sorted order, the order used then.
+   * </pre>
+   *
+   * <code>repeated string key_order = 4;</code>
+   * @return A list containing the keyOrder.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getKeyOrderList() {
+    return keyOrder_;
+  }
+  /**
+   * <pre>
+   * KeyOrder keeps the order in which the model wrote the keys of args,
+   * which a Struct does not: every key of args and of the objects nested
+   * in it, in document order (each key followed by the keys inside its
+   * value). Another agent's call is retold to the model with its args in
+   * this order, as a Python dict prints them. Empty when unknown or when
+   * every object's keys are in sorted order, the order used then.
+   * </pre>
+   *
+   * <code>repeated string key_order = 4;</code>
+   * @return The count of keyOrder.
+   */
+  public int getKeyOrderCount() {
+    return keyOrder_.size();
+  }
+  /**
+   * <pre>
+   * KeyOrder keeps the order in which the model wrote the keys of args,
+   * which a Struct does not: every key of args and of the objects nested
+   * in it, in document order (each key followed by the keys inside its
+   * value). Another agent's call is retold to the model with its args in
+   * this order, as a Python dict prints them. Empty when unknown or when
+   * every object's keys are in sorted order, the order used then.
+   * </pre>
+   *
+   * <code>repeated string key_order = 4;</code>
+   * @param index The index of the element to return.
+   * @return The keyOrder at the given index.
+   */
+  public java.lang.String getKeyOrder(int index) {
+    return keyOrder_.get(index);
+  }
+  /**
+   * <pre>
+   * KeyOrder keeps the order in which the model wrote the keys of args,
+   * which a Struct does not: every key of args and of the objects nested
+   * in it, in document order (each key followed by the keys inside its
+   * value). Another agent's call is retold to the model with its args in
+   * this order, as a Python dict prints them. Empty when unknown or when
+   * every object's keys are in sorted order, the order used then.
+   * </pre>
+   *
+   * <code>repeated string key_order = 4;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the keyOrder at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getKeyOrderBytes(int index) {
+    return keyOrder_.getByteString(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -187,6 +262,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(3, getArgs());
     }
+    for (int i = 0; i < keyOrder_.size(); i++) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 4, keyOrder_.getRaw(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -205,6 +283,14 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(3, getArgs());
+    }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < keyOrder_.size(); i++) {
+        dataSize += computeStringSizeNoTag(keyOrder_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getKeyOrderList().size();
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -230,6 +316,8 @@ private static final long serialVersionUID = 0L;
       if (!getArgs()
           .equals(other.getArgs())) return false;
     }
+    if (!getKeyOrderList()
+        .equals(other.getKeyOrderList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -248,6 +336,10 @@ private static final long serialVersionUID = 0L;
     if (hasArgs()) {
       hash = (37 * hash) + ARGS_FIELD_NUMBER;
       hash = (53 * hash) + getArgs().hashCode();
+    }
+    if (getKeyOrderCount() > 0) {
+      hash = (37 * hash) + KEY_ORDER_FIELD_NUMBER;
+      hash = (53 * hash) + getKeyOrderList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -397,6 +489,8 @@ private static final long serialVersionUID = 0L;
         argsBuilder_.dispose();
         argsBuilder_ = null;
       }
+      keyOrder_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
       return this;
     }
 
@@ -443,6 +537,10 @@ private static final long serialVersionUID = 0L;
             : argsBuilder_.build();
         to_bitField0_ |= 0x00000001;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        keyOrder_.makeImmutable();
+        result.keyOrder_ = keyOrder_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -470,6 +568,16 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasArgs()) {
         mergeArgs(other.getArgs());
+      }
+      if (!other.keyOrder_.isEmpty()) {
+        if (keyOrder_.isEmpty()) {
+          keyOrder_ = other.keyOrder_;
+          bitField0_ |= 0x00000008;
+        } else {
+          ensureKeyOrderIsMutable();
+          keyOrder_.addAll(other.keyOrder_);
+        }
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -514,6 +622,12 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 34: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureKeyOrderIsMutable();
+              keyOrder_.add(s);
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -819,6 +933,198 @@ private static final long serialVersionUID = 0L;
         args_ = null;
       }
       return argsBuilder_;
+    }
+
+    private com.google.protobuf.LazyStringArrayList keyOrder_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureKeyOrderIsMutable() {
+      if (!keyOrder_.isModifiable()) {
+        keyOrder_ = new com.google.protobuf.LazyStringArrayList(keyOrder_);
+      }
+      bitField0_ |= 0x00000008;
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @return A list containing the keyOrder.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getKeyOrderList() {
+      keyOrder_.makeImmutable();
+      return keyOrder_;
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @return The count of keyOrder.
+     */
+    public int getKeyOrderCount() {
+      return keyOrder_.size();
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @param index The index of the element to return.
+     * @return The keyOrder at the given index.
+     */
+    public java.lang.String getKeyOrder(int index) {
+      return keyOrder_.get(index);
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the keyOrder at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getKeyOrderBytes(int index) {
+      return keyOrder_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @param index The index to set the value at.
+     * @param value The keyOrder to set.
+     * @return This builder for chaining.
+     */
+    public Builder setKeyOrder(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureKeyOrderIsMutable();
+      keyOrder_.set(index, value);
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @param value The keyOrder to add.
+     * @return This builder for chaining.
+     */
+    public Builder addKeyOrder(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureKeyOrderIsMutable();
+      keyOrder_.add(value);
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @param values The keyOrder to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllKeyOrder(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureKeyOrderIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, keyOrder_);
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearKeyOrder() {
+      keyOrder_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000008);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * KeyOrder keeps the order in which the model wrote the keys of args,
+     * which a Struct does not: every key of args and of the objects nested
+     * in it, in document order (each key followed by the keys inside its
+     * value). Another agent's call is retold to the model with its args in
+     * this order, as a Python dict prints them. Empty when unknown or when
+     * every object's keys are in sorted order, the order used then.
+     * </pre>
+     *
+     * <code>repeated string key_order = 4;</code>
+     * @param value The bytes of the keyOrder to add.
+     * @return This builder for chaining.
+     */
+    public Builder addKeyOrderBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureKeyOrderIsMutable();
+      keyOrder_.add(value);
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.FunctionCall)

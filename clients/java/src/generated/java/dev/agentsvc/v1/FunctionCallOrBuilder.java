@@ -58,4 +58,65 @@ public interface FunctionCallOrBuilder extends
    * <code>.google.protobuf.Struct args = 3;</code>
    */
   com.google.protobuf.StructOrBuilder getArgsOrBuilder();
+
+  /**
+   * <pre>
+   * KeyOrder keeps the order in which the model wrote the keys of args,
+   * which a Struct does not: every key of args and of the objects nested
+   * in it, in document order (each key followed by the keys inside its
+   * value). Another agent's call is retold to the model with its args in
+   * this order, as a Python dict prints them. Empty when unknown or when
+   * every object's keys are in sorted order, the order used then.
+   * </pre>
+   *
+   * <code>repeated string key_order = 4;</code>
+   * @return A list containing the keyOrder.
+   */
+  java.util.List<java.lang.String>
+      getKeyOrderList();
+  /**
+   * <pre>
+   * KeyOrder keeps the order in which the model wrote the keys of args,
+   * which a Struct does not: every key of args and of the objects nested
+   * in it, in document order (each key followed by the keys inside its
+   * value). Another agent's call is retold to the model with its args in
+   * this order, as a Python dict prints them. Empty when unknown or when
+   * every object's keys are in sorted order, the order used then.
+   * </pre>
+   *
+   * <code>repeated string key_order = 4;</code>
+   * @return The count of keyOrder.
+   */
+  int getKeyOrderCount();
+  /**
+   * <pre>
+   * KeyOrder keeps the order in which the model wrote the keys of args,
+   * which a Struct does not: every key of args and of the objects nested
+   * in it, in document order (each key followed by the keys inside its
+   * value). Another agent's call is retold to the model with its args in
+   * this order, as a Python dict prints them. Empty when unknown or when
+   * every object's keys are in sorted order, the order used then.
+   * </pre>
+   *
+   * <code>repeated string key_order = 4;</code>
+   * @param index The index of the element to return.
+   * @return The keyOrder at the given index.
+   */
+  java.lang.String getKeyOrder(int index);
+  /**
+   * <pre>
+   * KeyOrder keeps the order in which the model wrote the keys of args,
+   * which a Struct does not: every key of args and of the objects nested
+   * in it, in document order (each key followed by the keys inside its
+   * value). Another agent's call is retold to the model with its args in
+   * this order, as a Python dict prints them. Empty when unknown or when
+   * every object's keys are in sorted order, the order used then.
+   * </pre>
+   *
+   * <code>repeated string key_order = 4;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the keyOrder at the given index.
+   */
+  com.google.protobuf.ByteString
+      getKeyOrderBytes(int index);
 }
