@@ -83,6 +83,18 @@ func TestBehaviorC2OtherAgentContext(t *testing.T) {
 			},
 		},
 		{
+			name: "call args in the model's key order",
+			events: []*v1.Event{
+				calls("helper", withKeyOrder(callPart("c1", "search", map[string]any{"query": "x", "ok": true, "v": nil}),
+					"query", "ok", "v")),
+			},
+			agentName: agent,
+			want: []*v1.Content{
+				content("user", textPart("For context:"),
+					textPart("[helper] called tool `search` with parameters: {'query': 'x', 'ok': True, 'v': None}")),
+			},
+		},
+		{
 			name: "no args prints None",
 			events: []*v1.Event{
 				calls("helper", callPart("c1", "now", nil)),
@@ -425,4 +437,10 @@ func TestBehaviorC5Errors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withKeyOrder sets the key order of the call in p.
+func withKeyOrder(p *v1.Part, keys ...string) *v1.Part {
+	p.FunctionCall.KeyOrder = keys
+	return p
 }

@@ -122,7 +122,7 @@ func (s *slabs) copyContent(src *v1.Content) *v1.Content {
 		copyPart(np, p)
 		if clearCall {
 			nc := s.calls.one()
-			nc.Name, nc.Args = fc.GetName(), fc.GetArgs()
+			nc.Name, nc.Args, nc.KeyOrder = fc.GetName(), fc.GetArgs(), fc.GetKeyOrder()
 			np.FunctionCall = nc
 		}
 		if clearResp {

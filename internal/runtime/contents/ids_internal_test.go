@@ -16,6 +16,10 @@ func populate(t *testing.T, m protoreflect.Message) {
 	fields := m.Descriptor().Fields()
 	for i := range fields.Len() {
 		fd := fields.Get(i)
+		if fd.IsList() && fd.Kind() == protoreflect.StringKind {
+			m.Mutable(fd).List().Append(protoreflect.ValueOfString("adk-" + string(fd.Name())))
+			continue
+		}
 		if fd.IsList() || fd.IsMap() {
 			t.Fatalf("populate: repeated field %s not handled", fd.FullName())
 		}

@@ -16,7 +16,9 @@ const contextPreamble = "For context:"
 //	function call → "[author] called tool `<name>` with parameters: <args>"
 //	response      → "[author] `<name>` tool returned result: <response>"
 //
-// with args and responses printed as Python prints a dict. Thoughts and
+// with args and responses printed as Python prints a dict (args in the
+// model's key order when the call keeps it, see FunctionCall.key_order;
+// else, as for responses, sorted). Thoughts and
 // blank text are dropped; inline data, file data and code parts are kept
 // as they are. It returns false when nothing but the preamble would remain;
 // a content without parts is returned unchanged.
@@ -41,7 +43,7 @@ func presentOtherAgent(author string, c *v1.Content) (*v1.Content, bool) {
 			buf = append(buf, "] called tool `"...)
 			buf = append(buf, fc.GetName()...)
 			buf = append(buf, "` with parameters: "...)
-			buf = pyfmt.AppendStructRepr(buf, fc.GetArgs())
+			buf = pyfmt.AppendStructReprOrdered(buf, fc.GetArgs(), fc.GetKeyOrder())
 		case p.GetFunctionResponse() != nil:
 			fr := p.GetFunctionResponse()
 			buf = append(buf, "] `"...)

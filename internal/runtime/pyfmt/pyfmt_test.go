@@ -258,3 +258,40 @@ func TestAppendFloatPositional(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendStructReprOrdered(t *testing.T) {
+	t.Parallel()
+	args := mustValue(t, map[string]any{
+		"query": "x", "ok": true, "v": nil,
+		"opts": map[string]any{"z": 1, "a": []any{map[string]any{"k2": 2, "k1": 1}, "s"}},
+	}).GetStructValue()
+	tests := []struct {
+		name  string
+		order []string
+		want  string
+	}{
+		{"model order", []string{"query", "ok", "opts", "z", "a", "k2", "k1", "v"},
+			"{'query': 'x', 'ok': True, 'opts': {'z': 1, 'a': [{'k2': 2, 'k1': 1}, 's']}, 'v': None}"},
+		{"no order", nil, "{'ok': True, 'opts': {'a': [{'k1': 1, 'k2': 2}, 's'], 'z': 1}, 'query': 'x', 'v': None}"},
+		{"unknown key", []string{"query", "ok", "opts", "z", "a", "k2", "k3", "v"},
+			"{'ok': True, 'opts': {'a': [{'k1': 1, 'k2': 2}, 's'], 'z': 1}, 'query': 'x', 'v': None}"},
+		{"repeated key", []string{"query", "query", "opts", "z", "a", "k2", "k1", "v"},
+			"{'ok': True, 'opts': {'a': [{'k1': 1, 'k2': 2}, 's'], 'z': 1}, 'query': 'x', 'v': None}"},
+		{"too few keys", []string{"query", "ok", "opts", "z", "a", "k2", "k1"},
+			"{'ok': True, 'opts': {'a': [{'k1': 1, 'k2': 2}, 's'], 'z': 1}, 'query': 'x', 'v': None}"},
+		{"too many keys", []string{"query", "ok", "opts", "z", "a", "k2", "k1", "v", "w"},
+			"{'ok': True, 'opts': {'a': [{'k1': 1, 'k2': 2}, 's'], 'z': 1}, 'query': 'x', 'v': None}"},
+		{"not in document order", []string{"query", "ok", "opts", "a", "z", "k2", "k1", "v"},
+			"{'ok': True, 'opts': {'a': [{'k1': 1, 'k2': 2}, 's'], 'z': 1}, 'query': 'x', 'v': None}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			prefix := []byte("args: ")
+			got := string(pyfmt.AppendStructReprOrdered(prefix, args, tc.order))
+			if got != "args: "+tc.want {
+				t.Errorf("AppendStructReprOrdered(%q) =\n%s\nwant\n%s", tc.order, got, "args: "+tc.want)
+			}
+		})
+	}
+}
