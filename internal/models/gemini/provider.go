@@ -36,7 +36,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	retry := cfg.Retry.withDefaults()
 	cc := &genai.ClientConfig{
 		APIKey:     cfg.APIKey,
-		HTTPClient: cfg.HTTPClient,
+		HTTPClient: tapped(cfg.HTTPClient),
 		HTTPOptions: genai.HTTPOptions{
 			BaseURL:      cfg.BaseURL,
 			Headers:      cfg.Headers.Clone(),
@@ -64,6 +64,11 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	client, err := genai.NewClient(ctx, cc)
 	if err != nil {
 		return nil, fmt.Errorf("gemini.new: %w", err)
+	}
+	if hc := client.ClientConfig().HTTPClient; cfg.HTTPClient == nil && hc != nil {
+		// The SDK made this client (with credentials, for Vertex AI); it is
+		// nobody else's.
+		hc.Transport = tapTransport{base: hc.Transport}
 	}
 	return &Provider{client: client, conv: conv}, nil
 }
@@ -130,7 +135,8 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			m.stream(ctx, name, contents, cfg, yield)
 			return
 		}
-		resp, err := m.client.Models.GenerateContent(ctx, name, contents, cfg)
+		tctx, tap := withTap(ctx)
+		resp, err := m.client.Models.GenerateContent(tctx, name, contents, cfg)
 		if err != nil {
 			yield(nil, mapError(ctx, "gemini.generate_content", err))
 			return
@@ -140,6 +146,7 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			yield(nil, fmt.Errorf("gemini.generate_content: convert response: %w", err))
 			return
 		}
+		setKeyOrders(out, responseCallKeys(tap.body()))
 		yield(out, nil)
 	}
 }
@@ -149,7 +156,8 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 func (m *model) stream(ctx context.Context, name string, contents []*genai.Content, cfg *genai.GenerateContentConfig, yield func(*v1.LlmResponse, error) bool) {
 	const op = "gemini.stream_generate_content"
 	var agg streamAggregator
-	for chunk, err := range m.client.Models.GenerateContentStream(ctx, name, contents, cfg) {
+	tctx, tap := withTap(ctx)
+	for chunk, err := range m.client.Models.GenerateContentStream(tctx, name, contents, cfg) {
 		if err != nil {
 			yield(nil, mapError(ctx, op, err))
 			return
@@ -158,6 +166,10 @@ func (m *model) stream(ctx context.Context, name string, contents []*genai.Conte
 		if err != nil {
 			yield(nil, fmt.Errorf("%s: convert response: %w", op, err))
 			return
+		}
+		// The SDK reads one response per data line, in order.
+		if data, ok := tap.nextEvent(); ok {
+			setKeyOrders(resp, responseCallKeys(data))
 		}
 		agg.add(chunk, resp)
 		resp.Partial = true
