@@ -121,3 +121,17 @@ func TestControlAPIRejectsBadRequests(t *testing.T) {
 		})
 	}
 }
+
+func TestControlAPIKeepsKeyOrder(t *testing.T) {
+	t.Parallel()
+	_, c := newServer(t)
+	call := `{"functionCall":{"name":"search","args":{"query":"x","ok":true,"v":null}}}`
+	script := `{"responses":[{"response":{"candidates":[{"content":{"role":"model","parts":[` + call + `]},"finishReason":"STOP"}]}}]}`
+	if status, b := c.do(t.Context(), http.MethodPost, "/_fake/script", script); status != http.StatusOK {
+		t.Fatalf("script: %d %s", status, b)
+	}
+	status, b := c.do(t.Context(), http.MethodPost, "/v1beta/models/flash:generateContent", requestBody("hi", false))
+	if status != http.StatusOK || !strings.Contains(string(b), call) {
+		t.Errorf("answer %d %s, want the call as scripted: %s", status, b, call)
+	}
+}

@@ -64,6 +64,61 @@ type Script struct {
 	Faults *Faults `json:"faults,omitempty"`
 }
 
+// UnmarshalJSON reads a script strictly (unknown fields are errors),
+// keeping each response and chunk as written, key order included, rather
+// than as a decoded map: clients that care about the order of keys (ADK
+// prints function call arguments in the model's order) see the model's.
+func (sc *Script) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Responses []wireItem `json:"responses"`
+		Rules     []wireRule `json:"rules"`
+		Faults    *Faults    `json:"faults"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return err
+	}
+	*sc = Script{Faults: w.Faults}
+	for _, it := range w.Responses {
+		sc.Responses = append(sc.Responses, it.item())
+	}
+	for _, r := range w.Rules {
+		sc.Rules = append(sc.Rules, Rule{Item: r.item(), Contains: r.Contains, Tools: r.Tools})
+	}
+	return nil
+}
+
+// wireItem is an [Item] as a script holds it, answers undecoded.
+type wireItem struct {
+	Model    string            `json:"model"`
+	Response json.RawMessage   `json:"response"`
+	Chunks   []json.RawMessage `json:"chunks"`
+	Error    *APIError         `json:"error"`
+	Delay    Duration          `json:"delay"`
+}
+
+// wireRule is a [Rule] as a script holds it.
+type wireRule struct {
+	wireItem
+	Contains string `json:"contains"`
+	Tools    *bool  `json:"tools"`
+}
+
+func (w wireItem) item() Item {
+	it := Item{Model: w.Model, Error: w.Error, Delay: w.Delay}
+	if raw := bytes.TrimSpace(w.Response); len(raw) > 0 && string(raw) != "null" {
+		it.Response = json.RawMessage(raw)
+	}
+	if w.Chunks != nil {
+		it.Chunks = make([]any, len(w.Chunks))
+		for i, c := range w.Chunks {
+			it.Chunks[i] = c
+		}
+	}
+	return it
+}
+
 // Faults is the body of POST /_fake/faults.
 type Faults struct {
 	// Latency, when set, replaces the delay before every answer.
