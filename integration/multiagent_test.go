@@ -206,3 +206,46 @@ func TestDispatcherSpecialistCallsClientTool(t *testing.T) {
 	}
 	equalLines(t, "second turn", describe(msgs), []string{"event billing: The refund takes three days.", "done"})
 }
+
+// TestOtherAgentCallRetoldInModelKeyOrder checks BEHAVIOR C2 end to end: a
+// call the model wrote with its arguments in an unsorted order is retold
+// to another agent with the arguments in that order, as ADK prints a dict.
+func TestOtherAgentCallRetoldInModelKeyOrder(t *testing.T) {
+	t.Parallel()
+	s := startExamples(t)
+	invoiceCall := json.RawMessage(`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":` +
+		`{"name":"get_invoice","args":{"month":"May","year":2025,"detailed":true,"filter":{"status":"open","kind":null}}}}]},` +
+		`"finishReason":"STOP"}]}`)
+	s.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{
+		fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "transfer_to_agent", Args: map[string]any{"agent_name": "billing"}})),
+		fakegemini.Reply(invoiceCall),
+		fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "transfer_to_agent", Args: map[string]any{"agent_name": "dispatcher"}})),
+		fakegemini.Reply(fakegemini.Text("Anything else?")),
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sid := newSession(t, ctx, s, "dispatcher")
+	invoice := &v1.ToolDeclaration{Name: "get_invoice", Description: "Returns an invoice."}
+	stream := s.connectRun(t, ctx, "dispatcher", sid, userText("Show my invoice"), invoice)
+	msgs, calls := until(t, stream, 1)
+	if got := msgs[len(msgs)-2].GetEvent().GetContent().GetParts()[0].GetFunctionCall().GetKeyOrder(); strings.Join(got, ",") != "month,year,detailed,filter,status,kind" {
+		t.Errorf("call event key_order = %q, want the model's", got)
+	}
+	answer(t, stream, calls[0].CallId, structpb.NewStructValue(mustStruct(map[string]any{"total": 12})))
+	if _, err := drain(stream); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.modelRequests(t)
+	if len(reqs) != 4 {
+		t.Fatalf("model requests = %d, want 4", len(reqs))
+	}
+	body, err := json.Marshal(reqs[3].Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[billing] called tool `get_invoice` with parameters: " +
+		"{'month': 'May', 'year': 2025, 'detailed': True, 'filter': {'status': 'open', 'kind': None}}"
+	if !strings.Contains(string(body), want) {
+		t.Errorf("the dispatcher's request does not retell the call as %s:\n%s", want, body)
+	}
+}
