@@ -12,6 +12,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
@@ -25,6 +26,9 @@ type App struct {
 	// Resumable apps record agent checkpoints, so that an invocation paused
 	// at a long-running call resumes by its id without redoing finished work.
 	Resumable bool
+	// Compaction, when set, summarises older invocations at the end of an
+	// invocation (ADK's events_compaction_config).
+	Compaction *compaction.Config
 }
 
 // Runner runs invocations of one app. It is safe for concurrent use.
@@ -198,7 +202,9 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest) iter.Seq2[*v1.Even
 				yield(nil, err)
 				return
 			}
-			yield(ev, nil)
+			if yield(ev, nil) {
+				r.compact(ictx)
+			}
 			return
 		}
 
@@ -230,7 +236,9 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest) iter.Seq2[*v1.Even
 		}
 		if err := plugins.AfterRun(ictx); err != nil {
 			yield(nil, err)
+			return
 		}
+		r.compact(ictx)
 	}
 }
 

@@ -1,0 +1,38 @@
+package runtime
+
+import (
+	"log/slog"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+
+	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
+)
+
+// compact runs the app's event compaction at the end of an invocation, as
+// ADK's runner does once the agent's last event is out: when enough
+// invocations are new, their summary is appended to the session (and not
+// yielded). A failure is logged and leaves the session as it was; the
+// next invocation tries again, the same invocations still being new.
+func (r *Runner) compact(ictx *InvocationContext) {
+	cfg := r.App.Compaction
+	if cfg == nil {
+		return
+	}
+	window := compaction.Window(ictx.Events(), cfg.Interval, cfg.Overlap)
+	if window == nil {
+		return
+	}
+	ctx := ictx.Context()
+	model, err := r.Models.Model(ctx, cfg.Model)
+	if err == nil {
+		var ev *v1.Event
+		if ev, err = compaction.Summarize(ctx, model, window); err == nil && ev != nil {
+			ev.Id, ev.Timestamp = NewEventID(), Now()
+			err = r.append(ictx, ev)
+		}
+	}
+	if err != nil {
+		slog.WarnContext(ctx, "event compaction failed", "app", r.App.Name, "session", ictx.inv.session.GetId(),
+			"events", len(window), "err", err)
+	}
+}
