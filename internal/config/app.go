@@ -21,9 +21,43 @@ type AppSettings struct {
 	ResumabilityConfig *struct {
 		IsResumable bool `yaml:"is_resumable"`
 	} `yaml:"resumability_config"`
+	// EventsCompactionConfig summarises older invocations (ADK's
+	// EventsCompactionConfig, sliding window).
+	EventsCompactionConfig *CompactionSettings `yaml:"events_compaction_config"`
 	// Plugins name registered plugins, applied in order.
 	Plugins []CallbackRef  `yaml:"plugins"`
 	Extra   map[string]any `yaml:",inline"`
+}
+
+// CompactionSettings are the fields of events_compaction_config; both are
+// required, as in ADK. The root agent's model writes the summaries.
+type CompactionSettings struct {
+	// CompactionInterval is the number of new invocations that triggers a
+	// summary; at least 1.
+	CompactionInterval *int `yaml:"compaction_interval"`
+	// OverlapSize is the number of earlier invocations a summary covers
+	// again; at least 0.
+	OverlapSize *int           `yaml:"overlap_size"`
+	Extra       map[string]any `yaml:",inline"`
+}
+
+// check validates the fields, naming the first wrong one.
+func (c *CompactionSettings) check() error {
+	const field = "events_compaction_config"
+	for k := range c.Extra {
+		return fmt.Errorf("%s.%s: unknown field", field, k)
+	}
+	switch {
+	case c.CompactionInterval == nil:
+		return fmt.Errorf("%s.compaction_interval: required", field)
+	case *c.CompactionInterval < 1:
+		return fmt.Errorf("%s.compaction_interval: must be at least 1, got %d", field, *c.CompactionInterval)
+	case c.OverlapSize == nil:
+		return fmt.Errorf("%s.overlap_size: required", field)
+	case *c.OverlapSize < 0:
+		return fmt.Errorf("%s.overlap_size: must not be negative, got %d", field, *c.OverlapSize)
+	}
+	return nil
 }
 
 // Resumable reports whether the app's invocations are resumable.
@@ -47,6 +81,11 @@ func loadSettings(fsys fs.FS, dir string) (*AppSettings, error) {
 	}
 	for k := range s.Extra {
 		return nil, fmt.Errorf("%s: %s: unknown field", file, k)
+	}
+	if c := s.EventsCompactionConfig; c != nil {
+		if err := c.check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
 	}
 	for i, p := range s.Plugins {
 		return nil, fmt.Errorf("%s: plugins[%d]: no plugin named %q is registered", file, i, p.Name)

@@ -3,12 +3,14 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 )
 
@@ -23,8 +25,16 @@ func Build(app *AppConfig) (*runtime.App, *v1.App, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("app %s: %w", app.Name, err)
 	}
-	return &runtime.App{Name: app.Name, Tree: tree, Resumable: app.Settings.Resumable()},
-		&v1.App{Name: app.Name, RootAgent: info}, nil
+	rt := &runtime.App{Name: app.Name, Tree: tree, Resumable: app.Settings.Resumable()}
+	if c := app.Settings.EventsCompactionConfig; c != nil {
+		// ADK summarises with the root agent's model.
+		if app.Root.AgentClass != "LlmAgent" || app.Root.Model == "" {
+			return nil, nil, fmt.Errorf("%s: events_compaction_config: the root agent's model writes the summaries: "+
+				"the root must be an LlmAgent with a model", path.Join(path.Dir(app.Root.file), AppFile))
+		}
+		rt.Compaction = &compaction.Config{Interval: *c.CompactionInterval, Overlap: *c.OverlapSize, Model: app.Root.Model}
+	}
+	return rt, &v1.App{Name: app.Name, RootAgent: info}, nil
 }
 
 func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {

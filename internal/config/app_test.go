@@ -1,0 +1,72 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
+)
+
+func TestEventsCompactionConfig(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"s/root_agent.yaml": {Data: []byte("name: a\nmodel: gemini-2.5-flash\n")},
+		"s/app.yaml":        {Data: []byte("events_compaction_config:\n  compaction_interval: 3\n  overlap_size: 1\n")},
+	}
+	apps, err := LoadAll(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, _, err := Build(apps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := compaction.Config{Interval: 3, Overlap: 1, Model: "gemini-2.5-flash"}
+	if app.Compaction == nil || *app.Compaction != want {
+		t.Errorf("compaction = %+v, want %+v", app.Compaction, want)
+	}
+}
+
+func TestEventsCompactionConfigErrors(t *testing.T) {
+	t.Parallel()
+	const llmRoot = "name: a\nmodel: m\n"
+	tests := []struct {
+		name, root, app, want string
+	}{
+		{"no interval", llmRoot, "events_compaction_config:\n  overlap_size: 1\n",
+			"s/app.yaml: events_compaction_config.compaction_interval: required"},
+		{"zero interval", llmRoot, "events_compaction_config:\n  compaction_interval: 0\n  overlap_size: 1\n",
+			"s/app.yaml: events_compaction_config.compaction_interval: must be at least 1, got 0"},
+		{"no overlap", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n",
+			"s/app.yaml: events_compaction_config.overlap_size: required"},
+		{"negative overlap", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: -1\n",
+			"s/app.yaml: events_compaction_config.overlap_size: must not be negative, got -1"},
+		{"unknown field", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n  token_threshold: 100\n",
+			"s/app.yaml: events_compaction_config.token_threshold: unknown field"},
+		{"not a number", llmRoot, "events_compaction_config:\n  compaction_interval: often\n  overlap_size: 0\n",
+			"s/app.yaml: "},
+		{"workflow root", "agent_class: SequentialAgent\nname: s\nsub_agents:\n  - config_path: a.yaml\n",
+			"events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n",
+			"s/app.yaml: events_compaction_config: the root agent's model writes the summaries"},
+		{"root without a model", "name: a\n", "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n",
+			"s/app.yaml: events_compaction_config: the root agent's model writes the summaries"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fsys := fstest.MapFS{
+				"s/root_agent.yaml": {Data: []byte(tt.root)},
+				"s/a.yaml":          {Data: []byte("name: b\nmodel: m\n")},
+				"s/app.yaml":        {Data: []byte(tt.app)},
+			}
+			apps, err := LoadAll(fsys)
+			if err == nil {
+				_, _, err = Build(apps[0])
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
