@@ -44,11 +44,16 @@ var (
 func startStack(t *testing.T, apps map[string]string, extra ...string) *stack {
 	t.Helper()
 	dir := t.TempDir()
+	// A key is an app's name for its root_agent.yaml, or a file's path.
 	for name, yaml := range apps {
-		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+		file := filepath.Join(dir, name, "root_agent.yaml")
+		if strings.Contains(name, "/") {
+			file = filepath.Join(dir, name)
+		}
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name, "root_agent.yaml"), []byte(yaml), 0o644); err != nil {
+		if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,81 @@
+package integration
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
+
+// TestCompactionOverGRPC runs an app whose app.yaml sets
+// events_compaction_config: after the second turn the root agent's model
+// is asked for a summary with ADK's prompt, the summary is stored but not
+// streamed, and the third turn's request starts with it in place of the
+// first two turns.
+func TestCompactionOverGRPC(t *testing.T) {
+	t.Parallel()
+	s := startStack(t, map[string]string{
+		"chat":          "name: chat\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n",
+		"chat/app.yaml": "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n",
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sid, _ := s.runApp(t, ctx, "chat", "", "one")
+	_, events := s.runApp(t, ctx, "chat", sid, "two")
+	if len(events) != 1 || events[0].GetActions().GetCompaction() != nil {
+		t.Fatalf("second turn streamed %v, want its answer only", events)
+	}
+	got, err := v1.NewSessionServiceClient(s.conn).GetSession(ctx, &v1.GetSessionRequest{AppName: "chat", UserId: "u", SessionId: sid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := got.Session.Events
+	if len(stored) != 5 || stored[4].GetActions().GetCompaction() == nil || stored[4].Author != "user" {
+		t.Fatalf("stored events = %v, want two turns and a summary", stored)
+	}
+	s.runApp(t, ctx, "chat", sid, "three")
+
+	reqs := s.modelRequests(t)
+	if len(reqs) != 4 {
+		t.Fatalf("model requests = %d, want 4", len(reqs))
+	}
+	summarize := contentsOf(t, reqs[2].Body)
+	if len(summarize) != 1 || summarize[0].role != "user" ||
+		!strings.HasPrefix(summarize[0].text, "The following is a conversation history between a user and an AI agent.") ||
+		!strings.HasSuffix(summarize[0].text, `\n\nuser: one\nchat: Echo: one\nuser: two\nchat: Echo: two`) {
+		t.Errorf("summarizer request contents = %+v", summarize)
+	}
+	if _, ok := reqs[2].Body["systemInstruction"]; ok {
+		t.Errorf("summarizer request has a system instruction: %v", reqs[2].Body)
+	}
+	third := contentsOf(t, reqs[3].Body)
+	summary := stored[4].GetActions().GetCompaction().GetCompactedContent().GetParts()[0].GetText()
+	if len(third) != 2 || third[0].role != "model" || third[0].text != summary || third[1].text != "three" {
+		t.Errorf("third turn contents = %+v, want the summary then the question", third)
+	}
+}
+
+// turnText is one content of a recorded request: its role and text.
+type turnText struct{ role, text string }
+
+// contentsOf returns the contents of a recorded request body.
+func contentsOf(t *testing.T, body map[string]any) []turnText {
+	t.Helper()
+	list, _ := body["contents"].([]any)
+	var out []turnText
+	for _, c := range list {
+		m, _ := c.(map[string]any)
+		parts, _ := m["parts"].([]any)
+		var text strings.Builder
+		for _, p := range parts {
+			pm, _ := p.(map[string]any)
+			s, _ := pm["text"].(string)
+			text.WriteString(s)
+		}
+		role, _ := m["role"].(string)
+		out = append(out, turnText{role, text.String()})
+	}
+	return out
+}
