@@ -62,7 +62,7 @@ func confirmationEvent(ictx *runtime.InvocationContext, callEvent, resp *v1.Even
 // user event of the branch answers adk_request_confirmation calls, the
 // original calls that have no response yet run again with the user's
 // answers, and their response event is returned.
-func (a *Agent) resumeConfirmed(ictx *runtime.InvocationContext, tools map[string]runtime.Tool) (*v1.Event, error) {
+func (a *Agent) resumeConfirmed(ictx *runtime.InvocationContext, tools stepTools) (*v1.Event, error) {
 	events, responses, at := latestAnswers(ictx, confirmationCallName)
 	if len(responses) == 0 {
 		return nil, nil

@@ -46,7 +46,7 @@ func credentialEvent(ictx *runtime.InvocationContext, callEvent, resp *v1.Event)
 // the branch answers adk_request_credential calls, the calls that asked run
 // again with the client's auth config (holding the credential), and their
 // response event is returned.
-func (a *Agent) resumeAuthorized(ictx *runtime.InvocationContext, tools map[string]runtime.Tool) (*v1.Event, error) {
+func (a *Agent) resumeAuthorized(ictx *runtime.InvocationContext, tools stepTools) (*v1.Event, error) {
 	// The answers, by the id of the request call.
 	events, answers, at := latestAnswers(ictx, credentialCallName)
 	if len(answers) == 0 {

@@ -46,7 +46,7 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			if ev.Partial || len(runtime.FunctionCalls(ev)) == 0 {
 				continue
 			}
-			if !a.handleCalls(ictx, ev, r.tools, yield) {
+			if !a.handleCalls(ictx, ev, r.stepTools(), yield) {
 				return
 			}
 		}
@@ -91,7 +91,7 @@ func isEmptyActions(a *v1.EventActions) bool {
 
 // handleCalls runs the calls of ev and yields the response event, then the
 // transfer target's events. It reports whether iteration should go on.
-func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools map[string]runtime.Tool,
+func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools stepTools,
 	yield func(*v1.Event, error) bool) bool {
 	resp, err := a.runCalls(ictx, ev, tools)
 	if err != nil {
@@ -150,7 +150,7 @@ func (a *Agent) resume(ictx *runtime.InvocationContext) (*v1.Event, error) {
 		return nil, err
 	}
 	if auth {
-		return a.resumeAuthorized(ictx, r.tools)
+		return a.resumeAuthorized(ictx, r.stepTools())
 	}
-	return a.resumeConfirmed(ictx, r.tools)
+	return a.resumeConfirmed(ictx, r.stepTools())
 }

@@ -13,7 +13,7 @@ import (
 // runCalls runs the function calls of ev concurrently and returns one
 // response event with the responses in call order (nil when every call was a
 // long-running call with no result yet).
-func (a *Agent) runCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools map[string]runtime.Tool) (*v1.Event, error) {
+func (a *Agent) runCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools stepTools) (*v1.Event, error) {
 	return a.runCallList(ictx, runtime.FunctionCalls(ev), tools, resumeWith{})
 }
 
@@ -26,7 +26,7 @@ type resumeWith struct {
 
 // runCallList runs calls concurrently, giving each call the client's
 // answers that resume it.
-func (a *Agent) runCallList(ictx *runtime.InvocationContext, calls []*v1.FunctionCall, tools map[string]runtime.Tool,
+func (a *Agent) runCallList(ictx *runtime.InvocationContext, calls []*v1.FunctionCall, tools stepTools,
 	answers resumeWith) (*v1.Event, error) {
 	events := make([]*v1.Event, len(calls))
 	errs := make([]error, len(calls))
@@ -53,7 +53,7 @@ func (a *Agent) runCallList(ictx *runtime.InvocationContext, calls []*v1.Functio
 
 // runCall runs one call through the tool callbacks (plugins first) and
 // builds its response event; nil when a long-running tool has no result yet.
-func (a *Agent) runCall(ictx *runtime.InvocationContext, call *v1.FunctionCall, tools map[string]runtime.Tool,
+func (a *Agent) runCall(ictx *runtime.InvocationContext, call *v1.FunctionCall, tools stepTools,
 	answers resumeWith) (*v1.Event, error) {
 	tctx := runtime.NewToolContext(ictx, call.Id)
 	tctx.Confirmation = answers.confirmations[call.Id]
@@ -62,9 +62,9 @@ func (a *Agent) runCall(ictx *runtime.InvocationContext, call *v1.FunctionCall, 
 	if args == nil {
 		args = &structpb.Struct{}
 	}
-	tool, ok := tools[call.Name]
+	tool, ok := tools.byName[call.Name]
 	if !ok {
-		cause := toolNotFound(call.Name, tools)
+		cause := toolNotFound(call.Name, tools.names())
 		resp, err := a.onToolError(tctx, missingTool{name: call.Name}, args, cause)
 		if err != nil {
 			return nil, err
@@ -160,11 +160,7 @@ func responseEvent(ictx *runtime.InvocationContext, tctx *runtime.ToolContext, c
 }
 
 // toolNotFound is ADK's error for a call to a tool the agent does not have.
-func toolNotFound(name string, tools map[string]runtime.Tool) error {
-	names := make([]string, 0, len(tools))
-	for n := range tools {
-		names = append(names, n)
-	}
+func toolNotFound(name string, names []string) error {
 	return &runtime.Error{
 		Code:   runtime.CodeFailedPrecondition,
 		Reason: runtime.ErrToolNotFound.Reason,

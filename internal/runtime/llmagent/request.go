@@ -52,6 +52,29 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	return r, nil
 }
 
+// stepTools are the tools a step's calls may name.
+type stepTools struct {
+	byName map[string]runtime.Tool
+	// proc and own are the processors' tools and the agent's, as declared.
+	proc, own []runtime.Tool
+}
+
+func (r *request) stepTools() stepTools {
+	return stepTools{byName: r.tools, proc: r.procTools, own: r.toolList}
+}
+
+// names lists the tool names in the order of ADK's tools_dict: the
+// processors' tools, then the agent's, each name where it first appears.
+func (s stepTools) names() []string {
+	names := make([]string, 0, len(s.proc)+len(s.own))
+	for _, t := range slices.Concat(s.proc, s.own) {
+		if !slices.Contains(names, t.Name()) {
+			names = append(names, t.Name())
+		}
+	}
+	return names
+}
+
 // resolveTools lists the agent's tools for this invocation: its own, then
 // its toolsets', in order. A later tool of the same name replaces an earlier.
 func (a *Agent) resolveTools(ictx *runtime.InvocationContext, r *request) error {

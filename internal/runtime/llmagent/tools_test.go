@@ -119,6 +119,17 @@ func TestBehaviorT4UnknownTool(t *testing.T) {
 		t.Errorf("the call event must be streamed and stored before the failure")
 	}
 
+	// The names come in declaration order: the transfer tool, then the
+	// agent's tools as listed.
+	child := newAgent(t, llmagent.Config{Name: "helper", Description: "Helps."})
+	parent := newAgent(t, llmagent.Config{SubAgents: []runtime.Agent{child},
+		Tools: []runtime.Tool{echoTool(t, "zeta"), echoTool(t, "alpha"), echoTool(t, "mid")}})
+	h, _, sid = setup(t, parent, []*v1.LlmResponse{et.Call("nope", `{}`)})
+	_, err = h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{})
+	if !errors.As(err, &rerr) || !strings.HasPrefix(rerr.Message, "Tool 'nope' not found.\nAvailable tools: transfer_to_agent, zeta, alpha, mid\n") {
+		t.Errorf("err = %v, want the tools in declaration order", err)
+	}
+
 	plugin := &runtime.Plugin{Name: "rescue", OnToolError: func(_ *runtime.ToolContext, tool runtime.Tool, _ *structpb.Struct, err error) (*structpb.Struct, error) {
 		return structpb.NewStruct(map[string]any{"error": "no such tool: " + tool.Name()})
 	}}
