@@ -36,13 +36,8 @@ func appendJSON(dst []byte, v *structpb.Value) []byte {
 		return strconv.AppendBool(dst, k.BoolValue)
 	case *structpb.Value_StructValue:
 		fields := k.StructValue.GetFields()
-		keys := make([]string, 0, len(fields))
-		for key := range fields {
-			keys = append(keys, key)
-		}
-		slices.Sort(keys)
 		dst = append(dst, '{')
-		for i, key := range keys {
+		for i, key := range sortedKeys(fields) {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
@@ -103,4 +98,14 @@ func appendJSONString(dst []byte, s string) []byte {
 		i++
 	}
 	return append(dst, '"')
+}
+
+// sortedKeys returns the keys of fields, sorted.
+func sortedKeys(fields map[string]*structpb.Value) []string {
+	keys := make([]string, 0, len(fields))
+	for key := range fields {
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	return keys
 }

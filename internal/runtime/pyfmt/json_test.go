@@ -25,3 +25,33 @@ func TestJSONDumps(t *testing.T) {
 		}
 	}
 }
+
+// The expected strings were produced by CPython's json.dumps(v, indent=2).
+func TestJSONDumpsIndent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"empty dict", map[string]any{}, "{}"},
+		{"flat", map[string]any{"city": "Paris", "days": 3, "ok": true, "v": nil},
+			"{\n  \"city\": \"Paris\",\n  \"days\": 3,\n  \"ok\": true,\n  \"v\": null\n}"},
+		{"nested", map[string]any{"a": []any{1.5, map[string]any{}, []any{}}, "b": map[string]any{"c": "d"}},
+			"{\n  \"a\": [\n    1.5,\n    {},\n    []\n  ],\n  \"b\": {\n    \"c\": \"d\"\n  }\n}"},
+		{"non-ASCII escaped", map[string]any{"q": "café \U0001f600\n"}, "{\n  \"q\": \"caf\\u00e9 \\ud83d\\ude00\\n\"\n}"},
+		{"string", "x", `"x"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			v, err := structpb.NewValue(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := JSONDumpsIndent(v, 2); got != tc.want {
+				t.Errorf("JSONDumpsIndent() =\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
