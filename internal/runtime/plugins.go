@@ -244,3 +244,15 @@ func (ps *Plugins) SeeModelRequests() bool {
 	}
 	return false
 }
+
+// Names returns the plugins' names, in order.
+func (ps *Plugins) Names() []string {
+	if ps == nil {
+		return nil
+	}
+	names := make([]string, len(ps.list))
+	for i, p := range ps.list {
+		names[i] = p.Name
+	}
+	return names
+}
