@@ -9,6 +9,9 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/plugins"
 )
 
 // AppFile holds an app's own settings, next to its root agent.
@@ -24,9 +27,17 @@ type AppSettings struct {
 	// EventsCompactionConfig summarises older invocations (ADK's
 	// EventsCompactionConfig, sliding window).
 	EventsCompactionConfig *CompactionSettings `yaml:"events_compaction_config"`
-	// Plugins name registered plugins, applied in order.
-	Plugins []CallbackRef  `yaml:"plugins"`
+	// Plugins name built-in plugins (see package plugins), with their
+	// constructor arguments, applied in order.
+	Plugins []PluginRef    `yaml:"plugins"`
 	Extra   map[string]any `yaml:",inline"`
+}
+
+// PluginRef names a built-in plugin, with optional arguments.
+type PluginRef struct {
+	Name  string         `yaml:"name"`
+	Args  map[string]any `yaml:"args"`
+	Extra map[string]any `yaml:",inline"`
 }
 
 // CompactionSettings are the fields of events_compaction_config; both are
@@ -87,8 +98,27 @@ func loadSettings(fsys fs.FS, dir string) (*AppSettings, error) {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 	}
-	for i, p := range s.Plugins {
-		return nil, fmt.Errorf("%s: plugins[%d]: no plugin named %q is registered", file, i, p.Name)
+	if _, err := s.plugins(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return s, nil
+}
+
+// plugins builds the plugins s names, in order.
+func (s *AppSettings) plugins() ([]*runtime.Plugin, error) {
+	list := make([]*runtime.Plugin, 0, len(s.Plugins))
+	for i, ref := range s.Plugins {
+		for k := range ref.Extra {
+			return nil, fmt.Errorf("plugins[%d].%s: unknown field", i, k)
+		}
+		p, err := plugins.New(ref.Name, ref.Args)
+		if err != nil {
+			return nil, fmt.Errorf("plugins[%d]: %w", i, err)
+		}
+		list = append(list, p)
+	}
+	if _, err := runtime.NewPlugins(list...); err != nil {
+		return nil, fmt.Errorf("plugins: %w", err)
+	}
+	return list, nil
 }

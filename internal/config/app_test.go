@@ -70,3 +70,40 @@ func TestEventsCompactionConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestAppPlugins(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"s/root_agent.yaml": {Data: []byte("name: a\nmodel: m\n")},
+		"s/app.yaml": {Data: []byte("plugins:\n  - name: ReflectAndRetryToolPlugin\n    args:\n      max_retries: 2\n" +
+			"  - name: GlobalInstructionPlugin\n    args:\n      global_instruction: Be kind.\n")},
+	}
+	apps, err := LoadAll(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, _, err := Build(apps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := app.Plugins.Names(); strings.Join(got, ",") != "reflect_retry_tool_plugin,global_instruction" {
+		t.Errorf("plugins = %v", got)
+	}
+}
+
+func TestAppPluginErrors(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]string{
+		"plugins:\n  - name: ContextFilterPlugin\n    args:\n      keep: 2\n":      "s/app.yaml: plugins[0]: args.keep: ContextFilterPlugin takes no such argument",
+		"plugins:\n  - name: ContextFilterPlugin\n    with: 2\n":                   "s/app.yaml: plugins[0].with: unknown field",
+		"plugins:\n  - name: ContextFilterPlugin\n  - name: ContextFilterPlugin\n": `s/app.yaml: plugins: plugin "context_filter_plugin" is registered twice`,
+	} {
+		fsys := fstest.MapFS{
+			"s/root_agent.yaml": {Data: []byte("name: a\nmodel: m\n")},
+			"s/app.yaml":        {Data: []byte(body)},
+		}
+		if _, err := LoadAll(fsys); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", body, err, want)
+		}
+	}
+}

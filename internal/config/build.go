@@ -25,8 +25,21 @@ func Build(app *AppConfig) (*runtime.App, *v1.App, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("app %s: %w", app.Name, err)
 	}
-	rt := &runtime.App{Name: app.Name, Tree: tree, Resumable: app.Settings.Resumable()}
-	if c := app.Settings.EventsCompactionConfig; c != nil {
+	settings := app.Settings
+	if settings == nil {
+		settings = &AppSettings{}
+	}
+	// Each app gets plugins of its own: they may keep state.
+	list, err := settings.plugins()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path.Join(path.Dir(app.Root.file), AppFile), err)
+	}
+	ps, err := runtime.NewPlugins(list...)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt := &runtime.App{Name: app.Name, Tree: tree, Plugins: ps, Resumable: settings.Resumable()}
+	if c := settings.EventsCompactionConfig; c != nil {
 		// ADK summarises with the root agent's model.
 		if app.Root.AgentClass != "LlmAgent" || app.Root.Model == "" {
 			return nil, nil, fmt.Errorf("%s: events_compaction_config: the root agent's model writes the summaries: "+

@@ -78,7 +78,7 @@ func TestWorkflowConfigErrorsNameFileAndField(t *testing.T) {
 func TestAppSettingsErrors(t *testing.T) {
 	t.Parallel()
 	for body, want := range map[string]string{
-		"plugins:\n  - name: logger\n": `s/app.yaml: plugins[0]: no plugin named "logger" is registered`,
+		"plugins:\n  - name: logger\n": `s/app.yaml: plugins[0]: no plugin named "logger" (built-in plugins: ContextFilterPlugin`,
 		"compaction: 3\n":              "s/app.yaml: compaction: unknown field",
 	} {
 		fsys := fstest.MapFS{
