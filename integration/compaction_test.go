@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 )
 
 // TestCompactionOverGRPC runs an app whose app.yaml sets
@@ -27,7 +27,7 @@ func TestCompactionOverGRPC(t *testing.T) {
 	if len(events) != 1 || events[0].GetActions().GetCompaction() != nil {
 		t.Fatalf("second turn streamed %v, want its answer only", events)
 	}
-	got, err := v1.NewSessionServiceClient(s.conn).GetSession(ctx, &v1.GetSessionRequest{AppName: "chat", UserId: "u", SessionId: sid})
+	got, err := api.NewSessionServiceClient(s.conn).GetSession(ctx, &api.GetSessionRequest{AppName: "chat", UserId: "u", SessionId: sid})
 	if err != nil {
 		t.Fatal(err)
 	}

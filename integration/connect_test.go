@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 )
 
@@ -30,7 +31,7 @@ tools:
   - name: request_approval
 `
 
-var getWeather = &v1.ToolDeclaration{
+var getWeather = &api.ToolDeclaration{
 	Name:        "get_weather",
 	Description: "Returns the weather of a city.",
 	Parameters: mustStruct(map[string]any{
@@ -40,7 +41,7 @@ var getWeather = &v1.ToolDeclaration{
 	}),
 }
 
-var requestApproval = &v1.ToolDeclaration{Name: "request_approval", Description: "Asks a human to approve.", LongRunning: true}
+var requestApproval = &api.ToolDeclaration{Name: "request_approval", Description: "Asks a human to approve.", LongRunning: true}
 
 func mustStruct(m map[string]any) *structpb.Struct {
 	s, err := structpb.NewStruct(m)
@@ -50,7 +51,7 @@ func mustStruct(m map[string]any) *structpb.Struct {
 	return s
 }
 
-type connectStream = grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse]
+type connectStream = grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]
 
 // script queues model answers on the fake Gemini server, in order.
 func (s *stack) script(t *testing.T, answers ...json.RawMessage) {
@@ -69,7 +70,7 @@ func weatherCall(city string) fakegemini.Call {
 // connectSession creates a session of the assistant app.
 func (s *stack) connectSession(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	resp, err := v1.NewSessionServiceClient(s.conn).CreateSession(ctx, &v1.CreateSessionRequest{
+	resp, err := api.NewSessionServiceClient(s.conn).CreateSession(ctx, &api.CreateSessionRequest{
 		AppName: "assistant", UserId: "u1", State: mustStruct(map[string]any{"unit": "celsius"})})
 	if err != nil {
 		t.Fatal(err)
@@ -78,14 +79,14 @@ func (s *stack) connectSession(t *testing.T, ctx context.Context) string {
 }
 
 // open starts a Connect run of text on the session with the declared tools.
-func (s *stack) open(t *testing.T, ctx context.Context, sid, text string, tools ...*v1.ToolDeclaration) connectStream {
+func (s *stack) open(t *testing.T, ctx context.Context, sid, text string, tools ...*api.ToolDeclaration) connectStream {
 	t.Helper()
-	stream, err := v1.NewRunnerServiceClient(s.conn).Connect(ctx)
+	stream, err := api.NewRunnerServiceClient(s.conn).Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = stream.Send(&v1.ConnectRequest{Kind: &v1.ConnectRequest_Start{Start: &v1.StartRun{
-		Run: &v1.RunRequest{AppName: "assistant", UserId: "u1", SessionId: sid,
+	err = stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{
+		Run: &api.RunRequest{AppName: "assistant", UserId: "u1", SessionId: sid,
 			NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: text}}}},
 		Tools: tools,
 	}}})
@@ -97,14 +98,14 @@ func (s *stack) open(t *testing.T, ctx context.Context, sid, text string, tools 
 
 func answer(t *testing.T, stream connectStream, callID string, v *structpb.Value) {
 	t.Helper()
-	err := stream.Send(&v1.ConnectRequest{Kind: &v1.ConnectRequest_ToolResult{ToolResult: &v1.ToolResult{CallId: callID, Response: v}}})
+	err := stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_ToolResult{ToolResult: &api.ToolResult{CallId: callID, Response: v}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
 // until receives messages up to and including the n-th tool call.
-func until(t *testing.T, stream connectStream, n int) (msgs []*v1.ConnectResponse, calls []*v1.ToolCall) {
+func until(t *testing.T, stream connectStream, n int) (msgs []*api.ConnectResponse, calls []*api.ToolCall) {
 	t.Helper()
 	for len(calls) < n {
 		m, err := stream.Recv()
@@ -120,8 +121,8 @@ func until(t *testing.T, stream connectStream, n int) (msgs []*v1.ConnectRespons
 }
 
 // drain receives until the stream ends; the error is nil for OK.
-func drain(stream connectStream) ([]*v1.ConnectResponse, error) {
-	var msgs []*v1.ConnectResponse
+func drain(stream connectStream) ([]*api.ConnectResponse, error) {
+	var msgs []*api.ConnectResponse
 	for {
 		m, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -136,7 +137,7 @@ func drain(stream connectStream) ([]*v1.ConnectResponse, error) {
 
 // describe renders messages as "event <author>: <part>", "tool_call <name>
 // <args>" and "done" lines.
-func describe(msgs []*v1.ConnectResponse) []string {
+func describe(msgs []*api.ConnectResponse) []string {
 	var out []string
 	for _, m := range msgs {
 		switch {
@@ -245,7 +246,7 @@ func TestConnectParallelRemoteCallsMergedInCallOrder(t *testing.T) {
 	for _, p := range head[0].GetEvent().GetContent().GetParts() {
 		order = append(order, p.GetFunctionCall().GetId())
 	}
-	byID := map[string]*v1.ToolCall{}
+	byID := map[string]*api.ToolCall{}
 	for _, c := range calls {
 		byID[c.CallId] = c
 	}
@@ -299,7 +300,7 @@ func TestConnectToolTimeout(t *testing.T) {
 func (s *stack) runAgain(t *testing.T, ctx context.Context, sid, text string) []*v1.Event {
 	t.Helper()
 	for {
-		stream, err := v1.NewRunnerServiceClient(s.conn).Run(ctx, &v1.RunRequest{AppName: "assistant", UserId: "u1",
+		stream, err := api.NewRunnerServiceClient(s.conn).Run(ctx, &api.RunRequest{AppName: "assistant", UserId: "u1",
 			SessionId: sid, NewMessage: &v1.Content{Parts: []*v1.Part{{Text: text}}}})
 		if err != nil {
 			t.Fatal(err)
@@ -338,7 +339,7 @@ func TestConnectEndedMidCallLeavesSessionConsistent(t *testing.T) {
 			return nil
 		}, codes.Canceled},
 		{"cancel message", func(_ context.CancelFunc, stream connectStream) error {
-			return stream.Send(&v1.ConnectRequest{Kind: &v1.ConnectRequest_Cancel{Cancel: &v1.CancelRun{}}})
+			return stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_Cancel{Cancel: &api.CancelRun{}}})
 		}, codes.Canceled},
 	}
 	for _, tt := range tests {
@@ -368,7 +369,7 @@ func TestConnectEndedMidCallLeavesSessionConsistent(t *testing.T) {
 			if len(events) != 1 || events[0].GetContent().GetParts()[0].GetText() != "Echo: Hello again" {
 				t.Errorf("new run events = %v", events)
 			}
-			got, err := v1.NewSessionServiceClient(s.conn).GetSession(ctx, &v1.GetSessionRequest{AppName: "assistant", UserId: "u1", SessionId: sid})
+			got, err := api.NewSessionServiceClient(s.conn).GetSession(ctx, &api.GetSessionRequest{AppName: "assistant", UserId: "u1", SessionId: sid})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -407,7 +408,7 @@ func TestConnectUndeclaredRemoteTool(t *testing.T) {
 	equalLines(t, "messages", describe(msgs), []string{`event assistant: call get_weather{"city":"Paris"}`})
 
 	// A declared tool that no agent names is refused at start.
-	_, err = drain(s.open(t, ctx, sid, "hi", &v1.ToolDeclaration{Name: "get_time"}))
+	_, err = drain(s.open(t, ctx, sid, "hi", &api.ToolDeclaration{Name: "get_time"}))
 	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), `"get_time"`) {
 		t.Errorf("undeclarable tool: %v, want INVALID_ARGUMENT naming get_time", err)
 	}

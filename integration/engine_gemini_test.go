@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -106,7 +105,7 @@ func TestEngineStreamingOverGeminiAPI(t *testing.T) {
 	if err := fake.Enqueue(fakegemini.TextChunks("It is ", "sunny.")); err != nil {
 		t.Fatal(err)
 	}
-	events, err := h.Run(context.Background(), sid, et.UserText("Weather?"), runtime.RunConfig{StreamingMode: v1.StreamingMode_STREAMING_MODE_SSE})
+	events, err := h.Run(context.Background(), sid, et.UserText("Weather?"), runtime.RunConfig{Streaming: true})
 	if err != nil {
 		t.Fatal(err)
 	}

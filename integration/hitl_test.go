@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 )
 
@@ -38,18 +39,18 @@ tools:
   - name: transfer_money
 `}
 
-var transferMoney = &v1.ToolDeclaration{Name: "transfer_money", Description: "Sends money.", RequireConfirmation: true,
+var transferMoney = &api.ToolDeclaration{Name: "transfer_money", Description: "Sends money.", RequireConfirmation: true,
 	Parameters: mustStruct(map[string]any{"type": "object", "properties": map[string]any{"amount": map[string]any{"type": "number"}}})}
 
 // connectRun opens a Connect stream on app with msg and the declared tools.
-func (s *stack) connectRun(t *testing.T, ctx context.Context, app, sid string, msg *v1.Content, tools ...*v1.ToolDeclaration) connectStream {
+func (s *stack) connectRun(t *testing.T, ctx context.Context, app, sid string, msg *v1.Content, tools ...*api.ToolDeclaration) connectStream {
 	t.Helper()
-	stream, err := v1.NewRunnerServiceClient(s.conn).Connect(ctx)
+	stream, err := api.NewRunnerServiceClient(s.conn).Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = stream.Send(&v1.ConnectRequest{Kind: &v1.ConnectRequest_Start{Start: &v1.StartRun{
-		Run: &v1.RunRequest{AppName: app, UserId: "u", SessionId: sid, NewMessage: msg}, Tools: tools}}})
+	err = stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{
+		Run: &api.RunRequest{AppName: app, UserId: "u", SessionId: sid, NewMessage: msg}, Tools: tools}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func (s *stack) connectRun(t *testing.T, ctx context.Context, app, sid string, m
 
 func newSession(t *testing.T, ctx context.Context, s *stack, app string) string {
 	t.Helper()
-	created, err := v1.NewSessionServiceClient(s.conn).CreateSession(ctx, &v1.CreateSessionRequest{AppName: app, UserId: "u"})
+	created, err := api.NewSessionServiceClient(s.conn).CreateSession(ctx, &api.CreateSessionRequest{AppName: app, UserId: "u"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,11 +152,11 @@ sub_agents:
 		fakegemini.Reply(fakegemini.Text("Published.")),
 	}})
 	sid := newSession(t, ctx, s, "review")
-	approval := &v1.ToolDeclaration{Name: "request_approval", LongRunning: true}
+	approval := &api.ToolDeclaration{Name: "request_approval", LongRunning: true}
 	stream := s.connectRun(t, ctx, "review", sid, userText("publish my post"), approval)
 	msgs, calls := until(t, stream, 1)
 	// The approval is pending: the tool answers with no result.
-	if err := stream.Send(&v1.ConnectRequest{Kind: &v1.ConnectRequest_ToolResult{ToolResult: &v1.ToolResult{CallId: calls[0].CallId}}}); err != nil {
+	if err := stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_ToolResult{ToolResult: &api.ToolResult{CallId: calls[0].CallId}}}); err != nil {
 		t.Fatal(err)
 	}
 	rest, err := drain(stream)
@@ -176,7 +177,7 @@ sub_agents:
 	// The approval arrives: the same invocation resumes where it paused.
 	resp := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
 		Id: calls[0].CallId, Name: "request_approval", Response: mustStruct(map[string]any{"approved": true})}}}}
-	run, err := v1.NewRunnerServiceClient(s.conn).Run(ctx, &v1.RunRequest{AppName: "review", UserId: "u", SessionId: sid,
+	run, err := api.NewRunnerServiceClient(s.conn).Run(ctx, &api.RunRequest{AppName: "review", UserId: "u", SessionId: sid,
 		NewMessage: resp, InvocationId: inv})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 )
 
@@ -49,13 +50,13 @@ func (s *stack) postScript(t *testing.T, sc fakegemini.Script) {
 func (s *stack) runApp(t *testing.T, ctx context.Context, app, sid, text string) (string, []*v1.Event) {
 	t.Helper()
 	if sid == "" {
-		created, err := v1.NewSessionServiceClient(s.conn).CreateSession(ctx, &v1.CreateSessionRequest{AppName: app, UserId: "u"})
+		created, err := api.NewSessionServiceClient(s.conn).CreateSession(ctx, &api.CreateSessionRequest{AppName: app, UserId: "u"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		sid = created.Session.Id
 	}
-	stream, err := v1.NewRunnerServiceClient(s.conn).Run(ctx, &v1.RunRequest{AppName: app, UserId: "u", SessionId: sid,
+	stream, err := api.NewRunnerServiceClient(s.conn).Run(ctx, &api.RunRequest{AppName: app, UserId: "u", SessionId: sid,
 		NewMessage: &v1.Content{Parts: []*v1.Part{{Text: text}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestStoryPipelineOverGRPC(t *testing.T) {
 		t.Errorf("branches = %v", branches)
 	}
 
-	sess, err := v1.NewSessionServiceClient(s.conn).GetSession(ctx, &v1.GetSessionRequest{AppName: "story_pipeline", UserId: "u", SessionId: sid})
+	sess, err := api.NewSessionServiceClient(s.conn).GetSession(ctx, &api.GetSessionRequest{AppName: "story_pipeline", UserId: "u", SessionId: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestDispatcherSpecialistCallsClientTool(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	sid := newSession(t, ctx, s, "dispatcher")
-	invoice := &v1.ToolDeclaration{Name: "get_invoice", Description: "Returns an invoice."}
+	invoice := &api.ToolDeclaration{Name: "get_invoice", Description: "Returns an invoice."}
 	stream := s.connectRun(t, ctx, "dispatcher", sid, userText("I was charged twice for my subscription"), invoice)
 	msgs, calls := until(t, stream, 1)
 	if calls[0].AgentName != "billing" {
@@ -225,7 +226,7 @@ func TestOtherAgentCallRetoldInModelKeyOrder(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	sid := newSession(t, ctx, s, "dispatcher")
-	invoice := &v1.ToolDeclaration{Name: "get_invoice", Description: "Returns an invoice."}
+	invoice := &api.ToolDeclaration{Name: "get_invoice", Description: "Returns an invoice."}
 	stream := s.connectRun(t, ctx, "dispatcher", sid, userText("Show my invoice"), invoice)
 	msgs, calls := until(t, stream, 1)
 	if got := msgs[len(msgs)-2].GetEvent().GetContent().GetParts()[0].GetFunctionCall().GetKeyOrder(); strings.Join(got, ",") != "month,year,detailed,filter,status,kind" {

@@ -32,6 +32,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/examples"
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 )
 
 // testRedisURLEnv names the variable scripts/with-redis.sh sets to the URL of
@@ -176,7 +177,7 @@ func (s *stack) setModelLatency(t *testing.T, d time.Duration) {
 // runText runs one user text on a session and returns the streamed events,
 // or the status error that ended the call.
 func runText(ctx context.Context, conn *grpc.ClientConn, userID, sessionID, text string) ([]*v1.Event, error) {
-	stream, err := v1.NewRunnerServiceClient(conn).Run(ctx, &v1.RunRequest{
+	stream, err := api.NewRunnerServiceClient(conn).Run(ctx, &api.RunRequest{
 		AppName: "assistant", UserId: userID, SessionId: sessionID,
 		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: text}}},
 	})
@@ -277,7 +278,7 @@ func checkHistory(t *testing.T, sess *v1.Session, turns []turn) {
 
 func getSession(t *testing.T, ctx context.Context, conn *grpc.ClientConn, userID, sessionID string) *v1.Session {
 	t.Helper()
-	resp, err := v1.NewSessionServiceClient(conn).GetSession(ctx, &v1.GetSessionRequest{AppName: "assistant", UserId: userID, SessionId: sessionID})
+	resp, err := api.NewSessionServiceClient(conn).GetSession(ctx, &api.GetSessionRequest{AppName: "assistant", UserId: userID, SessionId: sessionID})
 	if err != nil {
 		t.Fatalf("GetSession %s: %v", sessionID, err)
 	}
@@ -286,7 +287,7 @@ func getSession(t *testing.T, ctx context.Context, conn *grpc.ClientConn, userID
 
 func createSession(t *testing.T, ctx context.Context, conn *grpc.ClientConn, userID string) string {
 	t.Helper()
-	resp, err := v1.NewSessionServiceClient(conn).CreateSession(ctx, &v1.CreateSessionRequest{AppName: "assistant", UserId: userID})
+	resp, err := api.NewSessionServiceClient(conn).CreateSession(ctx, &api.CreateSessionRequest{AppName: "assistant", UserId: userID})
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)
 	}
@@ -303,7 +304,7 @@ func TestRedisKilledMidRun(t *testing.T) {
 	s := startStack(t, exampleApps(t), "--sessions", redis.url())
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	sessions := v1.NewSessionServiceClient(s.conn)
+	sessions := api.NewSessionServiceClient(s.conn)
 
 	idle := createSession(t, ctx, s.conn, "u")
 	mustRunText(t, ctx, s.conn, "u", idle, "first question")
@@ -338,11 +339,11 @@ func TestRedisKilledMidRun(t *testing.T) {
 	if len(r.events) != 0 {
 		t.Errorf("Run while Redis is down sent %d events, want none: the answer was never stored", len(r.events))
 	}
-	_, err := sessions.CreateSession(ctx, &v1.CreateSessionRequest{AppName: "assistant", UserId: "u"})
+	_, err := sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: "assistant", UserId: "u"})
 	if status.Code(err) != codes.Unavailable {
 		t.Errorf("CreateSession while Redis is down = %v, want UNAVAILABLE", err)
 	}
-	_, err = sessions.GetSession(ctx, &v1.GetSessionRequest{AppName: "assistant", UserId: "u", SessionId: idle})
+	_, err = sessions.GetSession(ctx, &api.GetSessionRequest{AppName: "assistant", UserId: "u", SessionId: idle})
 	if status.Code(err) != codes.Unavailable {
 		t.Errorf("GetSession while Redis is down = %v, want UNAVAILABLE", err)
 	}
@@ -355,7 +356,7 @@ func TestRedisKilledMidRun(t *testing.T) {
 	var fresh string
 	deadline := time.Now().Add(20 * time.Second)
 	for fresh == "" {
-		resp, err := sessions.CreateSession(ctx, &v1.CreateSessionRequest{AppName: "assistant", UserId: "u"})
+		resp, err := sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: "assistant", UserId: "u"})
 		switch {
 		case err == nil:
 			fresh = resp.Session.Id
@@ -413,7 +414,7 @@ func TestReplicasShareRedisSessions(t *testing.T) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if _, err := v1.NewSessionServiceClient(a.conn).DeleteSession(ctx, &v1.DeleteSessionRequest{AppName: "assistant", UserId: user, SessionId: sid}); err != nil {
+		if _, err := api.NewSessionServiceClient(a.conn).DeleteSession(ctx, &api.DeleteSessionRequest{AppName: "assistant", UserId: user, SessionId: sid}); err != nil {
 			t.Logf("delete session %s: %v", sid, err)
 		}
 	})
@@ -424,7 +425,7 @@ func TestReplicasShareRedisSessions(t *testing.T) {
 	if n := len(viaB.Events); n != 2 || viaB.Events[1].Id != answerA.Id {
 		t.Errorf("replica B sees %d events, last %v; want A's answer %s last", n, viaB.Events[n-1], answerA.Id)
 	}
-	listed, err := v1.NewSessionServiceClient(b.conn).ListSessions(ctx, &v1.ListSessionsRequest{AppName: "assistant", UserId: user})
+	listed, err := api.NewSessionServiceClient(b.conn).ListSessions(ctx, &api.ListSessionsRequest{AppName: "assistant", UserId: user})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 )
 
 // TestShutdownDrainsRunningInvocation sends SIGTERM while an invocation
@@ -29,11 +30,11 @@ func TestShutdownDrainsRunningInvocation(t *testing.T) {
 	resp.Body.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	created, err := v1.NewSessionServiceClient(s.conn).CreateSession(ctx, &v1.CreateSessionRequest{AppName: "weather", UserId: "u"})
+	created, err := api.NewSessionServiceClient(s.conn).CreateSession(ctx, &api.CreateSessionRequest{AppName: "weather", UserId: "u"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stream, err := v1.NewRunnerServiceClient(s.conn).Run(ctx, &v1.RunRequest{AppName: "weather", UserId: "u",
+	stream, err := api.NewRunnerServiceClient(s.conn).Run(ctx, &api.RunRequest{AppName: "weather", UserId: "u",
 		SessionId: created.Session.Id, NewMessage: &v1.Content{Parts: []*v1.Part{{Text: "slow question"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestShutdownDrainsRunningInvocation(t *testing.T) {
 	}
 
 	// New calls are refused once the server is gone.
-	_, err = v1.NewAppServiceClient(s.conn).ListApps(ctx, &v1.ListAppsRequest{})
+	_, err = api.NewAppServiceClient(s.conn).ListApps(ctx, &api.ListAppsRequest{})
 	if c := status.Code(err); c != codes.Unavailable {
 		t.Errorf("call after exit: %v, want UNAVAILABLE", err)
 	}

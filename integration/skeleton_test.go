@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 )
 
 const weatherAgent = `name: weather_agent
@@ -118,14 +119,14 @@ func TestSkeletonRunOverGRPC(t *testing.T) {
 		t.Fatalf("health = %v, %v; want SERVING", health, err)
 	}
 
-	sessions := v1.NewSessionServiceClient(s.conn)
-	created, err := sessions.CreateSession(ctx, &v1.CreateSessionRequest{AppName: "weather", UserId: "u1"})
+	sessions := api.NewSessionServiceClient(s.conn)
+	created, err := sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: "weather", UserId: "u1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sid := created.Session.Id
 
-	stream, err := v1.NewRunnerServiceClient(s.conn).Run(ctx, &v1.RunRequest{
+	stream, err := api.NewRunnerServiceClient(s.conn).Run(ctx, &api.RunRequest{
 		AppName: "weather", UserId: "u1", SessionId: sid,
 		NewMessage: &v1.Content{Parts: []*v1.Part{{Text: "Is it sunny in Paris?"}}},
 	})
@@ -165,7 +166,7 @@ func TestSkeletonRunOverGRPC(t *testing.T) {
 		t.Errorf("answer = %q", got)
 	}
 
-	got, err := sessions.GetSession(ctx, &v1.GetSessionRequest{AppName: "weather", UserId: "u1", SessionId: sid})
+	got, err := sessions.GetSession(ctx, &api.GetSessionRequest{AppName: "weather", UserId: "u1", SessionId: sid})
 	if err != nil {
 		t.Fatal(err)
 	}

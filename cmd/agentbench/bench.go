@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 )
 
 // bench runs the load of one command line.
@@ -27,11 +28,11 @@ type bench struct {
 	// waiting counts the Connect streams whose tool call is being held.
 	waiting atomic.Int64
 	// decl is the tool a Connect client declares.
-	decl *v1.ToolDeclaration
+	decl *api.ToolDeclaration
 }
 
 func newBench(o *options) (*bench, error) {
-	b := &bench{o: o, decl: &v1.ToolDeclaration{
+	b := &bench{o: o, decl: &api.ToolDeclaration{
 		Name:        o.tool,
 		Description: "Returns the weather of a city.",
 		Parameters: &structpb.Struct{Fields: map[string]*structpb.Value{
@@ -109,7 +110,7 @@ func (b *bench) check(ctx context.Context) error {
 }
 
 func (b *bench) newSession(ctx context.Context, conn *grpc.ClientConn) (string, error) {
-	resp, err := v1.NewSessionServiceClient(conn).CreateSession(ctx, &v1.CreateSessionRequest{AppName: b.o.app, UserId: b.o.user})
+	resp, err := api.NewSessionServiceClient(conn).CreateSession(ctx, &api.CreateSessionRequest{AppName: b.o.app, UserId: b.o.user})
 	if err != nil {
 		return "", err
 	}
@@ -119,7 +120,7 @@ func (b *bench) newSession(ctx context.Context, conn *grpc.ClientConn) (string, 
 // work runs invocations one after another until the count or the deadline
 // is reached, starting a new session every --turns invocations.
 func (b *bench) work(ctx context.Context, conn *grpc.ClientConn, w *workerStats, deadline time.Time) {
-	runner := v1.NewRunnerServiceClient(conn)
+	runner := api.NewRunnerServiceClient(conn)
 	var sid string
 	turns := 0
 	for b.take(ctx, deadline) {
@@ -153,13 +154,13 @@ func (b *bench) work(ctx context.Context, conn *grpc.ClientConn, w *workerStats,
 	}
 }
 
-func (b *bench) request(sid string) *v1.RunRequest {
-	return &v1.RunRequest{AppName: b.o.app, UserId: b.o.user, SessionId: sid,
+func (b *bench) request(sid string) *api.RunRequest {
+	return &api.RunRequest{AppName: b.o.app, UserId: b.o.user, SessionId: sid,
 		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: b.o.text}}}}
 }
 
 // runOnce runs one invocation with Run and reads every event.
-func (b *bench) runOnce(ctx context.Context, runner v1.RunnerServiceClient, sid string) error {
+func (b *bench) runOnce(ctx context.Context, runner api.RunnerServiceClient, sid string) error {
 	stream, err := runner.Run(ctx, b.request(sid))
 	if err != nil {
 		return err
@@ -180,14 +181,14 @@ var errNoDone = status.Error(codes.Unknown, "the stream ended without done")
 // connectOnce runs one invocation with Connect: it holds each tool call for
 // --connect-hold, answers it with an empty result, and reads up to done and
 // the end of the stream. It reports whether a tool call came.
-func (b *bench) connectOnce(ctx context.Context, runner v1.RunnerServiceClient, sid string) (bool, error) {
+func (b *bench) connectOnce(ctx context.Context, runner api.RunnerServiceClient, sid string) (bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := runner.Connect(ctx)
 	if err != nil {
 		return false, err
 	}
-	start := &v1.ConnectRequest{Kind: &v1.ConnectRequest_Start{Start: &v1.StartRun{Run: b.request(sid), Tools: []*v1.ToolDeclaration{b.decl}}}}
+	start := &api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{Run: b.request(sid), Tools: []*api.ToolDeclaration{b.decl}}}}
 	if err := stream.Send(start); err != nil {
 		return false, recvStatus(stream, err)
 	}
@@ -209,7 +210,7 @@ func (b *bench) connectOnce(ctx context.Context, runner v1.RunnerServiceClient, 
 			if err := b.hold(ctx); err != nil {
 				return called, err
 			}
-			result := &v1.ConnectRequest{Kind: &v1.ConnectRequest_ToolResult{ToolResult: &v1.ToolResult{CallId: m.GetToolCall().GetCallId()}}}
+			result := &api.ConnectRequest{Kind: &api.ConnectRequest_ToolResult{ToolResult: &api.ToolResult{CallId: m.GetToolCall().GetCallId()}}}
 			if err := stream.Send(result); err != nil {
 				return called, recvStatus(stream, err)
 			}
@@ -239,7 +240,7 @@ func (b *bench) hold(ctx context.Context) error {
 
 // recvStatus returns the stream's status after a failed send: gRPC reports
 // the reason on Recv, a send only sees io.EOF.
-func recvStatus(stream grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse], sendErr error) error {
+func recvStatus(stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse], sendErr error) error {
 	if !errors.Is(sendErr, io.EOF) {
 		return sendErr
 	}

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/config"
 	"github.com/agentsvc/agentsvc/internal/models"
@@ -78,8 +79,8 @@ func serve(t *testing.T) string {
 		t.Fatal(err)
 	}
 	gs := grpc.NewServer()
-	v1.RegisterRunnerServiceServer(gs, srv)
-	v1.RegisterSessionServiceServer(gs, srv)
+	api.RegisterRunnerServiceServer(gs, srv)
+	api.RegisterSessionServiceServer(gs, srv)
 	served := make(chan struct{})
 	go func() { _ = gs.Serve(lis); close(served) }()
 	t.Cleanup(func() { gs.Stop(); <-served })

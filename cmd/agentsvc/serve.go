@@ -19,7 +19,7 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	"github.com/agentsvc/agentsvc/examples"
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/config"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -76,9 +76,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		grpc.MaxRecvMsgSize(16<<20),
 		grpc.MaxSendMsgSize(64<<20),
 	)
-	v1.RegisterRunnerServiceServer(gs, srv)
-	v1.RegisterSessionServiceServer(gs, srv)
-	v1.RegisterAppServiceServer(gs, srv)
+	api.RegisterRunnerServiceServer(gs, srv)
+	api.RegisterSessionServiceServer(gs, srv)
+	api.RegisterAppServiceServer(gs, srv)
 	healthSrv := health.NewServer()
 	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
 	healthpb.RegisterHealthServer(gs, healthSrv)

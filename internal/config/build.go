@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
@@ -16,7 +17,7 @@ import (
 
 // Build turns an app's configuration into the engine's app and its
 // description.
-func Build(app *AppConfig) (*runtime.App, *v1.App, error) {
+func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 	root, info, err := buildAgent(app.Root)
 	if err != nil {
 		return nil, nil, err
@@ -47,10 +48,10 @@ func Build(app *AppConfig) (*runtime.App, *v1.App, error) {
 		}
 		rt.Compaction = &compaction.Config{Interval: *c.CompactionInterval, Overlap: *c.OverlapSize, Model: app.Root.Model}
 	}
-	return rt, &v1.App{Name: app.Name, RootAgent: info}, nil
+	return rt, &api.App{Name: app.Name, RootAgent: info}, nil
 }
 
-func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
+func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	fail := func(field string, err error) error { return fmt.Errorf("%s: %s: %w", c.file, field, err) }
 	if c.AgentClass != "LlmAgent" {
 		return buildWorkflow(c)
@@ -71,7 +72,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
 	if c.MaxIterations != 0 {
 		return nil, nil, fail("max_iterations", fmt.Errorf("only applies to LoopAgent"))
 	}
-	info := &v1.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.Model,
+	info := &api.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.Model,
 		Tools: agentTools.info}
 	subs, err := buildChildren(c, info)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 )
@@ -31,7 +31,7 @@ func builtinTool(name string) (runtime.Tool, bool) {
 type agentTools struct {
 	builtin []runtime.Tool
 	remote  []string
-	info    []*v1.ToolInfo
+	info    []*api.ToolInfo
 }
 
 // buildTools resolves an agent's tools: entries. A name that is not built
@@ -57,7 +57,7 @@ func buildTools(c *AgentConfig) (*agentTools, error) {
 				return nil, fmt.Errorf("%s: %s.args: built-in tool %q takes no args", c.file, field, name)
 			}
 			out.builtin = append(out.builtin, t)
-			out.info = append(out.info, &v1.ToolInfo{Name: name, Description: t.Description(), LongRunning: t.IsLongRunning()})
+			out.info = append(out.info, &api.ToolInfo{Name: name, Description: t.Description(), LongRunning: t.IsLongRunning()})
 			continue
 		}
 		switch {
@@ -71,7 +71,7 @@ func buildTools(c *AgentConfig) (*agentTools, error) {
 				c.file, field, name)
 		}
 		out.remote = append(out.remote, name)
-		out.info = append(out.info, &v1.ToolInfo{Name: name, Remote: true})
+		out.info = append(out.info, &api.ToolInfo{Name: name, Remote: true})
 	}
 	return out, nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/testing/protocmp"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 )
@@ -48,7 +48,7 @@ sub_agents:
 	if remote, ok := root.Toolsets[0].(*tools.Remote); !ok || !cmp.Equal(remote.Names(), []string{"get_weather", "book_table"}) {
 		t.Errorf("remote toolset = %#v, want get_weather, book_table", root.Toolsets[0])
 	}
-	wantTools := []*v1.ToolInfo{
+	wantTools := []*api.ToolInfo{
 		{Name: "get_weather", Remote: true},
 		{Name: "exit_loop", Description: tools.ExitLoop.Description()},
 		{Name: "book_table", Remote: true},
@@ -56,7 +56,7 @@ sub_agents:
 	if diff := cmp.Diff(wantTools, info.RootAgent.Tools, protocmp.Transform()); diff != "" {
 		t.Errorf("root tools info (-want +got):\n%s", diff)
 	}
-	wantHelper := []*v1.ToolInfo{{Name: "get_weather", Remote: true}, {Name: "send_mail", Remote: true}}
+	wantHelper := []*api.ToolInfo{{Name: "get_weather", Remote: true}, {Name: "send_mail", Remote: true}}
 	if diff := cmp.Diff(wantHelper, info.RootAgent.SubAgents[0].Tools, protocmp.Transform()); diff != "" {
 		t.Errorf("helper tools info (-want +got):\n%s", diff)
 	}

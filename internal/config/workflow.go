@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
 )
 
 // buildChildren builds an agent's sub-agents and lists them in info.
-func buildChildren(c *AgentConfig, info *v1.AgentInfo) ([]runtime.Agent, error) {
+func buildChildren(c *AgentConfig, info *api.AgentInfo) ([]runtime.Agent, error) {
 	var subs []runtime.Agent
 	for _, child := range c.subAgents {
 		a, ci, err := buildAgent(child)
@@ -43,7 +43,7 @@ func llmOnlyFields(c *AgentConfig) []string {
 }
 
 // buildWorkflow builds a SequentialAgent, ParallelAgent or LoopAgent.
-func buildWorkflow(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
+func buildWorkflow(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	if fields := llmOnlyFields(c); len(fields) > 0 {
 		return nil, nil, fmt.Errorf("%s: %s: only applies to LlmAgent, not %s", c.file, fields[0], c.AgentClass)
 	}
@@ -56,7 +56,7 @@ func buildWorkflow(c *AgentConfig) (runtime.Agent, *v1.AgentInfo, error) {
 	if len(c.subAgents) == 0 {
 		return nil, nil, fmt.Errorf("%s: sub_agents: a %s needs at least one", c.file, c.AgentClass)
 	}
-	info := &v1.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description}
+	info := &api.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description}
 	subs, err := buildChildren(c, info)
 	if err != nil {
 		return nil, nil, err

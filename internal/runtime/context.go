@@ -15,16 +15,14 @@ const DefaultMaxLLMCalls = 500
 
 // RunConfig tunes one invocation.
 type RunConfig struct {
-	// StreamingMode SSE streams partial events; anything else does not.
-	StreamingMode v1.StreamingMode
+	// Streaming is ADK's SSE streaming mode: the model's partial answers
+	// are yielded as partial events before the aggregated one.
+	Streaming bool
 	// MaxLLMCalls bounds the model calls; zero or less means no bound.
 	MaxLLMCalls int
 	// CustomMetadata is copied onto every event of the invocation.
 	CustomMetadata *structpb.Struct
 }
-
-// Streaming reports whether the invocation streams partial events.
-func (c *RunConfig) Streaming() bool { return c.StreamingMode == v1.StreamingMode_STREAMING_MODE_SSE }
 
 // ClientTools reaches the tools that live in the client running the
 // invocation. The service provides it on Connect; it is nil otherwise.

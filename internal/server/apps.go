@@ -3,19 +3,19 @@ package server
 import (
 	"context"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 )
 
-// ListApps implements [v1.AppServiceServer].
-func (s *Server) ListApps(ctx context.Context, _ *v1.ListAppsRequest) (*v1.ListAppsResponse, error) {
-	return &v1.ListAppsResponse{AppNames: s.names}, nil
+// ListApps implements [api.AppServiceServer].
+func (s *Server) ListApps(ctx context.Context, _ *api.ListAppsRequest) (*api.ListAppsResponse, error) {
+	return &api.ListAppsResponse{AppNames: s.names}, nil
 }
 
-// GetApp implements [v1.AppServiceServer].
-func (s *Server) GetApp(ctx context.Context, req *v1.GetAppRequest) (*v1.GetAppResponse, error) {
+// GetApp implements [api.AppServiceServer].
+func (s *Server) GetApp(ctx context.Context, req *api.GetAppRequest) (*api.GetAppResponse, error) {
 	a, err := s.app(req.GetAppName())
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &v1.GetAppResponse{App: a.Info}, nil
+	return &api.GetAppResponse{App: a.Info}, nil
 }

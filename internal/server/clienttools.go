@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 )
@@ -19,11 +19,11 @@ import (
 // stream's receiver.
 type clientTools struct {
 	tools []runtime.Tool
-	send  func(*v1.ConnectResponse) error
+	send  func(*api.ConnectResponse) error
 	log   *slog.Logger
 
 	mu      sync.Mutex
-	pending map[string]chan *v1.ToolResult // by call id
+	pending map[string]chan *api.ToolResult // by call id
 	// inputClosed is closed when the client can send no more results.
 	inputClosed chan struct{}
 	closed      bool
@@ -32,12 +32,12 @@ type clientTools struct {
 // newClientTools validates the client's declarations against the app's
 // remote tools and returns its side of the invocation. Every declared tool
 // must be named, once, and be a remote tool of some agent of the app.
-func newClientTools(app *v1.App, decls []*v1.ToolDeclaration, send func(*v1.ConnectResponse) error,
+func newClientTools(app *api.App, decls []*api.ToolDeclaration, send func(*api.ConnectResponse) error,
 	timeout time.Duration, log *slog.Logger) (*clientTools, error) {
 	c := &clientTools{
 		send:        send,
 		log:         log,
-		pending:     map[string]chan *v1.ToolResult{},
+		pending:     map[string]chan *api.ToolResult{},
 		inputClosed: make(chan struct{}),
 	}
 	if len(decls) == 0 {
@@ -56,7 +56,7 @@ func newClientTools(app *v1.App, decls []*v1.ToolDeclaration, send func(*v1.Conn
 			return nil, invalid(fmt.Sprintf("start.tools[%d]: no agent of app %q names the tool %q in its tools", i, app.GetName(), name))
 		}
 		seen[name] = true
-		t, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: d, Channel: c, Timeout: timeout})
+		t, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: declaration(d), Channel: c, Timeout: timeout})
 		if err != nil {
 			return nil, invalid(fmt.Sprintf("start.tools[%d]: %v", i, err))
 		}
@@ -66,7 +66,7 @@ func newClientTools(app *v1.App, decls []*v1.ToolDeclaration, send func(*v1.Conn
 }
 
 // remoteToolNames adds the remote tools of agent and its sub-agents to set.
-func remoteToolNames(agent *v1.AgentInfo, set map[string]bool) map[string]bool {
+func remoteToolNames(agent *api.AgentInfo, set map[string]bool) map[string]bool {
 	for _, t := range agent.GetTools() {
 		if t.GetRemote() {
 			set[t.GetName()] = true
@@ -81,11 +81,28 @@ func remoteToolNames(agent *v1.AgentInfo, set map[string]bool) map[string]bool {
 // Tools implements [runtime.ClientTools].
 func (c *clientTools) Tools() []runtime.Tool { return c.tools }
 
-// CallTool implements [tools.ClientChannel]: it sends a tool_call and waits
-// for the tool_result of the same call id, ctx, or the end of the client's
-// input (which fails the call: no result can come any more).
-func (c *clientTools) CallTool(ctx context.Context, call *v1.ToolCall) (*v1.ToolResult, error) {
-	ch := make(chan *v1.ToolResult, 1)
+// declaration is the engine's view of a client's tool declaration.
+func declaration(d *api.ToolDeclaration) tools.ClientDeclaration {
+	return tools.ClientDeclaration{Name: d.GetName(), Description: d.GetDescription(), Parameters: d.GetParameters(),
+		Response: d.GetResponse(), LongRunning: d.GetLongRunning(), RequireConfirmation: d.GetRequireConfirmation()}
+}
+
+// CallTool implements [tools.ClientChannel] with a tool_call message and
+// the client's tool_result.
+func (c *clientTools) CallTool(ctx context.Context, call *tools.ClientCall) (*tools.ClientResult, error) {
+	res, err := c.callTool(ctx, &api.ToolCall{CallId: call.CallID, InvocationId: call.InvocationID,
+		AgentName: call.AgentName, FunctionCall: call.FunctionCall, State: call.State})
+	if err != nil {
+		return nil, err
+	}
+	return &tools.ClientResult{Response: res.GetResponse(), Error: res.GetError(), Actions: res.GetActions()}, nil
+}
+
+// callTool sends a tool_call and waits for the tool_result of the same call
+// id, ctx, or the end of the client's input (which fails the call: no
+// result can come any more).
+func (c *clientTools) callTool(ctx context.Context, call *api.ToolCall) (*api.ToolResult, error) {
+	ch := make(chan *api.ToolResult, 1)
 	c.mu.Lock()
 	switch {
 	case c.closed:
@@ -100,7 +117,7 @@ func (c *clientTools) CallTool(ctx context.Context, call *v1.ToolCall) (*v1.Tool
 	c.mu.Unlock()
 	defer c.forget(call.CallId, ch)
 
-	if err := c.send(&v1.ConnectResponse{Kind: &v1.ConnectResponse_ToolCall{ToolCall: call}}); err != nil {
+	if err := c.send(&api.ConnectResponse{Kind: &api.ConnectResponse_ToolCall{ToolCall: call}}); err != nil {
 		return nil, fmt.Errorf("server: send tool call: %w", err)
 	}
 	select {
@@ -119,7 +136,7 @@ func (c *clientTools) CallTool(ctx context.Context, call *v1.ToolCall) (*v1.Tool
 }
 
 // forget removes a call that stopped waiting, unless a result took it.
-func (c *clientTools) forget(id string, ch chan *v1.ToolResult) {
+func (c *clientTools) forget(id string, ch chan *api.ToolResult) {
 	c.mu.Lock()
 	if c.pending[id] == ch {
 		delete(c.pending, id)
@@ -131,7 +148,7 @@ func (c *clientTools) forget(id string, ch chan *v1.ToolResult) {
 // waiting call (an unknown id, a second answer, or one that arrives after
 // the call timed out) is logged and ignored: the client cannot tell a late
 // answer from a wrong one, and neither should end the invocation.
-func (c *clientTools) deliver(ctx context.Context, res *v1.ToolResult) {
+func (c *clientTools) deliver(ctx context.Context, res *api.ToolResult) {
 	c.mu.Lock()
 	ch := c.pending[res.GetCallId()]
 	delete(c.pending, res.GetCallId())
@@ -155,7 +172,7 @@ func (c *clientTools) closeInput() {
 }
 
 // inputClosedError fails a call that the client can no longer answer.
-func inputClosedError(call *v1.ToolCall) error {
+func inputClosedError(call *api.ToolCall) error {
 	return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "TOOL_RESULT_MISSING",
 		Message: fmt.Sprintf("the client closed its side of the stream without answering tool call %s (%s)",
 			call.GetCallId(), call.GetFunctionCall().GetName())}

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 )
 
 // errClientCancelled is the cause of an invocation the client cancelled
@@ -17,9 +18,9 @@ import (
 var errClientCancelled = fmt.Errorf("server: the client cancelled the invocation: %w", context.Canceled)
 
 // connectStream is the server side of a Connect stream.
-type connectStream = grpc.BidiStreamingServer[v1.ConnectRequest, v1.ConnectResponse]
+type connectStream = grpc.BidiStreamingServer[api.ConnectRequest, api.ConnectResponse]
 
-// Connect implements [v1.RunnerServiceServer]: one invocation whose remote
+// Connect implements [api.RunnerServiceServer]: one invocation whose remote
 // tools live in the client.
 //
 // The first message must be start: its run is validated as Run's request is,
@@ -74,7 +75,7 @@ func (s *Server) Connect(stream connectStream) error {
 	go s.receive(ictx, stream, client, cancel)
 
 	err = inv.run(ictx, func(ev *v1.Event) error {
-		return out.send(&v1.ConnectResponse{Kind: &v1.ConnectResponse_Event{Event: ev}})
+		return out.send(&api.ConnectResponse{Kind: &api.ConnectResponse_Event{Event: ev}})
 	})
 	if err != nil {
 		// The invocation stopped because of the client (cancel, a second
@@ -84,7 +85,7 @@ func (s *Server) Connect(stream connectStream) error {
 		}
 		return toStatus(ctx, s.log, err)
 	}
-	done := &v1.ConnectResponse{Kind: &v1.ConnectResponse_Done{Done: &v1.RunDone{InvocationId: inv.inv.ID()}}}
+	done := &api.ConnectResponse{Kind: &api.ConnectResponse_Done{Done: &api.RunDone{InvocationId: inv.inv.ID()}}}
 	if err := out.send(done); err != nil {
 		return toStatus(ctx, s.log, err)
 	}
@@ -108,11 +109,11 @@ func (s *Server) receive(ctx context.Context, stream connectStream, client *clie
 			return
 		}
 		switch k := msg.GetKind().(type) {
-		case *v1.ConnectRequest_ToolResult:
+		case *api.ConnectRequest_ToolResult:
 			client.deliver(ctx, k.ToolResult)
-		case *v1.ConnectRequest_Cancel:
+		case *api.ConnectRequest_Cancel:
 			cancel(errClientCancelled)
-		case *v1.ConnectRequest_Start:
+		case *api.ConnectRequest_Start:
 			cancel(invalid("start may only be the first message of a Connect stream"))
 		default:
 			// A kind this server does not know, from a newer client.
@@ -129,7 +130,7 @@ type connectSender struct {
 	stream connectStream
 }
 
-func (c *connectSender) send(msg *v1.ConnectResponse) error {
+func (c *connectSender) send(msg *api.ConnectResponse) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.stream.Send(msg)

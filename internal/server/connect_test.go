@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/config"
 	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -50,8 +51,8 @@ sub_agents:
 type stack struct {
 	srv      *server.Server
 	model    *scripted.Model
-	runner   v1.RunnerServiceClient
-	sessions v1.SessionServiceClient
+	runner   api.RunnerServiceClient
+	sessions api.SessionServiceClient
 }
 
 func newStack(t *testing.T, toolTimeout time.Duration) *stack {
@@ -77,8 +78,8 @@ func newStack(t *testing.T, toolTimeout time.Duration) *stack {
 	})
 	lis := bufconn.Listen(1 << 20)
 	gs := grpc.NewServer()
-	v1.RegisterRunnerServiceServer(gs, srv)
-	v1.RegisterSessionServiceServer(gs, srv)
+	api.RegisterRunnerServiceServer(gs, srv)
+	api.RegisterSessionServiceServer(gs, srv)
 	served := make(chan struct{})
 	go func() { _ = gs.Serve(lis); close(served) }()
 	conn, err := grpc.NewClient("passthrough:///bufconn",
@@ -92,13 +93,13 @@ func newStack(t *testing.T, toolTimeout time.Duration) *stack {
 		gs.Stop()
 		<-served
 	})
-	return &stack{srv: srv, model: model, runner: v1.NewRunnerServiceClient(conn), sessions: v1.NewSessionServiceClient(conn)}
+	return &stack{srv: srv, model: model, runner: api.NewRunnerServiceClient(conn), sessions: api.NewSessionServiceClient(conn)}
 }
 
 func (s *stack) newSession(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	st, _ := structpb.NewStruct(map[string]any{"city": "Paris"})
-	resp, err := s.sessions.CreateSession(ctx, &v1.CreateSessionRequest{AppName: appName, UserId: userID, State: st})
+	resp, err := s.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID, State: st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func (s *stack) newSession(t *testing.T, ctx context.Context) string {
 // storedEvents returns the session's events reduced to "author: part".
 func (s *stack) storedEvents(t *testing.T, ctx context.Context, sid string) []string {
 	t.Helper()
-	resp, err := s.sessions.GetSession(ctx, &v1.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
+	resp, err := s.sessions.GetSession(ctx, &api.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,23 +126,23 @@ func (s *stack) waitIdle(t *testing.T) {
 	}
 }
 
-func startMsg(sid, text string, tools ...*v1.ToolDeclaration) *v1.ConnectRequest {
-	return &v1.ConnectRequest{Kind: &v1.ConnectRequest_Start{Start: &v1.StartRun{
-		Run: &v1.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
+func startMsg(sid, text string, tools ...*api.ToolDeclaration) *api.ConnectRequest {
+	return &api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{
+		Run: &api.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
 			NewMessage: &v1.Content{Parts: []*v1.Part{{Text: text}}}},
 		Tools: tools,
 	}}}
 }
 
-func resultMsg(callID string, v *structpb.Value) *v1.ConnectRequest {
-	return &v1.ConnectRequest{Kind: &v1.ConnectRequest_ToolResult{ToolResult: &v1.ToolResult{CallId: callID, Response: v}}}
+func resultMsg(callID string, v *structpb.Value) *api.ConnectRequest {
+	return &api.ConnectRequest{Kind: &api.ConnectRequest_ToolResult{ToolResult: &api.ToolResult{CallId: callID, Response: v}}}
 }
 
-var weatherTool = &v1.ToolDeclaration{Name: "get_weather", Description: "Weather of a city.",
+var weatherTool = &api.ToolDeclaration{Name: "get_weather", Description: "Weather of a city.",
 	Parameters: et.Struct(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
 
 // connect opens a Connect stream and sends start.
-func (s *stack) connect(t *testing.T, ctx context.Context, start *v1.ConnectRequest) grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse] {
+func (s *stack) connect(t *testing.T, ctx context.Context, start *api.ConnectRequest) grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse] {
 	t.Helper()
 	stream, err := s.runner.Connect(ctx)
 	if err != nil {
@@ -154,13 +155,13 @@ func (s *stack) connect(t *testing.T, ctx context.Context, start *v1.ConnectRequ
 }
 
 // line renders a server message for assertions.
-func line(m *v1.ConnectResponse) string {
+func line(m *api.ConnectResponse) string {
 	switch k := m.Kind.(type) {
-	case *v1.ConnectResponse_Event:
+	case *api.ConnectResponse_Event:
 		return "event " + strings.Join(et.Events([]*v1.Event{k.Event}), " | ")
-	case *v1.ConnectResponse_ToolCall:
+	case *api.ConnectResponse_ToolCall:
 		return "tool_call " + et.PartString(&v1.Part{FunctionCall: k.ToolCall.FunctionCall})
-	case *v1.ConnectResponse_Done:
+	case *api.ConnectResponse_Done:
 		return "done"
 	}
 	return "?"
@@ -168,10 +169,10 @@ func line(m *v1.ConnectResponse) string {
 
 // recvUntil receives messages until one matches stop (included); it fails
 // on a stream error.
-func recvUntil(t *testing.T, stream grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse],
-	stop func(*v1.ConnectResponse) bool) []*v1.ConnectResponse {
+func recvUntil(t *testing.T, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse],
+	stop func(*api.ConnectResponse) bool) []*api.ConnectResponse {
 	t.Helper()
-	var got []*v1.ConnectResponse
+	var got []*api.ConnectResponse
 	for {
 		m, err := stream.Recv()
 		if err != nil {
@@ -186,8 +187,8 @@ func recvUntil(t *testing.T, stream grpc.BidiStreamingClient[v1.ConnectRequest, 
 
 // recvAll receives until the stream ends and returns the messages and the
 // final status (nil for OK).
-func recvAll(stream grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse]) ([]*v1.ConnectResponse, error) {
-	var got []*v1.ConnectResponse
+func recvAll(stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) ([]*api.ConnectResponse, error) {
+	var got []*api.ConnectResponse
 	for {
 		m, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -200,9 +201,9 @@ func recvAll(stream grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectRespon
 	}
 }
 
-func isToolCall(m *v1.ConnectResponse) bool { return m.GetToolCall() != nil }
+func isToolCall(m *api.ConnectResponse) bool { return m.GetToolCall() != nil }
 
-func lines(ms []*v1.ConnectResponse) []string {
+func lines(ms []*api.ConnectResponse) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
 		out[i] = line(m)
@@ -228,7 +229,7 @@ func TestConnectRoundTrip(t *testing.T) {
 	head := recvUntil(t, stream, isToolCall)
 	call := head[len(head)-1].GetToolCall()
 	callEvent := head[0].GetEvent()
-	want := &v1.ToolCall{CallId: callEvent.Content.Parts[0].FunctionCall.Id, InvocationId: callEvent.InvocationId,
+	want := &api.ToolCall{CallId: callEvent.Content.Parts[0].FunctionCall.Id, InvocationId: callEvent.InvocationId,
 		AgentName: "desk_agent", FunctionCall: callEvent.Content.Parts[0].FunctionCall, State: et.Struct(`{"city":"Paris"}`)}
 	if diff := cmp.Diff(want, call, protocmp.Transform()); diff != "" {
 		t.Errorf("tool call (-want +got):\n%s", diff)
@@ -283,8 +284,8 @@ func TestConnectParallelCallsAnsweredOutOfOrder(t *testing.T) {
 		&v1.FunctionCall{Name: "get_weather", Args: et.Struct(`{"city":"Oslo"}`)},
 	), et.Text("Done."))
 	stream := s.connect(t, ctx, startMsg(sid, "Three cities", weatherTool))
-	var calls []*v1.ToolCall
-	recvUntil(t, stream, func(m *v1.ConnectResponse) bool {
+	var calls []*api.ToolCall
+	recvUntil(t, stream, func(m *api.ConnectResponse) bool {
 		if c := m.GetToolCall(); c != nil {
 			calls = append(calls, c)
 		}
@@ -316,26 +317,26 @@ func TestConnectStartErrors(t *testing.T) {
 	s := newStack(t, 0)
 	ctx := testContext(t)
 	sid := s.newSession(t, ctx)
-	withRun := func(f func(*v1.RunRequest)) *v1.ConnectRequest {
+	withRun := func(f func(*api.RunRequest)) *api.ConnectRequest {
 		m := startMsg(sid, "hi")
 		f(m.GetStart().Run)
 		return m
 	}
 	tests := []struct {
 		name  string
-		first *v1.ConnectRequest // nil: close without sending
+		first *api.ConnectRequest // nil: close without sending
 		code  codes.Code
 		want  string
 	}{
 		{"no start", nil, codes.InvalidArgument, "the stream ended before its start message"},
 		{"result first", resultMsg("x", nil), codes.InvalidArgument, "the first message of a Connect stream must be start"},
-		{"no run", &v1.ConnectRequest{Kind: &v1.ConnectRequest_Start{Start: &v1.StartRun{}}}, codes.InvalidArgument, "app_name"},
-		{"unknown app", withRun(func(r *v1.RunRequest) { r.AppName = "nope" }), codes.NotFound, "App not found: nope"},
-		{"unknown session", withRun(func(r *v1.RunRequest) { r.SessionId = "nope" }), codes.NotFound, "Session not found"},
-		{"no message", withRun(func(r *v1.RunRequest) { r.NewMessage = nil }), codes.InvalidArgument, "new_message"},
-		{"tool without name", startMsg(sid, "hi", &v1.ToolDeclaration{}), codes.InvalidArgument, "start.tools[0].name is required"},
+		{"no run", &api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{}}}, codes.InvalidArgument, "app_name"},
+		{"unknown app", withRun(func(r *api.RunRequest) { r.AppName = "nope" }), codes.NotFound, "App not found: nope"},
+		{"unknown session", withRun(func(r *api.RunRequest) { r.SessionId = "nope" }), codes.NotFound, "Session not found"},
+		{"no message", withRun(func(r *api.RunRequest) { r.NewMessage = nil }), codes.InvalidArgument, "new_message"},
+		{"tool without name", startMsg(sid, "hi", &api.ToolDeclaration{}), codes.InvalidArgument, "start.tools[0].name is required"},
 		{"tool twice", startMsg(sid, "hi", weatherTool, weatherTool), codes.InvalidArgument, `start.tools[1]: tool "get_weather" is declared twice`},
-		{"tool no agent names", startMsg(sid, "hi", &v1.ToolDeclaration{Name: "get_time"}), codes.InvalidArgument,
+		{"tool no agent names", startMsg(sid, "hi", &api.ToolDeclaration{Name: "get_time"}), codes.InvalidArgument,
 			`start.tools[0]: no agent of app "desk" names the tool "get_time" in its tools`},
 	}
 	for _, tt := range tests {
@@ -405,20 +406,20 @@ func TestConnectEndsMidCall(t *testing.T) {
 		name string
 		// end ends the invocation while the call waits; it reports the
 		// status the client should see (OK: not checked).
-		end  func(cancelCtx context.CancelFunc, stream grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse]) error
+		end  func(cancelCtx context.CancelFunc, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error
 		code codes.Code
 		want string
 	}{
-		{"cancel message", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse]) error {
-			return stream.Send(&v1.ConnectRequest{Kind: &v1.ConnectRequest_Cancel{Cancel: &v1.CancelRun{}}})
+		{"cancel message", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error {
+			return stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_Cancel{Cancel: &api.CancelRun{}}})
 		}, codes.Canceled, "invocation cancelled"},
-		{"client closes its side", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse]) error {
+		{"client closes its side", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error {
 			return stream.CloseSend()
 		}, codes.InvalidArgument, "the client closed its side of the stream without answering tool call adk-"},
-		{"second start", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse]) error {
+		{"second start", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error {
 			return stream.Send(startMsg("s", "again"))
 		}, codes.InvalidArgument, "start may only be the first message"},
-		{"client goes away", func(cancel context.CancelFunc, _ grpc.BidiStreamingClient[v1.ConnectRequest, v1.ConnectResponse]) error {
+		{"client goes away", func(cancel context.CancelFunc, _ grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error {
 			cancel()
 			return nil
 		}, codes.Canceled, ""},
@@ -496,13 +497,15 @@ func TestConnectIgnoresResultsForNoCall(t *testing.T) {
 	stream := s.connect(t, ctx, startMsg(sid, "Weather?", weatherTool))
 	head := recvUntil(t, stream, isToolCall)
 	id := head[len(head)-1].GetToolCall().CallId
-	for _, m := range []*v1.ConnectRequest{
+	for _, m := range []*api.ConnectRequest{
 		resultMsg("adk-unknown", structpb.NewStringValue("wrong")),
 		{}, // a kind this server does not know
 		resultMsg(id, structpb.NewStringValue("sunny")),
 		resultMsg(id, structpb.NewStringValue("second answer")),
 	} {
-		if err := stream.Send(m); err != nil {
+		// The run may end, and the stream with it, before the last sends:
+		// Send then reports io.EOF and Recv the outcome.
+		if err := stream.Send(m); err != nil && !errors.Is(err, io.EOF) {
 			t.Fatal(err)
 		}
 	}
@@ -519,7 +522,7 @@ func TestConnectLongRunningWithoutResult(t *testing.T) {
 	ctx := testContext(t)
 	sid := s.newSession(t, ctx)
 	s.model.Enqueue(et.Call("approve", `{"amount":10}`))
-	stream := s.connect(t, ctx, startMsg(sid, "Approve it", &v1.ToolDeclaration{Name: "approve", LongRunning: true}))
+	stream := s.connect(t, ctx, startMsg(sid, "Approve it", &api.ToolDeclaration{Name: "approve", LongRunning: true}))
 	head := recvUntil(t, stream, isToolCall)
 	if ids := head[0].GetEvent().GetLongRunningToolIds(); len(ids) != 1 || ids[0] != head[1].GetToolCall().CallId {
 		t.Errorf("long_running_tool_ids = %v", ids)
@@ -562,14 +565,14 @@ func TestConnectSubAgentTool(t *testing.T) {
 		et.Call("transfer_to_agent", `{"agent_name":"helper"}`),
 		et.Call("send_mail", `{"to":"ada"}`),
 		et.Text("Sent."))
-	mail := &v1.ToolDeclaration{Name: "send_mail"}
+	mail := &api.ToolDeclaration{Name: "send_mail"}
 	stream := s.connect(t, ctx, startMsg(sid, "Mail Ada", mail))
 	head := recvUntil(t, stream, isToolCall)
 	call := head[len(head)-1].GetToolCall()
 	if call.AgentName != "helper" {
 		t.Errorf("agent_name = %q, want helper", call.AgentName)
 	}
-	if err := stream.Send(&v1.ConnectRequest{Kind: &v1.ConnectRequest_ToolResult{ToolResult: &v1.ToolResult{
+	if err := stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_ToolResult{ToolResult: &api.ToolResult{
 		CallId: call.CallId, Response: structpb.NewBoolValue(true),
 		Actions: &v1.EventActions{StateDelta: et.Struct(`{"mailed":true}`)}}}}); err != nil {
 		t.Fatal(err)
@@ -577,7 +580,7 @@ func TestConnectSubAgentTool(t *testing.T) {
 	if _, err := recvAll(stream); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := s.sessions.GetSession(ctx, &v1.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
+	resp, err := s.sessions.GetSession(ctx, &api.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -592,7 +595,7 @@ func TestRunHasNoRemoteTools(t *testing.T) {
 	ctx := testContext(t)
 	sid := s.newSession(t, ctx)
 	s.model.Enqueue(et.Call("get_weather", `{"city":"Paris"}`))
-	stream, err := s.runner.Run(ctx, &v1.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
+	stream, err := s.runner.Run(ctx, &api.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
 		NewMessage: &v1.Content{Parts: []*v1.Part{{Text: "Weather?"}}}})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/gen/openapi"
 )
 
@@ -30,10 +31,10 @@ var (
 func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Handler, error) {
 	marshaler := &gwruntime.JSONPb{MarshalOptions: jsonOut, UnmarshalOptions: jsonIn}
 	mux := gwruntime.NewServeMux(gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler))
-	if err := v1.RegisterSessionServiceHandlerServer(ctx, mux, s); err != nil {
+	if err := api.RegisterSessionServiceHandlerServer(ctx, mux, s); err != nil {
 		return nil, fmt.Errorf("server: register session routes: %w", err)
 	}
-	if err := v1.RegisterAppServiceHandlerServer(ctx, mux, s); err != nil {
+	if err := api.RegisterAppServiceHandlerServer(ctx, mux, s); err != nil {
 		return nil, fmt.Errorf("server: register app routes: %w", err)
 	}
 	h := &restRunner{s: s, mux: mux, marshaler: marshaler}
@@ -83,7 +84,7 @@ func (h *restRunner) start(w http.ResponseWriter, r *http.Request) (*invocation,
 		h.fail(w, r, invalid("reading request body: "+err.Error()))
 		return nil, false
 	}
-	req := &v1.RunRequest{}
+	req := &api.RunRequest{}
 	if err := jsonIn.Unmarshal(body, req); err != nil {
 		h.fail(w, r, invalid("malformed request body: "+err.Error()))
 		return nil, false

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
-// RewindSession implements [v1.SessionServiceServer]. It holds the session's
+// RewindSession implements [api.SessionServiceServer]. It holds the session's
 // lease while it writes, so it cannot interleave with a running invocation.
-func (s *Server) RewindSession(ctx context.Context, req *v1.RewindSessionRequest) (*v1.RewindSessionResponse, error) {
+func (s *Server) RewindSession(ctx context.Context, req *api.RewindSessionRequest) (*api.RewindSessionResponse, error) {
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
@@ -30,5 +30,5 @@ func (s *Server) RewindSession(ctx context.Context, req *v1.RewindSessionRequest
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &v1.RewindSessionResponse{Session: sess}, nil
+	return &api.RewindSessionResponse{Session: sess}, nil
 }

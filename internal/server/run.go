@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -21,7 +22,7 @@ type invocation struct {
 
 // start validates a run request, takes the session's lease and starts the
 // invocation, so that every failure up to here precedes the first event.
-func (s *Server) start(ctx context.Context, req *v1.RunRequest, client runtime.ClientTools) (*invocation, error) {
+func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.ClientTools) (*invocation, error) {
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
@@ -89,15 +90,14 @@ func (s *Server) releaseLease(ctx context.Context, lease sessions.Lease) {
 	}()
 }
 
-func runConfig(req *v1.RunRequest) runtime.RunConfig {
+func runConfig(req *api.RunRequest) runtime.RunConfig {
 	rc := req.GetRunConfig()
+	mode := rc.GetStreamingMode()
 	cfg := runtime.RunConfig{
-		StreamingMode:  rc.GetStreamingMode(),
+		Streaming: mode == api.StreamingMode_STREAMING_MODE_SSE ||
+			mode == api.StreamingMode_STREAMING_MODE_UNSPECIFIED && req.GetStreaming(),
 		MaxLLMCalls:    runtime.DefaultMaxLLMCalls,
 		CustomMetadata: rc.GetCustomMetadata(),
-	}
-	if cfg.StreamingMode == v1.StreamingMode_STREAMING_MODE_UNSPECIFIED && req.GetStreaming() {
-		cfg.StreamingMode = v1.StreamingMode_STREAMING_MODE_SSE
 	}
 	if rc != nil && rc.MaxLlmCalls != nil {
 		cfg.MaxLLMCalls = int(rc.GetMaxLlmCalls())
@@ -105,15 +105,15 @@ func runConfig(req *v1.RunRequest) runtime.RunConfig {
 	return cfg
 }
 
-// Run implements [v1.RunnerServiceServer].
-func (s *Server) Run(req *v1.RunRequest, stream grpc.ServerStreamingServer[v1.RunResponse]) error {
+// Run implements [api.RunnerServiceServer].
+func (s *Server) Run(req *api.RunRequest, stream grpc.ServerStreamingServer[api.RunResponse]) error {
 	ctx := stream.Context()
 	inv, err := s.start(ctx, req, nil)
 	if err != nil {
 		return toStatus(ctx, s.log, err)
 	}
 	err = inv.run(ctx, func(ev *v1.Event) error {
-		return stream.Send(&v1.RunResponse{Event: ev})
+		return stream.Send(&api.RunResponse{Event: ev})
 	})
 	return toStatus(ctx, s.log, err)
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -20,7 +20,7 @@ import (
 // App is an app the server runs: its runner and its description.
 type App struct {
 	Runner *runtime.Runner
-	Info   *v1.App
+	Info   *api.App
 }
 
 // Config configures a [Server].
@@ -38,9 +38,9 @@ type Config struct {
 
 // Server implements the agentsvc.v1 services. It is safe for concurrent use.
 type Server struct {
-	v1.UnimplementedRunnerServiceServer
-	v1.UnimplementedSessionServiceServer
-	v1.UnimplementedAppServiceServer
+	api.UnimplementedRunnerServiceServer
+	api.UnimplementedSessionServiceServer
+	api.UnimplementedAppServiceServer
 
 	apps     map[string]*App
 	names    []string

@@ -7,12 +7,13 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
-// CreateSession implements [v1.SessionServiceServer].
-func (s *Server) CreateSession(ctx context.Context, req *v1.CreateSessionRequest) (*v1.CreateSessionResponse, error) {
+// CreateSession implements [api.SessionServiceServer].
+func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionRequest) (*api.CreateSessionResponse, error) {
 	if _, err := s.app(req.GetAppName()); err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
@@ -30,11 +31,11 @@ func (s *Server) CreateSession(ctx context.Context, req *v1.CreateSessionRequest
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &v1.CreateSessionResponse{Session: sess}, nil
+	return &api.CreateSessionResponse{Session: sess}, nil
 }
 
-// GetSession implements [v1.SessionServiceServer].
-func (s *Server) GetSession(ctx context.Context, req *v1.GetSessionRequest) (*v1.GetSessionResponse, error) {
+// GetSession implements [api.SessionServiceServer].
+func (s *Server) GetSession(ctx context.Context, req *api.GetSessionRequest) (*api.GetSessionResponse, error) {
 	if err := s.checkSessionKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
@@ -48,11 +49,11 @@ func (s *Server) GetSession(ctx context.Context, req *v1.GetSessionRequest) (*v1
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &v1.GetSessionResponse{Session: sess}, nil
+	return &api.GetSessionResponse{Session: sess}, nil
 }
 
-// ListSessions implements [v1.SessionServiceServer].
-func (s *Server) ListSessions(ctx context.Context, req *v1.ListSessionsRequest) (*v1.ListSessionsResponse, error) {
+// ListSessions implements [api.SessionServiceServer].
+func (s *Server) ListSessions(ctx context.Context, req *api.ListSessionsRequest) (*api.ListSessionsResponse, error) {
 	if _, err := s.app(req.GetAppName()); err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
@@ -63,25 +64,25 @@ func (s *Server) ListSessions(ctx context.Context, req *v1.ListSessionsRequest) 
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &v1.ListSessionsResponse{Sessions: list}, nil
+	return &api.ListSessionsResponse{Sessions: list}, nil
 }
 
-// DeleteSession implements [v1.SessionServiceServer].
-func (s *Server) DeleteSession(ctx context.Context, req *v1.DeleteSessionRequest) (*v1.DeleteSessionResponse, error) {
+// DeleteSession implements [api.SessionServiceServer].
+func (s *Server) DeleteSession(ctx context.Context, req *api.DeleteSessionRequest) (*api.DeleteSessionResponse, error) {
 	if err := s.checkSessionKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
 	if err := s.sessions.Delete(ctx, req.AppName, req.UserId, req.SessionId); err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &v1.DeleteSessionResponse{}, nil
+	return &api.DeleteSessionResponse{}, nil
 }
 
-// UpdateSessionState implements [v1.SessionServiceServer]: it appends an
+// UpdateSessionState implements [api.SessionServiceServer]: it appends an
 // event by "user" with invocation id "p-<uuid4>", no content and the delta,
 // as ADK's PATCH does. It takes the session's lease, so it fails with
 // ABORTED while an invocation runs instead of breaking that invocation.
-func (s *Server) UpdateSessionState(ctx context.Context, req *v1.UpdateSessionStateRequest) (*v1.UpdateSessionStateResponse, error) {
+func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionStateRequest) (*api.UpdateSessionStateResponse, error) {
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
@@ -111,7 +112,7 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *v1.UpdateSessionSt
 	if err := s.sessions.AppendEvent(ctx, sess, ev); err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &v1.UpdateSessionStateResponse{Session: sess}, nil
+	return &api.UpdateSessionStateResponse{Session: sess}, nil
 }
 
 // checkSessionKey validates a session's key and that its app exists.

@@ -180,7 +180,7 @@ func TestBehaviorL3StreamingPartialEvents(t *testing.T) {
 		scripted.Stream(partial(et.Text("Let me ")), partial(et.Text("check.")), callChunk),
 		scripted.Stream(partial(et.Text("Done")), partial(et.Text(".")))))
 	sid := h.NewSession(t, nil)
-	events, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{StreamingMode: v1.StreamingMode_STREAMING_MODE_SSE})
+	events, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{Streaming: true})
 	if err != nil {
 		t.Fatal(err)
 	}

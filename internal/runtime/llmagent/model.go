@@ -42,7 +42,7 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 			yield(nil, err)
 			return
 		}
-		for resp, err := range model.GenerateContent(ictx.Context(), req, ictx.RunConfig.Streaming()) {
+		for resp, err := range model.GenerateContent(ictx.Context(), req, ictx.RunConfig.Streaming) {
 			if err != nil {
 				resp, err = a.onModelError(cctx, req, err)
 				if err != nil {

@@ -23,13 +23,48 @@ const DefaultClientToolTimeout = 60 * time.Second
 type ClientChannel interface {
 	// CallTool sends call to the client and returns the client's result. It
 	// returns ctx's error once ctx ends without a result.
-	CallTool(ctx context.Context, call *v1.ToolCall) (*v1.ToolResult, error)
+	CallTool(ctx context.Context, call *ClientCall) (*ClientResult, error)
+}
+
+// ClientDeclaration is what a client declares of one of its tools.
+type ClientDeclaration struct {
+	Name        string
+	Description string
+	// Parameters and Response are JSON schemas; either may be nil.
+	Parameters *structpb.Struct
+	Response   *structpb.Struct
+	// LongRunning tools follow ADK's long-running rules (T6).
+	LongRunning bool
+	// RequireConfirmation makes every call wait for the user's approval.
+	RequireConfirmation bool
+}
+
+// ClientCall is one call of a client tool, as sent to the client.
+type ClientCall struct {
+	// CallID is the call's id, the function call's own.
+	CallID       string
+	InvocationID string
+	// AgentName is the agent that called the tool.
+	AgentName    string
+	FunctionCall *v1.FunctionCall
+	// State is the session state the tool may read.
+	State *structpb.Struct
+}
+
+// ClientResult is the client's answer to a call.
+type ClientResult struct {
+	// Response is the tool's result; nil stands for none.
+	Response *structpb.Value
+	// Error, when set, is the tool's failure, for the model to read.
+	Error string
+	// Actions are applied as a local tool's actions would be.
+	Actions *v1.EventActions
 }
 
 // ClientToolConfig declares a tool that lives in the client.
 type ClientToolConfig struct {
 	// Declaration is what the client declared.
-	Declaration *v1.ToolDeclaration
+	Declaration ClientDeclaration
 	// Channel reaches the client. Required.
 	Channel ClientChannel
 	// Timeout bounds each call; after it the model gets an error response.
@@ -38,8 +73,8 @@ type ClientToolConfig struct {
 }
 
 // ClientTool is a tool that lives in the client: each call becomes a
-// [v1.ToolCall] sent through the client channel, and the client's
-// [v1.ToolResult] becomes the call's result. It is immutable and safe for
+// [ClientCall] sent through the client channel, and the client's
+// [ClientResult] becomes the call's result. It is immutable and safe for
 // concurrent use.
 type ClientTool struct {
 	name        string
@@ -59,23 +94,23 @@ var errCallTimeout = errors.New("tools: client tool call timed out")
 // NewClientTool returns the client tool of cfg.
 func NewClientTool(cfg ClientToolConfig) (*ClientTool, error) {
 	d := cfg.Declaration
-	if d.GetName() == "" {
+	if d.Name == "" {
 		return nil, errors.New("tools: client tool name is required")
 	}
 	if cfg.Channel == nil {
-		return nil, errors.New("tools: client tool " + d.GetName() + " has no channel")
+		return nil, errors.New("tools: client tool " + d.Name + " has no channel")
 	}
 	timeout := cfg.Timeout
 	if timeout <= 0 {
 		timeout = DefaultClientToolTimeout
 	}
 	return &ClientTool{
-		name:        d.GetName(),
-		description: d.GetDescription(),
-		longRunning: d.GetLongRunning(),
-		confirm:     d.GetRequireConfirmation(),
-		decl:        Declaration(d.GetName(), d.GetDescription(), d.GetParameters(), d.GetResponse(), d.GetLongRunning()),
-		required:    Required(d.GetParameters()),
+		name:        d.Name,
+		description: d.Description,
+		longRunning: d.LongRunning,
+		confirm:     d.RequireConfirmation,
+		decl:        Declaration(d.Name, d.Description, d.Parameters, d.Response, d.LongRunning),
+		required:    Required(d.Parameters),
 		channel:     cfg.Channel,
 		timeout:     timeout,
 	}, nil
@@ -119,9 +154,9 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 	parent := tctx.Context()
 	ctx, cancel := context.WithTimeoutCause(parent, t.timeout, errCallTimeout)
 	defer cancel()
-	res, err := t.channel.CallTool(ctx, &v1.ToolCall{
-		CallId:       tctx.FunctionCallID,
-		InvocationId: tctx.InvocationID,
+	res, err := t.channel.CallTool(ctx, &ClientCall{
+		CallID:       tctx.FunctionCallID,
+		InvocationID: tctx.InvocationID,
 		AgentName:    tctx.Agent.Name(),
 		FunctionCall: &v1.FunctionCall{Id: tctx.FunctionCallID, Name: t.name, Args: args},
 		State:        readableState(tctx),
@@ -132,11 +167,14 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 		}
 		return nil, fmt.Errorf("tools: client tool %s: %w", t.name, err)
 	}
-	applyActions(tctx, res.GetActions())
-	if res.GetError() != "" {
-		return errorResult(res.GetError()), nil
+	if res == nil {
+		res = &ClientResult{}
 	}
-	v := res.GetResponse()
+	applyActions(tctx, res.Actions)
+	if res.Error != "" {
+		return errorResult(res.Error), nil
+	}
+	v := res.Response
 	if _, isNull := v.GetKind().(*structpb.Value_NullValue); v == nil || isNull {
 		if t.longRunning {
 			return nil, nil

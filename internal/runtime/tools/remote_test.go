@@ -28,9 +28,9 @@ func TestMain(m *testing.M) {
 const modelName = "test-model"
 
 // channelFunc is a client channel answering with a function.
-type channelFunc func(ctx context.Context, call *v1.ToolCall) (*v1.ToolResult, error)
+type channelFunc func(ctx context.Context, call *tools.ClientCall) (*tools.ClientResult, error)
 
-func (f channelFunc) CallTool(ctx context.Context, call *v1.ToolCall) (*v1.ToolResult, error) {
+func (f channelFunc) CallTool(ctx context.Context, call *tools.ClientCall) (*tools.ClientResult, error) {
 	return f(ctx, call)
 }
 
@@ -40,7 +40,7 @@ type client []runtime.Tool
 func (c client) Tools() []runtime.Tool { return c }
 
 // clientTool declares a client tool answered by ch.
-func clientTool(t *testing.T, decl *v1.ToolDeclaration, ch tools.ClientChannel, timeout time.Duration) *tools.ClientTool {
+func clientTool(t *testing.T, decl tools.ClientDeclaration, ch tools.ClientChannel, timeout time.Duration) *tools.ClientTool {
 	t.Helper()
 	tool, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: decl, Channel: ch, Timeout: timeout})
 	if err != nil {
@@ -76,12 +76,12 @@ func remoteRun(t *testing.T, ctx context.Context, names []string, c runtime.Clie
 
 func TestClientToolCall(t *testing.T) {
 	t.Parallel()
-	var got *v1.ToolCall
-	ch := channelFunc(func(_ context.Context, call *v1.ToolCall) (*v1.ToolResult, error) {
+	var got *tools.ClientCall
+	ch := channelFunc(func(_ context.Context, call *tools.ClientCall) (*tools.ClientResult, error) {
 		got = call
-		return &v1.ToolResult{CallId: call.CallId, Response: structpb.NewStringValue("sunny")}, nil
+		return &tools.ClientResult{Response: structpb.NewStringValue("sunny")}, nil
 	})
-	tool := clientTool(t, &v1.ToolDeclaration{Name: "get_weather"}, ch, 0)
+	tool := clientTool(t, tools.ClientDeclaration{Name: "get_weather"}, ch, 0)
 	events, _, _, err := remoteRun(t, context.Background(), []string{"get_weather"}, client{tool},
 		map[string]any{"city": "Paris"}, et.Call("get_weather", `{"city":"Paris"}`), et.Text("It is sunny."))
 	if err != nil {
@@ -93,7 +93,7 @@ func TestClientToolCall(t *testing.T) {
 		t.Fatalf("events (-want +got):\n%s", diff)
 	}
 	call := events[0].Content.Parts[0].FunctionCall
-	wantCall := &v1.ToolCall{CallId: call.Id, InvocationId: events[0].InvocationId, AgentName: "root_agent",
+	wantCall := &tools.ClientCall{CallID: call.Id, InvocationID: events[0].InvocationId, AgentName: "root_agent",
 		FunctionCall: call, State: et.Struct(`{"city":"Paris"}`)}
 	if diff := cmp.Diff(wantCall, got, protocmp.Transform()); diff != "" {
 		t.Errorf("tool call (-want +got):\n%s", diff)
@@ -105,33 +105,33 @@ func TestClientToolResults(t *testing.T) {
 	tests := []struct {
 		name        string
 		longRunning bool
-		result      *v1.ToolResult
+		result      *tools.ClientResult
 		want        []string // the events after the call
 	}{
-		{"object as is", false, &v1.ToolResult{Response: structpb.NewStructValue(et.Struct(`{"temp":21}`))},
+		{"object as is", false, &tools.ClientResult{Response: structpb.NewStructValue(et.Struct(`{"temp":21}`))},
 			[]string{`root_agent: response t{"temp":21}`, "root_agent: ok"}},
-		{"number wrapped", false, &v1.ToolResult{Response: structpb.NewNumberValue(3)},
+		{"number wrapped", false, &tools.ClientResult{Response: structpb.NewNumberValue(3)},
 			[]string{`root_agent: response t{"result":3}`, "root_agent: ok"}},
-		{"list wrapped", false, &v1.ToolResult{Response: structpb.NewListValue(&structpb.ListValue{
+		{"list wrapped", false, &tools.ClientResult{Response: structpb.NewListValue(&structpb.ListValue{
 			Values: []*structpb.Value{structpb.NewStringValue("a")}})},
 			[]string{`root_agent: response t{"result":["a"]}`, "root_agent: ok"}},
-		{"absent is null", false, &v1.ToolResult{}, []string{`root_agent: response t{"result":null}`, "root_agent: ok"}},
-		{"null is null", false, &v1.ToolResult{Response: structpb.NewNullValue()},
+		{"absent is null", false, &tools.ClientResult{}, []string{`root_agent: response t{"result":null}`, "root_agent: ok"}},
+		{"null is null", false, &tools.ClientResult{Response: structpb.NewNullValue()},
 			[]string{`root_agent: response t{"result":null}`, "root_agent: ok"}},
-		{"error", false, &v1.ToolResult{Error: "no such city", Response: structpb.NewStringValue("ignored")},
+		{"error", false, &tools.ClientResult{Error: "no such city", Response: structpb.NewStringValue("ignored")},
 			[]string{`root_agent: response t{"error":"no such city"}`, "root_agent: ok"}},
-		{"long-running without result ends the turn", true, &v1.ToolResult{}, nil},
-		{"long-running null ends the turn", true, &v1.ToolResult{Response: structpb.NewNullValue()}, nil},
-		{"long-running with a result", true, &v1.ToolResult{Response: structpb.NewStringValue("pending")},
+		{"long-running without result ends the turn", true, &tools.ClientResult{}, nil},
+		{"long-running null ends the turn", true, &tools.ClientResult{Response: structpb.NewNullValue()}, nil},
+		{"long-running with a result", true, &tools.ClientResult{Response: structpb.NewStringValue("pending")},
 			[]string{`root_agent: response t{"result":"pending"}`, "root_agent: ok"}},
-		{"long-running error", true, &v1.ToolResult{Error: "refused"},
+		{"long-running error", true, &tools.ClientResult{Error: "refused"},
 			[]string{`root_agent: response t{"error":"refused"}`, "root_agent: ok"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ch := channelFunc(func(context.Context, *v1.ToolCall) (*v1.ToolResult, error) { return tt.result, nil })
-			tool := clientTool(t, &v1.ToolDeclaration{Name: "t", LongRunning: tt.longRunning}, ch, 0)
+			ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return tt.result, nil })
+			tool := clientTool(t, tools.ClientDeclaration{Name: "t", LongRunning: tt.longRunning}, ch, 0)
 			events, _, _, err := remoteRun(t, context.Background(), []string{"t"}, client{tool}, nil,
 				et.Call("t", `{}`), et.Text("ok"))
 			if err != nil {
@@ -153,8 +153,8 @@ func cmpEmpty() cmp.Option {
 
 func TestClientToolActions(t *testing.T) {
 	t.Parallel()
-	ch := channelFunc(func(_ context.Context, call *v1.ToolCall) (*v1.ToolResult, error) {
-		return &v1.ToolResult{Response: structpb.NewStringValue("done"), Actions: &v1.EventActions{
+	ch := channelFunc(func(_ context.Context, call *tools.ClientCall) (*tools.ClientResult, error) {
+		return &tools.ClientResult{Response: structpb.NewStringValue("done"), Actions: &v1.EventActions{
 			StateDelta:        et.Struct(`{"count":2,"user:name":"Ada"}`),
 			SkipSummarization: true,
 			Escalate:          true,
@@ -162,7 +162,7 @@ func TestClientToolActions(t *testing.T) {
 			EndOfAgent: true,
 		}}, nil
 	})
-	tool := clientTool(t, &v1.ToolDeclaration{Name: "t"}, ch, 0)
+	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, 0)
 	events, h, sid, err := remoteRun(t, context.Background(), []string{"t"}, client{tool}, map[string]any{"count": 1},
 		et.Call("t", `{}`))
 	if err != nil {
@@ -184,10 +184,10 @@ func TestClientToolActions(t *testing.T) {
 
 func TestClientToolTransfer(t *testing.T) {
 	t.Parallel()
-	ch := channelFunc(func(context.Context, *v1.ToolCall) (*v1.ToolResult, error) {
-		return &v1.ToolResult{Actions: &v1.EventActions{TransferToAgent: "helper"}}, nil
+	ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) {
+		return &tools.ClientResult{Actions: &v1.EventActions{TransferToAgent: "helper"}}, nil
 	})
-	tool := clientTool(t, &v1.ToolDeclaration{Name: "t"}, ch, 0)
+	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, 0)
 	helper, err := llmagent.New(llmagent.Config{Name: "helper", Model: modelName})
 	if err != nil {
 		t.Fatal(err)
@@ -219,11 +219,11 @@ func TestClientToolTransfer(t *testing.T) {
 func TestClientToolStateSeesPendingDelta(t *testing.T) {
 	t.Parallel()
 	var state *structpb.Struct
-	ch := channelFunc(func(_ context.Context, call *v1.ToolCall) (*v1.ToolResult, error) {
+	ch := channelFunc(func(_ context.Context, call *tools.ClientCall) (*tools.ClientResult, error) {
 		state = call.State
-		return &v1.ToolResult{}, nil
+		return &tools.ClientResult{}, nil
 	})
-	tool := clientTool(t, &v1.ToolDeclaration{Name: "t"}, ch, 0)
+	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, 0)
 	agent, err := llmagent.New(llmagent.Config{Name: "root_agent", Model: modelName,
 		Toolsets: []runtime.Toolset{tools.NewRemote("t")},
 		ToolCallbacks: runtime.ToolCallbacks{Before: []runtime.BeforeToolCallback{
@@ -251,8 +251,8 @@ func TestClientToolStateSeesPendingDelta(t *testing.T) {
 func TestClientToolMissingArgsNotSent(t *testing.T) {
 	t.Parallel()
 	sent := false
-	ch := channelFunc(func(context.Context, *v1.ToolCall) (*v1.ToolResult, error) { sent = true; return &v1.ToolResult{}, nil })
-	decl := &v1.ToolDeclaration{Name: "book", Parameters: et.Struct(`{"type":"object","required":["city","date"]}`)}
+	ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { sent = true; return &tools.ClientResult{}, nil })
+	decl := tools.ClientDeclaration{Name: "book", Parameters: et.Struct(`{"type":"object","required":["city","date"]}`)}
 	tool := clientTool(t, decl, ch, 0)
 	events, _, _, err := remoteRun(t, context.Background(), []string{"book"}, client{tool}, nil,
 		et.Call("book", `{"date":"today"}`), et.Text("ok"))
@@ -269,11 +269,11 @@ func TestClientToolMissingArgsNotSent(t *testing.T) {
 
 func TestClientToolTimeout(t *testing.T) {
 	t.Parallel()
-	ch := channelFunc(func(ctx context.Context, _ *v1.ToolCall) (*v1.ToolResult, error) {
+	ch := channelFunc(func(ctx context.Context, _ *tools.ClientCall) (*tools.ClientResult, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	})
-	tool := clientTool(t, &v1.ToolDeclaration{Name: "slow"}, ch, 20*time.Millisecond)
+	tool := clientTool(t, tools.ClientDeclaration{Name: "slow"}, ch, 20*time.Millisecond)
 	events, _, _, err := remoteRun(t, context.Background(), []string{"slow"}, client{tool}, nil,
 		et.Call("slow", `{}`), et.Text("gave up"))
 	if err != nil {
@@ -289,12 +289,12 @@ func TestClientToolTimeout(t *testing.T) {
 func TestClientToolCancelledInvocationFails(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	ch := channelFunc(func(ctx context.Context, _ *v1.ToolCall) (*v1.ToolResult, error) {
+	ch := channelFunc(func(ctx context.Context, _ *tools.ClientCall) (*tools.ClientResult, error) {
 		cancel()
 		<-ctx.Done()
 		return nil, ctx.Err()
 	})
-	tool := clientTool(t, &v1.ToolDeclaration{Name: "t"}, ch, time.Minute)
+	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, time.Minute)
 	events, h, sid, err := remoteRun(t, ctx, []string{"t"}, client{tool}, nil, et.Call("t", `{}`), et.Text("never"))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
@@ -307,8 +307,8 @@ func TestClientToolCancelledInvocationFails(t *testing.T) {
 func TestClientToolChannelErrorFails(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("stream broken")
-	ch := channelFunc(func(context.Context, *v1.ToolCall) (*v1.ToolResult, error) { return nil, boom })
-	tool := clientTool(t, &v1.ToolDeclaration{Name: "t"}, ch, time.Minute)
+	ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return nil, boom })
+	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, time.Minute)
 	_, _, _, err := remoteRun(t, context.Background(), []string{"t"}, client{tool}, nil, et.Call("t", `{}`))
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want the channel's error", err)
@@ -317,10 +317,10 @@ func TestClientToolChannelErrorFails(t *testing.T) {
 
 func TestRemoteToolsetOffersDeclaredTools(t *testing.T) {
 	t.Parallel()
-	noop := channelFunc(func(context.Context, *v1.ToolCall) (*v1.ToolResult, error) { return &v1.ToolResult{}, nil })
-	a := clientTool(t, &v1.ToolDeclaration{Name: "a"}, noop, 0)
-	b := clientTool(t, &v1.ToolDeclaration{Name: "b", Description: "Does b.", LongRunning: true}, noop, 0)
-	other := clientTool(t, &v1.ToolDeclaration{Name: "other"}, noop, 0)
+	noop := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return &tools.ClientResult{}, nil })
+	a := clientTool(t, tools.ClientDeclaration{Name: "a"}, noop, 0)
+	b := clientTool(t, tools.ClientDeclaration{Name: "b", Description: "Does b.", LongRunning: true}, noop, 0)
+	other := clientTool(t, tools.ClientDeclaration{Name: "other"}, noop, 0)
 	tests := []struct {
 		name   string
 		client runtime.ClientTools
@@ -385,12 +385,12 @@ func TestClientToolParallelCalls(t *testing.T) {
 	// Every call waits until all three are in flight: they must run at once.
 	var wg sync.WaitGroup
 	wg.Add(3)
-	ch := channelFunc(func(_ context.Context, call *v1.ToolCall) (*v1.ToolResult, error) {
+	ch := channelFunc(func(_ context.Context, call *tools.ClientCall) (*tools.ClientResult, error) {
 		wg.Done()
 		wg.Wait()
-		return &v1.ToolResult{Response: structpb.NewStringValue(call.FunctionCall.Args.Fields["n"].GetStringValue())}, nil
+		return &tools.ClientResult{Response: structpb.NewStringValue(call.FunctionCall.Args.Fields["n"].GetStringValue())}, nil
 	})
-	tool := clientTool(t, &v1.ToolDeclaration{Name: "t"}, ch, 5*time.Second)
+	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, 5*time.Second)
 	calls := et.Calls(&v1.FunctionCall{Name: "t", Args: et.Struct(`{"n":"1"}`)},
 		&v1.FunctionCall{Name: "t", Args: et.Struct(`{"n":"2"}`)}, &v1.FunctionCall{Name: "t", Args: et.Struct(`{"n":"3"}`)})
 	events, _, _, err := remoteRun(t, context.Background(), []string{"t"}, client{tool}, nil, calls, et.Text("ok"))
@@ -409,14 +409,14 @@ func TestClientToolParallelCalls(t *testing.T) {
 
 func TestNewClientToolErrors(t *testing.T) {
 	t.Parallel()
-	noop := channelFunc(func(context.Context, *v1.ToolCall) (*v1.ToolResult, error) { return &v1.ToolResult{}, nil })
+	noop := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return &tools.ClientResult{}, nil })
 	tests := []struct {
 		name string
 		cfg  tools.ClientToolConfig
 	}{
-		{"no name", tools.ClientToolConfig{Declaration: &v1.ToolDeclaration{}, Channel: noop}},
+		{"no name", tools.ClientToolConfig{Declaration: tools.ClientDeclaration{}, Channel: noop}},
 		{"no declaration", tools.ClientToolConfig{Channel: noop}},
-		{"no channel", tools.ClientToolConfig{Declaration: &v1.ToolDeclaration{Name: "t"}}},
+		{"no channel", tools.ClientToolConfig{Declaration: tools.ClientDeclaration{Name: "t"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -431,10 +431,10 @@ func TestNewClientToolErrors(t *testing.T) {
 // BenchmarkRemoteToolInvocation runs an invocation whose model calls one
 // client tool: call, response, answer.
 func BenchmarkRemoteToolInvocation(b *testing.B) {
-	ch := channelFunc(func(context.Context, *v1.ToolCall) (*v1.ToolResult, error) {
-		return &v1.ToolResult{Response: structpb.NewStringValue("sunny")}, nil
+	ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) {
+		return &tools.ClientResult{Response: structpb.NewStringValue("sunny")}, nil
 	})
-	tool, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: &v1.ToolDeclaration{Name: "t"}, Channel: ch})
+	tool, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: tools.ClientDeclaration{Name: "t"}, Channel: ch})
 	if err != nil {
 		b.Fatal(err)
 	}

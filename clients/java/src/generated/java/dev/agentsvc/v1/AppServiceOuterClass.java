@@ -88,9 +88,9 @@ public final class AppServiceOuterClass extends com.google.protobuf.GeneratedFil
       "c.v1.ListAppsResponse\"\035\202\323\344\223\002\027\022\n/list-app" +
       "sb\tapp_names\022`\n\006GetApp\022\032.agentsvc.v1.Get" +
       "AppRequest\032\033.agentsvc.v1.GetAppResponse\"" +
-      "\035\202\323\344\223\002\027\022\020/apps/{app_name}b\003appBO\n\017dev.ag" +
-      "entsvc.v1P\001Z:github.com/agentsvc/agentsv" +
-      "c/gen/go/agentsvc/v1;agentsvcv1b\006proto3"
+      "\035\202\323\344\223\002\027\022\020/apps/{app_name}b\003appBL\n\017dev.ag" +
+      "entsvc.v1P\001Z7github.com/agentsvc/agentsv" +
+      "c/gen/go/agentsvc/v1/api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -135,9 +135,9 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
       "gentsvc.v1.RunRequest\032\030.agentsvc.v1.RunR" +
       "esponse\"\017\202\323\344\223\002\t\"\004/run:\001*0\001\022H\n\007Connect\022\033." +
       "agentsvc.v1.ConnectRequest\032\034.agentsvc.v1" +
-      ".ConnectResponse(\0010\001BO\n\017dev.agentsvc.v1P" +
-      "\001Z:github.com/agentsvc/agentsvc/gen/go/a" +
-      "gentsvc/v1;agentsvcv1b\006proto3"
+      ".ConnectResponse(\0010\001BL\n\017dev.agentsvc.v1P" +
+      "\001Z7github.com/agentsvc/agentsvc/gen/go/a" +
+      "gentsvc/v1/api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -147,9 +147,9 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
       "StateRequest\032\'.agentsvc.v1.UpdateSession" +
       "StateResponse\"J\202\323\344\223\002D26/apps/{app_name}/" +
       "users/{user_id}/sessions/{session_id}:\001*" +
-      "b\007sessionBO\n\017dev.agentsvc.v1P\001Z:github.c" +
-      "om/agentsvc/agentsvc/gen/go/agentsvc/v1;" +
-      "agentsvcv1b\006proto3"
+      "b\007sessionBL\n\017dev.agentsvc.v1P\001Z7github.c" +
+      "om/agentsvc/agentsvc/gen/go/agentsvc/v1/" +
+      "api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -2,11 +2,11 @@
 // source: agentsvc/v1/app_service.proto
 
 /*
-Package agentsvcv1 is a reverse proxy.
+Package api is a reverse proxy.
 
 It translates gRPC into RESTful JSON APIs.
 */
-package agentsvcv1
+package api
 
 import (
 	"context"

@@ -4,9 +4,10 @@
 // 	protoc        (unknown)
 // source: agentsvc/v1/runner_service.proto
 
-package agentsvcv1
+package api
 
 import (
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -144,7 +145,7 @@ type RunRequest struct {
 	AppName    string                 `protobuf:"bytes,1,opt,name=app_name,json=appName,proto3" json:"app_name,omitempty"`
 	UserId     string                 `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	SessionId  string                 `protobuf:"bytes,3,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
-	NewMessage *Content               `protobuf:"bytes,4,opt,name=new_message,json=newMessage,proto3" json:"new_message,omitempty"`
+	NewMessage *v1.Content            `protobuf:"bytes,4,opt,name=new_message,json=newMessage,proto3" json:"new_message,omitempty"`
 	// State changes stored with the user event.
 	StateDelta *structpb.Struct `protobuf:"bytes,5,opt,name=state_delta,json=stateDelta,proto3" json:"state_delta,omitempty"`
 	// Resumes a paused invocation of a resumable app.
@@ -208,7 +209,7 @@ func (x *RunRequest) GetSessionId() string {
 	return ""
 }
 
-func (x *RunRequest) GetNewMessage() *Content {
+func (x *RunRequest) GetNewMessage() *v1.Content {
 	if x != nil {
 		return x.NewMessage
 	}
@@ -246,7 +247,7 @@ func (x *RunRequest) GetStreaming() bool {
 // RunResponse carries one event of a Run.
 type RunResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Event         *Event                 `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	Event         *v1.Event              `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -281,7 +282,7 @@ func (*RunResponse) Descriptor() ([]byte, []int) {
 	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{2}
 }
 
-func (x *RunResponse) GetEvent() *Event {
+func (x *RunResponse) GetEvent() *v1.Event {
 	if x != nil {
 		return x.Event
 	}
@@ -537,7 +538,7 @@ type ToolResult struct {
 	// A non-empty error becomes {"error": "<text>"} for the model.
 	Error string `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
 	// Actions the tool took, applied as a local tool's would be.
-	Actions       *EventActions `protobuf:"bytes,4,opt,name=actions,proto3" json:"actions,omitempty"`
+	Actions       *v1.EventActions `protobuf:"bytes,4,opt,name=actions,proto3" json:"actions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -593,7 +594,7 @@ func (x *ToolResult) GetError() string {
 	return ""
 }
 
-func (x *ToolResult) GetActions() *EventActions {
+func (x *ToolResult) GetActions() *v1.EventActions {
 	if x != nil {
 		return x.Actions
 	}
@@ -687,7 +688,7 @@ func (x *ConnectResponse) GetKind() isConnectResponse_Kind {
 	return nil
 }
 
-func (x *ConnectResponse) GetEvent() *Event {
+func (x *ConnectResponse) GetEvent() *v1.Event {
 	if x != nil {
 		if x, ok := x.Kind.(*ConnectResponse_Event); ok {
 			return x.Event
@@ -719,7 +720,7 @@ type isConnectResponse_Kind interface {
 }
 
 type ConnectResponse_Event struct {
-	Event *Event `protobuf:"bytes,1,opt,name=event,proto3,oneof"`
+	Event *v1.Event `protobuf:"bytes,1,opt,name=event,proto3,oneof"`
 }
 
 type ConnectResponse_ToolCall struct {
@@ -740,10 +741,10 @@ func (*ConnectResponse_Done) isConnectResponse_Kind() {}
 type ToolCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Equals function_call.id.
-	CallId       string        `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
-	InvocationId string        `protobuf:"bytes,2,opt,name=invocation_id,json=invocationId,proto3" json:"invocation_id,omitempty"`
-	AgentName    string        `protobuf:"bytes,3,opt,name=agent_name,json=agentName,proto3" json:"agent_name,omitempty"`
-	FunctionCall *FunctionCall `protobuf:"bytes,4,opt,name=function_call,json=functionCall,proto3" json:"function_call,omitempty"`
+	CallId       string           `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	InvocationId string           `protobuf:"bytes,2,opt,name=invocation_id,json=invocationId,proto3" json:"invocation_id,omitempty"`
+	AgentName    string           `protobuf:"bytes,3,opt,name=agent_name,json=agentName,proto3" json:"agent_name,omitempty"`
+	FunctionCall *v1.FunctionCall `protobuf:"bytes,4,opt,name=function_call,json=functionCall,proto3" json:"function_call,omitempty"`
 	// The session state the tool may read.
 	State         *structpb.Struct `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -801,7 +802,7 @@ func (x *ToolCall) GetAgentName() string {
 	return ""
 }
 
-func (x *ToolCall) GetFunctionCall() *FunctionCall {
+func (x *ToolCall) GetFunctionCall() *v1.FunctionCall {
 	if x != nil {
 		return x.FunctionCall
 	}
@@ -931,7 +932,7 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\x12STREAMING_MODE_SSE\x10\x022\xa6\x01\n" +
 	"\rRunnerService\x12K\n" +
 	"\x03Run\x12\x17.agentsvc.v1.RunRequest\x1a\x18.agentsvc.v1.RunResponse\"\x0f\x82\xd3\xe4\x93\x02\t:\x01*\"\x04/run0\x01\x12H\n" +
-	"\aConnect\x12\x1b.agentsvc.v1.ConnectRequest\x1a\x1c.agentsvc.v1.ConnectResponse(\x010\x01B<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
+	"\aConnect\x12\x1b.agentsvc.v1.ConnectRequest\x1a\x1c.agentsvc.v1.ConnectResponse(\x010\x01B9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3"
 
 var (
 	file_agentsvc_v1_runner_service_proto_rawDescOnce sync.Once
@@ -961,11 +962,11 @@ var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(*ToolCall)(nil),        // 10: agentsvc.v1.ToolCall
 	(*RunDone)(nil),         // 11: agentsvc.v1.RunDone
 	(*structpb.Struct)(nil), // 12: google.protobuf.Struct
-	(*Content)(nil),         // 13: agentsvc.v1.Content
-	(*Event)(nil),           // 14: agentsvc.v1.Event
+	(*v1.Content)(nil),      // 13: agentsvc.v1.Content
+	(*v1.Event)(nil),        // 14: agentsvc.v1.Event
 	(*structpb.Value)(nil),  // 15: google.protobuf.Value
-	(*EventActions)(nil),    // 16: agentsvc.v1.EventActions
-	(*FunctionCall)(nil),    // 17: agentsvc.v1.FunctionCall
+	(*v1.EventActions)(nil), // 16: agentsvc.v1.EventActions
+	(*v1.FunctionCall)(nil), // 17: agentsvc.v1.FunctionCall
 }
 var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	0,  // 0: agentsvc.v1.RunConfig.streaming_mode:type_name -> agentsvc.v1.StreamingMode
@@ -1004,8 +1005,6 @@ func file_agentsvc_v1_runner_service_proto_init() {
 	if File_agentsvc_v1_runner_service_proto != nil {
 		return
 	}
-	file_agentsvc_v1_content_proto_init()
-	file_agentsvc_v1_event_proto_init()
 	file_agentsvc_v1_runner_service_proto_msgTypes[0].OneofWrappers = []any{}
 	file_agentsvc_v1_runner_service_proto_msgTypes[3].OneofWrappers = []any{
 		(*ConnectRequest_Start)(nil),

@@ -4,9 +4,10 @@
 // 	protoc        (unknown)
 // source: agentsvc/v1/session_service.proto
 
-package agentsvcv1
+package api
 
 import (
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -97,7 +98,7 @@ func (x *CreateSessionRequest) GetState() *structpb.Struct {
 // CreateSessionResponse holds the new session.
 type CreateSessionResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Session       *Session               `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
+	Session       *v1.Session            `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -132,7 +133,7 @@ func (*CreateSessionResponse) Descriptor() ([]byte, []int) {
 	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{1}
 }
 
-func (x *CreateSessionResponse) GetSession() *Session {
+func (x *CreateSessionResponse) GetSession() *v1.Session {
 	if x != nil {
 		return x.Session
 	}
@@ -221,7 +222,7 @@ func (x *GetSessionRequest) GetAfterTimestamp() float64 {
 // GetSessionResponse holds the session.
 type GetSessionResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Session       *Session               `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
+	Session       *v1.Session            `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -256,7 +257,7 @@ func (*GetSessionResponse) Descriptor() ([]byte, []int) {
 	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{3}
 }
 
-func (x *GetSessionResponse) GetSession() *Session {
+func (x *GetSessionResponse) GetSession() *v1.Session {
 	if x != nil {
 		return x.Session
 	}
@@ -319,7 +320,7 @@ func (x *ListSessionsRequest) GetUserId() string {
 // ListSessionsResponse holds the sessions, without events.
 type ListSessionsResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Sessions      []*Session             `protobuf:"bytes,1,rep,name=sessions,proto3" json:"sessions,omitempty"`
+	Sessions      []*v1.Session          `protobuf:"bytes,1,rep,name=sessions,proto3" json:"sessions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -354,7 +355,7 @@ func (*ListSessionsResponse) Descriptor() ([]byte, []int) {
 	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{5}
 }
 
-func (x *ListSessionsResponse) GetSessions() []*Session {
+func (x *ListSessionsResponse) GetSessions() []*v1.Session {
 	if x != nil {
 		return x.Sessions
 	}
@@ -531,7 +532,7 @@ func (x *UpdateSessionStateRequest) GetStateDelta() *structpb.Struct {
 // UpdateSessionStateResponse holds the updated session.
 type UpdateSessionStateResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Session       *Session               `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
+	Session       *v1.Session            `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -566,7 +567,7 @@ func (*UpdateSessionStateResponse) Descriptor() ([]byte, []int) {
 	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{9}
 }
 
-func (x *UpdateSessionStateResponse) GetSession() *Session {
+func (x *UpdateSessionStateResponse) GetSession() *v1.Session {
 	if x != nil {
 		return x.Session
 	}
@@ -645,7 +646,7 @@ func (x *RewindSessionRequest) GetRewindBeforeInvocationId() string {
 // RewindSessionResponse holds the session after the rewind.
 type RewindSessionResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Session       *Session               `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
+	Session       *v1.Session            `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -680,7 +681,7 @@ func (*RewindSessionResponse) Descriptor() ([]byte, []int) {
 	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{11}
 }
 
-func (x *RewindSessionResponse) GetSession() *Session {
+func (x *RewindSessionResponse) GetSession() *v1.Session {
 	if x != nil {
 		return x.Session
 	}
@@ -744,7 +745,7 @@ const file_agentsvc_v1_session_service_proto_rawDesc = "" +
 	"\fListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x025b\bsessions\x12)/apps/{app_name}/users/{user_id}/sessions\x12\x96\x01\n" +
 	"\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x028*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n" +
 	"\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K:\x01*b\asession\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind\x12\xb1\x01\n" +
-	"\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02D:\x01*b\asession26/apps/{app_name}/users/{user_id}/sessions/{session_id}B<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
+	"\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02D:\x01*b\asession26/apps/{app_name}/users/{user_id}/sessions/{session_id}B9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3"
 
 var (
 	file_agentsvc_v1_session_service_proto_rawDescOnce sync.Once
@@ -773,7 +774,7 @@ var file_agentsvc_v1_session_service_proto_goTypes = []any{
 	(*RewindSessionRequest)(nil),       // 10: agentsvc.v1.RewindSessionRequest
 	(*RewindSessionResponse)(nil),      // 11: agentsvc.v1.RewindSessionResponse
 	(*structpb.Struct)(nil),            // 12: google.protobuf.Struct
-	(*Session)(nil),                    // 13: agentsvc.v1.Session
+	(*v1.Session)(nil),                 // 13: agentsvc.v1.Session
 }
 var file_agentsvc_v1_session_service_proto_depIdxs = []int32{
 	12, // 0: agentsvc.v1.CreateSessionRequest.state:type_name -> google.protobuf.Struct
@@ -807,7 +808,6 @@ func file_agentsvc_v1_session_service_proto_init() {
 	if File_agentsvc_v1_session_service_proto != nil {
 		return
 	}
-	file_agentsvc_v1_session_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

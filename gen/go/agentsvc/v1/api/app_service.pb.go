@@ -4,7 +4,7 @@
 // 	protoc        (unknown)
 // source: agentsvc/v1/app_service.proto
 
-package agentsvcv1
+package api
 
 import (
 	_ "google.golang.org/genproto/googleapis/api/annotations"
@@ -437,7 +437,7 @@ const file_agentsvc_v1_app_service_proto_rawDesc = "" +
 	"AppService\x12f\n" +
 	"\bListApps\x12\x1c.agentsvc.v1.ListAppsRequest\x1a\x1d.agentsvc.v1.ListAppsResponse\"\x1d\x82\xd3\xe4\x93\x02\x17b\tapp_names\x12\n" +
 	"/list-apps\x12`\n" +
-	"\x06GetApp\x12\x1a.agentsvc.v1.GetAppRequest\x1a\x1b.agentsvc.v1.GetAppResponse\"\x1d\x82\xd3\xe4\x93\x02\x17b\x03app\x12\x10/apps/{app_name}B<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
+	"\x06GetApp\x12\x1a.agentsvc.v1.GetAppRequest\x1a\x1b.agentsvc.v1.GetAppResponse\"\x1d\x82\xd3\xe4\x93\x02\x17b\x03app\x12\x10/apps/{app_name}B9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3"
 
 var (
 	file_agentsvc_v1_app_service_proto_rawDescOnce sync.Once

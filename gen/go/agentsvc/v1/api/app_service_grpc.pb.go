@@ -4,7 +4,7 @@
 // - protoc             (unknown)
 // source: agentsvc/v1/app_service.proto
 
-package agentsvcv1
+package api
 
 import (
 	context "context"

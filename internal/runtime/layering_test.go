@@ -1,0 +1,30 @@
+package runtime_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestEngineImportsNoService checks that the engine depends on the API's
+// message types only: not on the server, the generated service code (gRPC
+// and gateway) or gRPC itself.
+func TestEngineImportsNoService(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		switch {
+		case dep == "google.golang.org/grpc",
+			strings.HasPrefix(dep, "github.com/grpc-ecosystem/grpc-gateway"),
+			strings.HasPrefix(dep, "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"),
+			strings.HasPrefix(dep, "github.com/agentsvc/agentsvc/internal/server"):
+			t.Errorf("the engine depends on %s", dep)
+		}
+	}
+}
