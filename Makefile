@@ -123,7 +123,10 @@ bench-load: ## Load figures: Run throughput and 10,000 held Connect streams, fak
 	scripts/bench-load.sh
 
 .PHONY: bench
-bench: ## Engine and store benchmarks.
+bench: bench-go bench-load ## All figures: the Go benchmarks, then the load runs.
+
+.PHONY: bench-go
+bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
 	scripts/with-redis.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
