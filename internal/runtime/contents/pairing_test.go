@@ -1,6 +1,7 @@
 package contents
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
@@ -86,5 +87,44 @@ func TestCacheCutBackKeepsPairing(t *testing.T) {
 	}
 	if c.paired.broken {
 		t.Error("pairing still broken after the events that broke it were cut")
+	}
+}
+
+// TestIDTableMatchesAMap claims and drops at random, owners rising as
+// contents are added, and checks the table against a map after each step.
+func TestIDTableMatchesAMap(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 11))
+	table := &idTable{slots: make([]idSlot, minIDTable)}
+	model := map[string]int32{}
+	owner := int32(0)
+	for step := range 5000 {
+		if r.IntN(10) == 0 {
+			n := r.Int32N(owner + 1)
+			table.dropFrom(n)
+			for id, o := range model {
+				if o >= n {
+					delete(model, id)
+				}
+			}
+			owner = n
+			continue
+		}
+		id := "c" + strconv.Itoa(r.IntN(200))
+		want := true
+		if o, ok := model[id]; ok {
+			want = o == owner
+		} else {
+			model[id] = owner
+		}
+		if got := table.claim(id, owner); got != want {
+			t.Fatalf("step %d: claim(%s, %d) = %v, want %v", step, id, owner, got, want)
+		}
+		if r.IntN(3) == 0 {
+			owner++
+		}
+		if table.n != len(model) {
+			t.Fatalf("step %d: table holds %d ids, the map %d", step, table.n, len(model))
+		}
 	}
 }
