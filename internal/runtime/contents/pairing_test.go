@@ -98,7 +98,7 @@ func TestIDTableMatchesAMap(t *testing.T) {
 	table := &idTable{slots: make([]idSlot, minIDTable)}
 	model := map[string]int32{}
 	owner := int32(0)
-	for step := range 5000 {
+	for step := range 50000 {
 		if r.IntN(10) == 0 {
 			n := r.Int32N(owner + 1)
 			table.dropFrom(n)
@@ -110,7 +110,7 @@ func TestIDTableMatchesAMap(t *testing.T) {
 			owner = n
 			continue
 		}
-		id := "c" + strconv.Itoa(r.IntN(200))
+		id := "c" + strconv.Itoa(r.IntN(2000))
 		want := true
 		if o, ok := model[id]; ok {
 			want = o == owner
