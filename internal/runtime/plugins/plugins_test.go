@@ -202,3 +202,19 @@ func TestReflectAndRetryUnknownTool(t *testing.T) {
 		t.Errorf("responses = %v", resps)
 	}
 }
+
+// TestReflectAndRetryCountsPerInvocation checks that failures counted in
+// one invocation do not carry over to the next.
+func TestReflectAndRetryCountsPerInvocation(t *testing.T) {
+	t.Parallel()
+	down := errors.New("backend down")
+	h, _, sid := harness(t, "ReflectAndRetryToolPlugin", map[string]any{"max_retries": 1},
+		llmagent.Config{Tools: []runtime.Tool{failing(t, 5, down)}},
+		et.Call("lookup", `{}`), et.Text("later"), et.Call("lookup", `{}`), et.Text("later again"))
+	for turn := range 2 {
+		resps := responses(h.RunText(t, sid, "find"))
+		if len(resps) != 1 || resps[0].GetFields()["retry_count"].GetNumberValue() != 1 {
+			t.Errorf("turn %d: responses = %v, want a first retry", turn, resps)
+		}
+	}
+}

@@ -52,7 +52,18 @@ func newReflectAndRetry(a *arguments) (*runtime.Plugin, error) {
 	default:
 		return nil, fmt.Errorf("args.tracking_scope: want invocation or global, got %q", scope)
 	}
-	return &runtime.Plugin{Name: name, AfterTool: p.afterTool, OnToolError: p.onToolError}, nil
+	return &runtime.Plugin{Name: name, AfterTool: p.afterTool, OnToolError: p.onToolError, AfterRun: p.afterRun}, nil
+}
+
+// afterRun drops the counts of a finished invocation, which a long-lived
+// service would otherwise keep for good.
+func (p *reflectRetry) afterRun(ictx *runtime.InvocationContext) error {
+	if !p.global {
+		p.mu.Lock()
+		delete(p.counts, ictx.InvocationID)
+		p.mu.Unlock()
+	}
+	return nil
 }
 
 type reflectRetry struct {
@@ -79,7 +90,11 @@ func (p *reflectRetry) afterTool(tctx *runtime.ToolContext, tool runtime.Tool, _
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	delete(p.counts[p.scope(tctx)], tool.Name())
+	key := p.scope(tctx)
+	delete(p.counts[key], tool.Name())
+	if len(p.counts[key]) == 0 {
+		delete(p.counts, key)
+	}
 	return nil, nil
 }
 
