@@ -251,7 +251,10 @@ func TestClientToolStateSeesPendingDelta(t *testing.T) {
 func TestClientToolMissingArgsNotSent(t *testing.T) {
 	t.Parallel()
 	sent := false
-	ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { sent = true; return &tools.ClientResult{}, nil })
+	ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) {
+		sent = true
+		return &tools.ClientResult{}, nil
+	})
 	decl := tools.ClientDeclaration{Name: "book", Parameters: et.Struct(`{"type":"object","required":["city","date"]}`)}
 	tool := clientTool(t, decl, ch, 0)
 	events, _, _, err := remoteRun(t, context.Background(), []string{"book"}, client{tool}, nil,
@@ -317,7 +320,9 @@ func TestClientToolChannelErrorFails(t *testing.T) {
 
 func TestRemoteToolsetOffersDeclaredTools(t *testing.T) {
 	t.Parallel()
-	noop := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return &tools.ClientResult{}, nil })
+	noop := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) {
+		return &tools.ClientResult{}, nil
+	})
 	a := clientTool(t, tools.ClientDeclaration{Name: "a"}, noop, 0)
 	b := clientTool(t, tools.ClientDeclaration{Name: "b", Description: "Does b.", LongRunning: true}, noop, 0)
 	other := clientTool(t, tools.ClientDeclaration{Name: "other"}, noop, 0)
@@ -409,7 +414,9 @@ func TestClientToolParallelCalls(t *testing.T) {
 
 func TestNewClientToolErrors(t *testing.T) {
 	t.Parallel()
-	noop := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return &tools.ClientResult{}, nil })
+	noop := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) {
+		return &tools.ClientResult{}, nil
+	})
 	tests := []struct {
 		name string
 		cfg  tools.ClientToolConfig
