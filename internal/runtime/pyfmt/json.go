@@ -62,14 +62,30 @@ func appendJSON(dst []byte, v *structpb.Value) []byte {
 
 // appendJSONString quotes s as Python's json module does with
 // ensure_ascii=False.
-func appendJSONString(dst []byte, s string) []byte {
+func appendJSONString(dst []byte, s string) []byte { return appendJSONQuoted(dst, s, false) }
+
+// appendJSONQuoted quotes s as Python's json module does; with ascii
+// (ensure_ascii, its default), characters beyond ASCII become \uXXXX
+// escapes, those beyond the Basic Multilingual Plane surrogate pairs.
+func appendJSONQuoted(dst []byte, s string, ascii bool) []byte {
 	const hex = "0123456789abcdef"
+	u := func(dst []byte, r rune) []byte {
+		return append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+	}
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			_, size := utf8.DecodeRuneInString(s[i:])
-			dst = append(dst, s[i:i+size]...)
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case !ascii:
+				dst = append(dst, s[i:i+size]...)
+			case r > 0xffff:
+				r -= 0x10000
+				dst = u(u(dst, 0xd800+(r>>10)), 0xdc00+(r&0x3ff))
+			default:
+				dst = u(dst, r)
+			}
 			i += size
 			continue
 		}

@@ -2,7 +2,6 @@ package pyfmt
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"google.golang.org/protobuf/types/known/structpb"
 )
@@ -21,7 +20,7 @@ func appendJSONIndent(dst []byte, v *structpb.Value, unit, nl string) []byte {
 	inner := nl + unit
 	switch k := v.GetKind().(type) {
 	case *structpb.Value_StringValue:
-		return appendASCIIString(dst, k.StringValue)
+		return appendJSONQuoted(dst, k.StringValue, true)
 	case *structpb.Value_StructValue:
 		fields := k.StructValue.GetFields()
 		if len(fields) == 0 {
@@ -33,7 +32,7 @@ func appendJSONIndent(dst []byte, v *structpb.Value, unit, nl string) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, inner...)
-			dst = appendASCIIString(dst, key)
+			dst = appendJSONQuoted(dst, key, true)
 			dst = append(dst, ": "...)
 			dst = appendJSONIndent(dst, fields[key], unit, inner)
 		}
@@ -57,43 +56,4 @@ func appendJSONIndent(dst []byte, v *structpb.Value, unit, nl string) []byte {
 	default:
 		return appendJSON(dst, v)
 	}
-}
-
-// appendASCIIString quotes s as Python's json module does by default
-// (ensure_ascii): other characters than ASCII as \uXXXX escapes, those
-// beyond the Basic Multilingual Plane as surrogate pairs.
-func appendASCIIString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	u := func(dst []byte, r rune) []byte {
-		return append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-	}
-	start := len(dst)
-	dst = appendJSONString(dst, s)
-	if !hasNonASCII(s) {
-		return dst
-	}
-	quoted := string(dst[start:])
-	dst = dst[:start]
-	for _, r := range quoted {
-		switch {
-		case r < utf8.RuneSelf:
-			dst = append(dst, byte(r))
-		case r > 0xffff:
-			r -= 0x10000
-			dst = u(dst, 0xd800+(r>>10))
-			dst = u(dst, 0xdc00+(r&0x3ff))
-		default:
-			dst = u(dst, r)
-		}
-	}
-	return dst
-}
-
-func hasNonASCII(s string) bool {
-	for i := range len(s) {
-		if s[i] >= utf8.RuneSelf {
-			return true
-		}
-	}
-	return false
 }
