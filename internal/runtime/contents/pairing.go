@@ -61,6 +61,7 @@ func (p *pairing) check(list []*v1.Content, c *v1.Content, f partFlags) {
 	if p.calls == nil {
 		if p.tableSize > 0 {
 			p.calls = newIDTable(p.tableSize)
+			p.calls.logClaims = true // a Cache's table may be cut back
 		} else {
 			p.calls = idTablePool.Get().(*idTable)
 		}
@@ -133,8 +134,9 @@ type idTable struct {
 	slots []idSlot
 	n     int
 	// claims are the entries in the order they were made, owners rising,
-	// for [idTable.dropFrom].
-	claims []idSlot
+	// for [idTable.dropFrom]; kept when logClaims is set.
+	claims    []idSlot
+	logClaims bool
 }
 
 // idSlot is one entry; hash 0 marks a free slot.
@@ -179,7 +181,9 @@ func (t *idTable) claim(id string, owner int32) bool {
 		case 0:
 			*s = idSlot{h, owner}
 			t.n++
-			t.claims = append(t.claims, *s)
+			if t.logClaims {
+				t.claims = append(t.claims, *s)
+			}
 			return true
 		case h:
 			return s.owner == owner

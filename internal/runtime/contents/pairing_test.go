@@ -36,7 +36,7 @@ func TestIDTableFindsCallIDsOfOtherContents(t *testing.T) {
 func TestIDTableDropFromForgetsLaterContents(t *testing.T) {
 	t.Parallel()
 	// A small table keeps runs long, so that removals move entries.
-	table := &idTable{slots: make([]idSlot, minIDTable)}
+	table := &idTable{slots: make([]idSlot, minIDTable), logClaims: true}
 	const n = 30
 	for i := range n {
 		table.claim("call-"+strconv.Itoa(i), int32(i))
@@ -95,7 +95,7 @@ func TestCacheCutBackKeepsPairing(t *testing.T) {
 func TestIDTableMatchesAMap(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 11))
-	table := &idTable{slots: make([]idSlot, minIDTable)}
+	table := &idTable{slots: make([]idSlot, minIDTable), logClaims: true}
 	model := map[string]int32{}
 	owner := int32(0)
 	for step := range 50000 {
