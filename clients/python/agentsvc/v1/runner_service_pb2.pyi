@@ -31,7 +31,7 @@ class RunConfig(_message.Message):
     def __init__(self, streaming_mode: _Optional[_Union[StreamingMode, str]] = ..., max_llm_calls: _Optional[int] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class RunRequest(_message.Message):
-    __slots__ = ("app_name", "user_id", "session_id", "new_message", "state_delta", "invocation_id", "run_config", "streaming")
+    __slots__ = ("app_name", "user_id", "session_id", "new_message", "state_delta", "invocation_id", "run_config", "streaming", "request_id")
     APP_NAME_FIELD_NUMBER: _ClassVar[int]
     USER_ID_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -40,6 +40,7 @@ class RunRequest(_message.Message):
     INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_CONFIG_FIELD_NUMBER: _ClassVar[int]
     STREAMING_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     app_name: str
     user_id: str
     session_id: str
@@ -48,7 +49,8 @@ class RunRequest(_message.Message):
     invocation_id: str
     run_config: RunConfig
     streaming: bool
-    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., new_message: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., invocation_id: _Optional[str] = ..., run_config: _Optional[_Union[RunConfig, _Mapping]] = ..., streaming: _Optional[bool] = ...) -> None: ...
+    request_id: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., new_message: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., invocation_id: _Optional[str] = ..., run_config: _Optional[_Union[RunConfig, _Mapping]] = ..., streaming: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class RunResponse(_message.Message):
     __slots__ = ("event",)

@@ -28,24 +28,30 @@ class CreateSessionResponse(_message.Message):
     def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ...) -> None: ...
 
 class GetSessionRequest(_message.Message):
-    __slots__ = ("app_name", "user_id", "session_id", "num_recent_events", "after_timestamp")
+    __slots__ = ("app_name", "user_id", "session_id", "num_recent_events", "after_timestamp", "page_size", "page_token")
     APP_NAME_FIELD_NUMBER: _ClassVar[int]
     USER_ID_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     NUM_RECENT_EVENTS_FIELD_NUMBER: _ClassVar[int]
     AFTER_TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     app_name: str
     user_id: str
     session_id: str
     num_recent_events: int
     after_timestamp: float
-    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., num_recent_events: _Optional[int] = ..., after_timestamp: _Optional[float] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., num_recent_events: _Optional[int] = ..., after_timestamp: _Optional[float] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GetSessionResponse(_message.Message):
-    __slots__ = ("session",)
+    __slots__ = ("session", "next_page_token")
     SESSION_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     session: _session_pb2.Session
-    def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ListSessionsRequest(_message.Message):
     __slots__ = ("app_name", "user_id")

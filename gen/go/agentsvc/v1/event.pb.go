@@ -57,7 +57,9 @@ type Event struct {
 	// Event id, a uuid4.
 	Id string `protobuf:"bytes,25,opt,name=id,proto3" json:"id,omitempty"`
 	// Seconds since the epoch.
-	Timestamp     float64 `protobuf:"fixed64,26,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	Timestamp float64 `protobuf:"fixed64,26,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	// On a user event: the RunRequest.request_id it was stored for, if any.
+	RequestId     string `protobuf:"bytes,27,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -251,6 +253,13 @@ func (x *Event) GetTimestamp() float64 {
 		return x.Timestamp
 	}
 	return 0
+}
+
+func (x *Event) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
 }
 
 // EventActions are the side effects an event carries.
@@ -645,7 +654,7 @@ var File_agentsvc_v1_event_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\n" +
-	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x8a\b\n" +
+	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xa9\b\n" +
 	"\x05Event\x12.\n" +
 	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x18\n" +
 	"\apartial\x18\x02 \x01(\bR\apartial\x12#\n" +
@@ -671,7 +680,9 @@ const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\x15long_running_tool_ids\x18\x17 \x03(\tR\x12longRunningToolIds\x12\x16\n" +
 	"\x06branch\x18\x18 \x01(\tR\x06branch\x12\x0e\n" +
 	"\x02id\x18\x19 \x01(\tR\x02id\x12\x1c\n" +
-	"\ttimestamp\x18\x1a \x01(\x01R\ttimestamp\"\xe7\a\n" +
+	"\ttimestamp\x18\x1a \x01(\x01R\ttimestamp\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x1b \x01(\tR\trequestId\"\xe7\a\n" +
 	"\fEventActions\x12-\n" +
 	"\x12skip_summarization\x18\x01 \x01(\bR\x11skipSummarization\x128\n" +
 	"\vstate_delta\x18\x02 \x01(\v2\x17.google.protobuf.StructR\n" +

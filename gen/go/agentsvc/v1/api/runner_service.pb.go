@@ -153,7 +153,12 @@ type RunRequest struct {
 	RunConfig    *RunConfig `protobuf:"bytes,7,opt,name=run_config,json=runConfig,proto3" json:"run_config,omitempty"`
 	// ADK API server compatibility: true selects SSE streaming when run_config
 	// does not set a mode.
-	Streaming     bool `protobuf:"varint,8,opt,name=streaming,proto3" json:"streaming,omitempty"`
+	Streaming bool `protobuf:"varint,8,opt,name=streaming,proto3" json:"streaming,omitempty"`
+	// Optional idempotency key chosen by the caller. A run whose request_id is
+	// already carried by a user event of the session does not store its user
+	// message again: it continues that invocation instead, so a client that
+	// retries after a deadline or a lost connection never doubles its message.
+	RequestId     string `protobuf:"bytes,9,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -242,6 +247,13 @@ func (x *RunRequest) GetStreaming() bool {
 		return x.Streaming
 	}
 	return false
+}
+
+func (x *RunRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
 }
 
 // RunResponse carries one event of a Run.
@@ -870,7 +882,7 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\x0estreaming_mode\x18\x01 \x01(\x0e2\x1a.agentsvc.v1.StreamingModeR\rstreamingMode\x12'\n" +
 	"\rmax_llm_calls\x18\x02 \x01(\x05H\x00R\vmaxLlmCalls\x88\x01\x01\x12@\n" +
 	"\x0fcustom_metadata\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x0ecustomMetadataB\x10\n" +
-	"\x0e_max_llm_calls\"\xca\x02\n" +
+	"\x0e_max_llm_calls\"\xe9\x02\n" +
 	"\n" +
 	"RunRequest\x12\x19\n" +
 	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
@@ -884,7 +896,9 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\rinvocation_id\x18\x06 \x01(\tR\finvocationId\x125\n" +
 	"\n" +
 	"run_config\x18\a \x01(\v2\x16.agentsvc.v1.RunConfigR\trunConfig\x12\x1c\n" +
-	"\tstreaming\x18\b \x01(\bR\tstreaming\"7\n" +
+	"\tstreaming\x18\b \x01(\bR\tstreaming\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\t \x01(\tR\trequestId\"7\n" +
 	"\vRunResponse\x12(\n" +
 	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xb5\x01\n" +
 	"\x0eConnectRequest\x12-\n" +

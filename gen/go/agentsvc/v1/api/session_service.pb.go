@@ -150,8 +150,14 @@ type GetSessionRequest struct {
 	NumRecentEvents int32 `protobuf:"varint,4,opt,name=num_recent_events,json=numRecentEvents,proto3" json:"num_recent_events,omitempty"`
 	// When positive, only events at or after this time (seconds since epoch).
 	AfterTimestamp float64 `protobuf:"fixed64,5,opt,name=after_timestamp,json=afterTimestamp,proto3" json:"after_timestamp,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// When positive, at most this many of the selected events, oldest first,
+	// and next_page_token names the rest; a page also ends early rather than
+	// exceed the server's response size limit.
+	PageSize int32 `protobuf:"varint,6,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of the previous page; empty for the first page.
+	PageToken     string `protobuf:"bytes,7,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetSessionRequest) Reset() {
@@ -219,10 +225,26 @@ func (x *GetSessionRequest) GetAfterTimestamp() float64 {
 	return 0
 }
 
+func (x *GetSessionRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *GetSessionRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
 // GetSessionResponse holds the session.
 type GetSessionResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Session       *v1.Session            `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Session *v1.Session            `protobuf:"bytes,1,opt,name=session,proto3" json:"session,omitempty"`
+	// Names the next page of events; empty on the last page.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -262,6 +284,13 @@ func (x *GetSessionResponse) GetSession() *v1.Session {
 		return x.Session
 	}
 	return nil
+}
+
+func (x *GetSessionResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
 }
 
 // ListSessionsRequest names the app and user whose sessions to list.
@@ -700,16 +729,20 @@ const file_agentsvc_v1_session_service_proto_rawDesc = "" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12-\n" +
 	"\x05state\x18\x04 \x01(\v2\x17.google.protobuf.StructR\x05state\"G\n" +
 	"\x15CreateSessionResponse\x12.\n" +
-	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession\"\xbb\x01\n" +
+	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession\"\xf7\x01\n" +
 	"\x11GetSessionRequest\x12\x19\n" +
 	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12*\n" +
 	"\x11num_recent_events\x18\x04 \x01(\x05R\x0fnumRecentEvents\x12'\n" +
-	"\x0fafter_timestamp\x18\x05 \x01(\x01R\x0eafterTimestamp\"D\n" +
+	"\x0fafter_timestamp\x18\x05 \x01(\x01R\x0eafterTimestamp\x12\x1b\n" +
+	"\tpage_size\x18\x06 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\a \x01(\tR\tpageToken\"l\n" +
 	"\x12GetSessionResponse\x12.\n" +
-	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession\"I\n" +
+	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"I\n" +
 	"\x13ListSessionsRequest\x12\x19\n" +
 	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\"H\n" +

@@ -350,4 +350,24 @@ public interface EventOrBuilder extends
    * @return The timestamp.
    */
   double getTimestamp();
+
+  /**
+   * <pre>
+   * On a user event: the RunRequest.request_id it was stored for, if any.
+   * </pre>
+   *
+   * <code>string request_id = 27;</code>
+   * @return The requestId.
+   */
+  java.lang.String getRequestId();
+  /**
+   * <pre>
+   * On a user event: the RunRequest.request_id it was stored for, if any.
+   * </pre>
+   *
+   * <code>string request_id = 27;</code>
+   * @return The bytes for requestId.
+   */
+  com.google.protobuf.ByteString
+      getRequestIdBytes();
 }

@@ -82,7 +82,7 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
     java.lang.String[] descriptorData = {
       "\n\027agentsvc/v1/event.proto\022\013agentsvc.v1\032\031" +
       "agentsvc/v1/content.proto\032\034google/protob" +
-      "uf/struct.proto\"\325\005\n\005Event\022%\n\007content\030\001 \001" +
+      "uf/struct.proto\"\351\005\n\005Event\022%\n\007content\030\001 \001" +
       "(\0132\024.agentsvc.v1.Content\022\017\n\007partial\030\002 \001(" +
       "\010\022\025\n\rturn_complete\030\003 \001(\010\022\025\n\rfinish_reaso" +
       "n\030\004 \001(\t\022\022\n\nerror_code\030\005 \001(\t\022\025\n\rerror_mes" +
@@ -100,41 +100,41 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       "\024 \001(\t\022\016\n\006author\030\025 \001(\t\022*\n\007actions\030\026 \001(\0132\031" +
       ".agentsvc.v1.EventActions\022\035\n\025long_runnin" +
       "g_tool_ids\030\027 \003(\t\022\016\n\006branch\030\030 \001(\t\022\n\n\002id\030\031" +
-      " \001(\t\022\021\n\ttimestamp\030\032 \001(\001\"\212\006\n\014EventActions" +
-      "\022\032\n\022skip_summarization\030\001 \001(\010\022,\n\013state_de" +
-      "lta\030\002 \001(\0132\027.google.protobuf.Struct\022D\n\016ar" +
-      "tifact_delta\030\003 \003(\0132,.agentsvc.v1.EventAc" +
-      "tions.ArtifactDeltaEntry\022\031\n\021transfer_to_" +
-      "agent\030\004 \001(\t\022\020\n\010escalate\030\005 \001(\010\022S\n\026request" +
-      "ed_auth_configs\030\006 \003(\01323.agentsvc.v1.Even" +
-      "tActions.RequestedAuthConfigsEntry\022_\n\034re" +
-      "quested_tool_confirmations\030\007 \003(\01329.agent" +
-      "svc.v1.EventActions.RequestedToolConfirm" +
-      "ationsEntry\0220\n\ncompaction\030\010 \001(\0132\034.agents" +
-      "vc.v1.EventCompaction\022\024\n\014end_of_agent\030\t " +
-      "\001(\010\022,\n\013agent_state\030\n \001(\0132\027.google.protob" +
-      "uf.Struct\022#\n\033rewind_before_invocation_id" +
-      "\030\013 \001(\t\0324\n\022ArtifactDeltaEntry\022\013\n\003key\030\001 \001(" +
-      "\t\022\r\n\005value\030\002 \001(\003:\0028\001\032T\n\031RequestedAuthCon" +
-      "figsEntry\022\013\n\003key\030\001 \001(\t\022&\n\005value\030\002 \001(\0132\027." +
-      "google.protobuf.Struct:\0028\001\032`\n\037RequestedT" +
-      "oolConfirmationsEntry\022\013\n\003key\030\001 \001(\t\022,\n\005va" +
-      "lue\030\002 \001(\0132\035.agentsvc.v1.ToolConfirmation" +
-      ":\0028\001\"]\n\020ToolConfirmation\022\014\n\004hint\030\001 \001(\t\022\021" +
-      "\n\tconfirmed\030\002 \001(\010\022(\n\007payload\030\003 \001(\0132\027.goo" +
-      "gle.protobuf.Struct\"r\n\017EventCompaction\022\027" +
-      "\n\017start_timestamp\030\001 \001(\001\022\025\n\rend_timestamp" +
-      "\030\002 \001(\001\022/\n\021compacted_content\030\003 \001(\0132\024.agen" +
-      "tsvc.v1.Content\"\315\001\n\rUsageMetadata\022\032\n\022pro" +
-      "mpt_token_count\030\001 \001(\005\022\036\n\026candidates_toke" +
-      "n_count\030\002 \001(\005\022\031\n\021total_token_count\030\003 \001(\005" +
-      "\022\034\n\024thoughts_token_count\030\004 \001(\005\022\"\n\032cached" +
-      "_content_token_count\030\005 \001(\005\022#\n\033tool_use_p" +
-      "rompt_token_count\030\006 \001(\005\"/\n\rTranscription" +
-      "\022\014\n\004text\030\001 \001(\t\022\020\n\010finished\030\002 \001(\010BO\n\017dev." +
-      "agentsvc.v1P\001Z:github.com/agentsvc/agent" +
-      "svc/gen/go/agentsvc/v1;agentsvcv1b\006proto" +
-      "3"
+      " \001(\t\022\021\n\ttimestamp\030\032 \001(\001\022\022\n\nrequest_id\030\033 " +
+      "\001(\t\"\212\006\n\014EventActions\022\032\n\022skip_summarizati" +
+      "on\030\001 \001(\010\022,\n\013state_delta\030\002 \001(\0132\027.google.p" +
+      "rotobuf.Struct\022D\n\016artifact_delta\030\003 \003(\0132," +
+      ".agentsvc.v1.EventActions.ArtifactDeltaE" +
+      "ntry\022\031\n\021transfer_to_agent\030\004 \001(\t\022\020\n\010escal" +
+      "ate\030\005 \001(\010\022S\n\026requested_auth_configs\030\006 \003(" +
+      "\01323.agentsvc.v1.EventActions.RequestedAu" +
+      "thConfigsEntry\022_\n\034requested_tool_confirm" +
+      "ations\030\007 \003(\01329.agentsvc.v1.EventActions." +
+      "RequestedToolConfirmationsEntry\0220\n\ncompa" +
+      "ction\030\010 \001(\0132\034.agentsvc.v1.EventCompactio" +
+      "n\022\024\n\014end_of_agent\030\t \001(\010\022,\n\013agent_state\030\n" +
+      " \001(\0132\027.google.protobuf.Struct\022#\n\033rewind_" +
+      "before_invocation_id\030\013 \001(\t\0324\n\022ArtifactDe" +
+      "ltaEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\003:\0028\001" +
+      "\032T\n\031RequestedAuthConfigsEntry\022\013\n\003key\030\001 \001" +
+      "(\t\022&\n\005value\030\002 \001(\0132\027.google.protobuf.Stru" +
+      "ct:\0028\001\032`\n\037RequestedToolConfirmationsEntr" +
+      "y\022\013\n\003key\030\001 \001(\t\022,\n\005value\030\002 \001(\0132\035.agentsvc" +
+      ".v1.ToolConfirmation:\0028\001\"]\n\020ToolConfirma" +
+      "tion\022\014\n\004hint\030\001 \001(\t\022\021\n\tconfirmed\030\002 \001(\010\022(\n" +
+      "\007payload\030\003 \001(\0132\027.google.protobuf.Struct\"" +
+      "r\n\017EventCompaction\022\027\n\017start_timestamp\030\001 " +
+      "\001(\001\022\025\n\rend_timestamp\030\002 \001(\001\022/\n\021compacted_" +
+      "content\030\003 \001(\0132\024.agentsvc.v1.Content\"\315\001\n\r" +
+      "UsageMetadata\022\032\n\022prompt_token_count\030\001 \001(" +
+      "\005\022\036\n\026candidates_token_count\030\002 \001(\005\022\031\n\021tot" +
+      "al_token_count\030\003 \001(\005\022\034\n\024thoughts_token_c" +
+      "ount\030\004 \001(\005\022\"\n\032cached_content_token_count" +
+      "\030\005 \001(\005\022#\n\033tool_use_prompt_token_count\030\006 " +
+      "\001(\005\"/\n\rTranscription\022\014\n\004text\030\001 \001(\t\022\020\n\010fi" +
+      "nished\030\002 \001(\010BO\n\017dev.agentsvc.v1P\001Z:githu" +
+      "b.com/agentsvc/agentsvc/gen/go/agentsvc/" +
+      "v1;agentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -147,7 +147,7 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_agentsvc_v1_Event_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_Event_descriptor,
-        new java.lang.String[] { "Content", "Partial", "TurnComplete", "FinishReason", "ErrorCode", "ErrorMessage", "Interrupted", "CustomMetadata", "UsageMetadata", "GroundingMetadata", "ModelVersion", "AvgLogprobs", "CitationMetadata", "InteractionId", "InputTranscription", "OutputTranscription", "InvocationId", "Author", "Actions", "LongRunningToolIds", "Branch", "Id", "Timestamp", });
+        new java.lang.String[] { "Content", "Partial", "TurnComplete", "FinishReason", "ErrorCode", "ErrorMessage", "Interrupted", "CustomMetadata", "UsageMetadata", "GroundingMetadata", "ModelVersion", "AvgLogprobs", "CitationMetadata", "InteractionId", "InputTranscription", "OutputTranscription", "InvocationId", "Author", "Actions", "LongRunningToolIds", "Branch", "Id", "Timestamp", "RequestId", });
     internal_static_agentsvc_v1_EventActions_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_agentsvc_v1_EventActions_fieldAccessorTable = new

@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
     appName_ = "";
     userId_ = "";
     sessionId_ = "";
+    pageToken_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -197,6 +198,70 @@ private static final long serialVersionUID = 0L;
     return afterTimestamp_;
   }
 
+  public static final int PAGE_SIZE_FIELD_NUMBER = 6;
+  private int pageSize_ = 0;
+  /**
+   * <pre>
+   * When positive, at most this many of the selected events, oldest first,
+   * and next_page_token names the rest; a page also ends early rather than
+   * exceed the server's response size limit.
+   * </pre>
+   *
+   * <code>int32 page_size = 6;</code>
+   * @return The pageSize.
+   */
+  @java.lang.Override
+  public int getPageSize() {
+    return pageSize_;
+  }
+
+  public static final int PAGE_TOKEN_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object pageToken_ = "";
+  /**
+   * <pre>
+   * The next_page_token of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 7;</code>
+   * @return The pageToken.
+   */
+  @java.lang.Override
+  public java.lang.String getPageToken() {
+    java.lang.Object ref = pageToken_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      pageToken_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The next_page_token of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 7;</code>
+   * @return The bytes for pageToken.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getPageTokenBytes() {
+    java.lang.Object ref = pageToken_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      pageToken_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -226,6 +291,12 @@ private static final long serialVersionUID = 0L;
     if (java.lang.Double.doubleToRawLongBits(afterTimestamp_) != 0) {
       output.writeDouble(5, afterTimestamp_);
     }
+    if (pageSize_ != 0) {
+      output.writeInt32(6, pageSize_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 7, pageToken_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -251,6 +322,13 @@ private static final long serialVersionUID = 0L;
     if (java.lang.Double.doubleToRawLongBits(afterTimestamp_) != 0) {
       size += com.google.protobuf.CodedOutputStream
         .computeDoubleSize(5, afterTimestamp_);
+    }
+    if (pageSize_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(6, pageSize_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(7, pageToken_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -278,6 +356,10 @@ private static final long serialVersionUID = 0L;
     if (java.lang.Double.doubleToLongBits(getAfterTimestamp())
         != java.lang.Double.doubleToLongBits(
             other.getAfterTimestamp())) return false;
+    if (getPageSize()
+        != other.getPageSize()) return false;
+    if (!getPageToken()
+        .equals(other.getPageToken())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -300,6 +382,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + AFTER_TIMESTAMP_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         java.lang.Double.doubleToLongBits(getAfterTimestamp()));
+    hash = (37 * hash) + PAGE_SIZE_FIELD_NUMBER;
+    hash = (53 * hash) + getPageSize();
+    hash = (37 * hash) + PAGE_TOKEN_FIELD_NUMBER;
+    hash = (53 * hash) + getPageToken().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -440,6 +526,8 @@ private static final long serialVersionUID = 0L;
       sessionId_ = "";
       numRecentEvents_ = 0;
       afterTimestamp_ = 0D;
+      pageSize_ = 0;
+      pageToken_ = "";
       return this;
     }
 
@@ -488,6 +576,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000010) != 0)) {
         result.afterTimestamp_ = afterTimestamp_;
       }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.pageSize_ = pageSize_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.pageToken_ = pageToken_;
+      }
     }
 
     @java.lang.Override
@@ -522,6 +616,14 @@ private static final long serialVersionUID = 0L;
       }
       if (java.lang.Double.doubleToRawLongBits(other.getAfterTimestamp()) != 0) {
         setAfterTimestamp(other.getAfterTimestamp());
+      }
+      if (other.getPageSize() != 0) {
+        setPageSize(other.getPageSize());
+      }
+      if (!other.getPageToken().isEmpty()) {
+        pageToken_ = other.pageToken_;
+        bitField0_ |= 0x00000040;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -574,6 +676,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 41
+            case 48: {
+              pageSize_ = input.readInt32();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
+            case 58: {
+              pageToken_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -891,6 +1003,148 @@ private static final long serialVersionUID = 0L;
     public Builder clearAfterTimestamp() {
       bitField0_ = (bitField0_ & ~0x00000010);
       afterTimestamp_ = 0D;
+      onChanged();
+      return this;
+    }
+
+    private int pageSize_ ;
+    /**
+     * <pre>
+     * When positive, at most this many of the selected events, oldest first,
+     * and next_page_token names the rest; a page also ends early rather than
+     * exceed the server's response size limit.
+     * </pre>
+     *
+     * <code>int32 page_size = 6;</code>
+     * @return The pageSize.
+     */
+    @java.lang.Override
+    public int getPageSize() {
+      return pageSize_;
+    }
+    /**
+     * <pre>
+     * When positive, at most this many of the selected events, oldest first,
+     * and next_page_token names the rest; a page also ends early rather than
+     * exceed the server's response size limit.
+     * </pre>
+     *
+     * <code>int32 page_size = 6;</code>
+     * @param value The pageSize to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPageSize(int value) {
+
+      pageSize_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When positive, at most this many of the selected events, oldest first,
+     * and next_page_token names the rest; a page also ends early rather than
+     * exceed the server's response size limit.
+     * </pre>
+     *
+     * <code>int32 page_size = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPageSize() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      pageSize_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object pageToken_ = "";
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 7;</code>
+     * @return The pageToken.
+     */
+    public java.lang.String getPageToken() {
+      java.lang.Object ref = pageToken_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        pageToken_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 7;</code>
+     * @return The bytes for pageToken.
+     */
+    public com.google.protobuf.ByteString
+        getPageTokenBytes() {
+      java.lang.Object ref = pageToken_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        pageToken_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 7;</code>
+     * @param value The pageToken to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPageToken(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      pageToken_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPageToken() {
+      pageToken_ = getDefaultInstance().getPageToken();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 7;</code>
+     * @param value The bytes for pageToken to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPageTokenBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      pageToken_ = value;
+      bitField0_ |= 0x00000040;
       onChanged();
       return this;
     }

@@ -65,4 +65,36 @@ public interface GetSessionRequestOrBuilder extends
    * @return The afterTimestamp.
    */
   double getAfterTimestamp();
+
+  /**
+   * <pre>
+   * When positive, at most this many of the selected events, oldest first,
+   * and next_page_token names the rest; a page also ends early rather than
+   * exceed the server's response size limit.
+   * </pre>
+   *
+   * <code>int32 page_size = 6;</code>
+   * @return The pageSize.
+   */
+  int getPageSize();
+
+  /**
+   * <pre>
+   * The next_page_token of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 7;</code>
+   * @return The pageToken.
+   */
+  java.lang.String getPageToken();
+  /**
+   * <pre>
+   * The next_page_token of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 7;</code>
+   * @return The bytes for pageToken.
+   */
+  com.google.protobuf.ByteString
+      getPageTokenBytes();
 }

@@ -24,4 +24,24 @@ public interface GetSessionResponseOrBuilder extends
    * <code>.agentsvc.v1.Session session = 1;</code>
    */
   dev.agentsvc.v1.SessionOrBuilder getSessionOrBuilder();
+
+  /**
+   * <pre>
+   * Names the next page of events; empty on the last page.
+   * </pre>
+   *
+   * <code>string next_page_token = 2;</code>
+   * @return The nextPageToken.
+   */
+  java.lang.String getNextPageToken();
+  /**
+   * <pre>
+   * Names the next page of events; empty on the last page.
+   * </pre>
+   *
+   * <code>string next_page_token = 2;</code>
+   * @return The bytes for nextPageToken.
+   */
+  com.google.protobuf.ByteString
+      getNextPageTokenBytes();
 }

@@ -36,6 +36,7 @@ private static final long serialVersionUID = 0L;
     userId_ = "";
     sessionId_ = "";
     invocationId_ = "";
+    requestId_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -322,6 +323,59 @@ private static final long serialVersionUID = 0L;
     return streaming_;
   }
 
+  public static final int REQUEST_ID_FIELD_NUMBER = 9;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object requestId_ = "";
+  /**
+   * <pre>
+   * Optional idempotency key chosen by the caller. A run whose request_id is
+   * already carried by a user event of the session does not store its user
+   * message again: it continues that invocation instead, so a client that
+   * retries after a deadline or a lost connection never doubles its message.
+   * </pre>
+   *
+   * <code>string request_id = 9;</code>
+   * @return The requestId.
+   */
+  @java.lang.Override
+  public java.lang.String getRequestId() {
+    java.lang.Object ref = requestId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      requestId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Optional idempotency key chosen by the caller. A run whose request_id is
+   * already carried by a user event of the session does not store its user
+   * message again: it continues that invocation instead, so a client that
+   * retries after a deadline or a lost connection never doubles its message.
+   * </pre>
+   *
+   * <code>string request_id = 9;</code>
+   * @return The bytes for requestId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getRequestIdBytes() {
+    java.lang.Object ref = requestId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      requestId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -360,6 +414,9 @@ private static final long serialVersionUID = 0L;
     if (streaming_ != false) {
       output.writeBool(8, streaming_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(requestId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 9, requestId_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -396,6 +453,9 @@ private static final long serialVersionUID = 0L;
     if (streaming_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(8, streaming_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(requestId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(9, requestId_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -437,6 +497,8 @@ private static final long serialVersionUID = 0L;
     }
     if (getStreaming()
         != other.getStreaming()) return false;
+    if (!getRequestId()
+        .equals(other.getRequestId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -471,6 +533,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + STREAMING_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getStreaming());
+    hash = (37 * hash) + REQUEST_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getRequestId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -634,6 +698,7 @@ private static final long serialVersionUID = 0L;
         runConfigBuilder_ = null;
       }
       streaming_ = false;
+      requestId_ = "";
       return this;
     }
 
@@ -701,6 +766,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000080) != 0)) {
         result.streaming_ = streaming_;
       }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.requestId_ = requestId_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -747,6 +815,11 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getStreaming() != false) {
         setStreaming(other.getStreaming());
+      }
+      if (!other.getRequestId().isEmpty()) {
+        requestId_ = other.requestId_;
+        bitField0_ |= 0x00000100;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -820,6 +893,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 64
+            case 74: {
+              requestId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 74
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1587,6 +1665,113 @@ private static final long serialVersionUID = 0L;
     public Builder clearStreaming() {
       bitField0_ = (bitField0_ & ~0x00000080);
       streaming_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object requestId_ = "";
+    /**
+     * <pre>
+     * Optional idempotency key chosen by the caller. A run whose request_id is
+     * already carried by a user event of the session does not store its user
+     * message again: it continues that invocation instead, so a client that
+     * retries after a deadline or a lost connection never doubles its message.
+     * </pre>
+     *
+     * <code>string request_id = 9;</code>
+     * @return The requestId.
+     */
+    public java.lang.String getRequestId() {
+      java.lang.Object ref = requestId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        requestId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Optional idempotency key chosen by the caller. A run whose request_id is
+     * already carried by a user event of the session does not store its user
+     * message again: it continues that invocation instead, so a client that
+     * retries after a deadline or a lost connection never doubles its message.
+     * </pre>
+     *
+     * <code>string request_id = 9;</code>
+     * @return The bytes for requestId.
+     */
+    public com.google.protobuf.ByteString
+        getRequestIdBytes() {
+      java.lang.Object ref = requestId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        requestId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Optional idempotency key chosen by the caller. A run whose request_id is
+     * already carried by a user event of the session does not store its user
+     * message again: it continues that invocation instead, so a client that
+     * retries after a deadline or a lost connection never doubles its message.
+     * </pre>
+     *
+     * <code>string request_id = 9;</code>
+     * @param value The requestId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRequestId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      requestId_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional idempotency key chosen by the caller. A run whose request_id is
+     * already carried by a user event of the session does not store its user
+     * message again: it continues that invocation instead, so a client that
+     * retries after a deadline or a lost connection never doubles its message.
+     * </pre>
+     *
+     * <code>string request_id = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRequestId() {
+      requestId_ = getDefaultInstance().getRequestId();
+      bitField0_ = (bitField0_ & ~0x00000100);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional idempotency key chosen by the caller. A run whose request_id is
+     * already carried by a user event of the session does not store its user
+     * message again: it continues that invocation instead, so a client that
+     * retries after a deadline or a lost connection never doubles its message.
+     * </pre>
+     *
+     * <code>string request_id = 9;</code>
+     * @param value The bytes for requestId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRequestIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      requestId_ = value;
+      bitField0_ |= 0x00000100;
       onChanged();
       return this;
     }

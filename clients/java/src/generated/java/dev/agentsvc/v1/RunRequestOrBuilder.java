@@ -133,4 +133,30 @@ public interface RunRequestOrBuilder extends
    * @return The streaming.
    */
   boolean getStreaming();
+
+  /**
+   * <pre>
+   * Optional idempotency key chosen by the caller. A run whose request_id is
+   * already carried by a user event of the session does not store its user
+   * message again: it continues that invocation instead, so a client that
+   * retries after a deadline or a lost connection never doubles its message.
+   * </pre>
+   *
+   * <code>string request_id = 9;</code>
+   * @return The requestId.
+   */
+  java.lang.String getRequestId();
+  /**
+   * <pre>
+   * Optional idempotency key chosen by the caller. A run whose request_id is
+   * already carried by a user event of the session does not store its user
+   * message again: it continues that invocation instead, so a client that
+   * retries after a deadline or a lost connection never doubles its message.
+   * </pre>
+   *
+   * <code>string request_id = 9;</code>
+   * @return The bytes for requestId.
+   */
+  com.google.protobuf.ByteString
+      getRequestIdBytes();
 }

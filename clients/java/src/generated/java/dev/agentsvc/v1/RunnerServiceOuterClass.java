@@ -98,46 +98,47 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
       "agentsvc.v1.StreamingMode\022\032\n\rmax_llm_cal" +
       "ls\030\002 \001(\005H\000\210\001\001\0220\n\017custom_metadata\030\003 \001(\0132\027" +
       ".google.protobuf.StructB\020\n\016_max_llm_call" +
-      "s\"\362\001\n\nRunRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007us" +
+      "s\"\206\002\n\nRunRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007us" +
       "er_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022)\n\013new_m" +
       "essage\030\004 \001(\0132\024.agentsvc.v1.Content\022,\n\013st" +
       "ate_delta\030\005 \001(\0132\027.google.protobuf.Struct" +
       "\022\025\n\rinvocation_id\030\006 \001(\t\022*\n\nrun_config\030\007 " +
       "\001(\0132\026.agentsvc.v1.RunConfig\022\021\n\tstreaming" +
-      "\030\010 \001(\010\"0\n\013RunResponse\022!\n\005event\030\001 \001(\0132\022.a" +
-      "gentsvc.v1.Event\"\232\001\n\016ConnectRequest\022&\n\005s" +
-      "tart\030\001 \001(\0132\025.agentsvc.v1.StartRunH\000\022.\n\013t" +
-      "ool_result\030\002 \001(\0132\027.agentsvc.v1.ToolResul" +
-      "tH\000\022(\n\006cancel\030\003 \001(\0132\026.agentsvc.v1.Cancel" +
-      "RunH\000B\006\n\004kind\"]\n\010StartRun\022$\n\003run\030\001 \001(\0132\027" +
-      ".agentsvc.v1.RunRequest\022+\n\005tools\030\002 \003(\0132\034" +
-      ".agentsvc.v1.ToolDeclaration\"\300\001\n\017ToolDec" +
-      "laration\022\014\n\004name\030\001 \001(\t\022\023\n\013description\030\002 " +
-      "\001(\t\022+\n\nparameters\030\003 \001(\0132\027.google.protobu" +
-      "f.Struct\022)\n\010response\030\004 \001(\0132\027.google.prot" +
-      "obuf.Struct\022\024\n\014long_running\030\005 \001(\010\022\034\n\024req" +
-      "uire_confirmation\030\006 \001(\010\"\202\001\n\nToolResult\022\017" +
-      "\n\007call_id\030\001 \001(\t\022(\n\010response\030\002 \001(\0132\026.goog" +
-      "le.protobuf.Value\022\r\n\005error\030\003 \001(\t\022*\n\007acti" +
-      "ons\030\004 \001(\0132\031.agentsvc.v1.EventActions\"\013\n\t" +
-      "CancelRun\"\220\001\n\017ConnectResponse\022#\n\005event\030\001" +
-      " \001(\0132\022.agentsvc.v1.EventH\000\022*\n\ttool_call\030" +
-      "\002 \001(\0132\025.agentsvc.v1.ToolCallH\000\022$\n\004done\030\003" +
-      " \001(\0132\024.agentsvc.v1.RunDoneH\000B\006\n\004kind\"\240\001\n" +
-      "\010ToolCall\022\017\n\007call_id\030\001 \001(\t\022\025\n\rinvocation" +
-      "_id\030\002 \001(\t\022\022\n\nagent_name\030\003 \001(\t\0220\n\rfunctio" +
-      "n_call\030\004 \001(\0132\031.agentsvc.v1.FunctionCall\022" +
-      "&\n\005state\030\005 \001(\0132\027.google.protobuf.Struct\"" +
-      " \n\007RunDone\022\025\n\rinvocation_id\030\001 \001(\t*`\n\rStr" +
-      "eamingMode\022\036\n\032STREAMING_MODE_UNSPECIFIED" +
-      "\020\000\022\027\n\023STREAMING_MODE_NONE\020\001\022\026\n\022STREAMING" +
-      "_MODE_SSE\020\0022\246\001\n\rRunnerService\022K\n\003Run\022\027.a" +
-      "gentsvc.v1.RunRequest\032\030.agentsvc.v1.RunR" +
-      "esponse\"\017\202\323\344\223\002\t\"\004/run:\001*0\001\022H\n\007Connect\022\033." +
-      "agentsvc.v1.ConnectRequest\032\034.agentsvc.v1" +
-      ".ConnectResponse(\0010\001BL\n\017dev.agentsvc.v1P" +
-      "\001Z7github.com/agentsvc/agentsvc/gen/go/a" +
-      "gentsvc/v1/api;apib\006proto3"
+      "\030\010 \001(\010\022\022\n\nrequest_id\030\t \001(\t\"0\n\013RunRespons" +
+      "e\022!\n\005event\030\001 \001(\0132\022.agentsvc.v1.Event\"\232\001\n" +
+      "\016ConnectRequest\022&\n\005start\030\001 \001(\0132\025.agentsv" +
+      "c.v1.StartRunH\000\022.\n\013tool_result\030\002 \001(\0132\027.a" +
+      "gentsvc.v1.ToolResultH\000\022(\n\006cancel\030\003 \001(\0132" +
+      "\026.agentsvc.v1.CancelRunH\000B\006\n\004kind\"]\n\010Sta" +
+      "rtRun\022$\n\003run\030\001 \001(\0132\027.agentsvc.v1.RunRequ" +
+      "est\022+\n\005tools\030\002 \003(\0132\034.agentsvc.v1.ToolDec" +
+      "laration\"\300\001\n\017ToolDeclaration\022\014\n\004name\030\001 \001" +
+      "(\t\022\023\n\013description\030\002 \001(\t\022+\n\nparameters\030\003 " +
+      "\001(\0132\027.google.protobuf.Struct\022)\n\010response" +
+      "\030\004 \001(\0132\027.google.protobuf.Struct\022\024\n\014long_" +
+      "running\030\005 \001(\010\022\034\n\024require_confirmation\030\006 " +
+      "\001(\010\"\202\001\n\nToolResult\022\017\n\007call_id\030\001 \001(\t\022(\n\010r" +
+      "esponse\030\002 \001(\0132\026.google.protobuf.Value\022\r\n" +
+      "\005error\030\003 \001(\t\022*\n\007actions\030\004 \001(\0132\031.agentsvc" +
+      ".v1.EventActions\"\013\n\tCancelRun\"\220\001\n\017Connec" +
+      "tResponse\022#\n\005event\030\001 \001(\0132\022.agentsvc.v1.E" +
+      "ventH\000\022*\n\ttool_call\030\002 \001(\0132\025.agentsvc.v1." +
+      "ToolCallH\000\022$\n\004done\030\003 \001(\0132\024.agentsvc.v1.R" +
+      "unDoneH\000B\006\n\004kind\"\240\001\n\010ToolCall\022\017\n\007call_id" +
+      "\030\001 \001(\t\022\025\n\rinvocation_id\030\002 \001(\t\022\022\n\nagent_n" +
+      "ame\030\003 \001(\t\0220\n\rfunction_call\030\004 \001(\0132\031.agent" +
+      "svc.v1.FunctionCall\022&\n\005state\030\005 \001(\0132\027.goo" +
+      "gle.protobuf.Struct\" \n\007RunDone\022\025\n\rinvoca" +
+      "tion_id\030\001 \001(\t*`\n\rStreamingMode\022\036\n\032STREAM" +
+      "ING_MODE_UNSPECIFIED\020\000\022\027\n\023STREAMING_MODE" +
+      "_NONE\020\001\022\026\n\022STREAMING_MODE_SSE\020\0022\246\001\n\rRunn" +
+      "erService\022K\n\003Run\022\027.agentsvc.v1.RunReques" +
+      "t\032\030.agentsvc.v1.RunResponse\"\017\202\323\344\223\002\t\"\004/ru" +
+      "n:\001*0\001\022H\n\007Connect\022\033.agentsvc.v1.ConnectR" +
+      "equest\032\034.agentsvc.v1.ConnectResponse(\0010\001" +
+      "BL\n\017dev.agentsvc.v1P\001Z7github.com/agents" +
+      "vc/agentsvc/gen/go/agentsvc/v1/api;apib\006" +
+      "proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -158,7 +159,7 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     internal_static_agentsvc_v1_RunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_RunRequest_descriptor,
-        new java.lang.String[] { "AppName", "UserId", "SessionId", "NewMessage", "StateDelta", "InvocationId", "RunConfig", "Streaming", });
+        new java.lang.String[] { "AppName", "UserId", "SessionId", "NewMessage", "StateDelta", "InvocationId", "RunConfig", "Streaming", "RequestId", });
     internal_static_agentsvc_v1_RunResponse_descriptor =
       getDescriptor().getMessageType(2);
     internal_static_agentsvc_v1_RunResponse_fieldAccessorTable = new

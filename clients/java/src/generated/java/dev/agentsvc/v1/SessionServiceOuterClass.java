@@ -102,54 +102,55 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
       "\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nse" +
       "ssion_id\030\003 \001(\t\022&\n\005state\030\004 \001(\0132\027.google.p" +
       "rotobuf.Struct\">\n\025CreateSessionResponse\022" +
-      "%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Session\"~" +
-      "\n\021GetSessionRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n" +
-      "\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022\031\n\021nu" +
-      "m_recent_events\030\004 \001(\005\022\027\n\017after_timestamp" +
-      "\030\005 \001(\001\";\n\022GetSessionResponse\022%\n\007session\030" +
-      "\001 \001(\0132\024.agentsvc.v1.Session\"8\n\023ListSessi" +
-      "onsRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030" +
-      "\002 \001(\t\">\n\024ListSessionsResponse\022&\n\010session" +
-      "s\030\001 \003(\0132\024.agentsvc.v1.Session\"M\n\024DeleteS" +
-      "essionRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_" +
-      "id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\"\027\n\025DeleteSe" +
-      "ssionResponse\"\200\001\n\031UpdateSessionStateRequ" +
-      "est\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022" +
-      "\n\nsession_id\030\003 \001(\t\022,\n\013state_delta\030\004 \001(\0132" +
-      "\027.google.protobuf.Struct\"C\n\032UpdateSessio" +
-      "nStateResponse\022%\n\007session\030\001 \001(\0132\024.agents" +
-      "vc.v1.Session\"r\n\024RewindSessionRequest\022\020\n" +
-      "\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsess" +
-      "ion_id\030\003 \001(\t\022#\n\033rewind_before_invocation" +
-      "_id\030\004 \001(\t\">\n\025RewindSessionResponse\022%\n\007se" +
-      "ssion\030\001 \001(\0132\024.agentsvc.v1.Session2\315\007\n\016Se" +
-      "ssionService\022\225\001\n\rCreateSession\022!.agentsv" +
-      "c.v1.CreateSessionRequest\032\".agentsvc.v1." +
-      "CreateSessionResponse\"=\202\323\344\223\0027\")/apps/{ap" +
-      "p_name}/users/{user_id}/sessions:\001*b\007ses" +
-      "sion\022\226\001\n\nGetSession\022\036.agentsvc.v1.GetSes" +
-      "sionRequest\032\037.agentsvc.v1.GetSessionResp" +
-      "onse\"G\202\323\344\223\002A\0226/apps/{app_name}/users/{us" +
-      "er_id}/sessions/{session_id}b\007session\022\220\001" +
-      "\n\014ListSessions\022 .agentsvc.v1.ListSession" +
-      "sRequest\032!.agentsvc.v1.ListSessionsRespo" +
-      "nse\";\202\323\344\223\0025\022)/apps/{app_name}/users/{use" +
-      "r_id}/sessionsb\010sessions\022\226\001\n\rDeleteSessi" +
-      "on\022!.agentsvc.v1.DeleteSessionRequest\032\"." +
-      "agentsvc.v1.DeleteSessionResponse\">\202\323\344\223\002" +
-      "8*6/apps/{app_name}/users/{user_id}/sess" +
-      "ions/{session_id}\022\251\001\n\rRewindSession\022!.ag" +
-      "entsvc.v1.RewindSessionRequest\032\".agentsv" +
-      "c.v1.RewindSessionResponse\"Q\202\323\344\223\002K\"=/app" +
-      "s/{app_name}/users/{user_id}/sessions/{s" +
-      "ession_id}/rewind:\001*b\007session\022\261\001\n\022Update" +
-      "SessionState\022&.agentsvc.v1.UpdateSession" +
-      "StateRequest\032\'.agentsvc.v1.UpdateSession" +
-      "StateResponse\"J\202\323\344\223\002D26/apps/{app_name}/" +
-      "users/{user_id}/sessions/{session_id}:\001*" +
-      "b\007sessionBL\n\017dev.agentsvc.v1P\001Z7github.c" +
-      "om/agentsvc/agentsvc/gen/go/agentsvc/v1/" +
-      "api;apib\006proto3"
+      "%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Session\"\245" +
+      "\001\n\021GetSessionRequest\022\020\n\010app_name\030\001 \001(\t\022\017" +
+      "\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022\031\n\021n" +
+      "um_recent_events\030\004 \001(\005\022\027\n\017after_timestam" +
+      "p\030\005 \001(\001\022\021\n\tpage_size\030\006 \001(\005\022\022\n\npage_token" +
+      "\030\007 \001(\t\"T\n\022GetSessionResponse\022%\n\007session\030" +
+      "\001 \001(\0132\024.agentsvc.v1.Session\022\027\n\017next_page" +
+      "_token\030\002 \001(\t\"8\n\023ListSessionsRequest\022\020\n\010a" +
+      "pp_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\">\n\024ListSe" +
+      "ssionsResponse\022&\n\010sessions\030\001 \003(\0132\024.agent" +
+      "svc.v1.Session\"M\n\024DeleteSessionRequest\022\020" +
+      "\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nses" +
+      "sion_id\030\003 \001(\t\"\027\n\025DeleteSessionResponse\"\200" +
+      "\001\n\031UpdateSessionStateRequest\022\020\n\010app_name" +
+      "\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 " +
+      "\001(\t\022,\n\013state_delta\030\004 \001(\0132\027.google.protob" +
+      "uf.Struct\"C\n\032UpdateSessionStateResponse\022" +
+      "%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Session\"r" +
+      "\n\024RewindSessionRequest\022\020\n\010app_name\030\001 \001(\t" +
+      "\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022#\n" +
+      "\033rewind_before_invocation_id\030\004 \001(\t\">\n\025Re" +
+      "windSessionResponse\022%\n\007session\030\001 \001(\0132\024.a" +
+      "gentsvc.v1.Session2\315\007\n\016SessionService\022\225\001" +
+      "\n\rCreateSession\022!.agentsvc.v1.CreateSess" +
+      "ionRequest\032\".agentsvc.v1.CreateSessionRe" +
+      "sponse\"=\202\323\344\223\0027\")/apps/{app_name}/users/{" +
+      "user_id}/sessions:\001*b\007session\022\226\001\n\nGetSes" +
+      "sion\022\036.agentsvc.v1.GetSessionRequest\032\037.a" +
+      "gentsvc.v1.GetSessionResponse\"G\202\323\344\223\002A\0226/" +
+      "apps/{app_name}/users/{user_id}/sessions" +
+      "/{session_id}b\007session\022\220\001\n\014ListSessions\022" +
+      " .agentsvc.v1.ListSessionsRequest\032!.agen" +
+      "tsvc.v1.ListSessionsResponse\";\202\323\344\223\0025\022)/a" +
+      "pps/{app_name}/users/{user_id}/sessionsb" +
+      "\010sessions\022\226\001\n\rDeleteSession\022!.agentsvc.v" +
+      "1.DeleteSessionRequest\032\".agentsvc.v1.Del" +
+      "eteSessionResponse\">\202\323\344\223\0028*6/apps/{app_n" +
+      "ame}/users/{user_id}/sessions/{session_i" +
+      "d}\022\251\001\n\rRewindSession\022!.agentsvc.v1.Rewin" +
+      "dSessionRequest\032\".agentsvc.v1.RewindSess" +
+      "ionResponse\"Q\202\323\344\223\002K\"=/apps/{app_name}/us" +
+      "ers/{user_id}/sessions/{session_id}/rewi" +
+      "nd:\001*b\007session\022\261\001\n\022UpdateSessionState\022&." +
+      "agentsvc.v1.UpdateSessionStateRequest\032\'." +
+      "agentsvc.v1.UpdateSessionStateResponse\"J" +
+      "\202\323\344\223\002D26/apps/{app_name}/users/{user_id}" +
+      "/sessions/{session_id}:\001*b\007sessionBL\n\017de" +
+      "v.agentsvc.v1P\001Z7github.com/agentsvc/age" +
+      "ntsvc/gen/go/agentsvc/v1/api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -175,13 +176,13 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
     internal_static_agentsvc_v1_GetSessionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_GetSessionRequest_descriptor,
-        new java.lang.String[] { "AppName", "UserId", "SessionId", "NumRecentEvents", "AfterTimestamp", });
+        new java.lang.String[] { "AppName", "UserId", "SessionId", "NumRecentEvents", "AfterTimestamp", "PageSize", "PageToken", });
     internal_static_agentsvc_v1_GetSessionResponse_descriptor =
       getDescriptor().getMessageType(3);
     internal_static_agentsvc_v1_GetSessionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_GetSessionResponse_descriptor,
-        new java.lang.String[] { "Session", });
+        new java.lang.String[] { "Session", "NextPageToken", });
     internal_static_agentsvc_v1_ListSessionsRequest_descriptor =
       getDescriptor().getMessageType(4);
     internal_static_agentsvc_v1_ListSessionsRequest_fieldAccessorTable = new
