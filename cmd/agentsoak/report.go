@@ -12,6 +12,9 @@ import (
 // maxShown is how many violations of each kind the summary prints.
 const maxShown = 5
 
+// maxReasons is how many kinds of failure the summary prints.
+const maxReasons = 10
+
 // report is the outcome of a soak.
 type report struct {
 	o     *options
@@ -59,8 +62,16 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "  retries            %d (%d invocations succeeded on a retry)\n", r.stats.retries, r.stats.retriedOK)
-	for _, c := range sortedCodes(r.stats.example) {
-		fmt.Fprintf(w, "  e.g. %-13s %.160s\n", c, r.stats.example[c])
+	reasons := make([]string, 0, len(r.stats.reasons))
+	for k := range r.stats.reasons {
+		reasons = append(reasons, k)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		a, b := r.stats.reasons[reasons[i]], r.stats.reasons[reasons[j]]
+		return a > b || a == b && reasons[i] < reasons[j]
+	})
+	for _, k := range reasons[:min(len(reasons), maxReasons)] {
+		fmt.Fprintf(w, "  %5d × %.150s\n", r.stats.reasons[k], k)
 	}
 
 	counts := map[string]int{}
@@ -119,7 +130,7 @@ func (r *report) print(w io.Writer) {
 var allChecks = []string{vUnreadable, vList, vLostSession, vLostEvent, vDuplicateEvent, vLostRun, vDuplicateRun,
 	vLostUpdate, vDuplicateUpdate, vDangling, vStateMismatch, vCounterBehind, vTempStored, vServer}
 
-func sortedCodes[V any](m map[codes.Code]V) []codes.Code {
+func sortedCodes(m map[codes.Code]int) []codes.Code {
 	out := make([]codes.Code, 0, len(m))
 	for c := range m {
 		out = append(out, c)

@@ -92,7 +92,7 @@ func (s *soak) run(ctx context.Context) (*report, error) {
 		warm.do(ctx, ws, k)
 	}
 	if !ws.created || !ws.runs[0].acked || !ws.runs[1].acked {
-		return nil, fmt.Errorf("warm-up failed (is the stack up?): %v", warm.stats.example)
+		return nil, fmt.Errorf("warm-up failed (is the stack up?): %v", warm.stats.reasons)
 	}
 	sleepUntil(ctx, time.Now().Add(2*time.Second))
 	var err error

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"regexp"
 	"time"
 
 	"google.golang.org/grpc"
@@ -61,7 +62,8 @@ func retryable(k opKind, c codes.Code) bool {
 // opStats counts what one worker saw; workers do not share it.
 type opStats struct {
 	outcomes map[opKind]map[codes.Code]int
-	example  map[codes.Code]string
+	// reasons counts the failures by code and message, ids left out.
+	reasons map[string]int
 	// vanished counts the invocations the client walked away from.
 	vanished  map[opKind]int
 	retries   int
@@ -69,7 +71,8 @@ type opStats struct {
 }
 
 func newOpStats() opStats {
-	return opStats{outcomes: map[opKind]map[codes.Code]int{}, example: map[codes.Code]string{}, vanished: map[opKind]int{}}
+	return opStats{outcomes: map[opKind]map[codes.Code]int{}, reasons: map[string]int{},
+		vanished: map[opKind]int{}}
 }
 
 func (s *opStats) add(k opKind, err error) {
@@ -79,11 +82,13 @@ func (s *opStats) add(k opKind, err error) {
 	}
 	s.outcomes[k][st.Code()]++
 	if err != nil {
-		if _, ok := s.example[st.Code()]; !ok {
-			s.example[st.Code()] = fmt.Sprintf("%s: %s", k, st.Message())
-		}
+		s.reasons[st.Code().String()+": "+idRE.ReplaceAllString(st.Message(), "…")]++
 	}
 }
+
+// idRE matches the ids in error messages (uuids, the load's session ids),
+// so that failures group by kind.
+var idRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f-]{27}|soak[0-9a-f]{6}-[^\s:,]+`)
 
 func (s *opStats) merge(o opStats) {
 	for k, m := range o.outcomes {
@@ -94,10 +99,8 @@ func (s *opStats) merge(o opStats) {
 			s.outcomes[k][c] += n
 		}
 	}
-	for c, e := range o.example {
-		if _, ok := s.example[c]; !ok {
-			s.example[c] = e
-		}
+	for r, n := range o.reasons {
+		s.reasons[r] += n
 	}
 	for k, n := range o.vanished {
 		s.vanished[k] += n
