@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -297,7 +298,7 @@ func danglingCalls(sid string, events []*v1.Event) []violation {
 			}
 		}
 		for _, fc := range calls {
-			if fc.GetId() == "" || answered[fc.GetId()] || contains(ev.GetLongRunningToolIds(), fc.GetId()) {
+			if fc.GetId() == "" || answered[fc.GetId()] || slices.Contains(ev.GetLongRunningToolIds(), fc.GetId()) {
 				continue
 			}
 			out = append(out, violation{vDangling, sid, fmt.Sprintf("call %s (%s) of invocation %s, event %d of %d",
@@ -309,15 +310,6 @@ func danglingCalls(sid string, events []*v1.Event) []violation {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // loneMessages counts the user messages after which their invocation

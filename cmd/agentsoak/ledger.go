@@ -5,6 +5,8 @@ import (
 	"regexp"
 
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // sessionLog is what the client knows of one session: every write it saw
@@ -83,6 +85,13 @@ func (s *sessionLog) newUpdate() *updateLog {
 	u := &updateLog{marker: fmt.Sprintf("%s.u%d", s.id, m), m: m}
 	s.updates = append(s.updates, u)
 	return u
+}
+
+// record notes an event the client saw: a non-partial one is stored.
+func (s *sessionLog) record(ev *v1.Event, r *runLog) {
+	if ev != nil && !ev.GetPartial() && ev.GetId() != "" {
+		s.events[ev.GetId()] = r.token
+	}
 }
 
 // runDelta is the state delta a run carries: its counter in every scope a

@@ -286,13 +286,6 @@ func (w *worker) runOnce(ctx context.Context, s *sessionLog, r *runLog) error {
 	}
 }
 
-// record notes an event the client saw: a non-partial one is stored.
-func (s *sessionLog) record(ev *v1.Event, r *runLog) {
-	if ev != nil && !ev.GetPartial() && ev.GetId() != "" {
-		s.events[ev.GetId()] = r.token
-	}
-}
-
 func (w *worker) backoff(attempt int) time.Duration {
 	d := 250 * time.Millisecond << min(attempt, 4)
 	return d/2 + time.Duration(w.rng.Int64N(int64(d)))
