@@ -27,10 +27,21 @@ var (
 
 // HTTPHandler returns the REST API: the gateway routes of the session and
 // app services, ADK's /run and /run_sse, /health (reporting healthy()) and
-// /openapi.json.
+// /openapi.json. Every error answers grpc-gateway's
+// body {"code", "message", "details"} with an ErrorInfo detail; a known
+// path with another method answers 405 with Allow.
 func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Handler, error) {
+	table := &routeTable{}
+	if err := table.addOpenAPI(openapi.JSON); err != nil {
+		return nil, fmt.Errorf("server: read the OpenAPI document: %w", err)
+	}
+	errs := &gatewayErrors{log: s.log, routes: table}
 	marshaler := &gwruntime.JSONPb{MarshalOptions: jsonOut, UnmarshalOptions: jsonIn}
-	mux := gwruntime.NewServeMux(gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler))
+	mux := gwruntime.NewServeMux(
+		gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler),
+		gwruntime.WithErrorHandler(errs.handle),
+		gwruntime.WithRoutingErrorHandler(errs.routing),
+	)
 	if err := api.RegisterSessionServiceHandlerServer(ctx, mux, s); err != nil {
 		return nil, fmt.Errorf("server: register session routes: %w", err)
 	}
@@ -62,6 +73,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Han
 		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {
 			return nil, fmt.Errorf("server: route %s %s: %w", r.method, r.path, err)
 		}
+		table.add(r.method, r.path)
 	}
 	return mux, nil
 }
