@@ -191,6 +191,8 @@ func TestRESTErrorsCarryErrorInfo(t *testing.T) {
 		{"malformed run body", request{method: "POST", path: "/run", body: `{"appName": `}, 400, 3, "INVALID_ARGUMENT", ""},
 		{"unknown session", request{method: "GET", path: "/apps/desk/users/u1/sessions/nope"}, 404, 5, "SESSION_NOT_FOUND", ""},
 		{"unknown app", request{method: "GET", path: "/apps/nope/users/u1/sessions"}, 404, 5, "APP_NOT_FOUND", ""},
+		{"long app name", request{method: "GET", path: "/apps/" + strings.Repeat("a", 1<<16) + "/users/u1/sessions"}, 400, 3, "INVALID_ARGUMENT", ""},
+		{"bad app name", request{method: "GET", path: "/apps/" + strings.Repeat("é", 1<<12) + "/users/u1/sessions"}, 400, 3, "INVALID_ARGUMENT", ""},
 	} {
 		got := s.do(t, c.req)
 		if got.status != c.status || got.err.Code != c.code || got.err.reason() != c.reason {
