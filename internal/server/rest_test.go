@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/protobuf/types/known/structpb"
 
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/config"
 	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -191,6 +192,10 @@ func TestRESTErrorsCarryErrorInfo(t *testing.T) {
 		{"malformed run body", request{method: "POST", path: "/run", body: `{"appName": `}, 400, 3, "INVALID_ARGUMENT", ""},
 		{"unknown session", request{method: "GET", path: "/apps/desk/users/u1/sessions/nope"}, 404, 5, "SESSION_NOT_FOUND", ""},
 		{"unknown app", request{method: "GET", path: "/apps/nope/users/u1/sessions"}, 404, 5, "APP_NOT_FOUND", ""},
+		{"unknown streaming mode name", request{method: "POST", path: "/run",
+			body: strings.TrimSuffix(runBody("s1", "hi"), "}") + `,"runConfig":{"streamingMode":"STREAMING_MODE_BIDI"}}`}, 400, 3, "INVALID_ARGUMENT", ""},
+		{"unknown streaming mode number", request{method: "POST", path: "/run_sse",
+			body: strings.TrimSuffix(runBody("s1", "hi"), "}") + `,"run_config":{"streaming_mode":7}}`}, 400, 3, "INVALID_ARGUMENT", ""},
 		{"long app name", request{method: "GET", path: "/apps/" + strings.Repeat("a", 1<<16) + "/users/u1/sessions"}, 400, 3, "INVALID_ARGUMENT", ""},
 		{"bad app name", request{method: "GET", path: "/apps/" + strings.Repeat("é", 1<<12) + "/users/u1/sessions"}, 400, 3, "INVALID_ARGUMENT", ""},
 	} {
@@ -210,5 +215,39 @@ func TestRESTErrorsCarryErrorInfo(t *testing.T) {
 	}
 	if n := len(s.model.Requests()); n != 0 {
 		t.Errorf("the model was called %d times", n)
+	}
+}
+
+// TestRESTKnownStreamingModes: the modes that exist, by name or number,
+// still run.
+func TestRESTKnownStreamingModes(t *testing.T) {
+	t.Parallel()
+	s := newRESTStack(t)
+	s.session(t, "s1")
+	for _, mode := range []string{`"STREAMING_MODE_NONE"`, `"STREAMING_MODE_SSE"`, `0`, `null`} {
+		s.model.Enqueue(et.Text("ok"))
+		got := s.do(t, request{method: "POST", path: "/run",
+			body: strings.TrimSuffix(runBody("s1", "hi"), "}") + `,"runConfig":{"streamingMode":` + mode + `}}`})
+		if got.status != 200 {
+			t.Errorf("streamingMode %s: %d %s", mode, got.status, got.body)
+		}
+	}
+}
+
+// TestGRPCUnknownStreamingMode: an enum number no mode has is
+// INVALID_ARGUMENT on gRPC too, and runs nothing.
+func TestGRPCUnknownStreamingMode(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s := newStack(t, 0)
+	sid := s.newSession(t, ctx)
+	stream, err := s.runner.Run(ctx, &api.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
+		NewMessage: et.UserText("hi"), RunConfig: &api.RunConfig{StreamingMode: api.StreamingMode(7)}})
+	if err == nil {
+		_, err = stream.Recv()
+	}
+	assertInvalid(t, err, "run_config.streaming_mode")
+	if got := s.storedEvents(t, ctx, sid); len(got) != 0 {
+		t.Errorf("stored %q", got)
 	}
 }

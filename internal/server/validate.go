@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"unicode"
@@ -93,7 +95,8 @@ func validateSessionKey(app, user, session string) error {
 }
 
 // validateRunRequest checks what a run request carries besides its
-// content: the session key and the optional invocation and request ids.
+// content: the session key, the optional invocation and request ids and the
+// streaming mode, which must be one this server knows.
 func validateRunRequest(req *api.RunRequest) error {
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return err
@@ -103,6 +106,54 @@ func validateRunRequest(req *api.RunRequest) error {
 	}
 	if err := validateOptionalID("request_id", req.GetRequestId()); err != nil {
 		return err
+	}
+	if mode := req.GetRunConfig().GetStreamingMode(); api.StreamingMode_name[int32(mode)] == "" {
+		return invalid(fmt.Sprintf("run_config.streaming_mode %d is not a known streaming mode", int32(mode)))
+	}
+	return nil
+}
+
+// checkStreamingModeJSON rejects a REST run body whose
+// run_config.streaming_mode names no known mode: the JSON decoder, which
+// ignores what it does not know, leaves such a mode unset. Only a body that
+// mentions the field is read again.
+func checkStreamingModeJSON(req *api.RunRequest, body []byte) error {
+	if req.GetRunConfig().GetStreamingMode() != api.StreamingMode_STREAMING_MODE_UNSPECIFIED ||
+		!bytes.Contains(body, []byte("streamingMode")) && !bytes.Contains(body, []byte("streaming_mode")) {
+		return nil
+	}
+	type runConfig struct {
+		CamelCase json.RawMessage `json:"streamingMode"`
+		SnakeCase json.RawMessage `json:"streaming_mode"`
+	}
+	var raw struct {
+		CamelCase *runConfig `json:"runConfig"`
+		SnakeCase *runConfig `json:"run_config"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil // the proto decoder accepted it; nothing more to say
+	}
+	for _, rc := range []*runConfig{raw.CamelCase, raw.SnakeCase} {
+		if rc == nil {
+			continue
+		}
+		for _, v := range []json.RawMessage{rc.CamelCase, rc.SnakeCase} {
+			if len(v) == 0 || string(v) == "null" {
+				continue
+			}
+			var name string
+			if json.Unmarshal(v, &name) == nil {
+				if _, ok := api.StreamingMode_value[name]; ok {
+					continue
+				}
+				return invalid(fmt.Sprintf("run_config.streaming_mode %s is not a known streaming mode", echo(name)))
+			}
+			var n int32
+			if json.Unmarshal(v, &n) == nil && api.StreamingMode_name[n] != "" {
+				continue
+			}
+			return invalid("run_config.streaming_mode is not a known streaming mode")
+		}
 	}
 	return nil
 }
