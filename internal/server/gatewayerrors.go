@@ -22,7 +22,8 @@ const maxErrorMessage = 512
 
 // gatewayErrors writes every REST error as grpc-gateway's body {"code",
 // "message", "details"}, with an ErrorInfo detail in details whatever
-// produced the error, and a message of bounded length.
+// produced the error, a message of bounded length, and HTTP 413 for a body
+// over the size limit.
 type gatewayErrors struct {
 	log    *slog.Logger
 	routes *routeTable
@@ -30,6 +31,11 @@ type gatewayErrors struct {
 
 // handle is a [gwruntime.ErrorHandlerFunc].
 func (g *gatewayErrors) handle(ctx context.Context, mux *gwruntime.ServeMux, m gwruntime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+	if limit, ok := bodyTooLarge(r); ok {
+		err = errBodyTooLarge(limit)
+	} else if timeout, ok := bodyTimedOut(r); ok {
+		err = errBodyTimeout(timeout)
+	}
 	httpStatus := 0
 	var custom *gwruntime.HTTPStatusError
 	if errors.As(err, &custom) {

@@ -17,9 +17,6 @@ import (
 	"github.com/agentsvc/agentsvc/gen/openapi"
 )
 
-// maxBodyBytes bounds REST request bodies.
-const maxBodyBytes = 16 << 20
-
 var (
 	jsonOut = protojson.MarshalOptions{}
 	jsonIn  = protojson.UnmarshalOptions{DiscardUnknown: true}
@@ -27,10 +24,16 @@ var (
 
 // HTTPHandler returns the REST API: the gateway routes of the session and
 // app services, ADK's /run and /run_sse, /health (reporting healthy()) and
-// /openapi.json. Every error answers grpc-gateway's
+// /openapi.json, behind one guard for every route: JSON bodies for requests that
+// change state (else 415) and a bound on the body's size (else 413, see
+// [WithMaxRequestBytes]) and read time. Every error answers grpc-gateway's
 // body {"code", "message", "details"} with an ErrorInfo detail; a known
 // path with another method answers 405 with Allow.
-func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Handler, error) {
+func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...HTTPOption) (http.Handler, error) {
+	cfg := httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout}
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
 	table := &routeTable{}
 	if err := table.addOpenAPI(openapi.JSON); err != nil {
 		return nil, fmt.Errorf("server: read the OpenAPI document: %w", err)
@@ -75,7 +78,10 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Han
 		}
 		table.add(r.method, r.path)
 	}
-	return mux, nil
+	fail := func(w http.ResponseWriter, r *http.Request, err error) {
+		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
+	}
+	return &guard{next: mux, cfg: cfg, fail: fail}, nil
 }
 
 // restRunner serves ADK's run routes.
@@ -91,7 +97,8 @@ func (h *restRunner) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // start decodes the ADK request body and starts the invocation.
 func (h *restRunner) start(w http.ResponseWriter, r *http.Request) (*invocation, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	// The guard in front bounds the body.
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		h.fail(w, r, invalid("reading request body: "+err.Error()))
 		return nil, false

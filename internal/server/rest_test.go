@@ -31,7 +31,7 @@ type restStack struct {
 	http  *httptest.Server
 }
 
-func newRESTStack(t *testing.T) *restStack {
+func newRESTStack(t *testing.T, opts ...server.HTTPOption) *restStack {
 	t.Helper()
 	apps, err := config.LoadAll(fstest.MapFS{
 		appName + "/root_agent.yaml": {Data: []byte(deskAgent)},
@@ -51,7 +51,7 @@ func newRESTStack(t *testing.T) *restStack {
 		Sessions: store,
 		Logger:   slog.New(slog.DiscardHandler),
 	})
-	h, err := srv.HTTPHandler(t.Context(), func() bool { return true })
+	h, err := srv.HTTPHandler(t.Context(), func() bool { return true }, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
