@@ -24,7 +24,8 @@ var (
 
 // HTTPHandler returns the REST API: the gateway routes of the session and
 // app services, ADK's /run and /run_sse, /health (reporting healthy()) and
-// /openapi.json, behind one guard for every route: JSON bodies for requests that
+// /openapi.json, behind one guard for every route: origin and host checks
+// (see [WithAllowOrigins], [WithListenAddr]), JSON bodies for requests that
 // change state (else 415) and a bound on the body's size (else 413, see
 // [WithMaxRequestBytes]) and read time. Every error answers grpc-gateway's
 // body {"code", "message", "details"} with an ErrorInfo detail; a known
@@ -33,6 +34,10 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	cfg := httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout}
 	for _, o := range opts {
 		o.apply(&cfg)
+	}
+	origins, err := newOriginPolicy(cfg.allowOrigins, cfg.listenAddr)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
 	table := &routeTable{}
 	if err := table.addOpenAPI(openapi.JSON); err != nil {
@@ -81,7 +86,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	fail := func(w http.ResponseWriter, r *http.Request, err error) {
 		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
 	}
-	return &guard{next: mux, cfg: cfg, fail: fail}, nil
+	return &guard{next: mux, cfg: cfg, origins: origins, fail: fail}, nil
 }
 
 // restRunner serves ADK's run routes.

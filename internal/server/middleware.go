@@ -27,6 +27,8 @@ type HTTPOption interface{ apply(*httpConfig) }
 type httpConfig struct {
 	maxRequestBytes int64
 	bodyReadTimeout time.Duration
+	allowOrigins    []string
+	listenAddr      string
 }
 
 type httpOptionFunc func(*httpConfig)
@@ -50,6 +52,22 @@ func WithMaxRequestBytes(n int64) HTTPOption {
 // unbounded. Default [DefaultBodyReadTimeout].
 func WithBodyReadTimeout(d time.Duration) HTTPOption {
 	return httpOptionFunc(func(c *httpConfig) { c.bodyReadTimeout = d })
+}
+
+// WithAllowOrigins sets the origins (scheme://host[:port], or "*" for any)
+// whose browsers may call the REST API, as ADK's allow_origins does. The
+// loopback origins (http and https on localhost, 127.0.0.1 and [::1], any
+// port) are always allowed.
+func WithAllowOrigins(origins []string) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.allowOrigins = append([]string(nil), origins...) })
+}
+
+// WithListenAddr tells the handler the address it is served on. On a
+// loopback address (the default) only requests whose Host is a loopback
+// name, this address or an allowed origin's host are served, against DNS
+// rebinding; on any other address Host is not restricted.
+func WithListenAddr(addr string) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.listenAddr = addr })
 }
 
 // limitedBody is a request body read through [http.MaxBytesReader], so at
@@ -158,15 +176,33 @@ func checkContentType(r *http.Request) error {
 	}
 }
 
-// guard is the middleware in front of every REST route: the JSON content
-// type of state-changing requests and the body's size and read time.
+// guard is the middleware in front of every REST route: origin and host
+// checks, CORS preflight, the JSON content type of state-changing requests
+// and the body's size and read time.
 type guard struct {
-	next http.Handler
-	cfg  httpConfig
-	fail func(http.ResponseWriter, *http.Request, error)
+	next    http.Handler
+	cfg     httpConfig
+	origins *originPolicy
+	fail    func(http.ResponseWriter, *http.Request, error)
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := g.origins.checkHost(r); err != nil {
+		g.fail(w, r, err)
+		return
+	}
+	origin := r.Header.Get("Origin")
+	if origin != "" {
+		if err := g.origins.checkOrigin(origin); err != nil {
+			g.fail(w, r, err)
+			return
+		}
+		if isPreflight(r) {
+			g.origins.preflight(w, r, origin)
+			return
+		}
+		g.origins.corsHeaders(w, origin)
+	}
 	if err := checkContentType(r); err != nil {
 		g.fail(w, r, err)
 		return

@@ -53,9 +53,14 @@ func TestSlowBodyTimesOut(t *testing.T) {
 func TestBodyTimeoutSparesLongResponses(t *testing.T) {
 	t.Parallel()
 	const timeout = 100 * time.Millisecond
+	origins, err := newOriginPolicy(nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	g := &guard{
-		cfg:  httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: timeout},
-		fail: func(w http.ResponseWriter, _ *http.Request, err error) { http.Error(w, err.Error(), 500) },
+		cfg:     httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: timeout},
+		origins: origins,
+		fail:    func(w http.ResponseWriter, _ *http.Request, err error) { http.Error(w, err.Error(), 500) },
 		next: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if _, err := io.ReadAll(r.Body); err != nil {
 				http.Error(w, err.Error(), 400)
@@ -86,13 +91,18 @@ func TestBodyTimeoutSparesLongResponses(t *testing.T) {
 	}
 }
 
-// BenchmarkGuard is what the guard adds to every REST request: the
-// content type check and the body's bounds.
+// BenchmarkGuard is what the guard adds to every REST request: host,
+// origin and content type checks and the body's bounds.
 func BenchmarkGuard(b *testing.B) {
+	origins, err := newOriginPolicy([]string{"https://ui.example.com"}, "127.0.0.1:8080")
+	if err != nil {
+		b.Fatal(err)
+	}
 	g := &guard{
-		cfg:  httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout},
-		fail: func(w http.ResponseWriter, _ *http.Request, err error) { b.Fatal(err) },
-		next: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}),
+		cfg:     httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout},
+		origins: origins,
+		fail:    func(w http.ResponseWriter, _ *http.Request, err error) { b.Fatal(err) },
+		next:    http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}),
 	}
 	const body = `{"appName": "desk", "userId": "u1", "sessionId": "s1"}`
 	for _, h := range []struct {
