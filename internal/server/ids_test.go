@@ -12,8 +12,8 @@ import (
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 )
 
-// TestRESTRejectsBadPathIDs: an id in a REST path that is not UTF-8, holds
-// a control character (NUL included) or is too long is 400
+// TestRESTRejectsBadPathIDs: an app name or id in a REST path that is not
+// UTF-8, holds a control character (NUL included) or is too long is 400
 // INVALID_ARGUMENT naming the field, on every route, and nothing is
 // stored: the valid session is unchanged and no session appears, for the
 // valid user or the bad one.
@@ -33,21 +33,24 @@ func TestRESTRejectsBadPathIDs(t *testing.T) {
 		{strings.Repeat("x", 300), strings.Repeat("x", 300)},
 	}
 	for _, b := range bad {
-		for _, field := range []string{"user_id", "session_id"} {
-			user, sid := "u1", "s1"
-			if field == "user_id" {
+		for _, field := range []string{"app_name", "user_id", "session_id"} {
+			app, user, sid := "desk", "u1", "s1"
+			switch field {
+			case "app_name":
+				app = b.escaped
+			case "user_id":
 				user = b.escaped
-			} else {
+			default:
 				sid = b.escaped
 			}
-			base := "/apps/desk/users/" + user + "/sessions"
+			base := "/apps/" + app + "/users/" + user + "/sessions"
 			reqs := []request{
 				{method: "GET", path: base + "/" + sid},
 				{method: "PATCH", path: base + "/" + sid, body: `{"stateDelta": {"city": "Rome"}}`},
 				{method: "DELETE", path: base + "/" + sid},
 				{method: "POST", path: base + "/" + sid + "/rewind", body: `{"rewindBeforeInvocationId": "e-1"}`},
 			}
-			if field == "user_id" {
+			if field != "session_id" {
 				reqs = append(reqs, request{method: "POST", path: base, body: `{"sessionId": "new"}`},
 					request{method: "POST", path: base, body: `{}`},
 					request{method: "GET", path: base})
