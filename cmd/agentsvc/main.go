@@ -17,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/server"
 )
 
 func main() {
@@ -64,6 +66,10 @@ type options struct {
 	// historySessions is -1 for the store's default.
 	historySessions int
 	logLevel        slog.Level
+	// maxRequestBytes bounds a REST body and a received gRPC message.
+	maxRequestBytes int
+	allowOrigins    string
+	httpBodyTimeout time.Duration
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -79,6 +85,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.DurationVar(&o.toolTimeout, "tool-timeout", 60*time.Second, "how long a Connect client may take to answer one tool call; then the model gets an error response")
 	fs.IntVar(&o.historySessions, "history-sessions", -1, "how many recently used sessions keep the model contents built from their history between invocations, in memory (0: none; default: 1024 with memory://, 0 with Redis, whose reads decode events anew)")
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")
+	fs.IntVar(&o.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest REST request body and received gRPC message, in bytes; a REST body over it is answered 413")
+	fs.StringVar(&o.allowOrigins, "allow-origins", "", "comma-separated browser origins (scheme://host[:port], or *) that may call the REST API besides the loopback ones; others are answered 403")
+	fs.DurationVar(&o.httpBodyTimeout, "http-body-timeout", server.DefaultBodyReadTimeout, "how long a client may take to send a REST request body")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	// Environment first, so that flags on the command line win.
 	var envErr error
@@ -98,6 +107,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.maxRequestBytes <= 0 {
+		return nil, fmt.Errorf("--max-request-bytes must be positive, not %d", o.maxRequestBytes)
 	}
 	return o, nil
 }

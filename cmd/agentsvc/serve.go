@@ -73,7 +73,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 
 	gs := grpc.NewServer(
-		grpc.MaxRecvMsgSize(16<<20),
+		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),
 	)
 	api.RegisterRunnerServiceServer(gs, srv)
@@ -85,11 +85,23 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	reflection.Register(gs)
 
 	var serving atomic.Bool
-	handler, err := srv.HTTPHandler(ctx, serving.Load)
+	handler, err := srv.HTTPHandler(ctx, serving.Load,
+		server.WithMaxRequestBytes(int64(o.maxRequestBytes)),
+		server.WithAllowOrigins(splitList(o.allowOrigins)),
+		server.WithListenAddr(o.httpAddr),
+		server.WithBodyReadTimeout(o.httpBodyTimeout))
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// No WriteTimeout: it would cut a long /run_sse response. The handler
+	// bounds the body's read time itself and answers 408, where
+	// ReadTimeout would drop the connection without an answer.
+	hs := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
 
 	if o.debugAddr != "" {
 		go serveDebug(o.debugAddr, log)
@@ -213,4 +225,15 @@ func pooledHTTPClient() *http.Client {
 	tr.MaxIdleConnsPerHost = 1024
 	tr.IdleConnTimeout = 90 * time.Second
 	return &http.Client{Transport: tr}
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

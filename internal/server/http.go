@@ -17,9 +17,6 @@ import (
 	"github.com/agentsvc/agentsvc/gen/openapi"
 )
 
-// maxBodyBytes bounds REST request bodies.
-const maxBodyBytes = 16 << 20
-
 var (
 	jsonOut = protojson.MarshalOptions{}
 	jsonIn  = protojson.UnmarshalOptions{DiscardUnknown: true}
@@ -27,10 +24,32 @@ var (
 
 // HTTPHandler returns the REST API: the gateway routes of the session and
 // app services, ADK's /run and /run_sse, /health (reporting healthy()) and
-// /openapi.json.
-func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Handler, error) {
+// /openapi.json, behind one guard for every route: origin and host checks
+// (see [WithAllowOrigins], [WithListenAddr]), JSON bodies for requests that
+// change state (else 415) and a bound on the body's size (else 413, see
+// [WithMaxRequestBytes]) and read time. Every error answers grpc-gateway's
+// body {"code", "message", "details"} with an ErrorInfo detail; a known
+// path with another method answers 405 with Allow.
+func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...HTTPOption) (http.Handler, error) {
+	cfg := httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout}
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	origins, err := newOriginPolicy(cfg.allowOrigins, cfg.listenAddr)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	table := &routeTable{}
+	if err := table.addOpenAPI(openapi.JSON); err != nil {
+		return nil, fmt.Errorf("server: read the OpenAPI document: %w", err)
+	}
+	errs := &gatewayErrors{log: s.log, routes: table}
 	marshaler := &gwruntime.JSONPb{MarshalOptions: jsonOut, UnmarshalOptions: jsonIn}
-	mux := gwruntime.NewServeMux(gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler))
+	mux := gwruntime.NewServeMux(
+		gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler),
+		gwruntime.WithErrorHandler(errs.handle),
+		gwruntime.WithRoutingErrorHandler(errs.routing),
+	)
 	if err := api.RegisterSessionServiceHandlerServer(ctx, mux, s); err != nil {
 		return nil, fmt.Errorf("server: register session routes: %w", err)
 	}
@@ -62,8 +81,12 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Han
 		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {
 			return nil, fmt.Errorf("server: route %s %s: %w", r.method, r.path, err)
 		}
+		table.add(r.method, r.path)
 	}
-	return mux, nil
+	fail := func(w http.ResponseWriter, r *http.Request, err error) {
+		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
+	}
+	return &guard{next: mux, cfg: cfg, origins: origins, fail: fail}, nil
 }
 
 // restRunner serves ADK's run routes.
@@ -79,7 +102,8 @@ func (h *restRunner) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // start decodes the ADK request body and starts the invocation.
 func (h *restRunner) start(w http.ResponseWriter, r *http.Request) (*invocation, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	// The guard in front bounds the body.
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		h.fail(w, r, invalid("reading request body: "+err.Error()))
 		return nil, false
@@ -87,6 +111,10 @@ func (h *restRunner) start(w http.ResponseWriter, r *http.Request) (*invocation,
 	req := &api.RunRequest{}
 	if err := jsonIn.Unmarshal(body, req); err != nil {
 		h.fail(w, r, invalid("malformed request body: "+err.Error()))
+		return nil, false
+	}
+	if err := checkStreamingModeJSON(req, body); err != nil {
+		h.fail(w, r, err)
 		return nil, false
 	}
 	inv, err := h.s.start(r.Context(), req, nil)

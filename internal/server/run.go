@@ -23,7 +23,7 @@ type invocation struct {
 // start validates a run request, takes the session's lease and starts the
 // invocation, so that every failure up to here precedes the first event.
 func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.ClientTools) (*invocation, error) {
-	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
+	if err := validateRunRequest(req); err != nil {
 		return nil, err
 	}
 	if len(req.GetNewMessage().GetParts()) == 0 {
