@@ -374,12 +374,13 @@ func (t tapTransport) CloseIdleConnections() {
 	}
 }
 
-// tapped returns a copy of c whose transport taps bodies; nil for nil.
+// tapped returns a copy of c whose transport caps and taps bodies (see
+// [instrumented]); nil for nil.
 func tapped(c *http.Client) *http.Client {
 	if c == nil {
 		return nil
 	}
 	cp := *c
-	cp.Transport = tapTransport{base: c.Transport}
+	cp.Transport = instrumented(c.Transport)
 	return &cp
 }
