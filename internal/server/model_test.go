@@ -30,6 +30,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/server"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 )
 
@@ -46,6 +47,12 @@ type geminiStack struct {
 }
 
 func newGeminiStack(t *testing.T, gcfg gemini.Config, maxInvocation time.Duration) *geminiStack {
+	t.Helper()
+	return newGeminiStackOn(t, memory.New(), gcfg, maxInvocation)
+}
+
+// newGeminiStackOn is newGeminiStack on the given session store.
+func newGeminiStackOn(t *testing.T, store sessions.Service, gcfg gemini.Config, maxInvocation time.Duration) *geminiStack {
 	t.Helper()
 	cfgs, err := config.LoadAll(fstest.MapFS{
 		geminiApp + "/root_agent.yaml": {Data: []byte("name: chat_agent\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n")},
@@ -69,7 +76,6 @@ func newGeminiStack(t *testing.T, gcfg gemini.Config, maxInvocation time.Duratio
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := memory.New()
 	srv := server.New(server.Config{
 		Apps:              []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: provider}, Info: info}},
 		Sessions:          store,
@@ -341,5 +347,34 @@ func TestEndlessModelIsCutOff(t *testing.T) {
 			}
 			s.wantUsable(t, sid)
 		})
+	}
+}
+
+// leaseRecorder is a session store that records the deadline of the
+// context each lease is taken with.
+type leaseRecorder struct {
+	sessions.Service
+	deadlines chan time.Time
+}
+
+func (r *leaseRecorder) Lease(ctx context.Context, appName, userID, sessionID, owner string, ttl time.Duration) (sessions.Lease, error) {
+	d, _ := ctx.Deadline()
+	r.deadlines <- d
+	return r.Service.Lease(ctx, appName, userID, sessionID, owner, ttl)
+}
+
+func TestLeaseIsBoundedByTheInvocationDeadline(t *testing.T) {
+	t.Parallel()
+	store := &leaseRecorder{Service: memory.New(), deadlines: make(chan time.Time, 1)}
+	s := newGeminiStackOn(t, store, gemini.Config{}, time.Minute)
+	sid := s.newSession(t)
+	start := time.Now()
+	// The caller sets no deadline; the lease's keep-alive still ends.
+	if _, err := s.run(context.WithoutCancel(t.Context()), sid, "hi", false); err != nil {
+		t.Fatal(err)
+	}
+	d := <-store.deadlines
+	if d.IsZero() || d.Before(start.Add(time.Minute-time.Second)) || d.After(time.Now().Add(time.Minute)) {
+		t.Errorf("lease taken with deadline %v, want the invocation's, a minute after %v", d, start)
 	}
 }
