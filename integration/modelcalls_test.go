@@ -151,7 +151,7 @@ func TestEndlessModelIsCutOff(t *testing.T) {
 	if code != http.StatusOK || len(frames) < 2 {
 		t.Fatalf("/run_sse: status %d with %d frames, want 200 with partial events and the error", code, len(frames))
 	}
-	if want, last := `{"error":"model response exceeded 65536 bytes"}`, frames[len(frames)-1]; last != want {
+	if want, last := `{"error": "model response exceeded 65536 bytes"}`, frames[len(frames)-1]; last != want {
 		t.Errorf("/run_sse last frame %s, want %s", last, want)
 	}
 }

@@ -168,7 +168,16 @@ func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string
 		h.fail(w, r, err)
 	case err != nil:
 		msg := status.Convert(toStatus(r.Context(), h.s.log, err)).Message()
-		b, _ := json.Marshal(map[string]string{"error": msg})
-		_, _ = fmt.Fprintf(w, "data: %s\n\n", b)
+		_, _ = fmt.Fprintf(w, "data: {\"error\": %s}\n\n", jsonString(msg))
 	}
+}
+
+// jsonString quotes s as a JSON string, leaving <, > and & as they are (ADK
+// writes the message as is).
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

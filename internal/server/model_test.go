@@ -265,7 +265,7 @@ func TestRunSSEModelErrorAfterTheFirstFrame(t *testing.T) {
 	sid := s.newSession(t)
 	s.enqueue(t, fakegemini.Stream(
 		`{"candidates":[{"content":{"role":"model","parts":[{"text":"par"}]}}]}`,
-		`{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`,
+		`{"error":{"code":503,"message":"The model is \"overloaded\" <now> & later.","status":"UNAVAILABLE"}}`,
 	))
 	code, body := postRun(t, s.httpURL+"/run_sse", sid)
 	if code != http.StatusOK {
@@ -281,7 +281,8 @@ func TestRunSSEModelErrorAfterTheFirstFrame(t *testing.T) {
 	if len(frames) != 2 || !strings.Contains(frames[0], `"par"`) {
 		t.Fatalf("frames %q, want the partial event then the error", frames)
 	}
-	if want := `{"error":"The model is overloaded."}`; frames[1] != want {
+	// ADK's frame, as valid JSON.
+	if want := `{"error": "The model is \"overloaded\" <now> & later."}`; frames[1] != want {
 		t.Errorf("last frame %s, want %s", frames[1], want)
 	}
 }
