@@ -94,14 +94,14 @@ func (s *stack) wantSessionUsable(t *testing.T, ctx context.Context, user, sid s
 // lease is free at once and the session runs again.
 func TestHungModelTimesOut(t *testing.T) {
 	t.Parallel()
-	s := startStack(t, map[string]string{"weather": weatherAgent}, "--model-timeout", "500ms")
+	s := startStack(t, map[string]string{"weather": weatherAgent}, "--model-timeout", "2s")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for _, sse := range []bool{false, true} {
 		sid := s.weatherSession(t, ctx, "u")
 		s.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
 		_, err := s.runWeather(ctx, "u", sid, "hello?", sse)
-		want := wireStatus{codes.DeadlineExceeded, "model call timed out after 500ms", "MODEL_ERROR",
+		want := wireStatus{codes.DeadlineExceeded, "model call timed out after 2s", "MODEL_ERROR",
 			map[string]string{"model_status": "DEADLINE_EXCEEDED"}}
 		if diff := cmp.Diff(want, wireStatusOf(err)); diff != "" {
 			t.Errorf("sse %v: status (-want +got):\n%s", sse, diff)
@@ -243,9 +243,17 @@ func TestHungModelReleasesItsRedisLease(t *testing.T) {
 	defer cancel()
 	user := "hung-" + randomHex(t)
 	sid := a.weatherSession(t, ctx, user)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := api.NewSessionServiceClient(a.conn).DeleteSession(ctx, &api.DeleteSessionRequest{AppName: "weather", UserId: user, SessionId: sid}); err != nil {
+			t.Logf("delete session %s: %v", sid, err)
+		}
+	})
 	a.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
 	start := time.Now()
-	_, err := a.runWeather(context.Background(), user, sid, "hello?", true)
+	// The caller waits far longer than the invocation may take.
+	_, err := a.runWeather(ctx, user, sid, "hello?", true)
 	want := wireStatus{codes.DeadlineExceeded, "invocation exceeded its maximum time of 1s", "INVOCATION_TIMEOUT", nil}
 	if diff := cmp.Diff(want, wireStatusOf(err)); diff != "" {
 		t.Errorf("status (-want +got):\n%s", diff)

@@ -292,11 +292,11 @@ func TestHungModelFailsAfterTheModelTimeout(t *testing.T) {
 	for _, sse := range []bool{false, true} {
 		t.Run(map[bool]string{false: "unary", true: "sse"}[sse], func(t *testing.T) {
 			t.Parallel()
-			s := newGeminiStack(t, gemini.Config{Timeout: 200 * time.Millisecond}, 0)
+			s := newGeminiStack(t, gemini.Config{Timeout: time.Second}, 0)
 			sid := s.newSession(t)
 			s.enqueue(t, fakegemini.Item{Hang: true})
 			_, err := s.run(t.Context(), sid, "hi", sse)
-			want := statusInfo{codes.DeadlineExceeded, "model call timed out after 200ms", "MODEL_ERROR",
+			want := statusInfo{codes.DeadlineExceeded, "model call timed out after 1s", "MODEL_ERROR",
 				map[string]string{"model_status": "DEADLINE_EXCEEDED"}}
 			if diff := cmp.Diff(want, infoOf(err)); diff != "" {
 				t.Errorf("Run status (-want +got):\n%s", diff)
@@ -309,12 +309,14 @@ func TestHungModelFailsAfterTheModelTimeout(t *testing.T) {
 
 func TestHungModelEndsAtTheMaxInvocationTime(t *testing.T) {
 	t.Parallel()
-	s := newGeminiStack(t, gemini.Config{Timeout: time.Hour}, 300*time.Millisecond)
+	s := newGeminiStack(t, gemini.Config{Timeout: time.Hour}, 2*time.Second)
 	sid := s.newSession(t)
 	s.enqueue(t, fakegemini.Item{Hang: true})
-	// The caller sets no deadline: only the invocation's own bounds it.
-	_, err := s.run(context.WithoutCancel(t.Context()), sid, "hi", true)
-	want := statusInfo{codes.DeadlineExceeded, "invocation exceeded its maximum time of 300ms", "INVOCATION_TIMEOUT", nil}
+	// The caller waits far longer than the invocation may take.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	_, err := s.run(ctx, sid, "hi", true)
+	want := statusInfo{codes.DeadlineExceeded, "invocation exceeded its maximum time of 2s", "INVOCATION_TIMEOUT", nil}
 	if diff := cmp.Diff(want, infoOf(err)); diff != "" {
 		t.Errorf("Run status (-want +got):\n%s", diff)
 	}
