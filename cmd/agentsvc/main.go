@@ -63,6 +63,12 @@ type options struct {
 	shutdownGrace time.Duration
 	debugAddr     string
 	toolTimeout   time.Duration
+	// modelTimeout, maxModelResponseBytes and maxModelChunks bound each
+	// model call; maxInvocationTime bounds each invocation.
+	modelTimeout          time.Duration
+	maxModelResponseBytes int64
+	maxModelChunks        int
+	maxInvocationTime     time.Duration
 	// historySessions is -1 for the store's default.
 	historySessions int
 	logLevel        slog.Level
@@ -84,6 +90,10 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.DurationVar(&o.shutdownGrace, "shutdown-grace", 30*time.Second, "how long running invocations may take to finish on SIGTERM")
 	fs.DurationVar(&o.toolTimeout, "tool-timeout", 60*time.Second, "how long a Connect client may take to answer one tool call; then the model gets an error response")
 	fs.IntVar(&o.historySessions, "history-sessions", -1, "how many recently used sessions keep the model contents built from their history between invocations, in memory (0: none; default: 1024 with memory://, 0 with Redis, whose reads decode events anew)")
+	fs.DurationVar(&o.modelTimeout, "model-timeout", 120*time.Second, "how long one model call (a whole streamed answer included) may take; then it fails with DEADLINE_EXCEEDED")
+	fs.Int64Var(&o.maxModelResponseBytes, "max-model-response-bytes", 8<<20, "the most bytes one model answer (a response, or the sum of a stream's chunks) may have; past it the call fails with RESOURCE_EXHAUSTED")
+	fs.IntVar(&o.maxModelChunks, "max-model-chunks", 10_000, "the most chunks one streamed model answer may have; past it the call fails with RESOURCE_EXHAUSTED")
+	fs.DurationVar(&o.maxInvocationTime, "max-invocation-time", 10*time.Minute, "how long one invocation (Run, Connect, /run, /run_sse) may take, its session lease included; then it fails with DEADLINE_EXCEEDED")
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")
 	fs.IntVar(&o.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest REST request body and received gRPC message, in bytes; a REST body over it is answered 413")
 	fs.StringVar(&o.allowOrigins, "allow-origins", "", "comma-separated browser origins (scheme://host[:port], or *) that may call the REST API besides the loopback ones; others are answered 403")
@@ -111,5 +121,24 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	if o.maxRequestBytes <= 0 {
 		return nil, fmt.Errorf("--max-request-bytes must be positive, not %d", o.maxRequestBytes)
 	}
+	if err := checkModelLimits(o); err != nil {
+		return nil, err
+	}
 	return o, nil
+}
+
+// checkModelLimits rejects limits of model calls and invocations that are
+// not positive: each must bound something.
+func checkModelLimits(o *options) error {
+	switch {
+	case o.modelTimeout <= 0:
+		return fmt.Errorf("--model-timeout %s: must be positive", o.modelTimeout)
+	case o.maxModelResponseBytes <= 0:
+		return fmt.Errorf("--max-model-response-bytes %d: must be positive", o.maxModelResponseBytes)
+	case o.maxModelChunks <= 0:
+		return fmt.Errorf("--max-model-chunks %d: must be positive", o.maxModelChunks)
+	case o.maxInvocationTime <= 0:
+		return fmt.Errorf("--max-invocation-time %s: must be positive", o.maxInvocationTime)
+	}
+	return nil
 }

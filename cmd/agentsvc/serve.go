@@ -51,6 +51,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if gcfg.Backend != gemini.BackendVertexAI || gcfg.APIKey != "" {
 		gcfg.HTTPClient = pooledHTTPClient()
 	}
+	gcfg.Timeout, gcfg.MaxResponseBytes, gcfg.MaxChunks = o.modelTimeout, o.maxModelResponseBytes, o.maxModelChunks
 	provider, err := gemini.New(ctx, gcfg)
 	if err != nil {
 		return fmt.Errorf("gemini: %w", err)
@@ -60,7 +61,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout})
+	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
+		MaxInvocationTime: o.maxInvocationTime})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {

@@ -156,21 +156,27 @@ func (h *restRunner) run(w http.ResponseWriter, r *http.Request, _ map[string]st
 }
 
 // runSSE streams the invocation as text/event-stream frames, one
-// "data: <event json>" per event; a failure after the first frame ends the
-// stream with data: {"error": "<message>"}.
+// "data: <event json>" per event. A failure before the first frame answers
+// the HTTP status of its code with the gateway's error body; a failure after
+// it ends the stream with ADK's frame data: {"error": "<message>"}, the
+// message being the status message (a model's own, for a model error).
 func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string]string) {
 	inv, ok := h.start(w, r)
 	if !ok {
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
+	started := false
 	err := inv.run(r.Context(), func(ev *v1.Event) error {
 		b, err := jsonOut.Marshal(ev)
 		if err != nil {
 			return err
+		}
+		if !started {
+			started = true
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusOK)
 		}
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
 			return err
@@ -180,9 +186,26 @@ func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string
 		}
 		return nil
 	})
-	if err != nil {
+	switch {
+	case err == nil && !started:
+		// No event at all: still a well-formed, empty event stream.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+	case err != nil && !started:
+		h.fail(w, r, err)
+	case err != nil:
 		msg := status.Convert(toStatus(r.Context(), h.s.log, err)).Message()
-		b, _ := json.Marshal(map[string]string{"error": msg})
-		_, _ = fmt.Fprintf(w, "data: %s\n\n", b)
+		_, _ = fmt.Fprintf(w, "data: {\"error\": %s}\n\n", jsonString(msg))
 	}
+}
+
+// jsonString quotes s as a JSON string, leaving <, > and & as they are (ADK
+// writes the message as is).
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

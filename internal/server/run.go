@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
@@ -18,11 +20,22 @@ type invocation struct {
 	s     *Server
 	inv   *runtime.Invocation
 	lease sessions.Lease
+	// ctx is the invocation's context, bounded by Config.MaxInvocationTime;
+	// cancel ends it.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
+
+// errInvocationTimeout is the cause of an invocation's context ending at
+// Config.MaxInvocationTime.
+var errInvocationTimeout = errors.New("server: invocation timed out")
 
 // start validates a run request, takes the session's lease and starts the
 // invocation, so that every failure up to here precedes the first event.
-func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.ClientTools) (*invocation, error) {
+// The invocation, and the lease's keep-alive with it, runs under ctx
+// bounded by the server's MaxInvocationTime: a hung model or client never
+// keeps a session leased past it.
+func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.ClientTools) (_ *invocation, err error) {
 	if err := validateRunRequest(req); err != nil {
 		return nil, err
 	}
@@ -33,6 +46,12 @@ func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeoutCause(ctx, s.maxInvocationTime, errInvocationTimeout)
+	defer func() {
+		if err != nil {
+			cancel()
+		}
+	}()
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
 	if err != nil {
 		return nil, fmt.Errorf("server: lease session: %w", err)
@@ -51,22 +70,34 @@ func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.
 		return nil, err
 	}
 	s.running.Add(1)
-	return &invocation{s: s, inv: inv, lease: lease}, nil
+	return &invocation{s: s, inv: inv, lease: lease, ctx: ctx, cancel: cancel}, nil
 }
 
-// run sends every event of the invocation, then releases the lease.
+// run sends every event of the invocation, then releases the lease. An
+// invocation that outlived MaxInvocationTime fails with DEADLINE_EXCEEDED.
 func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error {
 	defer i.s.running.Done()
+	defer i.cancel()
 	defer i.s.releaseLease(ctx, i.lease)
 	for ev, err := range i.inv.Events() {
 		if err != nil {
-			return err
+			return i.timedOut(ctx, err)
 		}
 		if err := send(ev); err != nil {
-			return err
+			return i.timedOut(ctx, err)
 		}
 	}
 	return nil
+}
+
+// timedOut returns the status of an invocation cut off at its maximum time
+// in place of err, which is how the engine noticed; err otherwise.
+func (i *invocation) timedOut(ctx context.Context, err error) error {
+	if ctx.Err() == nil && errors.Is(context.Cause(i.ctx), errInvocationTimeout) {
+		return statusError(codes.DeadlineExceeded, "INVOCATION_TIMEOUT",
+			fmt.Sprintf("invocation exceeded its maximum time of %s", i.s.maxInvocationTime))
+	}
+	return err
 }
 
 // releaseLease gives a session's lease back. When the store cannot be

@@ -34,7 +34,14 @@ type Config struct {
 	// ToolTimeout bounds each client tool call on Connect; a call without a
 	// result by then is answered with an error the model reads. Default 60s.
 	ToolTimeout time.Duration
+	// MaxInvocationTime bounds every invocation (Run, Connect, REST /run and
+	// /run_sse) and the session lease it holds; past it the invocation
+	// fails with DEADLINE_EXCEEDED. Default [DefaultMaxInvocationTime].
+	MaxInvocationTime time.Duration
 }
+
+// DefaultMaxInvocationTime is the default of Config.MaxInvocationTime.
+const DefaultMaxInvocationTime = 10 * time.Minute
 
 // Server implements the agentsvc.v1 services. It is safe for concurrent use.
 type Server struct {
@@ -51,6 +58,8 @@ type Server struct {
 	// toolTimeout is Config.ToolTimeout; zero lets the tools package apply
 	// its default.
 	toolTimeout time.Duration
+	// maxInvocationTime is Config.MaxInvocationTime with its default.
+	maxInvocationTime time.Duration
 
 	running sync.WaitGroup
 }
@@ -71,6 +80,10 @@ func New(cfg Config) *Server {
 	}
 	if s.leaseTTL <= 0 {
 		s.leaseTTL = 30 * time.Second
+	}
+	s.maxInvocationTime = cfg.MaxInvocationTime
+	if s.maxInvocationTime <= 0 {
+		s.maxInvocationTime = DefaultMaxInvocationTime
 	}
 	for _, a := range cfg.Apps {
 		s.apps[a.Info.Name] = a
