@@ -57,6 +57,12 @@ type stack struct {
 
 func newStack(t *testing.T, toolTimeout time.Duration) *stack {
 	t.Helper()
+	return newStackWith(t, func(cfg *server.Config) { cfg.ToolTimeout = toolTimeout })
+}
+
+// newStackWith is newStack with the server's config adjusted by configure.
+func newStackWith(t *testing.T, configure func(*server.Config)) *stack {
+	t.Helper()
 	apps, err := config.LoadAll(fstest.MapFS{
 		appName + "/root_agent.yaml": {Data: []byte(deskAgent)},
 		appName + "/helper.yaml":     {Data: []byte(helperAgent)},
@@ -70,12 +76,13 @@ func newStack(t *testing.T, toolTimeout time.Duration) *stack {
 	}
 	store := memory.New()
 	model := scripted.New(modelName)
-	srv := server.New(server.Config{
-		Apps:        []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(model)}, Info: info}},
-		Sessions:    store,
-		Logger:      slog.New(slog.DiscardHandler),
-		ToolTimeout: toolTimeout,
-	})
+	cfg := server.Config{
+		Apps:     []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(model)}, Info: info}},
+		Sessions: store,
+		Logger:   slog.New(slog.DiscardHandler),
+	}
+	configure(&cfg)
+	srv := server.New(cfg)
 	lis := bufconn.Listen(1 << 20)
 	gs := grpc.NewServer()
 	api.RegisterRunnerServiceServer(gs, srv)

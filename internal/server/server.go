@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -34,7 +35,21 @@ type Config struct {
 	// ToolTimeout bounds each client tool call on Connect; a call without a
 	// result by then is answered with an error the model reads. Default 60s.
 	ToolTimeout time.Duration
+	// ConnectStartTimeout bounds the wait for a Connect stream's start
+	// message; a stream without one by then ends DEADLINE_EXCEEDED.
+	// Default DefaultConnectStartTimeout.
+	ConnectStartTimeout time.Duration
+	// MaxConnectStreams caps the Connect streams open at once, from their
+	// first byte to their end; one more ends RESOURCE_EXHAUSTED at once.
+	// Default DefaultMaxConnectStreams; negative means no cap.
+	MaxConnectStreams int
 }
+
+// Defaults of [Config].
+const (
+	DefaultConnectStartTimeout = 10 * time.Second
+	DefaultMaxConnectStreams   = 20000
+)
 
 // Server implements the agentsvc.v1 services. It is safe for concurrent use.
 type Server struct {
@@ -52,6 +67,10 @@ type Server struct {
 	// its default.
 	toolTimeout time.Duration
 
+	connectStart      time.Duration
+	maxConnectStreams int64
+	connectStreams    atomic.Int64
+
 	running sync.WaitGroup
 }
 
@@ -65,6 +84,15 @@ func New(cfg Config) *Server {
 		owner:    uuid.NewString(),
 
 		toolTimeout: cfg.ToolTimeout,
+
+		connectStart:      cfg.ConnectStartTimeout,
+		maxConnectStreams: int64(cfg.MaxConnectStreams),
+	}
+	if s.connectStart <= 0 {
+		s.connectStart = DefaultConnectStartTimeout
+	}
+	if s.maxConnectStreams == 0 {
+		s.maxConnectStreams = DefaultMaxConnectStreams
 	}
 	if s.log == nil {
 		s.log = slog.Default()
