@@ -189,3 +189,33 @@ func TestFailedInvocationClosesItsCalls(t *testing.T) {
 		t.Errorf("stored (-want +got):\n%s", d)
 	}
 }
+
+// TestDanglingCallRepairedAfterLaterTurns repairs a call that was left open
+// before later turns were stored (a session written before calls were
+// closed): the model request still pairs it, the response moved next to
+// its call as ADK moves asynchronous responses.
+func TestDanglingCallRepairedAfterLaterTurns(t *testing.T) {
+	t.Parallel()
+	h, m, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{quickTool(t, "a", false)}}, nil)
+	sess := h.Session(t, sid)
+	call := et.Call("a", `{}`).Content
+	call.Parts[0].FunctionCall.Id = "old-call"
+	for _, ev := range []*v1.Event{
+		{InvocationId: "e-1", Author: "user", Content: et.UserText("go")},
+		{InvocationId: "e-1", Author: "root_agent", Content: call},
+		{InvocationId: "e-2", Author: "user", Content: et.UserText("hello?")},
+		{InvocationId: "e-2", Author: "root_agent", Content: et.Text("hi").Content},
+	} {
+		if err := h.Sessions.AppendEvent(context.Background(), sess, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Enqueue(et.Text("fine"))
+	h.RunText(t, sid, "again")
+	closed := `{"error":"The tool call was not completed: the invocation ended before it returned."} #old-call`
+	want := []string{"user: go", "model: call a{} #old-call", "user: response a" + closed,
+		"user: hello?", "model: hi", "user: again"}
+	if d := cmp.Diff(want, et.Contents(m.Requests()[0].Contents)); d != "" {
+		t.Errorf("model request (-want +got):\n%s", d)
+	}
+}

@@ -65,8 +65,10 @@ type RunRequest struct {
 	// already carries stores no new user message. When that invocation
 	// finished (see invocationFinished), the run yields its stored events
 	// again without calling a model; when it stopped early, the run
-	// continues it under the same invocation id. At most
-	// MaxRequestIDLength bytes of UTF-8 without control characters.
+	// continues it under the same invocation id. The retry's message and
+	// state delta are not compared with the stored ones: the id alone
+	// names the request. At most MaxRequestIDLength bytes of UTF-8 without
+	// control characters.
 	RequestID string
 }
 
