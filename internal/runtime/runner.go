@@ -174,7 +174,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 	}
 	if rt := findRetry(sess.Events, req.RequestID, root); rt != nil {
 		if req.InvocationID != "" && req.InvocationID != rt.user.InvocationId {
-			return nil, InvalidRequest("request_id %s belongs to another invocation than %s", req.RequestID, req.InvocationID)
+			return nil, InvalidRequest("request_id names another invocation than invocation_id")
 		}
 		ictx.InvocationID = rt.user.InvocationId
 		ictx.UserContent = rt.user.Content
