@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
 	"github.com/agentsvc/agentsvc/examples"
@@ -62,7 +63,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return err
 	}
 	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
-		MaxInvocationTime: o.maxInvocationTime})
+		MaxInvocationTime:   o.maxInvocationTime,
+		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o)})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {
@@ -77,6 +79,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	gs := grpc.NewServer(
 		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),
+		grpc.MaxConcurrentStreams(maxStreamsPerConn),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: time.Minute, Timeout: 20 * time.Second}),
 	)
 	api.RegisterRunnerServiceServer(gs, srv)
 	api.RegisterSessionServiceServer(gs, srv)
@@ -147,6 +152,22 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// maxStreamsPerConn bounds the concurrent streams of one gRPC connection
+// (grpc-go allows any number by default), so that one connection cannot
+// open streams without end. The load bench holds 10,000 Connect streams
+// over 8 connections, 1,250 each; a client with more streams in flight on
+// one connection waits for a free one rather than failing.
+const maxStreamsPerConn = 4096
+
+// maxConnectStreams maps the flag, where 0 means no cap, to
+// [server.Config.MaxConnectStreams], where it means the default.
+func maxConnectStreams(o *options) int {
+	if o.maxConnectStreams <= 0 {
+		return -1
+	}
+	return o.maxConnectStreams
 }
 
 func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.Service, error) {

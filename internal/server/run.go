@@ -42,6 +42,9 @@ func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.
 	if len(req.GetNewMessage().GetParts()) == 0 {
 		return nil, invalid("new_message must have at least one part")
 	}
+	if err := runtime.ValidateRequestID(req.GetRequestId()); err != nil {
+		return nil, err
+	}
 	app, err := s.app(req.AppName)
 	if err != nil {
 		return nil, err
@@ -64,6 +67,7 @@ func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.
 		RunConfig:    runConfig(req),
 		Client:       client,
 		InvocationID: req.InvocationId,
+		RequestID:    req.RequestId,
 	})
 	if err != nil {
 		s.releaseLease(ctx, lease)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -38,10 +39,22 @@ type Config struct {
 	// /run_sse) and the session lease it holds; past it the invocation
 	// fails with DEADLINE_EXCEEDED. Default [DefaultMaxInvocationTime].
 	MaxInvocationTime time.Duration
+	// ConnectStartTimeout bounds the wait for a Connect stream's start
+	// message; a stream without one by then ends DEADLINE_EXCEEDED.
+	// Default DefaultConnectStartTimeout.
+	ConnectStartTimeout time.Duration
+	// MaxConnectStreams caps the Connect streams open at once, from their
+	// first byte to their end; one more ends RESOURCE_EXHAUSTED at once.
+	// Default DefaultMaxConnectStreams; negative means no cap.
+	MaxConnectStreams int
 }
 
-// DefaultMaxInvocationTime is the default of Config.MaxInvocationTime.
-const DefaultMaxInvocationTime = 10 * time.Minute
+// Defaults of [Config].
+const (
+	DefaultMaxInvocationTime   = 10 * time.Minute
+	DefaultConnectStartTimeout = 10 * time.Second
+	DefaultMaxConnectStreams   = 20000
+)
 
 // Server implements the agentsvc.v1 services. It is safe for concurrent use.
 type Server struct {
@@ -61,6 +74,10 @@ type Server struct {
 	// maxInvocationTime is Config.MaxInvocationTime with its default.
 	maxInvocationTime time.Duration
 
+	connectStart      time.Duration
+	maxConnectStreams int64
+	connectStreams    atomic.Int64
+
 	running sync.WaitGroup
 }
 
@@ -74,6 +91,15 @@ func New(cfg Config) *Server {
 		owner:    uuid.NewString(),
 
 		toolTimeout: cfg.ToolTimeout,
+
+		connectStart:      cfg.ConnectStartTimeout,
+		maxConnectStreams: int64(cfg.MaxConnectStreams),
+	}
+	if s.connectStart <= 0 {
+		s.connectStart = DefaultConnectStartTimeout
+	}
+	if s.maxConnectStreams == 0 {
+		s.maxConnectStreams = DefaultMaxConnectStreams
 	}
 	if s.log == nil {
 		s.log = slog.Default()
