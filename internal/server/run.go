@@ -22,12 +22,16 @@ type invocation struct {
 
 // start validates a run request, takes the session's lease and starts the
 // invocation, so that every failure up to here precedes the first event.
-func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.ClientTools) (*invocation, error) {
+// prefix names the request in errors ("start.run." on Connect).
+func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, client runtime.ClientTools) (*invocation, error) {
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
 	if len(req.GetNewMessage().GetParts()) == 0 {
 		return nil, invalid("new_message must have at least one part")
+	}
+	if err := s.checkRunRequest(prefix, req); err != nil {
+		return nil, err
 	}
 	app, err := s.app(req.AppName)
 	if err != nil {
@@ -108,7 +112,7 @@ func runConfig(req *api.RunRequest) runtime.RunConfig {
 // Run implements [api.RunnerServiceServer].
 func (s *Server) Run(req *api.RunRequest, stream grpc.ServerStreamingServer[api.RunResponse]) error {
 	ctx := stream.Context()
-	inv, err := s.start(ctx, req, nil)
+	inv, err := s.start(ctx, "", req, nil)
 	if err != nil {
 		return toStatus(ctx, s.log, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -34,6 +35,10 @@ type Config struct {
 	// ToolTimeout bounds each client tool call on Connect; a call without a
 	// result by then is answered with an error the model reads. Default 60s.
 	ToolTimeout time.Duration
+	// MaxDepth caps the nesting of JSON-like values in requests: a deeper
+	// one is INVALID_ARGUMENT naming its field, and nothing is stored.
+	// Default [limits.DefaultMaxDepth].
+	MaxDepth int
 }
 
 // Server implements the agentsvc.v1 services. It is safe for concurrent use.
@@ -51,6 +56,8 @@ type Server struct {
 	// toolTimeout is Config.ToolTimeout; zero lets the tools package apply
 	// its default.
 	toolTimeout time.Duration
+	// maxDepth is Config.MaxDepth with its default applied.
+	maxDepth int
 
 	running sync.WaitGroup
 }
@@ -65,6 +72,10 @@ func New(cfg Config) *Server {
 		owner:    uuid.NewString(),
 
 		toolTimeout: cfg.ToolTimeout,
+		maxDepth:    cfg.MaxDepth,
+	}
+	if s.maxDepth <= 0 {
+		s.maxDepth = limits.DefaultMaxDepth
 	}
 	if s.log == nil {
 		s.log = slog.Default()
