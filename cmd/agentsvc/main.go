@@ -17,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/limits"
 )
 
 func main() {
@@ -64,6 +66,8 @@ type options struct {
 	// historySessions is -1 for the store's default.
 	historySessions int
 	logLevel        slog.Level
+	// maxDepth caps the nesting of JSON-like values in every input.
+	maxDepth int
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -79,6 +83,7 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.DurationVar(&o.toolTimeout, "tool-timeout", 60*time.Second, "how long a Connect client may take to answer one tool call; then the model gets an error response")
 	fs.IntVar(&o.historySessions, "history-sessions", -1, "how many recently used sessions keep the model contents built from their history between invocations, in memory (0: none; default: 1024 with memory://, 0 with Redis, whose reads decode events anew)")
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")
+	fs.IntVar(&o.maxDepth, "max-depth", limits.DefaultMaxDepth, "how deep JSON-like values (state, state deltas, tool results, function call arguments, model responses) may nest; deeper input is rejected with INVALID_ARGUMENT, a deeper model response fails the model call")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	// Environment first, so that flags on the command line win.
 	var envErr error
@@ -95,6 +100,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if o.maxDepth < 1 {
+		return nil, fmt.Errorf("--max-depth %d: must be at least 1", o.maxDepth)
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())

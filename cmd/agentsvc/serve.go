@@ -60,7 +60,11 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout})
+	for _, a := range apps {
+		a.Runner.MaxDepth = o.maxDepth
+	}
+	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
+		MaxDepth: o.maxDepth})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {
@@ -72,10 +76,10 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return fmt.Errorf("http listener: %w", err)
 	}
 
-	gs := grpc.NewServer(
+	gs := grpc.NewServer(append(server.DecodeOptions(),
 		grpc.MaxRecvMsgSize(16<<20),
 		grpc.MaxSendMsgSize(64<<20),
-	)
+	)...)
 	api.RegisterRunnerServiceServer(gs, srv)
 	api.RegisterSessionServiceServer(gs, srv)
 	api.RegisterAppServiceServer(gs, srv)
