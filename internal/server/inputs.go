@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -59,7 +60,19 @@ func (s *Server) checkToolDeclarations(decls []*api.ToolDeclaration) error {
 // checkToolResult checks a Connect client's tool result before it reaches
 // the model or the store.
 func (s *Server) checkToolResult(res *api.ToolResult) error {
-	if err := s.checkValueDepth("tool_result.response", res.GetResponse()); err != nil {
+	v := res.GetResponse()
+	if _, ok := v.GetKind().(*structpb.Value_StructValue); v != nil && !ok {
+		// Any other value is stored wrapped as {"result": value}, one
+		// level deeper: check it so.
+		err := limits.CheckDepth("", &structpb.Struct{Fields: map[string]*structpb.Value{"result": v}}, s.maxDepth)
+		var de *limits.DepthError
+		if errors.As(err, &de) {
+			de.Field = "tool_result.response" + strings.TrimPrefix(de.Field, ".result")
+		}
+		if err := depthStatus(err); err != nil {
+			return err
+		}
+	} else if err := s.checkValueDepth("tool_result.response", v); err != nil {
 		return err
 	}
 	return s.checkDepth("tool_result.actions", res.GetActions())

@@ -235,22 +235,16 @@ func TestDepthCapAtEveryEntryPoint(t *testing.T) {
 			return grpcOnly(connectStatus(ctx, s, startMsg(sid, "hi", decl)))
 		}, "start.tools[0].parameters.properties.k"},
 		{"connect tool_result response", func(t *testing.T, ctx context.Context, s *limitStack, sid string, n int) (error, int, string) {
-			s.model.Enqueue(et.Call("get_weather", `{"city":"Paris"}`), et.Text("never"))
-			stream, err := s.runner.Connect(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := stream.Send(startMsg(sid, "weather?", weatherTool)); err != nil {
-				t.Fatal(err)
-			}
-			head := recvUntil(t, stream, isToolCall)
-			call := head[len(head)-1].GetToolCall()
-			if err := stream.Send(resultMsg(call.CallId, structpb.NewStructValue(deepStruct(n)))); err != nil && err != io.EOF {
-				t.Fatal(err)
-			}
-			_, err = recvAll(stream)
-			return grpcOnly(err)
+			return grpcOnly(s.answerToolCall(t, ctx, sid, structpb.NewStructValue(deepStruct(n))))
 		}, "tool_result.response.k"},
+		// A list is stored wrapped as {"result": list}, one level deeper.
+		{"connect tool_result list response", func(t *testing.T, ctx context.Context, s *limitStack, sid string, n int) (error, int, string) {
+			v := structpb.NewNumberValue(1)
+			for range n - 1 {
+				v = structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{v}})
+			}
+			return grpcOnly(s.answerToolCall(t, ctx, sid, v))
+		}, "tool_result.response[0]"},
 	}
 	for _, e := range entries {
 		for _, depth := range []int{limits.DefaultMaxDepth + 1, 20000} {
@@ -289,6 +283,27 @@ func TestDepthCapAtEveryEntryPoint(t *testing.T) {
 			})
 		}
 	}
+}
+
+// answerToolCall runs a Connect invocation whose model calls the client's
+// tool, answers the call with v and returns the stream's final status.
+func (s *limitStack) answerToolCall(t *testing.T, ctx context.Context, sid string, v *structpb.Value) error {
+	t.Helper()
+	s.model.Enqueue(et.Call("get_weather", `{"city":"Paris"}`), et.Text("never"))
+	stream, err := s.runner.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stream.Send(startMsg(sid, "weather?", weatherTool)); err != nil {
+		t.Fatal(err)
+	}
+	head := recvUntil(t, stream, isToolCall)
+	call := head[len(head)-1].GetToolCall()
+	if err := stream.Send(resultMsg(call.CallId, v)); err != nil && err != io.EOF {
+		t.Fatal(err)
+	}
+	_, err = recvAll(stream)
+	return err
 }
 
 // checkNothingStored checks that session sid is as before (or, after a
