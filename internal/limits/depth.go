@@ -49,7 +49,11 @@ func CheckDepth(prefix string, m proto.Message, maxDepth int) error {
 		maxDepth = DefaultMaxDepth
 	}
 	w := walker{max: maxDepth}
-	if !w.message(m.ProtoReflect(), 0, 0) {
+	deep, handled := w.typed(m, 0)
+	if !handled {
+		deep = w.message(m.ProtoReflect(), 0, 0)
+	}
+	if !deep {
 		return nil
 	}
 	return &DepthError{Field: w.path(prefix), Max: maxDepth}
@@ -86,6 +90,9 @@ func (w *walker) message(m protoreflect.Message, json, msgs int) bool {
 		return w.listValue(m.Interface().(*structpb.ListValue), json+1)
 	case valueName:
 		return w.value(m.Interface().(*structpb.Value), json)
+	}
+	if deep, handled := w.typed(m.Interface(), json); handled {
+		return deep
 	}
 	msgs++
 	if msgs > w.max+messageSlack {
