@@ -72,6 +72,9 @@ func CheckValueDepth(field string, v *structpb.Value, maxDepth int) error {
 type walker struct {
 	max   int
 	steps []string // innermost first, only once a value is too deep
+	// reflectOnly turns the typed walks off, for tests that compare them
+	// with the reflective walk.
+	reflectOnly bool
 }
 
 var (

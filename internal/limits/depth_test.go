@@ -95,7 +95,7 @@ func BenchmarkCheckDepthRunRequestSized(b *testing.B) {
 
 // reflectDepth is CheckDepth without the typed walks.
 func reflectDepth(prefix string, m proto.Message, maxDepth int) error {
-	w := walker{max: maxDepth}
+	w := walker{max: maxDepth, reflectOnly: true}
 	if !w.message(m.ProtoReflect(), 0, 0) {
 		return nil
 	}

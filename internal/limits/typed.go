@@ -22,6 +22,9 @@ import (
 // and ListValue levels above m. Message levels are not counted: none of
 // these types nests itself.
 func (w *walker) typed(m proto.Message, json int) (deep, handled bool) {
+	if w.reflectOnly {
+		return false, false
+	}
 	switch m := m.(type) {
 	case *structpb.Struct:
 		return w.structValue(m, json+1), true
