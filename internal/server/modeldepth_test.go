@@ -36,6 +36,9 @@ func TestModelResponseOverTheCap(t *testing.T) {
 			stream bool
 			rest   bool
 		}{{"grpc", false, false}, {"grpc streamed", true, false}, {"rest", false, true}} {
+			if depth > limits.DefaultMaxDepth+1 && tc.name != "grpc" {
+				continue // the engine checks every response the same way
+			}
 			t.Run(fmt.Sprintf("%s/%d", tc.name, depth), func(t *testing.T) {
 				t.Parallel()
 				s := newLimitStack(t)
@@ -82,14 +85,15 @@ func TestModelResponseOverTheCap(t *testing.T) {
 
 // TestAppStateOverTheCapCannotBreakListSessions stores nothing too deep
 // under an app: key, which every session of the app shares: before the
-// cap, one such value made ListSessions and GetSession fail for every user
-// of the app.
+// cap, one such value (6,000 levels pass REST's decoder, and are past
+// protobuf's limit once in a response) made ListSessions and GetSession
+// fail for every user of the app.
 func TestAppStateOverTheCapCannotBreakListSessions(t *testing.T) {
 	t.Parallel()
 	s := newLimitStack(t)
 	ctx := testContext(t)
 	other := s.create(t, ctx, "u2")
-	for _, depth := range []int{limits.DefaultMaxDepth + 1, 3000, 9000} {
+	for _, depth := range []int{limits.DefaultMaxDepth + 1, 6000} {
 		code, body := s.restCall(t, ctx, "POST", "/apps/"+appName+"/users/"+userID+"/sessions",
 			`{"state":{"app:shared":`+deepJSON(depth)+`}}`)
 		if code != http.StatusBadRequest {
