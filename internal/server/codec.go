@@ -30,7 +30,9 @@ const reasonMalformed = "MALFORMED_REQUEST"
 // decodes before any interceptor runs. So the codec reports success, with
 // the message reset, and records the failure; an interceptor that every
 // decoded message passes through then answers it. Both are needed: use all
-// the options together.
+// the options together, before any other interceptor option, so that no
+// interceptor sees a message that failed to decode (and none leaves its
+// failure unanswered).
 func DecodeOptions() []grpc.ServerOption {
 	f := &decodeFailures{}
 	return []grpc.ServerOption{
