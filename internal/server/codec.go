@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -106,7 +107,7 @@ func (c requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
 		return err
 	}
 	protov2.Reset(m)
-	c.failures.m.Store(v, err)
+	c.failures.m.Store(v, fmt.Errorf("%s: %w", m.ProtoReflect().Descriptor().FullName(), err))
 	return nil
 }
 

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"io"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -67,6 +68,9 @@ func wantMalformed(t *testing.T, err error) {
 	st := status.Convert(err)
 	if st.Code() != codes.InvalidArgument {
 		t.Fatalf("status = %v %q, want INVALID_ARGUMENT", st.Code(), st.Message())
+	}
+	if !strings.Contains(st.Message(), "agentsvc.v1.") {
+		t.Errorf("message %q does not name the request's type", st.Message())
 	}
 	if info := errorInfo(st); info.GetDomain() != "agentsvc" || info.GetReason() != "MALFORMED_REQUEST" {
 		t.Errorf("ErrorInfo = %v, want domain agentsvc, reason MALFORMED_REQUEST", info)
