@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/server"
 )
 
@@ -79,6 +80,8 @@ type options struct {
 	maxRequestBytes int
 	allowOrigins    string
 	httpBodyTimeout time.Duration
+	// maxDepth caps the nesting of JSON-like values in every input.
+	maxDepth int
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -103,6 +106,7 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.IntVar(&o.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest REST request body and received gRPC message, in bytes; a REST body over it is answered 413")
 	fs.StringVar(&o.allowOrigins, "allow-origins", "", "comma-separated browser origins (scheme://host[:port], or *) that may call the REST API besides the loopback ones; others are answered 403")
 	fs.DurationVar(&o.httpBodyTimeout, "http-body-timeout", server.DefaultBodyReadTimeout, "how long a client may take to send a REST request body")
+	fs.IntVar(&o.maxDepth, "max-depth", limits.DefaultMaxDepth, "how deep JSON-like values (state, state deltas, tool results, function call arguments, model responses) may nest; deeper input is rejected with INVALID_ARGUMENT, a deeper model response fails the model call")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	// Environment first, so that flags on the command line win.
 	var envErr error
@@ -119,6 +123,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if o.maxDepth < 1 {
+		return nil, fmt.Errorf("--max-depth %d: must be at least 1", o.maxDepth)
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())

@@ -62,9 +62,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
+	for _, a := range apps {
+		a.Runner.MaxDepth = o.maxDepth
+	}
 	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
 		MaxInvocationTime:   o.maxInvocationTime,
-		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o)})
+		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
+		MaxDepth: o.maxDepth})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {
@@ -76,13 +80,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return fmt.Errorf("http listener: %w", err)
 	}
 
-	gs := grpc.NewServer(
+	gs := grpc.NewServer(append(server.DecodeOptions(),
 		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: time.Minute, Timeout: 20 * time.Second}),
-	)
+	)...)
 	api.RegisterRunnerServiceServer(gs, srv)
 	api.RegisterSessionServiceServer(gs, srv)
 	api.RegisterAppServiceServer(gs, srv)

@@ -43,3 +43,32 @@ func TestRESTLimitFlags(t *testing.T) {
 		t.Error("--max-request-bytes 0 accepted")
 	}
 }
+
+func TestMaxDepthFlag(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args    []string
+		env     string
+		want    int
+		wantErr bool
+	}{
+		{nil, "", 64, false},
+		{[]string{"--max-depth", "16"}, "", 16, false},
+		{nil, "32", 32, false},
+		{[]string{"--max-depth", "0"}, "", 0, true},
+	} {
+		o, err := parseFlags(c.args, func(name string) string {
+			if name == "AGENTSVC_MAX_DEPTH" {
+				return c.env
+			}
+			return ""
+		})
+		if (err != nil) != c.wantErr {
+			t.Errorf("parseFlags(%v, AGENTSVC_MAX_DEPTH=%q) err = %v", c.args, c.env, err)
+			continue
+		}
+		if err == nil && o.maxDepth != c.want {
+			t.Errorf("parseFlags(%v, AGENTSVC_MAX_DEPTH=%q) max depth = %d, want %d", c.args, c.env, o.maxDepth, c.want)
+		}
+	}
+}

@@ -42,6 +42,10 @@ type Runner struct {
 	// since; each costs memory in proportion to its history. Zero means
 	// DefaultHistorySessions; negative keeps none.
 	HistorySessions int
+	// MaxDepth caps the nesting of JSON-like values in model responses: a
+	// deeper response fails its model call (see [CheckModelResponse]) and
+	// none of it is stored. Zero means [limits.DefaultMaxDepth].
+	MaxDepth int
 
 	historiesOnce sync.Once
 	histories     *histories
@@ -156,7 +160,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
-		inv: &invocation{app: r.App, models: r.Models, session: sess, client: req.Client,
+		inv: &invocation{app: r.App, models: r.Models, maxDepth: r.MaxDepth, session: sess, client: req.Client,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID})},
 	}
 	if req.InvocationID != "" {

@@ -73,6 +73,9 @@ func (s *Server) Connect(stream connectStream) error {
 		return toStatus(ctx, s.log, err)
 	}
 
+	if err := s.checkToolDeclarations(start.GetTools()); err != nil {
+		return err
+	}
 	out := &connectSender{stream: stream}
 	client, err := newClientTools(app.Info, start.GetTools(), out.send, s.toolTimeout, s.log)
 	if err != nil {
@@ -80,7 +83,7 @@ func (s *Server) Connect(stream connectStream) error {
 	}
 	ictx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	inv, err := s.start(ictx, req, client)
+	inv, err := s.start(ictx, "start.run.", req, client)
 	if err != nil {
 		return toStatus(ctx, s.log, err)
 	}
@@ -148,6 +151,12 @@ func (s *Server) receive(ctx context.Context, stream connectStream, client *clie
 		}
 		switch k := msg.GetKind().(type) {
 		case *api.ConnectRequest_ToolResult:
+			// A result too deep must reach neither the model nor the
+			// store: it fails the invocation.
+			if err := s.checkToolResult(k.ToolResult); err != nil {
+				cancel(err)
+				return
+			}
 			client.deliver(ctx, k.ToolResult)
 		case *api.ConnectRequest_Cancel:
 			cancel(errClientCancelled)

@@ -117,7 +117,7 @@ func (h *restRunner) start(w http.ResponseWriter, r *http.Request) (*invocation,
 		h.fail(w, r, err)
 		return nil, false
 	}
-	inv, err := h.s.start(r.Context(), req, nil)
+	inv, err := h.s.start(r.Context(), "", req, nil)
 	if err != nil {
 		h.fail(w, r, err)
 		return nil, false

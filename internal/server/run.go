@@ -34,8 +34,9 @@ var errInvocationTimeout = errors.New("server: invocation timed out")
 // invocation, so that every failure up to here precedes the first event.
 // The invocation, and the lease's keep-alive with it, runs under ctx
 // bounded by the server's MaxInvocationTime: a hung model or client never
-// keeps a session leased past it.
-func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.ClientTools) (_ *invocation, err error) {
+// keeps a session leased past it. prefix names the request in errors
+// ("start.run." on Connect).
+func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, client runtime.ClientTools) (_ *invocation, err error) {
 	if err := validateRunRequest(req); err != nil {
 		return nil, err
 	}
@@ -43,6 +44,9 @@ func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.
 		return nil, invalid("new_message must have at least one part")
 	}
 	if err := runtime.ValidateRequestID(req.GetRequestId()); err != nil {
+		return nil, err
+	}
+	if err := s.checkRunRequest(prefix, req); err != nil {
 		return nil, err
 	}
 	app, err := s.app(req.AppName)
@@ -143,7 +147,7 @@ func runConfig(req *api.RunRequest) runtime.RunConfig {
 // Run implements [api.RunnerServiceServer].
 func (s *Server) Run(req *api.RunRequest, stream grpc.ServerStreamingServer[api.RunResponse]) error {
 	ctx := stream.Context()
-	inv, err := s.start(ctx, req, nil)
+	inv, err := s.start(ctx, "", req, nil)
 	if err != nil {
 		return toStatus(ctx, s.log, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -47,6 +48,10 @@ type Config struct {
 	// first byte to their end; one more ends RESOURCE_EXHAUSTED at once.
 	// Default DefaultMaxConnectStreams; negative means no cap.
 	MaxConnectStreams int
+	// MaxDepth caps the nesting of JSON-like values in requests: a deeper
+	// one is INVALID_ARGUMENT naming its field, and nothing is stored.
+	// Default [limits.DefaultMaxDepth].
+	MaxDepth int
 }
 
 // Defaults of [Config].
@@ -78,6 +83,9 @@ type Server struct {
 	maxConnectStreams int64
 	connectStreams    atomic.Int64
 
+	// maxDepth is Config.MaxDepth with its default applied.
+	maxDepth int
+
 	running sync.WaitGroup
 }
 
@@ -94,12 +102,16 @@ func New(cfg Config) *Server {
 
 		connectStart:      cfg.ConnectStartTimeout,
 		maxConnectStreams: int64(cfg.MaxConnectStreams),
+		maxDepth:          cfg.MaxDepth,
 	}
 	if s.connectStart <= 0 {
 		s.connectStart = DefaultConnectStartTimeout
 	}
 	if s.maxConnectStreams == 0 {
 		s.maxConnectStreams = DefaultMaxConnectStreams
+	}
+	if s.maxDepth <= 0 {
+		s.maxDepth = limits.DefaultMaxDepth
 	}
 	if s.log == nil {
 		s.log = slog.Default()

@@ -25,6 +25,9 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 			return nil, err
 		}
 	}
+	if err := s.checkDepth("state", req.GetState()); err != nil {
+		return nil, err
+	}
 	sess, err := s.sessions.Create(ctx, sessions.CreateRequest{
 		AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId, State: req.State,
 	})
@@ -88,6 +91,9 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 	}
 	if _, err := s.app(req.AppName); err != nil {
 		return nil, toStatus(ctx, s.log, err)
+	}
+	if err := s.checkDepth("state_delta", req.GetStateDelta()); err != nil {
+		return nil, err
 	}
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
 	if err != nil {
