@@ -139,11 +139,13 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 	uri := o.sessions
 	switch {
 	case uri == "" || uri == "memory://":
-		return memory.New(), nil
+		return memory.New(memory.WithLimits(sessionLimits(o))), nil
 	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"):
 		// One retry: a store that is down fails requests with UNAVAILABLE
 		// quickly instead of holding them through several reconnects.
-		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1})
+		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1,
+			Limits:      sessionLimits(o),
+			DialTimeout: o.redisTimeout, ReadTimeout: o.redisTimeout, WriteTimeout: o.redisTimeout})
 		if err != nil {
 			return nil, fmt.Errorf("--sessions %s: %w", redactURL(uri), err)
 		}
@@ -156,6 +158,11 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 	default:
 		return nil, fmt.Errorf("--sessions %q: use memory:// or redis://host:port/db", redactURL(uri))
 	}
+}
+
+// sessionLimits are the per-session caps of o; 0 in a flag means the default.
+func sessionLimits(o *options) sessions.Limits {
+	return sessions.Limits{MaxEvents: o.maxSessionEvents, MaxBytes: o.maxSessionBytes}
 }
 
 // redactURL hides a password in a store URL.

@@ -70,6 +70,9 @@ type Options struct {
 	// MaxRetries is how often a command is retried on a network error; -1
 	// disables retries. Default: the URL's max_retries, else 3.
 	MaxRetries int
+	// Limits bound every session; the zero value applies the defaults of
+	// [sessions.Limits].
+	Limits sessions.Limits
 	// Logger receives warnings, such as a lease lost to expiry. Default
 	// slog.Default().
 	Logger *slog.Logger
@@ -82,6 +85,7 @@ type Service struct {
 	client *goredis.Client
 	keys   keyspace
 	ttlMS  int64
+	limits sessions.Limits
 	log    *slog.Logger
 	now    func() time.Time
 
@@ -128,7 +132,7 @@ func New(url string, opts Options) (*Service, error) {
 
 // NewFromClient builds a Service on a client the caller configured. The
 // Service owns the client from then on and closes it in Close. Of opts, only
-// KeyPrefix, TTL and Logger apply. Enable ContextTimeoutEnabled on the client
+// KeyPrefix, TTL, Limits and Logger apply. Enable ContextTimeoutEnabled on the client
 // so that cancellation reaches Redis.
 func NewFromClient(client *goredis.Client, opts Options) *Service {
 	prefix := opts.KeyPrefix
@@ -147,6 +151,7 @@ func NewFromClient(client *goredis.Client, opts Options) *Service {
 		client: client,
 		keys:   keyspace{prefix: prefix},
 		ttlMS:  ttlMS,
+		limits: opts.Limits.Resolved(),
 		log:    logger,
 		now:    time.Now,
 		stop:   make(chan struct{}),
