@@ -29,6 +29,10 @@ import (
 	"github.com/agentsvc/agentsvc/internal/sessions/redis"
 )
 
+// stopTimeout bounds how long cancelled invocations may take to end and
+// release their leases once the shutdown grace has elapsed.
+const stopTimeout = 5 * time.Second
+
 // serve wires the service and runs it until ctx ends, then drains.
 func serve(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) error {
 	store, err := openSessions(ctx, o, log)
@@ -116,10 +120,19 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	log.Info("draining", "grace", o.shutdownGrace)
 	serving.Store(false)
 	healthSrv.Shutdown() // every service reports NOT_SERVING
+	srv.Drain()          // new invocations get UNAVAILABLE from here on
 	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdownGrace)
 	defer cancel()
 	if err := srv.Wait(drainCtx); err != nil {
-		log.Warn("shutdown grace elapsed with invocations still running")
+		log.Warn("shutdown grace elapsed with invocations still running; cancelling them")
+	}
+	// Cancel what still runs and give its leases back while the store is
+	// open (it closes when serve returns), so that other replicas can take
+	// the sessions over at once.
+	stopCtx, stopCancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+	defer stopCancel()
+	if err := srv.Stop(stopCtx); err != nil {
+		log.Warn("invocations still running after cancellation; their leases expire on their own", "err", err)
 	}
 	done := make(chan struct{})
 	go func() { gs.GracefulStop(); close(done) }()

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,6 +19,7 @@ type invocation struct {
 	s     *Server
 	inv   *runtime.Invocation
 	lease sessions.Lease
+	ctx   context.Context // the invocation's own; Stop cancels it
 }
 
 // start validates a run request, takes the session's lease and starts the
@@ -33,6 +35,16 @@ func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.
 	if err != nil {
 		return nil, err
 	}
+	if err := s.invocations.refuse(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	started := false
+	defer func() {
+		if !started {
+			cancel(nil)
+		}
+	}()
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
 	if err != nil {
 		return nil, fmt.Errorf("server: lease session: %w", err)
@@ -50,16 +62,24 @@ func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.
 		s.releaseLease(ctx, lease)
 		return nil, err
 	}
-	s.running.Add(1)
-	return &invocation{s: s, inv: inv, lease: lease}, nil
+	i := &invocation{s: s, inv: inv, lease: lease, ctx: ctx}
+	if err := s.invocations.add(i, cancel); err != nil {
+		s.releaseLease(ctx, lease)
+		return nil, err
+	}
+	started = true
+	return i, nil
 }
 
 // run sends every event of the invocation, then releases the lease.
 func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error {
-	defer i.s.running.Done()
+	defer i.s.invocations.remove(i)
 	defer i.s.releaseLease(ctx, i.lease)
 	for ev, err := range i.inv.Events() {
 		if err != nil {
+			if errors.Is(context.Cause(i.ctx), errShuttingDown) {
+				return errShuttingDown
+			}
 			return err
 		}
 		if err := send(ev); err != nil {
@@ -69,12 +89,18 @@ func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error 
 	return nil
 }
 
+// releaseTimeout bounds the first attempt to release a lease, so that a
+// stopping server does not wait on a store that does not answer.
+const releaseTimeout = 5 * time.Second
+
 // releaseLease gives a session's lease back. When the store cannot be
 // reached, it keeps trying in the background for as long as the lease could
 // last, so that a session does not stay busy after the store comes back.
 func (s *Server) releaseLease(ctx context.Context, lease sessions.Lease) {
 	ctx = context.WithoutCancel(ctx)
-	err := lease.Release(ctx)
+	first, cancel := context.WithTimeout(ctx, releaseTimeout)
+	err := lease.Release(first)
+	cancel()
 	if err == nil {
 		return
 	}

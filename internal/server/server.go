@@ -4,10 +4,8 @@
 package server
 
 import (
-	"context"
 	"log/slog"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -52,7 +50,7 @@ type Server struct {
 	// its default.
 	toolTimeout time.Duration
 
-	running sync.WaitGroup
+	invocations tracker
 }
 
 // New returns a server for the apps of cfg.
@@ -78,21 +76,6 @@ func New(cfg Config) *Server {
 	}
 	sort.Strings(s.names)
 	return s
-}
-
-// Wait blocks until the running invocations finish or ctx ends.
-func (s *Server) Wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() {
-		s.running.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // app returns the named app or a NOT_FOUND error.
