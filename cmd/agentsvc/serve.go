@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -84,12 +83,11 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	api.RegisterSessionServiceServer(gs, srv)
 	api.RegisterAppServiceServer(gs, srv)
 	healthSrv := health.NewServer()
-	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
+	ready := newReadiness(healthSrv) // NOT_SERVING until the listeners serve
 	healthpb.RegisterHealthServer(gs, healthSrv)
 	reflection.Register(gs)
 
-	var serving atomic.Bool
-	handler, err := srv.HTTPHandler(ctx, serving.Load)
+	handler, err := srv.HTTPHandler(ctx, ready.serving)
 	if err != nil {
 		return err
 	}
@@ -105,9 +103,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 			errc <- err
 		}
 	}()
-	// Both listeners are bound and served: accept connections from here on.
-	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	serving.Store(true)
+	// Both listeners are bound and served: accept connections from here on,
+	// while the session store answers.
+	ready.checkStore(ctx, store, storeCheckTimeout, log)
+	ready.setListening(true)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go ready.watchStore(watchCtx, store, storeCheckInterval, storeCheckTimeout, log)
 	log.Info("agentsvc serving", "grpc", grpcLis.Addr().String(), "http", httpLis.Addr().String(),
 		"apps", len(apps), "sessions", redactURL(o.sessions))
 
@@ -118,7 +120,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 
 	log.Info("draining", "grace", o.shutdownGrace)
-	serving.Store(false)
+	stopWatch()
+	ready.setListening(false)
 	healthSrv.Shutdown() // every service reports NOT_SERVING
 	srv.Drain()          // new invocations get UNAVAILABLE from here on
 	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdownGrace)
