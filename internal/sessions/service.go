@@ -131,6 +131,12 @@ type Service interface {
 	// not be modified (the handle's slice and state are the caller's own).
 	Get(ctx context.Context, req GetRequest) (*v1.Session, error)
 
+	// GetPage returns a session with one page of the events req selects,
+	// oldest first, and the cursor of the next page (Done on the last).
+	// req.AfterTimestamp also filters the events of every page, which may
+	// then hold fewer than page.Size events, or none, before the last.
+	GetPage(ctx context.Context, req GetRequest, page PageRequest) (*v1.Session, Cursor, error)
+
 	// List returns the sessions of a user, without events, with merged state.
 	List(ctx context.Context, appName, userID string) ([]*v1.Session, error)
 
