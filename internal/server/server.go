@@ -4,6 +4,7 @@
 package server
 
 import (
+	"cmp"
 	"log/slog"
 	"sort"
 	"time"
@@ -32,6 +33,13 @@ type Config struct {
 	// ToolTimeout bounds each client tool call on Connect; a call without a
 	// result by then is answered with an error the model reads. Default 60s.
 	ToolTimeout time.Duration
+	// MaxResponseBytes is the largest GetSession answer sent whole; a
+	// larger session must be read in pages (RESOURCE_EXHAUSTED otherwise).
+	// Set it to the transport's send limit. Default
+	// [DefaultMaxResponseBytes].
+	MaxResponseBytes int
+	// PageBytes bounds one page of GetSession. Default [DefaultPageBytes].
+	PageBytes int
 }
 
 // Server implements the agentsvc.v1 services. It is safe for concurrent use.
@@ -50,6 +58,9 @@ type Server struct {
 	// its default.
 	toolTimeout time.Duration
 
+	maxResponseBytes int
+	pageBytes        int
+
 	invocations tracker
 }
 
@@ -67,6 +78,8 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.maxResponseBytes = cmp.Or(max(cfg.MaxResponseBytes, 0), DefaultMaxResponseBytes)
+	s.pageBytes = cmp.Or(max(cfg.PageBytes, 0), DefaultPageBytes)
 	if s.leaseTTL <= 0 {
 		s.leaseTTL = 30 * time.Second
 	}
