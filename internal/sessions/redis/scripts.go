@@ -63,7 +63,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 -- Leftovers of a session that expired under this id must not resurface.
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-redis.call('HSET', KEYS[1], 'ver', ARGV[3], 'created', ARGV[3], 'nonce', ARGV[2], 'last_event', '')
+redis.call('HSET', KEYS[1], 'ver', ARGV[3], 'created', ARGV[3], 'nonce', ARGV[2], 'last_event', '', 'bytes', '0')
 local at = 8
 at = hset_pairs(KEYS[2], at, tonumber(ARGV[5]))
 at = hset_pairs(KEYS[5], at, tonumber(ARGV[6]))
@@ -86,7 +86,8 @@ return created(1)
 // applied), because the retry may carry a timestamp of its own and the
 // caller must take the stored one; or {4, stored version, events, bytes}
 // when the event would take the session past its limits. The meta field
-// "bytes" is the encoded size of the stored events.
+// "bytes" is the encoded size of the stored events; a session written before
+// it existed has its events counted on its next append.
 var appendScript = goredis.NewScript(luaHelpers + `
 local cur = redis.call('HMGET', KEYS[1], 'ver', 'last_event')
 if not cur[1] then
@@ -100,7 +101,18 @@ if cur[1] ~= ARGV[1] then
   return {1, cur[1]}
 end
 local len = redis.call('LLEN', KEYS[2])
-local bytes = tonumber(redis.call('HGET', KEYS[1], 'bytes') or '0')
+local bytes = redis.call('HGET', KEYS[1], 'bytes')
+if bytes then
+  bytes = tonumber(bytes)
+else
+  -- A session stored before sizes were tracked: count its events once.
+  bytes = 0
+  if len > 0 then
+    for _, e in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+      bytes = bytes + #e
+    end
+  end
+end
 if len >= tonumber(ARGV[7]) or bytes + #ARGV[4] > tonumber(ARGV[8]) then
   return {4, cur[1], len, tostring(bytes)}
 end
