@@ -93,7 +93,7 @@ func TestBreakerStates(t *testing.T) {
 func TestHungRedisFailsFast(t *testing.T) {
 	t.Parallel()
 	srv := startPrivateRedis(t)
-	const timeout = 200 * time.Millisecond
+	const timeout = 400 * time.Millisecond
 	svc, err := New(srv.url(), Options{
 		KeyPrefix:   "hung",
 		DialTimeout: timeout, ReadTimeout: timeout, WriteTimeout: timeout,
