@@ -85,7 +85,12 @@ func decodePageToken(tok string, fp uint64) (sessions.Cursor, error) {
 	if len(rest) != 8 || binary.BigEndian.Uint64(rest) != fp || next >= end || end > math.MaxInt32 {
 		return sessions.Cursor{}, bad
 	}
-	return sessions.Cursor{Next: int(next), End: int(end)}, nil
+	cur := sessions.Cursor{Next: int(next), End: int(end)}
+	// One token per position: no other spelling of it is accepted.
+	if encodePageToken(cur, fp) != tok {
+		return sessions.Cursor{}, bad
+	}
+	return cur, nil
 }
 
 // getSessionPage answers a GetSession that asks for a page.
