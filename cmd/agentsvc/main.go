@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/server"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 func main() {
@@ -82,6 +83,10 @@ type options struct {
 	httpBodyTimeout time.Duration
 	// maxDepth caps the nesting of JSON-like values in every input.
 	maxDepth int
+	// Per-session caps and the Redis command timeout.
+	maxSessionEvents int
+	maxSessionBytes  int64
+	redisTimeout     time.Duration
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -107,6 +112,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.allowOrigins, "allow-origins", "", "comma-separated browser origins (scheme://host[:port], or *) that may call the REST API besides the loopback ones; others are answered 403")
 	fs.DurationVar(&o.httpBodyTimeout, "http-body-timeout", server.DefaultBodyReadTimeout, "how long a client may take to send a REST request body")
 	fs.IntVar(&o.maxDepth, "max-depth", limits.DefaultMaxDepth, "how deep JSON-like values (state, state deltas, tool results, function call arguments, model responses) may nest; deeper input is rejected with INVALID_ARGUMENT, a deeper model response fails the model call")
+	fs.IntVar(&o.maxSessionEvents, "max-session-events", sessions.DefaultMaxEvents, "most events one session may hold; a run that would store more fails with RESOURCE_EXHAUSTED (negative: no cap)")
+	fs.Int64Var(&o.maxSessionBytes, "max-session-bytes", sessions.DefaultMaxBytes, "most bytes of encoded events one session may hold (negative: no cap)")
+	fs.DurationVar(&o.redisTimeout, "redis-timeout", 500*time.Millisecond, "with Redis, how long to wait to connect and for each command's reply")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	// Environment first, so that flags on the command line win.
 	var envErr error

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -29,6 +28,10 @@ import (
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 	"github.com/agentsvc/agentsvc/internal/sessions/redis"
 )
+
+// stopTimeout bounds how long cancelled invocations may take to end and
+// release their leases once the shutdown grace has elapsed.
+const stopTimeout = 5 * time.Second
 
 // serve wires the service and runs it until ctx ends, then drains.
 func serve(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) error {
@@ -91,12 +94,11 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	api.RegisterSessionServiceServer(gs, srv)
 	api.RegisterAppServiceServer(gs, srv)
 	healthSrv := health.NewServer()
-	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
+	ready := newReadiness(healthSrv) // NOT_SERVING until the listeners serve
 	healthpb.RegisterHealthServer(gs, healthSrv)
 	reflection.Register(gs)
 
-	var serving atomic.Bool
-	handler, err := srv.HTTPHandler(ctx, serving.Load,
+	handler, err := srv.HTTPHandler(ctx, ready.serving,
 		server.WithMaxRequestBytes(int64(o.maxRequestBytes)),
 		server.WithAllowOrigins(splitList(o.allowOrigins)),
 		server.WithListenAddr(o.httpAddr),
@@ -124,9 +126,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 			errc <- err
 		}
 	}()
-	// Both listeners are bound and served: accept connections from here on.
-	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	serving.Store(true)
+	// Both listeners are bound and served: accept connections from here on,
+	// while the session store answers.
+	ready.checkStore(ctx, store, storeCheckTimeout, log)
+	ready.setListening(true)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go ready.watchStore(watchCtx, store, storeCheckInterval, storeCheckTimeout, log)
 	log.Info("agentsvc serving", "grpc", grpcLis.Addr().String(), "http", httpLis.Addr().String(),
 		"apps", len(apps), "sessions", redactURL(o.sessions))
 
@@ -137,12 +143,22 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 
 	log.Info("draining", "grace", o.shutdownGrace)
-	serving.Store(false)
+	stopWatch()
+	ready.setListening(false)
 	healthSrv.Shutdown() // every service reports NOT_SERVING
+	srv.Drain()          // new invocations get UNAVAILABLE from here on
 	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdownGrace)
 	defer cancel()
 	if err := srv.Wait(drainCtx); err != nil {
-		log.Warn("shutdown grace elapsed with invocations still running")
+		log.Warn("shutdown grace elapsed with invocations still running; cancelling them")
+	}
+	// Cancel what still runs and give its leases back while the store is
+	// open (it closes when serve returns), so that other replicas can take
+	// the sessions over at once.
+	stopCtx, stopCancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+	defer stopCancel()
+	if err := srv.Stop(stopCtx); err != nil {
+		log.Warn("invocations still running after cancellation; their leases expire on their own", "err", err)
 	}
 	done := make(chan struct{})
 	go func() { gs.GracefulStop(); close(done) }()
@@ -178,11 +194,13 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 	uri := o.sessions
 	switch {
 	case uri == "" || uri == "memory://":
-		return memory.New(), nil
+		return memory.New(memory.WithLimits(sessionLimits(o))), nil
 	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"):
 		// One retry: a store that is down fails requests with UNAVAILABLE
 		// quickly instead of holding them through several reconnects.
-		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1})
+		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1,
+			Limits:      sessionLimits(o),
+			DialTimeout: o.redisTimeout, ReadTimeout: o.redisTimeout, WriteTimeout: o.redisTimeout})
 		if err != nil {
 			return nil, fmt.Errorf("--sessions %s: %w", redactURL(uri), err)
 		}
@@ -195,6 +213,11 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 	default:
 		return nil, fmt.Errorf("--sessions %q: use memory:// or redis://host:port/db", redactURL(uri))
 	}
+}
+
+// sessionLimits are the per-session caps of o; 0 in a flag means the default.
+func sessionLimits(o *options) sessions.Limits {
+	return sessions.Limits{MaxEvents: o.maxSessionEvents, MaxBytes: o.maxSessionBytes}
 }
 
 // redactURL hides a password in a store URL.

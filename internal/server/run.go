@@ -20,10 +20,9 @@ type invocation struct {
 	s     *Server
 	inv   *runtime.Invocation
 	lease sessions.Lease
-	// ctx is the invocation's context, bounded by Config.MaxInvocationTime;
-	// cancel ends it.
-	ctx    context.Context
-	cancel context.CancelFunc
+	// ctx is the invocation's own, bounded by Config.MaxInvocationTime;
+	// Stop cancels it.
+	ctx context.Context
 }
 
 // errInvocationTimeout is the cause of an invocation's context ending at
@@ -53,10 +52,19 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, s.maxInvocationTime, errInvocationTimeout)
+	if err := s.invocations.refuse(); err != nil {
+		return nil, err
+	}
+	ctx, stopTimer := context.WithTimeoutCause(ctx, s.maxInvocationTime, errInvocationTimeout)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func(cause error) {
+		cancelCause(cause)
+		stopTimer()
+	}
+	started := false
 	defer func() {
-		if err != nil {
-			cancel()
+		if !started {
+			cancel(nil)
 		}
 	}()
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
@@ -77,43 +85,59 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 		s.releaseLease(ctx, lease)
 		return nil, err
 	}
-	s.running.Add(1)
-	return &invocation{s: s, inv: inv, lease: lease, ctx: ctx, cancel: cancel}, nil
+	i := &invocation{s: s, inv: inv, lease: lease, ctx: ctx}
+	if err := s.invocations.add(i, cancel); err != nil {
+		s.releaseLease(ctx, lease)
+		return nil, err
+	}
+	started = true
+	return i, nil
 }
 
 // run sends every event of the invocation, then releases the lease. An
 // invocation that outlived MaxInvocationTime fails with DEADLINE_EXCEEDED.
 func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error {
-	defer i.s.running.Done()
-	defer i.cancel()
+	defer i.s.invocations.remove(i)
 	defer i.s.releaseLease(ctx, i.lease)
 	for ev, err := range i.inv.Events() {
 		if err != nil {
-			return i.timedOut(ctx, err)
+			return i.endedBy(ctx, err)
 		}
 		if err := send(ev); err != nil {
-			return i.timedOut(ctx, err)
+			return i.endedBy(ctx, err)
 		}
 	}
 	return nil
 }
 
-// timedOut returns the status of an invocation cut off at its maximum time
-// in place of err, which is how the engine noticed; err otherwise.
-func (i *invocation) timedOut(ctx context.Context, err error) error {
-	if ctx.Err() == nil && errors.Is(context.Cause(i.ctx), errInvocationTimeout) {
+// endedBy returns the status of an invocation the server ended, cut off
+// at its maximum time or cancelled by Stop, in place of err, which is how
+// the engine noticed; err otherwise.
+func (i *invocation) endedBy(ctx context.Context, err error) error {
+	switch cause := context.Cause(i.ctx); {
+	case ctx.Err() != nil:
+		return err
+	case errors.Is(cause, errShuttingDown):
+		return errShuttingDown
+	case errors.Is(cause, errInvocationTimeout):
 		return statusError(codes.DeadlineExceeded, "INVOCATION_TIMEOUT",
 			fmt.Sprintf("invocation exceeded its maximum time of %s", i.s.maxInvocationTime))
 	}
 	return err
 }
 
+// releaseTimeout bounds the first attempt to release a lease, so that a
+// stopping server does not wait on a store that does not answer.
+const releaseTimeout = 5 * time.Second
+
 // releaseLease gives a session's lease back. When the store cannot be
 // reached, it keeps trying in the background for as long as the lease could
 // last, so that a session does not stay busy after the store comes back.
 func (s *Server) releaseLease(ctx context.Context, lease sessions.Lease) {
 	ctx = context.WithoutCancel(ctx)
-	err := lease.Release(ctx)
+	first, cancel := context.WithTimeout(ctx, releaseTimeout)
+	err := lease.Release(first)
+	cancel()
 	if err == nil {
 		return
 	}

@@ -4,10 +4,9 @@
 package server
 
 import (
-	"context"
+	"cmp"
 	"log/slog"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +51,13 @@ type Config struct {
 	// one is INVALID_ARGUMENT naming its field, and nothing is stored.
 	// Default [limits.DefaultMaxDepth].
 	MaxDepth int
+	// MaxResponseBytes is the largest GetSession answer sent whole; a
+	// larger session must be read in pages (RESOURCE_EXHAUSTED otherwise).
+	// Set it to the transport's send limit. Default
+	// [DefaultMaxResponseBytes].
+	MaxResponseBytes int
+	// PageBytes bounds one page of GetSession. Default [DefaultPageBytes].
+	PageBytes int
 }
 
 // Defaults of [Config].
@@ -86,7 +92,10 @@ type Server struct {
 	// maxDepth is Config.MaxDepth with its default applied.
 	maxDepth int
 
-	running sync.WaitGroup
+	maxResponseBytes int
+	pageBytes        int
+
+	invocations tracker
 }
 
 // New returns a server for the apps of cfg.
@@ -116,6 +125,8 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.maxResponseBytes = cmp.Or(max(cfg.MaxResponseBytes, 0), DefaultMaxResponseBytes)
+	s.pageBytes = cmp.Or(max(cfg.PageBytes, 0), DefaultPageBytes)
 	if s.leaseTTL <= 0 {
 		s.leaseTTL = 30 * time.Second
 	}
@@ -129,21 +140,6 @@ func New(cfg Config) *Server {
 	}
 	sort.Strings(s.names)
 	return s
-}
-
-// Wait blocks until the running invocations finish or ctx ends.
-func (s *Server) Wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() {
-		s.running.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // app returns the named app or a NOT_FOUND error.

@@ -45,14 +45,25 @@ func (s *Server) GetSession(ctx context.Context, req *api.GetSessionRequest) (*a
 	if req.GetNumRecentEvents() < 0 {
 		return nil, invalid("num_recent_events must not be negative")
 	}
-	sess, err := s.sessions.Get(ctx, sessions.GetRequest{
+	if req.GetPageSize() < 0 {
+		return nil, invalid("page_size must not be negative")
+	}
+	greq := sessions.GetRequest{
 		AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId,
 		NumRecentEvents: int(req.NumRecentEvents), AfterTimestamp: req.AfterTimestamp,
-	})
+	}
+	if req.GetPageSize() > 0 || req.GetPageToken() != "" {
+		return s.getSessionPage(ctx, req, greq)
+	}
+	sess, err := s.sessions.Get(ctx, greq)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &api.GetSessionResponse{Session: sess}, nil
+	resp := &api.GetSessionResponse{Session: sess}
+	if err := s.checkResponseSize(resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
 }
 
 // ListSessions implements [api.SessionServiceServer].

@@ -72,6 +72,8 @@ func classify(err error) (codes.Code, string, string) {
 		return codes.Aborted, "SESSION_BUSY", "session is busy: another invocation is running on it"
 	case errors.Is(err, sessions.ErrStale):
 		return codes.Aborted, "SESSION_STALE", "session was modified concurrently; retry"
+	case errors.Is(err, sessions.ErrTooLarge):
+		return codes.ResourceExhausted, "SESSION_TOO_LARGE", "session is too large: it has reached its limit of events or bytes; start a new session"
 	case errors.Is(err, sessions.ErrUnavailable):
 		return codes.Unavailable, "SESSION_STORE_UNAVAILABLE", "session store unavailable"
 	case errors.As(err, &merr):
