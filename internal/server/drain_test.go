@@ -139,7 +139,7 @@ func TestDrainRefusesNewInvocations(t *testing.T) {
 
 	body := `{"appName":"desk","userId":"u1","sessionId":"` + sid + `","newMessage":{"parts":[{"text":"hi"}]}}`
 	for _, path := range []string{"/run", "/run_sse"} {
-		req := httptest.NewRequestWithContext(ctx, "POST", path, strings.NewReader(body))
+		req := httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1"+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		r.http.ServeHTTP(w, req)

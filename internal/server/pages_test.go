@@ -145,7 +145,7 @@ func TestGetSessionPagesOverREST(t *testing.T) {
 	get := func(query url.Values) (*v1.Session, string) {
 		t.Helper()
 		req := httptest.NewRequestWithContext(context.Background(), "GET",
-			"/apps/"+appName+"/users/"+userID+"/sessions/"+sid+"?"+query.Encode(), nil)
+			"http://127.0.0.1/apps/"+appName+"/users/"+userID+"/sessions/"+sid+"?"+query.Encode(), nil)
 		w := httptest.NewRecorder()
 		r.http.ServeHTTP(w, req)
 		if w.Code != http.StatusOK {
