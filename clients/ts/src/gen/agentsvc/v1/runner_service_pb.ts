@@ -105,10 +105,15 @@ export type RunRequest = Message<"agentsvc.v1.RunRequest"> & {
   streaming: boolean;
 
   /**
-   * Optional idempotency key chosen by the caller. A run whose request_id is
-   * already carried by a user event of the session does not store its user
-   * message again: it continues that invocation instead, so a client that
-   * retries after a deadline or a lost connection never doubles its message.
+   * Optional idempotency key chosen by the caller: at most 128 bytes of UTF-8
+   * without control characters, stored on the user event. A run whose
+   * request_id is already carried by a user event of the session does not
+   * store its user message again: when that invocation finished, the run
+   * answers its stored events again without calling a model; when it stopped
+   * early (an error, a cancellation, a deadline), the run continues it under
+   * the same invocation id. So a client that retries after a deadline or a
+   * lost connection never doubles its message. A retry while the first
+   * attempt still runs is ABORTED ("session is busy").
    *
    * @generated from field: string request_id = 9;
    */

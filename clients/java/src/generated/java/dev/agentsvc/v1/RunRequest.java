@@ -328,10 +328,15 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object requestId_ = "";
   /**
    * <pre>
-   * Optional idempotency key chosen by the caller. A run whose request_id is
-   * already carried by a user event of the session does not store its user
-   * message again: it continues that invocation instead, so a client that
-   * retries after a deadline or a lost connection never doubles its message.
+   * Optional idempotency key chosen by the caller: at most 128 bytes of UTF-8
+   * without control characters, stored on the user event. A run whose
+   * request_id is already carried by a user event of the session does not
+   * store its user message again: when that invocation finished, the run
+   * answers its stored events again without calling a model; when it stopped
+   * early (an error, a cancellation, a deadline), the run continues it under
+   * the same invocation id. So a client that retries after a deadline or a
+   * lost connection never doubles its message. A retry while the first
+   * attempt still runs is ABORTED ("session is busy").
    * </pre>
    *
    * <code>string request_id = 9;</code>
@@ -352,10 +357,15 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional idempotency key chosen by the caller. A run whose request_id is
-   * already carried by a user event of the session does not store its user
-   * message again: it continues that invocation instead, so a client that
-   * retries after a deadline or a lost connection never doubles its message.
+   * Optional idempotency key chosen by the caller: at most 128 bytes of UTF-8
+   * without control characters, stored on the user event. A run whose
+   * request_id is already carried by a user event of the session does not
+   * store its user message again: when that invocation finished, the run
+   * answers its stored events again without calling a model; when it stopped
+   * early (an error, a cancellation, a deadline), the run continues it under
+   * the same invocation id. So a client that retries after a deadline or a
+   * lost connection never doubles its message. A retry while the first
+   * attempt still runs is ABORTED ("session is busy").
    * </pre>
    *
    * <code>string request_id = 9;</code>
@@ -1672,10 +1682,15 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object requestId_ = "";
     /**
      * <pre>
-     * Optional idempotency key chosen by the caller. A run whose request_id is
-     * already carried by a user event of the session does not store its user
-     * message again: it continues that invocation instead, so a client that
-     * retries after a deadline or a lost connection never doubles its message.
+     * Optional idempotency key chosen by the caller: at most 128 bytes of UTF-8
+     * without control characters, stored on the user event. A run whose
+     * request_id is already carried by a user event of the session does not
+     * store its user message again: when that invocation finished, the run
+     * answers its stored events again without calling a model; when it stopped
+     * early (an error, a cancellation, a deadline), the run continues it under
+     * the same invocation id. So a client that retries after a deadline or a
+     * lost connection never doubles its message. A retry while the first
+     * attempt still runs is ABORTED ("session is busy").
      * </pre>
      *
      * <code>string request_id = 9;</code>
@@ -1695,10 +1710,15 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional idempotency key chosen by the caller. A run whose request_id is
-     * already carried by a user event of the session does not store its user
-     * message again: it continues that invocation instead, so a client that
-     * retries after a deadline or a lost connection never doubles its message.
+     * Optional idempotency key chosen by the caller: at most 128 bytes of UTF-8
+     * without control characters, stored on the user event. A run whose
+     * request_id is already carried by a user event of the session does not
+     * store its user message again: when that invocation finished, the run
+     * answers its stored events again without calling a model; when it stopped
+     * early (an error, a cancellation, a deadline), the run continues it under
+     * the same invocation id. So a client that retries after a deadline or a
+     * lost connection never doubles its message. A retry while the first
+     * attempt still runs is ABORTED ("session is busy").
      * </pre>
      *
      * <code>string request_id = 9;</code>
@@ -1719,10 +1739,15 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional idempotency key chosen by the caller. A run whose request_id is
-     * already carried by a user event of the session does not store its user
-     * message again: it continues that invocation instead, so a client that
-     * retries after a deadline or a lost connection never doubles its message.
+     * Optional idempotency key chosen by the caller: at most 128 bytes of UTF-8
+     * without control characters, stored on the user event. A run whose
+     * request_id is already carried by a user event of the session does not
+     * store its user message again: when that invocation finished, the run
+     * answers its stored events again without calling a model; when it stopped
+     * early (an error, a cancellation, a deadline), the run continues it under
+     * the same invocation id. So a client that retries after a deadline or a
+     * lost connection never doubles its message. A retry while the first
+     * attempt still runs is ABORTED ("session is busy").
      * </pre>
      *
      * <code>string request_id = 9;</code>
@@ -1739,10 +1764,15 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional idempotency key chosen by the caller. A run whose request_id is
-     * already carried by a user event of the session does not store its user
-     * message again: it continues that invocation instead, so a client that
-     * retries after a deadline or a lost connection never doubles its message.
+     * Optional idempotency key chosen by the caller: at most 128 bytes of UTF-8
+     * without control characters, stored on the user event. A run whose
+     * request_id is already carried by a user event of the session does not
+     * store its user message again: when that invocation finished, the run
+     * answers its stored events again without calling a model; when it stopped
+     * early (an error, a cancellation, a deadline), the run continues it under
+     * the same invocation id. So a client that retries after a deadline or a
+     * lost connection never doubles its message. A retry while the first
+     * attempt still runs is ABORTED ("session is busy").
      * </pre>
      *
      * <code>string request_id = 9;</code>
@@ -1756,10 +1786,15 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional idempotency key chosen by the caller. A run whose request_id is
-     * already carried by a user event of the session does not store its user
-     * message again: it continues that invocation instead, so a client that
-     * retries after a deadline or a lost connection never doubles its message.
+     * Optional idempotency key chosen by the caller: at most 128 bytes of UTF-8
+     * without control characters, stored on the user event. A run whose
+     * request_id is already carried by a user event of the session does not
+     * store its user message again: when that invocation finished, the run
+     * answers its stored events again without calling a model; when it stopped
+     * early (an error, a cancellation, a deadline), the run continues it under
+     * the same invocation id. So a client that retries after a deadline or a
+     * lost connection never doubles its message. A retry while the first
+     * attempt still runs is ABORTED ("session is busy").
      * </pre>
      *
      * <code>string request_id = 9;</code>
