@@ -86,6 +86,18 @@ func (f *fakeControl) failNext(ctx context.Context, n, code int, msg string) err
 		APIError: fakegemini.APIError{Code: code, Message: msg}}})
 }
 
+// queueEndless queues n answers that never end.
+func (f *fakeControl) queueEndless(ctx context.Context, n int) error {
+	chunk := map[string]any{"candidates": []any{map[string]any{
+		"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": strings.Repeat("endless ", 64)}}},
+	}}}
+	items := make([]fakegemini.Item, n)
+	for i := range items {
+		items[i] = fakegemini.Item{Chunks: []any{chunk}, Forever: true}
+	}
+	return f.post(ctx, "/_fake/script", fakegemini.Script{Responses: items})
+}
+
 func (f *fakeControl) post(ctx context.Context, path string, v any) error {
 	body, err := json.Marshal(v)
 	if err != nil {

@@ -114,12 +114,13 @@ func (c *chaos) failModel(ctx context.Context, i int) {
 	c.note(chaosModelFail, fmt.Sprintf("next %d calls answer HTTP %d", c.o.failCount, code), err)
 }
 
-// streamForever would make the model stream chunks without end for
-// --stream-for. TODO(issue "Every input bounded, every failure contained",
-// defect 2): a no-op until the fake Gemini server has a control for an
-// endless stream; call that control here (and stop it after --stream-for),
-// and note a chaosStreamForever event. The schedule already calls this.
-func (c *chaos) streamForever(ctx context.Context, _ int) {}
+// streamForever makes the next --stream-calls model calls answer without
+// end: a streamed call gets chunks over and over, another a text that never
+// ends, until the service cuts it off at its size caps or deadlines.
+func (c *chaos) streamForever(ctx context.Context, _ int) {
+	err := c.fake.queueEndless(ctx, c.o.streamCalls)
+	c.note(chaosStreamForever, fmt.Sprintf("next %d calls answer without end", c.o.streamCalls), err)
+}
 
 // restore undoes every fault: Redis up, the model answering at once.
 func (c *chaos) restore(ctx context.Context) error {

@@ -76,7 +76,7 @@ type options struct {
 	failEvery      time.Duration
 	failCount      int
 	streamEvery    time.Duration
-	streamFor      time.Duration
+	streamCalls    int
 	quiet          time.Duration
 	settle         time.Duration
 	gcWindow       time.Duration
@@ -117,8 +117,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.hangLatency, "hang-latency", 5*time.Minute, "the model's delay while it hangs, far above --run-timeout")
 	fs.DurationVar(&o.failEvery, "fail-every", 45*time.Second, "make the model fail this often (0: never)")
 	fs.IntVar(&o.failCount, "fail-count", 30, "model calls that fail each time (the model adapter may retry some)")
-	fs.DurationVar(&o.streamEvery, "stream-every", 90*time.Second, "make the model stream without end this often (0: never; a no-op until the fake server can)")
-	fs.DurationVar(&o.streamFor, "stream-for", 10*time.Second, "how long the model streams without end each time")
+	fs.DurationVar(&o.streamEvery, "stream-every", 90*time.Second, "make the model stream without end this often (0: never)")
+	fs.IntVar(&o.streamCalls, "stream-calls", 10, "how many model calls stream without end each time")
 	fs.DurationVar(&o.quiet, "quiet", 10*time.Second, "pause after the load and chaos stop, before the checks")
 	fs.DurationVar(&o.settle, "settle", time.Minute, "how long the goroutine count may take to come back within the slack")
 	fs.DurationVar(&o.gcWindow, "gc-window", 10*time.Second, "forced GCs (pprof heap?gc=1) spread over this window before reading RSS")

@@ -84,9 +84,6 @@ func (r *report) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "chaos: redis killed %d, restarted %d; model hung %d, failed %d; streamed forever %d",
 		counts[chaosRedisKill], counts[chaosRedisStart], counts[chaosModelHang], counts[chaosModelFail], counts[chaosStreamForever])
-	if o.streamEvery > 0 && counts[chaosStreamForever] == 0 {
-		fmt.Fprint(w, " (not wired yet)")
-	}
 	fmt.Fprintln(w)
 	for _, e := range failed {
 		fmt.Fprintf(w, "  at %s %s: %v\n", e.at.Round(time.Second), e.kind, e.err)
