@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // closeCallsTimeout bounds the store writes that close the pending calls of
@@ -129,24 +130,79 @@ func closingEvents(calls []danglingCall, text string) []*v1.Event {
 // invocationID (every invocation, when empty) left without one, so that
 // the history the model sees next pairs every call with a response. It
 // writes on a context that outlives ctx's cancellation, bounded by
-// closeCallsTimeout. Failures are logged: the next invocation of the
-// session tries again.
+// closeCallsTimeout, and retries while the store is unreachable within
+// that bound: an invocation often ends early because the store went away.
+// A write whose answer was lost may have been stored: the stale handle
+// that follows is read again, and only the calls still open are closed.
+// Failures past the bound are logged: the next invocation of the session
+// tries again. It returns how many events it stored.
 func (r *Runner) closeDanglingCalls(ictx *InvocationContext, invocationID string, cause error) int {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ictx.ctx), closeCallsTimeout)
+	defer cancel()
+	text := closingText(cause)
+	stored := 0
+	for wait := closeRetryWait; ; wait = min(2*wait, time.Second) {
+		n, pending, err := r.closeCalls(ctx, ictx, invocationID, text)
+		stored += n
+		if err == nil {
+			return stored
+		}
+		retry := errors.Is(err, sessions.ErrUnavailable) || errors.Is(err, sessions.ErrStale)
+		if !retry || !sleepFor(ctx, wait) {
+			slog.WarnContext(ctx, "close dangling function calls", "app", r.App.Name,
+				"session", ictx.inv.session.GetId(), "events", pending, "err", err)
+			return stored
+		}
+		if errors.Is(err, sessions.ErrStale) {
+			if err := r.reloadSession(ctx, ictx); err != nil {
+				slog.WarnContext(ctx, "close dangling function calls: reload session", "app", r.App.Name,
+					"session", ictx.inv.session.GetId(), "err", err)
+				return stored
+			}
+		}
+	}
+}
+
+// closeRetryWait is the first wait before closing calls is tried again.
+const closeRetryWait = 100 * time.Millisecond
+
+// closeCalls stores the closing events of the calls still open; it returns
+// how many it stored and how many it did not.
+func (r *Runner) closeCalls(ctx context.Context, ictx *InvocationContext, invocationID, text string) (int, int, error) {
 	ictx.inv.mu.RLock()
 	calls := danglingCalls(ictx.inv.session.Events, invocationID)
 	ictx.inv.mu.RUnlock()
-	if len(calls) == 0 {
-		return 0
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ictx.ctx), closeCallsTimeout)
-	defer cancel()
-	events := closingEvents(calls, closingText(cause))
+	events := closingEvents(calls, text)
 	for i, ev := range events {
 		if err := r.appendWith(ctx, ictx, ev); err != nil {
-			slog.WarnContext(ctx, "close dangling function calls", "app", r.App.Name,
-				"session", ictx.inv.session.GetId(), "events", len(events)-i, "err", err)
-			return i
+			return i, len(events) - i, err
 		}
 	}
-	return len(events)
+	return len(events), 0, nil
+}
+
+// reloadSession reads the invocation's session again, after a write whose
+// outcome is unknown left its handle stale.
+func (r *Runner) reloadSession(ctx context.Context, ictx *InvocationContext) error {
+	ictx.inv.mu.Lock()
+	defer ictx.inv.mu.Unlock()
+	old := ictx.inv.session
+	sess, err := r.Sessions.Get(ctx, sessions.GetRequest{AppName: r.App.Name, UserID: old.UserId, SessionID: old.Id})
+	if err != nil {
+		return err
+	}
+	ictx.inv.session = sess
+	return nil
+}
+
+// sleepFor waits d, reporting false when ctx ends first.
+func sleepFor(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }

@@ -3,9 +3,12 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -13,6 +16,7 @@ import (
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // blockingTool returns a tool that signals started, then waits for its
@@ -217,5 +221,64 @@ func TestDanglingCallRepairedAfterLaterTurns(t *testing.T) {
 		"user: hello?", "model: hi", "user: again"}
 	if d := cmp.Diff(want, et.Contents(m.Requests()[0].Contents)); d != "" {
 		t.Errorf("model request (-want +got):\n%s", d)
+	}
+}
+
+// flakyStore fails the first appends of function responses with
+// ErrUnavailable: when lost is set, the store keeps the event (its answer
+// was lost on the way), else it does not.
+type flakyStore struct {
+	sessions.Service
+	lost bool
+
+	mu       sync.Mutex
+	failures int
+}
+
+func (f *flakyStore) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Event) error {
+	f.mu.Lock()
+	fail := f.failures > 0 && len(runtime.FunctionResponses(ev)) > 0
+	if fail {
+		f.failures--
+	}
+	f.mu.Unlock()
+	if !fail {
+		return f.Service.AppendEvent(ctx, sess, ev)
+	}
+	if f.lost {
+		// Stored through a copy of the handle: the caller's stays as it
+		// was, as when the store's answer never arrives.
+		if err := f.Service.AppendEvent(ctx, proto.Clone(sess).(*v1.Session), proto.Clone(ev).(*v1.Event)); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("flaky: %w", sessions.ErrUnavailable)
+}
+
+// TestClosingCallsOutlastsAShortStoreOutage fails the invocation while the
+// store is briefly unreachable: the calls are still closed, once, whether
+// the failed writes were stored or not.
+func TestClosingCallsOutlastsAShortStoreOutage(t *testing.T) {
+	t.Parallel()
+	for _, lost := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stored=%v", lost), func(t *testing.T) {
+			t.Parallel()
+			boom, err := tools.NewFunction(tools.FunctionConfig{Name: "boom", Run: func(*runtime.ToolContext, *structpb.Struct) (any, error) {
+				return nil, errors.New("boom")
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, _, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{boom}}, []*v1.LlmResponse{et.Call("boom", `{}`)})
+			h.Runner.Sessions = &flakyStore{Service: h.Sessions, lost: lost, failures: 2}
+			if _, err := h.Run(context.Background(), sid, et.UserText("go"), runtime.RunConfig{}); err == nil {
+				t.Fatal("the invocation did not fail")
+			}
+			want := []string{"user: go", "root_agent: call boom{}",
+				`root_agent: response boom{"error":"The tool call was not completed: the invocation failed."}`}
+			if d := cmp.Diff(want, et.Events(h.Session(t, sid).Events)); d != "" {
+				t.Errorf("stored (-want +got):\n%s", d)
+			}
+		})
 	}
 }
