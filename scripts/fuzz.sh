@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for FUZZTIME each (default 5s), one after another.
+# A target that fails leaves its input under the package's testdata/fuzz/,
+# where `go test` then replays it: commit it with the fix as a regression
+# seed. Arguments, when given, select targets by name (e.g. FuzzInject).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fuzztime=${FUZZTIME:-5s}
+
+# Package and target, grouped by package so that its instrumented build is
+# reused.
+targets=(
+  "internal/server FuzzRESTBody"
+  "internal/server FuzzRunRequest"
+  "internal/server FuzzConnectRequest"
+  "internal/config FuzzLoadAll"
+  "internal/runtime/instructions FuzzInject"
+  "internal/models/gemini FuzzGenerateContent"
+  "internal/models/gemini FuzzKeyOrder"
+  "internal/runtime/contents FuzzBuildMatchesReference"
+  "internal/runtime/tools FuzzClientResult"
+  "internal/runtime/pyfmt FuzzFormatValue"
+  "internal/runtime/pyfmt FuzzFormatScalar"
+)
+
+# A target missing from the list would never run here.
+declared=$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+\(' --include='*_test.go' internal cmd integration |
+  sed -E 's/^func (Fuzz[A-Za-z0-9_]+)\(/\1/' | sort)
+listed=$(printf '%s\n' "${targets[@]}" | awk '{print $2}' | sort)
+if [[ "$declared" != "$listed" ]]; then
+  echo "scripts/fuzz.sh: the target list differs from the Fuzz functions of the code:" >&2
+  diff <(echo "$listed") <(echo "$declared") >&2 || true
+  exit 1
+fi
+
+for t in "${targets[@]}"; do
+  read -r pkg name <<<"$t"
+  if (($#)) && [[ " $* " != *" $name "* ]]; then
+    continue
+  fi
+  echo "== $name ($pkg, $fuzztime)"
+  go test -run '^$' -fuzz "^$name\$" -fuzztime "$fuzztime" "./$pkg"
+done
