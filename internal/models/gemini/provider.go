@@ -136,7 +136,9 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			return
 		}
 		tctx, tap := withTap(ctx)
-		resp, err := m.client.Models.GenerateContent(tctx, name, contents, cfg)
+		resp, err := recoverAnswer(func() (*genai.GenerateContentResponse, error) {
+			return m.client.Models.GenerateContent(tctx, name, contents, cfg)
+		})
 		if err != nil {
 			yield(nil, mapError(ctx, "gemini.generate_content", err))
 			return
@@ -157,7 +159,7 @@ func (m *model) stream(ctx context.Context, name string, contents []*genai.Conte
 	const op = "gemini.stream_generate_content"
 	var agg streamAggregator
 	tctx, tap := withTap(ctx)
-	for chunk, err := range m.client.Models.GenerateContentStream(tctx, name, contents, cfg) {
+	for chunk, err := range recoverStream(m.client.Models.GenerateContentStream(tctx, name, contents, cfg)) {
 		if err != nil {
 			yield(nil, mapError(ctx, op, err))
 			return
