@@ -79,9 +79,10 @@ func FuzzRESTBody(f *testing.F) {
 	})
 }
 
-// serve sends one request to h and returns the status and the body.
+// serve sends one request to h, as a local client sends it, and returns
+// the status and the body.
 func serve(h http.Handler, method, path string, body []byte) (int, []byte) {
-	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	req := httptest.NewRequest(method, "http://localhost"+path, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
