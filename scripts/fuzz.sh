@@ -18,6 +18,7 @@ targets=(
   "internal/runtime/instructions FuzzInject"
   "internal/models/gemini FuzzGenerateContent"
   "internal/models/gemini FuzzKeyOrder"
+  "internal/models/gemini FuzzConvertRequest"
   "internal/runtime/contents FuzzBuildMatchesReference"
   "internal/runtime/tools FuzzClientResult"
   "internal/runtime/pyfmt FuzzFormatValue"
