@@ -277,17 +277,19 @@ func appendNestedKeys(dst []string, v *structpb.Value) []string {
 // larger response keeps its keys sorted.
 const maxTappedBody = 8 << 20
 
-// bodyTap keeps the response body of one model call as the SDK reads it.
+// bodyTap keeps the response body of one model call as the SDK reads it,
+// and its HTTP status.
 type bodyTap struct {
 	buf      bytes.Buffer
 	overflow bool
 	// read is how much of buf the stream has parsed.
-	read int
+	read   int
+	status int
 }
 
-func (t *bodyTap) reset() {
+func (t *bodyTap) reset(status int) {
 	t.buf.Reset()
-	t.overflow, t.read = false, 0
+	t.overflow, t.read, t.status = false, 0, status
 }
 
 func (t *bodyTap) write(p []byte) {
@@ -361,7 +363,7 @@ func (t tapTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := base.RoundTrip(req)
 	if tap, ok := req.Context().Value(tapKey{}).(*bodyTap); ok && err == nil && resp.Body != nil {
-		tap.reset()
+		tap.reset(resp.StatusCode)
 		resp.Body = &tapReader{ReadCloser: resp.Body, tap: tap}
 	}
 	return resp, err

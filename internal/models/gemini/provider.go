@@ -140,7 +140,7 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			return m.client.Models.GenerateContent(tctx, name, contents, cfg)
 		})
 		if err != nil {
-			yield(nil, mapError(ctx, "gemini.generate_content", err))
+			yield(nil, mapError(tctx, "gemini.generate_content", err))
 			return
 		}
 		out, err := createResponse(resp)
@@ -161,7 +161,7 @@ func (m *model) stream(ctx context.Context, name string, contents []*genai.Conte
 	tctx, tap := withTap(ctx)
 	for chunk, err := range recoverStream(m.client.Models.GenerateContentStream(tctx, name, contents, cfg)) {
 		if err != nil {
-			yield(nil, mapError(ctx, op, err))
+			yield(nil, mapError(tctx, op, err))
 			return
 		}
 		resp, err := createResponse(chunk)
