@@ -54,6 +54,18 @@ for t in "${targets[@]}"; do
   echo "== $name ($pkg, $fuzztime)"
   # The binary runs in its package's directory, as go test runs it, so that
   # it reads and writes testdata/fuzz there.
+  status=0
   (cd "$pkg" && "$bin" -test.run '^$' -test.fuzz "^$name\$" -test.fuzztime "$fuzztime" \
-    -test.fuzzcachedir "$cache/$(go list -f '{{.ImportPath}}' .)" -test.timeout 10m)
+    -test.fuzzcachedir "$cache/$(go list -f '{{.ImportPath}}' .)" -test.timeout 10m) 2>&1 |
+    tee "$bindir/out" || status=$?
+  if ((status)); then
+    # Go before 1.27 may fail a run whose time is up with a bare "context
+    # deadline exceeded" and no failing input (go.dev/issue/75804): not a
+    # finding of the target.
+    if ! grep -q '^ *Failing input written' "$bindir/out" && grep -qx ' *context deadline exceeded' "$bindir/out"; then
+      echo "== $name: the fuzzing engine's end-of-time race (go.dev/issue/75804), not a failure" >&2
+      continue
+    fi
+    exit "$status"
+  fi
 done
