@@ -118,11 +118,23 @@ func newFuzzFixture(t testing.TB) *fuzzFixture {
 		Logger:      slog.New(slog.DiscardHandler),
 		ToolTimeout: 50 * time.Millisecond,
 	})
-	if _, err := store.Create(context.Background(), sessions.CreateRequest{AppName: appName, UserID: userID,
+	fx := &fuzzFixture{srv: srv, store: store, model: model}
+	fx.resetSession(t)
+	return fx
+}
+
+// resetSession creates the session fuzzSession afresh, without counting
+// the writes, so that a fixture shared by many inputs keeps it small.
+func (f *fuzzFixture) resetSession(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	if err := f.store.Service.Delete(ctx, appName, userID, fuzzSession); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.store.Service.Create(ctx, sessions.CreateRequest{AppName: appName, UserID: userID,
 		SessionID: fuzzSession, State: structOf(map[string]any{"city": "Paris"})}); err != nil {
 		t.Fatal(err)
 	}
-	return &fuzzFixture{srv: srv, store: store, model: model}
 }
 
 // started reports whether the model was called since it had made calls

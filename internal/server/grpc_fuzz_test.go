@@ -60,15 +60,26 @@ func checkStatus(t *testing.T, what string, err error) {
 	}
 }
 
-// checkSessionReadable fails t unless the fixture's session and its user's
-// list can be read.
-func (g *grpcFuzzFixture) checkSessionReadable(t *testing.T, ctx context.Context) {
+// checkSessionUsable fails t unless the fixture's session and its user's
+// list can be read and the session takes a new run.
+func (g *grpcFuzzFixture) checkSessionUsable(t *testing.T, ctx context.Context) {
 	t.Helper()
 	if _, err := g.sessions.GetSession(ctx, &api.GetSessionRequest{AppName: appName, UserId: userID, SessionId: fuzzSession}); err != nil {
 		t.Fatalf("GetSession after the request: %v", err)
 	}
 	if _, err := g.sessions.ListSessions(ctx, &api.ListSessionsRequest{AppName: appName, UserId: userID}); err != nil {
 		t.Fatalf("ListSessions after the request: %v", err)
+	}
+	stream, err := g.runner.Run(ctx, runRequest("Hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := stream.Recv(); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("Run after the request: %v", err)
+		}
 	}
 }
 
@@ -95,7 +106,7 @@ func mustMarshal(m proto.Message) []byte {
 // FuzzRunRequest decodes fuzzed bytes as a RunRequest and runs it over
 // gRPC. Invariants: no panic; never INTERNAL or UNKNOWN; a request that
 // fails before the model was called stores nothing; the invocation ends;
-// the session stays readable.
+// the session stays readable and takes the next run.
 func FuzzRunRequest(f *testing.F) {
 	withDelta := runRequest("x")
 	withDelta.StateDelta = structOf(map[string]any{"a": map[string]any{"b": []any{1, "c", nil, true}}, "app:k": 1})
@@ -122,6 +133,7 @@ func FuzzRunRequest(f *testing.F) {
 		if proto.Unmarshal(data, req) != nil {
 			return // the gRPC codec's to reject
 		}
+		g.resetSession(t)
 		ctx := fuzzContext(t)
 		before, calls := g.store.writes.Load(), g.model.calls.Load()
 		stream, err := g.runner.Run(ctx, req)
@@ -143,7 +155,7 @@ func FuzzRunRequest(f *testing.F) {
 			}
 		}
 		g.waitIdle(t)
-		g.checkSessionReadable(t, ctx)
+		g.checkSessionUsable(t, ctx)
 	})
 }
 
@@ -151,7 +163,7 @@ func FuzzRunRequest(f *testing.F) {
 // message of a Connect stream (the second may answer the fuzz model's call
 // c1) and sends them. Invariants: no panic; never INTERNAL or UNKNOWN; a
 // stream that fails before the model was called stores nothing; the
-// invocation ends; the session stays readable.
+// invocation ends; the session stays readable and takes the next run.
 func FuzzConnectRequest(f *testing.F) {
 	start := func(run *api.RunRequest, tools ...*api.ToolDeclaration) *api.ConnectRequest {
 		return &api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{Run: run, Tools: tools}}}
@@ -195,6 +207,7 @@ func FuzzConnectRequest(f *testing.F) {
 			}
 			msgs = append(msgs, m)
 		}
+		g.resetSession(t)
 		ctx := fuzzContext(t)
 		before, calls := g.store.writes.Load(), g.model.calls.Load()
 		stream, err := g.runner.Connect(ctx)
@@ -222,6 +235,6 @@ func FuzzConnectRequest(f *testing.F) {
 			}
 		}
 		g.waitIdle(t)
-		g.checkSessionReadable(t, ctx)
+		g.checkSessionUsable(t, ctx)
 	})
 }

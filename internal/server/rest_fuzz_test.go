@@ -25,7 +25,7 @@ var fuzzRoutes = []restRoute{
 // server. Invariants: no panic; never a 5xx; a rejected request (any status
 // but 200 before the model was called: /run answers a failure of a started
 // run the same way) stores nothing; the invocation ends; the session and the
-// user's list stay readable.
+// user's list stay readable, and the session takes the next run.
 func FuzzRESTBody(f *testing.F) {
 	const run = `{"appName": "desk", "userId": "u1", "sessionId": "s1", `
 	for _, seed := range []struct {
@@ -68,12 +68,17 @@ func FuzzRESTBody(f *testing.F) {
 			t.Fatalf("%s %s answered %d (%s) but stored %d writes", r.method, r.path, code, resp, fx.store.writes.Load()-before)
 		}
 		fx.waitIdle(t)
-		for _, path := range []string{
-			"/apps/" + appName + "/users/" + userID + "/sessions/" + fuzzSession,
-			"/apps/" + appName + "/users/" + userID + "/sessions",
+		for _, after := range []restRoute{
+			{http.MethodGet, "/apps/" + appName + "/users/" + userID + "/sessions/" + fuzzSession},
+			{http.MethodGet, "/apps/" + appName + "/users/" + userID + "/sessions"},
+			fuzzRoutes[0],
 		} {
-			if code, resp := serve(h, http.MethodGet, path, nil); code != http.StatusOK {
-				t.Fatalf("after %s %s: GET %s answered %d: %s", r.method, r.path, path, code, resp)
+			var body []byte
+			if after.method == http.MethodPost {
+				body = []byte(`{"appName": "desk", "userId": "u1", "sessionId": "s1", "newMessage": {"parts": [{"text": "Hello"}]}}`)
+			}
+			if code, resp := serve(h, after.method, after.path, body); code != http.StatusOK {
+				t.Fatalf("after %s %s: %s %s answered %d: %s", r.method, r.path, after.method, after.path, code, resp)
 			}
 		}
 	})
