@@ -128,6 +128,10 @@ integration: ## End-to-end tests against the built binaries, with a private Redi
 bench-load: ## Load figures: Run throughput and 10,000 held Connect streams, fake model at 0 ms and 200 ms.
 	scripts/bench-load.sh
 
+.PHONY: soak
+soak: ## Chaos soak of the built binaries over Redis (not in CI): SOAK_DURATION (default 10m), then checks every session.
+	scripts/soak.sh
+
 .PHONY: bench
 bench: bench-go bench-load ## All figures: the Go benchmarks, then the load runs.
 

@@ -14,6 +14,7 @@ targets=(
   "internal/server FuzzRESTBody"
   "internal/server FuzzRunRequest"
   "internal/server FuzzConnectRequest"
+  "internal/server FuzzDecodePageToken"
   "internal/config FuzzLoadAll"
   "internal/runtime/instructions FuzzInject"
   "internal/models/gemini FuzzGenerateContent"

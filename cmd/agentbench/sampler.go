@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/procstat"
 )
 
 // memorySampleEvery is how often the server's memory is read.
@@ -94,75 +90,20 @@ func (m *serverSampler) stop() *serverReport {
 }
 
 // readMemory returns the resident set size and its high-water mark, in
-// bytes, from /proc/<pid>/status.
+// bytes.
 func readMemory(pid int) (rss, hwm uint64, err error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	rss, hwm, err = procstat.Memory(pid)
 	if err != nil {
 		return 0, 0, fmt.Errorf("server memory: %w", err)
-	}
-	return parseStatus(data)
-}
-
-// parseStatus reads VmRSS and VmHWM ("VmRSS:   123456 kB") of a
-// /proc/<pid>/status file.
-func parseStatus(data []byte) (rss, hwm uint64, err error) {
-	found := 0
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		key, value, ok := strings.Cut(sc.Text(), ":")
-		if !ok || (key != "VmRSS" && key != "VmHWM") {
-			continue
-		}
-		kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
-		if err != nil {
-			return 0, 0, fmt.Errorf("server memory: %s: %w", key, err)
-		}
-		if key == "VmRSS" {
-			rss = kb << 10
-		} else {
-			hwm = kb << 10
-		}
-		found++
-	}
-	if found != 2 {
-		return 0, 0, fmt.Errorf("server memory: VmRSS and VmHWM not found")
 	}
 	return rss, hwm, nil
 }
 
-// userHZ is the unit of the times in /proc/<pid>/stat: fixed at 100 per
-// second in the kernel's user-space ABI.
-const userHZ = 100
-
 // readCPU returns the CPU time, user and system, process pid has used.
 func readCPU(pid int) (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	cpu, err := procstat.CPU(pid)
 	if err != nil {
 		return 0, fmt.Errorf("server CPU: %w", err)
 	}
-	return parseStat(data)
-}
-
-// parseStat reads utime and stime, fields 14 and 15, of a /proc/<pid>/stat
-// line. The command name, field 2, is in parentheses and may hold spaces,
-// so fields are counted from its closing parenthesis.
-func parseStat(data []byte) (time.Duration, error) {
-	end := bytes.LastIndexByte(data, ')')
-	if end < 0 {
-		return 0, errors.New("server CPU: no command name in stat")
-	}
-	fields := strings.Fields(string(data[end+1:]))
-	// fields[0] is field 3 (state), so field n is fields[n-3].
-	if len(fields) < 13 {
-		return 0, errors.New("server CPU: stat too short")
-	}
-	var ticks uint64
-	for _, f := range fields[11:13] {
-		n, err := strconv.ParseUint(f, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("server CPU: %w", err)
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * time.Second / userHZ, nil
+	return cpu, nil
 }

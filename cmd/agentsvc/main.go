@@ -17,6 +17,10 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/limits"
+	"github.com/agentsvc/agentsvc/internal/server"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 func main() {
@@ -61,9 +65,28 @@ type options struct {
 	shutdownGrace time.Duration
 	debugAddr     string
 	toolTimeout   time.Duration
+	// modelTimeout, maxModelResponseBytes and maxModelChunks bound each
+	// model call; maxInvocationTime bounds each invocation.
+	modelTimeout          time.Duration
+	maxModelResponseBytes int64
+	maxModelChunks        int
+	maxInvocationTime     time.Duration
+	// connectStartTimeout and maxConnectStreams bound Connect streams.
+	connectStartTimeout time.Duration
+	maxConnectStreams   int
 	// historySessions is -1 for the store's default.
 	historySessions int
 	logLevel        slog.Level
+	// maxRequestBytes bounds a REST body and a received gRPC message.
+	maxRequestBytes int
+	allowOrigins    string
+	httpBodyTimeout time.Duration
+	// maxDepth caps the nesting of JSON-like values in every input.
+	maxDepth int
+	// Per-session caps and the Redis command timeout.
+	maxSessionEvents int
+	maxSessionBytes  int64
+	redisTimeout     time.Duration
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -77,8 +100,21 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.geminiBaseURL, "gemini-base-url", "", "Gemini API endpoint override (also GOOGLE_GEMINI_BASE_URL)")
 	fs.DurationVar(&o.shutdownGrace, "shutdown-grace", 30*time.Second, "how long running invocations may take to finish on SIGTERM")
 	fs.DurationVar(&o.toolTimeout, "tool-timeout", 60*time.Second, "how long a Connect client may take to answer one tool call; then the model gets an error response")
+	fs.DurationVar(&o.connectStartTimeout, "connect-start-timeout", 10*time.Second, "how long a new Connect stream may take to send its start message; then it ends DEADLINE_EXCEEDED")
+	fs.IntVar(&o.maxConnectStreams, "max-connect-streams", 20000, "Connect streams open at once; one more ends RESOURCE_EXHAUSTED (0: no cap)")
 	fs.IntVar(&o.historySessions, "history-sessions", -1, "how many recently used sessions keep the model contents built from their history between invocations, in memory (0: none; default: 1024 with memory://, 0 with Redis, whose reads decode events anew)")
+	fs.DurationVar(&o.modelTimeout, "model-timeout", 120*time.Second, "how long one model call (a whole streamed answer included) may take; then it fails with DEADLINE_EXCEEDED")
+	fs.Int64Var(&o.maxModelResponseBytes, "max-model-response-bytes", 8<<20, "the most bytes one model answer (a response, or the sum of a stream's chunks) may have; past it the call fails with RESOURCE_EXHAUSTED")
+	fs.IntVar(&o.maxModelChunks, "max-model-chunks", 10_000, "the most chunks one streamed model answer may have; past it the call fails with RESOURCE_EXHAUSTED")
+	fs.DurationVar(&o.maxInvocationTime, "max-invocation-time", 10*time.Minute, "how long one invocation (Run, Connect, /run, /run_sse) may take, its session lease included; then it fails with DEADLINE_EXCEEDED")
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")
+	fs.IntVar(&o.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest REST request body and received gRPC message, in bytes; a REST body over it is answered 413")
+	fs.StringVar(&o.allowOrigins, "allow-origins", "", "comma-separated browser origins (scheme://host[:port], or *) that may call the REST API besides the loopback ones; others are answered 403")
+	fs.DurationVar(&o.httpBodyTimeout, "http-body-timeout", server.DefaultBodyReadTimeout, "how long a client may take to send a REST request body")
+	fs.IntVar(&o.maxDepth, "max-depth", limits.DefaultMaxDepth, "how deep JSON-like values (state, state deltas, tool results, function call arguments, model responses) may nest; deeper input is rejected with INVALID_ARGUMENT, a deeper model response fails the model call")
+	fs.IntVar(&o.maxSessionEvents, "max-session-events", sessions.DefaultMaxEvents, "most events one session may hold; a run that would store more fails with RESOURCE_EXHAUSTED (negative: no cap)")
+	fs.Int64Var(&o.maxSessionBytes, "max-session-bytes", sessions.DefaultMaxBytes, "most bytes of encoded events one session may hold (negative: no cap)")
+	fs.DurationVar(&o.redisTimeout, "redis-timeout", 500*time.Millisecond, "with Redis, how long to wait to connect and for each command's reply")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	// Environment first, so that flags on the command line win.
 	var envErr error
@@ -96,8 +132,33 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	if o.maxDepth < 1 {
+		return nil, fmt.Errorf("--max-depth %d: must be at least 1", o.maxDepth)
+	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
+	if o.maxRequestBytes <= 0 {
+		return nil, fmt.Errorf("--max-request-bytes must be positive, not %d", o.maxRequestBytes)
+	}
+	if err := checkModelLimits(o); err != nil {
+		return nil, err
+	}
 	return o, nil
+}
+
+// checkModelLimits rejects limits of model calls and invocations that are
+// not positive: each must bound something.
+func checkModelLimits(o *options) error {
+	switch {
+	case o.modelTimeout <= 0:
+		return fmt.Errorf("--model-timeout %s: must be positive", o.modelTimeout)
+	case o.maxModelResponseBytes <= 0:
+		return fmt.Errorf("--max-model-response-bytes %d: must be positive", o.maxModelResponseBytes)
+	case o.maxModelChunks <= 0:
+		return fmt.Errorf("--max-model-chunks %d: must be positive", o.maxModelChunks)
+	case o.maxInvocationTime <= 0:
+		return fmt.Errorf("--max-invocation-time %s: must be positive", o.maxInvocationTime)
+	}
+	return nil
 }

@@ -10,12 +10,12 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
 	"github.com/agentsvc/agentsvc/examples"
@@ -28,6 +28,10 @@ import (
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 	"github.com/agentsvc/agentsvc/internal/sessions/redis"
 )
+
+// stopTimeout bounds how long cancelled invocations may take to end and
+// release their leases once the shutdown grace has elapsed.
+const stopTimeout = 5 * time.Second
 
 // serve wires the service and runs it until ctx ends, then drains.
 func serve(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) error {
@@ -51,6 +55,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if gcfg.Backend != gemini.BackendVertexAI || gcfg.APIKey != "" {
 		gcfg.HTTPClient = pooledHTTPClient()
 	}
+	gcfg.Timeout, gcfg.MaxResponseBytes, gcfg.MaxChunks = o.modelTimeout, o.maxModelResponseBytes, o.maxModelChunks
 	provider, err := gemini.New(ctx, gcfg)
 	if err != nil {
 		return fmt.Errorf("gemini: %w", err)
@@ -60,7 +65,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout})
+	for _, a := range apps {
+		a.Runner.MaxDepth = o.maxDepth
+	}
+	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
+		MaxInvocationTime:   o.maxInvocationTime,
+		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
+		MaxDepth: o.maxDepth})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {
@@ -72,24 +83,38 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return fmt.Errorf("http listener: %w", err)
 	}
 
-	gs := grpc.NewServer(
-		grpc.MaxRecvMsgSize(16<<20),
+	gs := grpc.NewServer(append(server.DecodeOptions(),
+		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),
-	)
+		grpc.MaxConcurrentStreams(maxStreamsPerConn),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: time.Minute, Timeout: 20 * time.Second}),
+	)...)
 	api.RegisterRunnerServiceServer(gs, srv)
 	api.RegisterSessionServiceServer(gs, srv)
 	api.RegisterAppServiceServer(gs, srv)
 	healthSrv := health.NewServer()
-	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
+	ready := newReadiness(healthSrv) // NOT_SERVING until the listeners serve
 	healthpb.RegisterHealthServer(gs, healthSrv)
 	reflection.Register(gs)
 
-	var serving atomic.Bool
-	handler, err := srv.HTTPHandler(ctx, serving.Load)
+	handler, err := srv.HTTPHandler(ctx, ready.serving,
+		server.WithMaxRequestBytes(int64(o.maxRequestBytes)),
+		server.WithAllowOrigins(splitList(o.allowOrigins)),
+		server.WithListenAddr(o.httpAddr),
+		server.WithBodyReadTimeout(o.httpBodyTimeout))
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// No WriteTimeout: it would cut a long /run_sse response. The handler
+	// bounds the body's read time itself and answers 408, where
+	// ReadTimeout would drop the connection without an answer.
+	hs := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
 
 	if o.debugAddr != "" {
 		go serveDebug(o.debugAddr, log)
@@ -101,9 +126,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 			errc <- err
 		}
 	}()
-	// Both listeners are bound and served: accept connections from here on.
-	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	serving.Store(true)
+	// Both listeners are bound and served: accept connections from here on,
+	// while the session store answers.
+	ready.checkStore(ctx, store, storeCheckTimeout, log)
+	ready.setListening(true)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go ready.watchStore(watchCtx, store, storeCheckInterval, storeCheckTimeout, log)
 	log.Info("agentsvc serving", "grpc", grpcLis.Addr().String(), "http", httpLis.Addr().String(),
 		"apps", len(apps), "sessions", redactURL(o.sessions))
 
@@ -114,12 +143,22 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 
 	log.Info("draining", "grace", o.shutdownGrace)
-	serving.Store(false)
+	stopWatch()
+	ready.setListening(false)
 	healthSrv.Shutdown() // every service reports NOT_SERVING
+	srv.Drain()          // new invocations get UNAVAILABLE from here on
 	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.shutdownGrace)
 	defer cancel()
 	if err := srv.Wait(drainCtx); err != nil {
-		log.Warn("shutdown grace elapsed with invocations still running")
+		log.Warn("shutdown grace elapsed with invocations still running; cancelling them")
+	}
+	// Cancel what still runs and give its leases back while the store is
+	// open (it closes when serve returns), so that other replicas can take
+	// the sessions over at once.
+	stopCtx, stopCancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+	defer stopCancel()
+	if err := srv.Stop(stopCtx); err != nil {
+		log.Warn("invocations still running after cancellation; their leases expire on their own", "err", err)
 	}
 	done := make(chan struct{})
 	go func() { gs.GracefulStop(); close(done) }()
@@ -135,15 +174,33 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	return nil
 }
 
+// maxStreamsPerConn bounds the concurrent streams of one gRPC connection
+// (grpc-go allows any number by default), so that one connection cannot
+// open streams without end. The load bench holds 10,000 Connect streams
+// over 8 connections, 1,250 each; a client with more streams in flight on
+// one connection waits for a free one rather than failing.
+const maxStreamsPerConn = 4096
+
+// maxConnectStreams maps the flag, where 0 means no cap, to
+// [server.Config.MaxConnectStreams], where it means the default.
+func maxConnectStreams(o *options) int {
+	if o.maxConnectStreams <= 0 {
+		return -1
+	}
+	return o.maxConnectStreams
+}
+
 func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.Service, error) {
 	uri := o.sessions
 	switch {
 	case uri == "" || uri == "memory://":
-		return memory.New(), nil
+		return memory.New(memory.WithLimits(sessionLimits(o))), nil
 	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"):
 		// One retry: a store that is down fails requests with UNAVAILABLE
 		// quickly instead of holding them through several reconnects.
-		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1})
+		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1,
+			Limits:      sessionLimits(o),
+			DialTimeout: o.redisTimeout, ReadTimeout: o.redisTimeout, WriteTimeout: o.redisTimeout})
 		if err != nil {
 			return nil, fmt.Errorf("--sessions %s: %w", redactURL(uri), err)
 		}
@@ -156,6 +213,11 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 	default:
 		return nil, fmt.Errorf("--sessions %q: use memory:// or redis://host:port/db", redactURL(uri))
 	}
+}
+
+// sessionLimits are the per-session caps of o; 0 in a flag means the default.
+func sessionLimits(o *options) sessions.Limits {
+	return sessions.Limits{MaxEvents: o.maxSessionEvents, MaxBytes: o.maxSessionBytes}
 }
 
 // redactURL hides a password in a store URL.
@@ -213,4 +275,15 @@ func pooledHTTPClient() *http.Client {
 	tr.MaxIdleConnsPerHost = 1024
 	tr.IdleConnTimeout = 90 * time.Second
 	return &http.Client{Transport: tr}
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"slices"
+	"testing"
+	"time"
+)
 
 func TestHistorySessions(t *testing.T) {
 	t.Parallel()
@@ -18,6 +22,53 @@ func TestHistorySessions(t *testing.T) {
 	} {
 		if got := historySessions(&options{sessions: c.sessions, historySessions: c.flag}); got != c.want {
 			t.Errorf("historySessions(--sessions %s --history-sessions %d) = %d, want %d", c.sessions, c.flag, got, c.want)
+		}
+	}
+}
+
+func TestRESTLimitFlags(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"AGENTSVC_ALLOW_ORIGINS": "https://ui.example.com, ,http://x:1"}
+	o, err := parseFlags([]string{"--http-body-timeout", "5s"}, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.maxRequestBytes != 16<<20 || o.httpBodyTimeout != 5*time.Second {
+		t.Errorf("max request bytes %d, body timeout %v", o.maxRequestBytes, o.httpBodyTimeout)
+	}
+	if got := splitList(o.allowOrigins); !slices.Equal(got, []string{"https://ui.example.com", "http://x:1"}) {
+		t.Errorf("allowed origins %q", got)
+	}
+	if _, err := parseFlags([]string{"--max-request-bytes", "0"}, func(string) string { return "" }); err == nil {
+		t.Error("--max-request-bytes 0 accepted")
+	}
+}
+
+func TestMaxDepthFlag(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args    []string
+		env     string
+		want    int
+		wantErr bool
+	}{
+		{nil, "", 64, false},
+		{[]string{"--max-depth", "16"}, "", 16, false},
+		{nil, "32", 32, false},
+		{[]string{"--max-depth", "0"}, "", 0, true},
+	} {
+		o, err := parseFlags(c.args, func(name string) string {
+			if name == "AGENTSVC_MAX_DEPTH" {
+				return c.env
+			}
+			return ""
+		})
+		if (err != nil) != c.wantErr {
+			t.Errorf("parseFlags(%v, AGENTSVC_MAX_DEPTH=%q) err = %v", c.args, c.env, err)
+			continue
+		}
+		if err == nil && o.maxDepth != c.want {
+			t.Errorf("parseFlags(%v, AGENTSVC_MAX_DEPTH=%q) max depth = %d, want %d", c.args, c.env, o.maxDepth, c.want)
 		}
 	}
 }

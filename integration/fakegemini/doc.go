@@ -54,7 +54,9 @@
 //	  "responses": [
 //	    {"model": "gemini-2.5-flash", "response": {"candidates": [...], "usageMetadata": {...}}},
 //	    {"chunks": [{"candidates": [...]}, {"candidates": [...]}], "delay": "50ms"},
-//	    {"error": {"code": 429, "message": "quota exceeded"}}
+//	    {"error": {"code": 429, "message": "quota exceeded"}},
+//	    {"hang": true},
+//	    {"chunks": [{"candidates": [...]}], "forever": true}
 //	  ],
 //	  "rules": [
 //	    {"contains": "weather", "tools": true, "response": {...}},
@@ -64,8 +66,13 @@
 //	}
 //
 // Each response and rule has exactly one of "response" (a
-// GenerateContentResponse object), "chunks" (an array of them) and "error"
-// ({"code": HTTP status, "message": ..., "status": optional google.rpc name});
+// GenerateContentResponse object), "chunks" (an array of them), "error"
+// ({"code": HTTP status, "message": ..., "status": optional google.rpc name})
+// and "hang" (true: never answer, until the client goes away, as a hung
+// model). "forever" (with "response" or "chunks") never ends the answer: a
+// streamed request gets the chunks over and over, a non-streamed one a
+// response whose text never ends, as a model that streams without end;
+// clients must cut it off themselves.
 // "model" (optional) picks the queue, or restricts a rule to a model; "delay"
 // (optional) is a Go duration string or a number of milliseconds. A rule's
 // "contains" must be a substring of the last user text (the text parts of the

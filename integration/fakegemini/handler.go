@@ -78,14 +78,23 @@ func (s *Server) handleModel(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, *ans.fail)
 		return
 	}
+	if ans.hang {
+		<-r.Context().Done()
+		return
+	}
 	if ans.response == nil && ans.chunks == nil {
 		ans.entry = echo(model, info, rec.Stream)
 	}
-	if rec.Stream {
+	switch {
+	case rec.Stream && ans.forever:
+		writeEndlessStream(w, r, ans.entry)
+	case rec.Stream:
 		writeStream(w, r, ans.entry)
-		return
+	case ans.forever:
+		writeEndlessUnary(w, r)
+	default:
+		writeUnary(w, ans.entry)
 	}
-	writeUnary(w, ans.entry)
 }
 
 // chosen is the answer picked for a request.

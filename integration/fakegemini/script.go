@@ -10,7 +10,8 @@ import (
 	"time"
 )
 
-// Item is one scripted answer: exactly one of Response, Chunks and Error.
+// Item is one scripted answer: exactly one of Response, Chunks, Error and
+// Hang.
 type Item struct {
 	// Model selects the queue of [Server.Enqueue] or filters a [Rule]; empty
 	// means any model. A "models/" prefix is ignored.
@@ -24,6 +25,13 @@ type Item struct {
 	Chunks []any `json:"chunks,omitempty"`
 	// Error answers with an HTTP error instead.
 	Error *APIError `json:"error,omitempty"`
+	// Hang never answers: the request waits until its client goes away or
+	// the server closes, as a model that hangs.
+	Hang bool `json:"hang,omitempty"`
+	// Forever, with Response or Chunks, never ends the answer: a streamed
+	// request gets the chunks over and over, a non-streamed one a response
+	// whose text never ends, until the client goes away.
+	Forever bool `json:"forever,omitempty"`
 	// Delay is added to the server latency before this answer.
 	Delay Duration `json:"delay,omitempty"`
 }
@@ -95,6 +103,8 @@ type wireItem struct {
 	Response json.RawMessage   `json:"response"`
 	Chunks   []json.RawMessage `json:"chunks"`
 	Error    *APIError         `json:"error"`
+	Hang     bool              `json:"hang"`
+	Forever  bool              `json:"forever"`
 	Delay    Duration          `json:"delay"`
 }
 
@@ -106,7 +116,7 @@ type wireRule struct {
 }
 
 func (w wireItem) item() Item {
-	it := Item{Model: w.Model, Error: w.Error, Delay: w.Delay}
+	it := Item{Model: w.Model, Error: w.Error, Hang: w.Hang, Forever: w.Forever, Delay: w.Delay}
 	if raw := bytes.TrimSpace(w.Response); len(raw) > 0 && string(raw) != "null" {
 		it.Response = json.RawMessage(raw)
 	}
@@ -171,6 +181,8 @@ type entry struct {
 	response json.RawMessage
 	chunks   []json.RawMessage
 	fail     *APIError
+	hang     bool
+	forever  bool
 	delay    time.Duration
 }
 
@@ -181,12 +193,15 @@ type rule struct {
 	tools    *bool
 }
 
-var errItemShape = errors.New("exactly one of response, chunks and error must be set")
+var errItemShape = errors.New("exactly one of response, chunks, error and hang must be set")
 
 // compile validates it and encodes its JSON.
 func (it Item) compile() (entry, error) {
-	e := entry{model: normalizeModel(it.Model), delay: time.Duration(it.Delay)}
+	e := entry{model: normalizeModel(it.Model), delay: time.Duration(it.Delay), hang: it.Hang, forever: it.Forever}
 	set := 0
+	if it.Hang {
+		set++
+	}
 	if it.Response != nil {
 		set++
 		raw, err := jsonObject(it.Response)
@@ -219,6 +234,9 @@ func (it Item) compile() (entry, error) {
 	}
 	if set != 1 {
 		return entry{}, errItemShape
+	}
+	if e.forever && e.response == nil && e.chunks == nil {
+		return entry{}, errors.New("forever: needs response or chunks")
 	}
 	if e.delay < 0 {
 		return entry{}, errors.New("delay: negative")

@@ -49,7 +49,11 @@ func CheckDepth(prefix string, m proto.Message, maxDepth int) error {
 		maxDepth = DefaultMaxDepth
 	}
 	w := walker{max: maxDepth}
-	if !w.message(m.ProtoReflect(), 0, 0) {
+	deep, handled := w.typed(m, 0)
+	if !handled {
+		deep = w.message(m.ProtoReflect(), 0, 0)
+	}
+	if !deep {
 		return nil
 	}
 	return &DepthError{Field: w.path(prefix), Max: maxDepth}
@@ -68,6 +72,9 @@ func CheckValueDepth(field string, v *structpb.Value, maxDepth int) error {
 type walker struct {
 	max   int
 	steps []string // innermost first, only once a value is too deep
+	// reflectOnly turns the typed walks off, for tests that compare them
+	// with the reflective walk.
+	reflectOnly bool
 }
 
 var (
@@ -86,6 +93,9 @@ func (w *walker) message(m protoreflect.Message, json, msgs int) bool {
 		return w.listValue(m.Interface().(*structpb.ListValue), json+1)
 	case valueName:
 		return w.value(m.Interface().(*structpb.Value), json)
+	}
+	if deep, handled := w.typed(m.Interface(), json); handled {
+		return deep
 	}
 	msgs++
 	if msgs > w.max+messageSlack {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -90,4 +91,59 @@ func BenchmarkCheckDepthRunRequestSized(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// reflectDepth is CheckDepth without the typed walks.
+func reflectDepth(prefix string, m proto.Message, maxDepth int) error {
+	w := walker{max: maxDepth, reflectOnly: true}
+	if !w.message(m.ProtoReflect(), 0, 0) {
+		return nil
+	}
+	return &DepthError{Field: w.path(prefix), Max: maxDepth}
+}
+
+// benchEvent is an event of a typical run: a user message and a small
+// state delta.
+func benchEvent() *v1.Event {
+	return &v1.Event{Content: &v1.Content{Parts: []*v1.Part{{Text: "hello"}}},
+		Actions: &v1.EventActions{StateDelta: &structpb.Struct{Fields: map[string]*structpb.Value{
+			"a": nested(3), "b": structpb.NewStringValue("x"), "c": nestedList(2)}}}}
+}
+
+func BenchmarkCheckDepthEventReflect(b *testing.B) {
+	ev := benchEvent()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := reflectDepth("event", ev, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCheckDepthModelCall(b *testing.B) {
+	resp := benchModelCall()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := CheckDepth("llm_response", resp, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCheckDepthModelCallReflect(b *testing.B) {
+	resp := benchModelCall()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := reflectDepth("llm_response", resp, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchModelCall is a model's function call with two arguments.
+func benchModelCall() *v1.LlmResponse {
+	return &v1.LlmResponse{Content: &v1.Content{Role: "model", Parts: []*v1.Part{{FunctionCall: &v1.FunctionCall{
+		Name: "get_weather", Args: &structpb.Struct{Fields: map[string]*structpb.Value{
+			"city": structpb.NewStringValue("Paris"), "days": structpb.NewNumberValue(3)}}}}}},
+		UsageMetadata: &v1.UsageMetadata{TotalTokenCount: 10}}
 }

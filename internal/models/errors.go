@@ -3,6 +3,7 @@ package models
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrUnavailable marks a model call that failed because the model could not
@@ -10,7 +11,18 @@ import (
 // retries. Test with errors.Is.
 var ErrUnavailable = errors.New("model unavailable")
 
-// Error is a failure reported by a model API.
+// The Status of an [Error] for a call the adapter cut off itself, without
+// an HTTP status from the model.
+const (
+	// StatusDeadlineExceeded is a call that took longer than its timeout.
+	StatusDeadlineExceeded = "DEADLINE_EXCEEDED"
+	// StatusResourceExhausted is a response larger than its caps (bytes
+	// or streamed chunks).
+	StatusResourceExhausted = "RESOURCE_EXHAUSTED"
+)
+
+// Error is a failure reported by a model API, or a call the adapter cut off
+// (then HTTPStatus is 0 and Status names why, see [StatusDeadlineExceeded]).
 type Error struct {
 	// HTTPStatus is the HTTP status code of the answer, 0 when none came.
 	HTTPStatus int
@@ -25,7 +37,19 @@ func (e *Error) Error() string {
 }
 
 // Is reports whether the error is transient, so that errors.Is(err,
-// ErrUnavailable) holds for 429, 5xx and transport failures.
+// ErrUnavailable) holds for 429, 5xx and transport failures (no HTTP status
+// and no status name). A call cut off by its own limits is not transient.
 func (e *Error) Is(target error) bool {
-	return target == ErrUnavailable && (e.HTTPStatus == 0 || e.HTTPStatus == 429 || e.HTTPStatus >= 500)
+	return target == ErrUnavailable && (e.HTTPStatus == 0 && e.Status == "" || e.HTTPStatus == 429 || e.HTTPStatus >= 500)
+}
+
+// TimeoutError is the error of a call cut off after d.
+func TimeoutError(d time.Duration) *Error {
+	return &Error{Status: StatusDeadlineExceeded, Message: "model call timed out after " + d.String()}
+}
+
+// TooLargeError is the error of a call cut off because its response went
+// past a cap; what names the cap, e.g. "8388608 bytes".
+func TooLargeError(what string) *Error {
+	return &Error{Status: StatusResourceExhausted, Message: "model response exceeded " + what}
 }

@@ -27,6 +27,9 @@ func (r *Runner) compact(ictx *InvocationContext) {
 	if err == nil {
 		var ev *v1.Event
 		if ev, err = compaction.Summarize(ctx, model, window); err == nil && ev != nil {
+			err = CheckModelResponse(&v1.LlmResponse{Content: ev.GetActions().GetCompaction().GetCompactedContent()}, r.MaxDepth)
+		}
+		if err == nil && ev != nil {
 			ev.Id, ev.Timestamp = NewEventID(), Now()
 			err = r.append(ictx, ev)
 		}

@@ -36,6 +36,7 @@ type ClientTools interface {
 type invocation struct {
 	app      *App
 	models   models.Resolver
+	maxDepth int // Runner.MaxDepth
 	session  *v1.Session
 	mu       sync.RWMutex // guards session while parallel agents read it
 	llmCalls atomic.Int64
@@ -73,6 +74,10 @@ func (ictx *InvocationContext) App() *App { return ictx.inv.app }
 
 // Models resolves model names to models.
 func (ictx *InvocationContext) Models() models.Resolver { return ictx.inv.models }
+
+// MaxDepth returns the nesting cap of model responses (see
+// [CheckModelResponse]); zero or less means the default.
+func (ictx *InvocationContext) MaxDepth() int { return ictx.inv.maxDepth }
 
 // ClientTools returns the client's tools, or nil when the invocation has no
 // client channel.

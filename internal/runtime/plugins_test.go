@@ -157,7 +157,8 @@ func TestPluginEarlyExits(t *testing.T) {
 
 // TestCancellationStopsToolAndKeepsSessionConsistent cancels an invocation
 // while a tool runs: the run ends promptly with the context's error, the
-// stored events are whole, and a new invocation on the session works.
+// call is closed with an error response, and a new invocation on the
+// session works, its model request pairing the call with that response.
 func TestCancellationStopsToolAndKeepsSessionConsistent(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})
@@ -185,11 +186,23 @@ func TestCancellationStopsToolAndKeepsSessionConsistent(t *testing.T) {
 		t.Errorf("cancellation took %v", d)
 	}
 	stored := h.Session(t, sid).Events
-	if d := cmp.Diff([]string{"user: go", "root_agent: call slow{}"}, et.Events(stored)); d != "" {
+	closed := `root_agent: response slow{"error":"The tool call was not completed: the invocation was cancelled."}`
+	if d := cmp.Diff([]string{"user: go", "root_agent: call slow{}", closed}, et.Events(stored)); d != "" {
 		t.Errorf("stored (-want +got):\n%s", d)
+	}
+	if call, resp := stored[1], stored[2]; resp.InvocationId != call.InvocationId || resp.Branch != call.Branch ||
+		resp.Content.Role != "user" || resp.Content.Parts[0].FunctionResponse.Id != call.Content.Parts[0].FunctionCall.Id {
+		t.Errorf("closing response %v does not answer call %v", resp, call)
 	}
 	m.Enqueue(et.Text("fine"))
 	if events := h.RunText(t, sid, "again"); len(events) != 1 {
 		t.Errorf("next invocation events = %v", et.Events(events))
+	}
+	reqs := m.Requests()
+	got := et.Contents(reqs[len(reqs)-1].Contents)
+	want := []string{"user: go", "model: call slow{}",
+		`user: response slow{"error":"The tool call was not completed: the invocation was cancelled."}`, "user: again"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("next model request (-want +got):\n%s", d)
 	}
 }

@@ -42,6 +42,10 @@ type Runner struct {
 	// since; each costs memory in proportion to its history. Zero means
 	// DefaultHistorySessions; negative keeps none.
 	HistorySessions int
+	// MaxDepth caps the nesting of JSON-like values in model responses: a
+	// deeper response fails its model call (see [CheckModelResponse]) and
+	// none of it is stored. Zero means [limits.DefaultMaxDepth].
+	MaxDepth int
 
 	historiesOnce sync.Once
 	histories     *histories
@@ -60,6 +64,16 @@ type RunRequest struct {
 	Client ClientTools
 	// InvocationID resumes that invocation of a resumable app.
 	InvocationID string
+	// RequestID, when set, makes the run idempotent: it is stored on the
+	// user event, and a run whose RequestID a user event of the session
+	// already carries stores no new user message. When that invocation
+	// finished (see invocationFinished), the run yields its stored events
+	// again without calling a model; when it stopped early, the run
+	// continues it under the same invocation id. The retry's message and
+	// state delta are not compared with the stored ones: the id alone
+	// names the request. At most MaxRequestIDLength bytes of UTF-8 without
+	// control characters.
+	RequestID string
 }
 
 // Invocation is a started invocation whose events have not been read yet.
@@ -67,6 +81,8 @@ type Invocation struct {
 	runner *Runner
 	ictx   *InvocationContext
 	req    RunRequest
+	// retry is set when an earlier run stored the request's id.
+	retry *retry
 }
 
 // ID returns the invocation id.
@@ -75,20 +91,34 @@ func (inv *Invocation) ID() string { return inv.ictx.InvocationID }
 // Start validates the request and loads the session, so that a bad request
 // or an unknown session fails before any event. The invocation runs when
 // its Events are read.
+//
+// The runner assumes that no other invocation of the session runs
+// meanwhile (the service holds the session's lease): it closes the calls
+// that earlier invocations left without a response.
 func (r *Runner) Start(ctx context.Context, req RunRequest) (*Invocation, error) {
-	ictx, err := r.newInvocation(ctx, req)
+	inv := &Invocation{runner: r, req: req}
+	ictx, err := r.newInvocation(ctx, req, inv)
 	if err != nil {
 		return nil, err
 	}
-	return &Invocation{runner: r, ictx: ictx, req: req}, nil
+	inv.ictx = ictx
+	return inv, nil
 }
 
 // Events runs the invocation and yields its events. Every non-partial event
 // is stored in the session before it is yielded; the user's message is
 // stored first and not yielded. Iteration stops after the first error;
 // events yielded before it stay stored. Events may be read once.
+//
+// Before anything else, function calls that earlier invocations of the
+// session left without a response (a process that died mid-call) get an
+// error response. When the invocation ends early (an error, a cancelled
+// or expired context, or the caller stopping the iteration), its own calls
+// without a response get one too, written on a context that survives the
+// cancellation for a few seconds; long-running calls stay open for the
+// user to answer. Either way the history the model sees next is valid.
 func (inv *Invocation) Events() iter.Seq2[*v1.Event, error] {
-	return inv.runner.run(inv.ictx, inv.req)
+	return inv.runner.run(inv.ictx, inv.req, inv.retry)
 }
 
 // Run starts an invocation and yields its events; see [Invocation.Events].
@@ -107,10 +137,13 @@ func (r *Runner) Run(ctx context.Context, req RunRequest) iter.Seq2[*v1.Event, e
 	}
 }
 
-func (r *Runner) newInvocation(ctx context.Context, req RunRequest) (*InvocationContext, error) {
+func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocation) (*InvocationContext, error) {
 	msg := req.NewMessage
 	if msg == nil || len(msg.Parts) == 0 {
 		return nil, InvalidRequest("new_message must have at least one part")
+	}
+	if err := ValidateRequestID(req.RequestID); err != nil {
+		return nil, err
 	}
 	sess, err := r.Sessions.Get(ctx, sessions.GetRequest{AppName: r.App.Name, UserID: req.UserID, SessionID: req.SessionID})
 	if errors.Is(err, sessions.ErrNotFound) {
@@ -127,7 +160,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest) (*Invocation
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
-		inv: &invocation{app: r.App, models: r.Models, session: sess, client: req.Client,
+		inv: &invocation{app: r.App, models: r.Models, maxDepth: r.MaxDepth, session: sess, client: req.Client,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID})},
 	}
 	if req.InvocationID != "" {
@@ -138,6 +171,18 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest) (*Invocation
 			return nil, &Error{Code: CodeNotFound, Reason: "INVOCATION_NOT_FOUND", Message: "Invocation ID not found: " + req.InvocationID}
 		}
 		ictx.InvocationID = req.InvocationID
+	}
+	root := ""
+	if r.App.Resumable {
+		root = r.App.Tree.Root().Name()
+	}
+	if rt := findRetry(sess.Events, req.RequestID, root); rt != nil {
+		if req.InvocationID != "" && req.InvocationID != rt.user.InvocationId {
+			return nil, InvalidRequest("request_id names another invocation than invocation_id")
+		}
+		ictx.InvocationID = rt.user.InvocationId
+		ictx.UserContent = rt.user.Content
+		inv.retry = rt
 	}
 	if r.App.Resumable {
 		ictx.inv.checkpoints = newCheckpoints(ictx.InvocationID, sess.Events)
@@ -163,34 +208,53 @@ func (r *Runner) sessionHistory(key sessionKey) *sessionHistory {
 	return r.histories.session(key)
 }
 
-func (r *Runner) run(ictx *InvocationContext, req RunRequest) iter.Seq2[*v1.Event, error] {
-	return func(yield func(*v1.Event, error) bool) {
-		plugins := r.App.Plugins
-		msg := req.NewMessage
-		if msg.Role == "" {
-			msg.Role = "user"
+func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Seq2[*v1.Event, error] {
+	return func(yieldOut func(*v1.Event, error) bool) {
+		// Earlier invocations that died mid-call are closed first, so
+		// that neither this one nor a retry sees their calls open.
+		r.closeDanglingCalls(ictx, "", nil)
+
+		var failure error
+		finished := false
+		yield := func(ev *v1.Event, err error) bool {
+			if err != nil {
+				failure = err
+			}
+			return yieldOut(ev, err)
 		}
-		if m, err := plugins.OnUserMessage(ictx, msg); err != nil {
-			yield(nil, err)
+		defer func() {
+			if finished {
+				return
+			}
+			cause := failure
+			if ictx.ctx.Err() != nil {
+				cause = context.Cause(ictx.ctx)
+			}
+			r.closeDanglingCalls(ictx, ictx.InvocationID, cause)
+		}()
+
+		if rt != nil && rt.finished {
+			replay(ictx.Events(), rt, yield)
+			finished = true
 			return
-		} else if m != nil {
-			msg = m
 		}
-		ictx.UserContent = msg
-		if err := r.appendUserEvent(ictx, msg, req.StateDelta); err != nil {
-			yield(nil, err)
-			return
+		if rt == nil {
+			if !r.startTurn(ictx, req, yield) {
+				return
+			}
 		}
-		if req.InvocationID != "" {
+		if req.InvocationID != "" || rt != nil && r.App.Resumable {
 			// A resumed invocation starts again from the root: finished
 			// agents are skipped through their checkpoints.
 			if ictx.AgentEnded(ictx.Agent.Name()) {
+				finished = true
 				return
 			}
 		} else {
 			ictx.Agent = r.findAgentToRun(ictx)
 		}
 
+		plugins := r.App.Plugins
 		if content, err := plugins.BeforeRun(ictx); err != nil {
 			yield(nil, err)
 			return
@@ -203,6 +267,7 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest) iter.Seq2[*v1.Even
 				return
 			}
 			if yield(ev, nil) {
+				finished = true
 				r.compact(ictx)
 			}
 			return
@@ -238,24 +303,52 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest) iter.Seq2[*v1.Even
 			yield(nil, err)
 			return
 		}
+		finished = true
 		r.compact(ictx)
 	}
 }
 
+// startTurn stores the user's message, as the plugins leave it, with the
+// request's state delta; it reports whether the invocation goes on.
+func (r *Runner) startTurn(ictx *InvocationContext, req RunRequest, yield func(*v1.Event, error) bool) bool {
+	msg := req.NewMessage
+	if msg.Role == "" {
+		msg.Role = "user"
+	}
+	if m, err := r.App.Plugins.OnUserMessage(ictx, msg); err != nil {
+		yield(nil, err)
+		return false
+	} else if m != nil {
+		msg = m
+	}
+	ictx.UserContent = msg
+	if err := r.appendUserEvent(ictx, msg, req.StateDelta, req.RequestID); err != nil {
+		yield(nil, err)
+		return false
+	}
+	return true
+}
+
 // append stores a non-partial event in the session.
 func (r *Runner) append(ictx *InvocationContext, ev *v1.Event) error {
+	return r.appendWith(ictx.ctx, ictx, ev)
+}
+
+// appendWith stores a non-partial event in the session on ctx.
+func (r *Runner) appendWith(ctx context.Context, ictx *InvocationContext, ev *v1.Event) error {
 	ictx.inv.mu.Lock()
 	defer ictx.inv.mu.Unlock()
-	if err := r.Sessions.AppendEvent(ictx.ctx, ictx.inv.session, ev); err != nil {
+	if err := r.Sessions.AppendEvent(ctx, ictx.inv.session, ev); err != nil {
 		return fmt.Errorf("runner: append event: %w", err)
 	}
 	return nil
 }
 
-func (r *Runner) appendUserEvent(ictx *InvocationContext, msg *v1.Content, delta *structpb.Struct) error {
+func (r *Runner) appendUserEvent(ictx *InvocationContext, msg *v1.Content, delta *structpb.Struct, requestID string) error {
 	ev := &v1.Event{
 		Id:           NewEventID(),
 		InvocationId: ictx.InvocationID,
+		RequestId:    requestID,
 		Author:       "user",
 		Content:      msg,
 		Timestamp:    Now(),

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
@@ -36,10 +38,22 @@ type connectStream = grpc.BidiStreamingServer[api.ConnectRequest, api.ConnectRes
 // client that closes its side of the stream may still receive the run, but
 // a tool call that can no longer be answered fails the run with
 // INVALID_ARGUMENT. A second start is INVALID_ARGUMENT. Events stored
-// before the end stay stored, and the session is free for the next run.
+// before the end stay stored, calls left without a result are answered
+// with an error response, and the session is free for the next run.
+//
+// A stream beyond [Config.MaxConnectStreams] open ones ends at once with
+// RESOURCE_EXHAUSTED; a stream whose start does not come within
+// [Config.ConnectStartTimeout] ends with DEADLINE_EXCEEDED (the client was
+// too slow, not wrong: it may open a new stream).
 func (s *Server) Connect(stream connectStream) error {
+	if n := s.connectStreams.Add(1); s.maxConnectStreams > 0 && n > s.maxConnectStreams {
+		s.connectStreams.Add(-1)
+		return statusError(codes.ResourceExhausted, "TOO_MANY_CONNECT_STREAMS",
+			fmt.Sprintf("the server holds its limit of %d open Connect streams; retry later", s.maxConnectStreams))
+	}
+	defer s.connectStreams.Add(-1)
 	ctx := stream.Context()
-	first, err := stream.Recv()
+	first, err := s.recvStart(stream)
 	if errors.Is(err, io.EOF) {
 		return invalid("the stream ended before its start message")
 	}
@@ -59,6 +73,9 @@ func (s *Server) Connect(stream connectStream) error {
 		return toStatus(ctx, s.log, err)
 	}
 
+	if err := s.checkToolDeclarations(start.GetTools()); err != nil {
+		return err
+	}
 	out := &connectSender{stream: stream}
 	client, err := newClientTools(app.Info, start.GetTools(), out.send, s.toolTimeout, s.log)
 	if err != nil {
@@ -66,7 +83,7 @@ func (s *Server) Connect(stream connectStream) error {
 	}
 	ictx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	inv, err := s.start(ictx, req, client)
+	inv, err := s.start(ictx, "start.run.", req, client)
 	if err != nil {
 		return toStatus(ctx, s.log, err)
 	}
@@ -92,6 +109,30 @@ func (s *Server) Connect(stream connectStream) error {
 	return nil
 }
 
+// recvStart receives the first message of a stream, waiting at most the
+// start timeout. When it times out, the receiving goroutine ends with the
+// stream, once the handler has returned.
+func (s *Server) recvStart(stream connectStream) (*api.ConnectRequest, error) {
+	type received struct {
+		msg *api.ConnectRequest
+		err error
+	}
+	ch := make(chan received, 1)
+	go func() {
+		msg, err := stream.Recv()
+		ch <- received{msg, err}
+	}()
+	timer := time.NewTimer(s.connectStart)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		return r.msg, r.err
+	case <-timer.C:
+		return nil, statusError(codes.DeadlineExceeded, "CONNECT_START_TIMEOUT",
+			fmt.Sprintf("no start message within %v of opening the Connect stream", s.connectStart))
+	}
+}
+
 // receive reads the client's messages after start until the stream ends:
 // results go to their waiting calls, cancel and a second start end the
 // invocation through cancel.
@@ -110,6 +151,12 @@ func (s *Server) receive(ctx context.Context, stream connectStream, client *clie
 		}
 		switch k := msg.GetKind().(type) {
 		case *api.ConnectRequest_ToolResult:
+			// A result too deep must reach neither the model nor the
+			// store: it fails the invocation.
+			if err := s.checkToolResult(k.ToolResult); err != nil {
+				cancel(err)
+				return
+			}
 			client.deliver(ctx, k.ToolResult)
 		case *api.ConnectRequest_Cancel:
 			cancel(errClientCancelled)

@@ -57,6 +57,12 @@ type stack struct {
 
 func newStack(t *testing.T, toolTimeout time.Duration) *stack {
 	t.Helper()
+	return newStackWith(t, func(cfg *server.Config) { cfg.ToolTimeout = toolTimeout })
+}
+
+// newStackWith is newStack with the server's config adjusted by configure.
+func newStackWith(t *testing.T, configure func(*server.Config)) *stack {
+	t.Helper()
 	apps, err := config.LoadAll(fstest.MapFS{
 		appName + "/root_agent.yaml": {Data: []byte(deskAgent)},
 		appName + "/helper.yaml":     {Data: []byte(helperAgent)},
@@ -70,12 +76,13 @@ func newStack(t *testing.T, toolTimeout time.Duration) *stack {
 	}
 	store := memory.New()
 	model := scripted.New(modelName)
-	srv := server.New(server.Config{
-		Apps:        []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(model)}, Info: info}},
-		Sessions:    store,
-		Logger:      slog.New(slog.DiscardHandler),
-		ToolTimeout: toolTimeout,
-	})
+	cfg := server.Config{
+		Apps:     []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(model)}, Info: info}},
+		Sessions: store,
+		Logger:   slog.New(slog.DiscardHandler),
+	}
+	configure(&cfg)
+	srv := server.New(cfg)
 	lis := bufconn.Listen(1 << 20)
 	gs := grpc.NewServer()
 	api.RegisterRunnerServiceServer(gs, srv)
@@ -409,20 +416,22 @@ func TestConnectEndsMidCall(t *testing.T) {
 		end  func(cancelCtx context.CancelFunc, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error
 		code codes.Code
 		want string
+		// closed is how the error response that closes the call ends.
+		closed string
 	}{
 		{"cancel message", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error {
 			return stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_Cancel{Cancel: &api.CancelRun{}}})
-		}, codes.Canceled, "invocation cancelled"},
+		}, codes.Canceled, "invocation cancelled", "was cancelled."},
 		{"client closes its side", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error {
 			return stream.CloseSend()
-		}, codes.InvalidArgument, "the client closed its side of the stream without answering tool call adk-"},
+		}, codes.InvalidArgument, "the client closed its side of the stream without answering tool call adk-", "failed."},
 		{"second start", func(_ context.CancelFunc, stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error {
 			return stream.Send(startMsg("s", "again"))
-		}, codes.InvalidArgument, "start may only be the first message"},
+		}, codes.InvalidArgument, "start may only be the first message", "failed."},
 		{"client goes away", func(cancel context.CancelFunc, _ grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse]) error {
 			cancel()
 			return nil
-		}, codes.Canceled, ""},
+		}, codes.Canceled, "", "was cancelled."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -430,7 +439,7 @@ func TestConnectEndsMidCall(t *testing.T) {
 			s := newStack(t, time.Minute)
 			ctx := testContext(t)
 			sid := s.newSession(t, ctx)
-			s.model.Enqueue(et.Call("get_weather", `{"city":"Paris"}`), et.Text("unused"))
+			s.model.Enqueue(et.Call("get_weather", `{"city":"Paris"}`))
 			streamCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			stream := s.connect(t, streamCtx, startMsg(sid, "Weather?", weatherTool))
@@ -443,8 +452,11 @@ func TestConnectEndsMidCall(t *testing.T) {
 				t.Errorf("got %v then %v, want %v containing %q", lines(msgs), err, tt.code, tt.want)
 			}
 			s.waitIdle(t)
-			// Only whole events are stored, and the session takes a new run.
-			want := []string{"user: Weather?", `desk_agent: call get_weather{"city":"Paris"}`}
+			// Only whole events are stored, the call is closed with an
+			// error response, and the session takes a new run whose model
+			// request pairs the call.
+			closed := `get_weather{"error":"The tool call was not completed: the invocation ` + tt.closed + `"}`
+			want := []string{"user: Weather?", `desk_agent: call get_weather{"city":"Paris"}`, "desk_agent: response " + closed}
 			if diff := cmp.Diff(want, s.storedEvents(t, ctx, sid)); diff != "" {
 				t.Errorf("stored events (-want +got):\n%s", diff)
 			}
@@ -452,6 +464,11 @@ func TestConnectEndsMidCall(t *testing.T) {
 			again, err := recvAll(s.connect(t, ctx, startMsg(sid, "Hello?", weatherTool)))
 			if err != nil || len(again) != 2 || again[1].GetDone() == nil {
 				t.Errorf("new run: %v, %v", lines(again), err)
+			}
+			reqs := s.model.Requests()
+			wantReq := []string{"user: Weather?", `model: call get_weather{"city":"Paris"}`, "user: response " + closed, "user: Hello?"}
+			if diff := cmp.Diff(wantReq, et.Contents(reqs[len(reqs)-1].Contents)); diff != "" {
+				t.Errorf("next model request (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -50,9 +50,9 @@ func newGRPCFuzzFixture(f *testing.F) *grpcFuzzFixture {
 	return &grpcFuzzFixture{fuzzFixture: fx, runner: api.NewRunnerServiceClient(conn), sessions: api.NewSessionServiceClient(conn)}
 }
 
-// checkStatus fails t when err is a status the service must never answer to
+// checkNeverInternal fails t when err is a status the service must never answer to
 // a request, whatever it holds.
-func checkStatus(t *testing.T, what string, err error) {
+func checkNeverInternal(t *testing.T, what string, err error) {
 	t.Helper()
 	switch st := status.Convert(err); st.Code() {
 	case codes.Internal, codes.Unknown, codes.DataLoss, codes.Unimplemented:
@@ -70,7 +70,7 @@ func (g *grpcFuzzFixture) checkSessionUsable(t *testing.T, ctx context.Context) 
 	if _, err := g.sessions.ListSessions(ctx, &api.ListSessionsRequest{AppName: appName, UserId: userID}); err != nil {
 		t.Fatalf("ListSessions after the request: %v", err)
 	}
-	stream, err := g.runner.Run(ctx, runRequest("Hello"))
+	stream, err := g.runner.Run(ctx, fuzzRun("Hello"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +89,8 @@ func fuzzContext(t *testing.T) context.Context {
 	return ctx
 }
 
-// runRequest is a valid Run request on the fixture's session.
-func runRequest(text string) *api.RunRequest {
+// fuzzRun is a valid Run request on the fixture's session.
+func fuzzRun(text string) *api.RunRequest {
 	return &api.RunRequest{AppName: appName, UserId: userID, SessionId: fuzzSession,
 		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: text}}}}
 }
@@ -108,20 +108,20 @@ func mustMarshal(m proto.Message) []byte {
 // fails before the model was called stores nothing; the invocation ends;
 // the session stays readable and takes the next run.
 func FuzzRunRequest(f *testing.F) {
-	withDelta := runRequest("x")
+	withDelta := fuzzRun("x")
 	withDelta.StateDelta = structOf(map[string]any{"a": map[string]any{"b": []any{1, "c", nil, true}}, "app:k": 1})
-	withConfig := runRequest("x")
+	withConfig := fuzzRun("x")
 	limit := int32(1)
 	withConfig.RunConfig = &api.RunConfig{StreamingMode: api.StreamingMode_STREAMING_MODE_SSE, MaxLlmCalls: &limit,
 		CustomMetadata: structOf(map[string]any{"k": "v"})}
-	resume := runRequest("x")
+	resume := fuzzRun("x")
 	resume.InvocationId = "e-1"
-	withID := runRequest("x")
+	withID := fuzzRun("x")
 	withID.RequestId = "r-1"
-	noSession := runRequest("x")
+	noSession := fuzzRun("x")
 	noSession.SessionId = "missing"
 	for _, m := range []*api.RunRequest{
-		runRequest("Hello"), runRequest("call Paris"), withDelta, withConfig, resume, withID, noSession,
+		fuzzRun("Hello"), fuzzRun("call Paris"), withDelta, withConfig, resume, withID, noSession,
 		{AppName: appName, UserId: userID, SessionId: fuzzSession, NewMessage: &v1.Content{}},
 		{},
 	} {
@@ -149,7 +149,7 @@ func FuzzRunRequest(f *testing.F) {
 			events++
 		}
 		if !errors.Is(err, io.EOF) {
-			checkStatus(t, "Run", err)
+			checkNeverInternal(t, "Run", err)
 			if events == 0 && !g.started(calls) && g.store.writes.Load() != before {
 				t.Fatalf("Run failed with %v but stored %d writes", err, g.store.writes.Load()-before)
 			}
@@ -177,17 +177,17 @@ func FuzzConnectRequest(f *testing.F) {
 		first  *api.ConnectRequest
 		second []byte
 	}{
-		{start(runRequest("Hello"), weather), nil},
-		{start(runRequest("call Paris"), weather), result(&api.ToolResult{CallId: fuzzCallID, Response: structpb.NewStringValue("sunny")})},
-		{start(runRequest("call Paris"), weather), result(&api.ToolResult{CallId: fuzzCallID, Error: "down",
+		{start(fuzzRun("Hello"), weather), nil},
+		{start(fuzzRun("call Paris"), weather), result(&api.ToolResult{CallId: fuzzCallID, Response: structpb.NewStringValue("sunny")})},
+		{start(fuzzRun("call Paris"), weather), result(&api.ToolResult{CallId: fuzzCallID, Error: "down",
 			Actions: &v1.EventActions{StateDelta: structOf(map[string]any{"mailed": true}), Escalate: true, TransferToAgent: "helper"}})},
-		{start(runRequest("call Paris"), weather), result(&api.ToolResult{CallId: fuzzCallID,
+		{start(fuzzRun("call Paris"), weather), result(&api.ToolResult{CallId: fuzzCallID,
 			Response: structpb.NewStructValue(structOf(map[string]any{"t": 21.5, "sky": []any{"clear", nil}}))})},
-		{start(runRequest("call Paris"), &api.ToolDeclaration{Name: "get_weather", LongRunning: true}), result(&api.ToolResult{CallId: fuzzCallID})},
-		{start(runRequest("call Paris"), &api.ToolDeclaration{Name: "get_weather", RequireConfirmation: true}), nil},
-		{start(runRequest("call Paris"), weather), mustMarshal(&api.ConnectRequest{Kind: &api.ConnectRequest_Cancel{Cancel: &api.CancelRun{}}})},
-		{start(runRequest("Hello"), weather, weather), nil},
-		{start(runRequest("Hello"), &api.ToolDeclaration{Name: "get_time"}), nil},
+		{start(fuzzRun("call Paris"), &api.ToolDeclaration{Name: "get_weather", LongRunning: true}), result(&api.ToolResult{CallId: fuzzCallID})},
+		{start(fuzzRun("call Paris"), &api.ToolDeclaration{Name: "get_weather", RequireConfirmation: true}), nil},
+		{start(fuzzRun("call Paris"), weather), mustMarshal(&api.ConnectRequest{Kind: &api.ConnectRequest_Cancel{Cancel: &api.CancelRun{}}})},
+		{start(fuzzRun("Hello"), weather, weather), nil},
+		{start(fuzzRun("Hello"), &api.ToolDeclaration{Name: "get_time"}), nil},
 		{start(nil), nil},
 		{&api.ConnectRequest{}, nil},
 	}
@@ -229,7 +229,7 @@ func FuzzConnectRequest(f *testing.F) {
 			received++
 		}
 		if !errors.Is(err, io.EOF) {
-			checkStatus(t, "Connect", err)
+			checkNeverInternal(t, "Connect", err)
 			if received == 0 && !g.started(calls) && g.store.writes.Load() != before {
 				t.Fatalf("Connect failed with %v but stored %d writes", err, g.store.writes.Load()-before)
 			}

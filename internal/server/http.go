@@ -17,9 +17,6 @@ import (
 	"github.com/agentsvc/agentsvc/gen/openapi"
 )
 
-// maxBodyBytes bounds REST request bodies.
-const maxBodyBytes = 16 << 20
-
 var (
 	jsonOut = protojson.MarshalOptions{}
 	jsonIn  = protojson.UnmarshalOptions{DiscardUnknown: true}
@@ -27,10 +24,32 @@ var (
 
 // HTTPHandler returns the REST API: the gateway routes of the session and
 // app services, ADK's /run and /run_sse, /health (reporting healthy()) and
-// /openapi.json.
-func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Handler, error) {
+// /openapi.json, behind one guard for every route: origin and host checks
+// (see [WithAllowOrigins], [WithListenAddr]), JSON bodies for requests that
+// change state (else 415) and a bound on the body's size (else 413, see
+// [WithMaxRequestBytes]) and read time. Every error answers grpc-gateway's
+// body {"code", "message", "details"} with an ErrorInfo detail; a known
+// path with another method answers 405 with Allow.
+func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...HTTPOption) (http.Handler, error) {
+	cfg := httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout}
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	origins, err := newOriginPolicy(cfg.allowOrigins, cfg.listenAddr)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	table := &routeTable{}
+	if err := table.addOpenAPI(openapi.JSON); err != nil {
+		return nil, fmt.Errorf("server: read the OpenAPI document: %w", err)
+	}
+	errs := &gatewayErrors{log: s.log, routes: table}
 	marshaler := &gwruntime.JSONPb{MarshalOptions: jsonOut, UnmarshalOptions: jsonIn}
-	mux := gwruntime.NewServeMux(gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler))
+	mux := gwruntime.NewServeMux(
+		gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler),
+		gwruntime.WithErrorHandler(errs.handle),
+		gwruntime.WithRoutingErrorHandler(errs.routing),
+	)
 	if err := api.RegisterSessionServiceHandlerServer(ctx, mux, s); err != nil {
 		return nil, fmt.Errorf("server: register session routes: %w", err)
 	}
@@ -62,8 +81,12 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool) (http.Han
 		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {
 			return nil, fmt.Errorf("server: route %s %s: %w", r.method, r.path, err)
 		}
+		table.add(r.method, r.path)
 	}
-	return mux, nil
+	fail := func(w http.ResponseWriter, r *http.Request, err error) {
+		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
+	}
+	return &guard{next: mux, cfg: cfg, origins: origins, fail: fail}, nil
 }
 
 // restRunner serves ADK's run routes.
@@ -79,7 +102,8 @@ func (h *restRunner) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // start decodes the ADK request body and starts the invocation.
 func (h *restRunner) start(w http.ResponseWriter, r *http.Request) (*invocation, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	// The guard in front bounds the body.
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		h.fail(w, r, invalid("reading request body: "+err.Error()))
 		return nil, false
@@ -89,7 +113,11 @@ func (h *restRunner) start(w http.ResponseWriter, r *http.Request) (*invocation,
 		h.fail(w, r, invalid("malformed request body: "+err.Error()))
 		return nil, false
 	}
-	inv, err := h.s.start(r.Context(), req, nil)
+	if err := checkStreamingModeJSON(req, body); err != nil {
+		h.fail(w, r, err)
+		return nil, false
+	}
+	inv, err := h.s.start(r.Context(), "", req, nil)
 	if err != nil {
 		h.fail(w, r, err)
 		return nil, false
@@ -128,21 +156,27 @@ func (h *restRunner) run(w http.ResponseWriter, r *http.Request, _ map[string]st
 }
 
 // runSSE streams the invocation as text/event-stream frames, one
-// "data: <event json>" per event; a failure after the first frame ends the
-// stream with data: {"error": "<message>"}.
+// "data: <event json>" per event. A failure before the first frame answers
+// the HTTP status of its code with the gateway's error body; a failure after
+// it ends the stream with ADK's frame data: {"error": "<message>"}, the
+// message being the status message (a model's own, for a model error).
 func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string]string) {
 	inv, ok := h.start(w, r)
 	if !ok {
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
+	started := false
 	err := inv.run(r.Context(), func(ev *v1.Event) error {
 		b, err := jsonOut.Marshal(ev)
 		if err != nil {
 			return err
+		}
+		if !started {
+			started = true
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusOK)
 		}
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
 			return err
@@ -152,9 +186,26 @@ func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string
 		}
 		return nil
 	})
-	if err != nil {
+	switch {
+	case err == nil && !started:
+		// No event at all: still a well-formed, empty event stream.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+	case err != nil && !started:
+		h.fail(w, r, err)
+	case err != nil:
 		msg := status.Convert(toStatus(r.Context(), h.s.log, err)).Message()
-		b, _ := json.Marshal(map[string]string{"error": msg})
-		_, _ = fmt.Fprintf(w, "data: %s\n\n", b)
+		_, _ = fmt.Fprintf(w, "data: {\"error\": %s}\n\n", jsonString(msg))
 	}
+}
+
+// jsonString quotes s as a JSON string, leaving <, > and & as they are (ADK
+// writes the message as is).
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
@@ -18,21 +20,53 @@ type invocation struct {
 	s     *Server
 	inv   *runtime.Invocation
 	lease sessions.Lease
+	// ctx is the invocation's own, bounded by Config.MaxInvocationTime;
+	// Stop cancels it.
+	ctx context.Context
 }
+
+// errInvocationTimeout is the cause of an invocation's context ending at
+// Config.MaxInvocationTime.
+var errInvocationTimeout = errors.New("server: invocation timed out")
 
 // start validates a run request, takes the session's lease and starts the
 // invocation, so that every failure up to here precedes the first event.
-func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.ClientTools) (*invocation, error) {
-	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
+// The invocation, and the lease's keep-alive with it, runs under ctx
+// bounded by the server's MaxInvocationTime: a hung model or client never
+// keeps a session leased past it. prefix names the request in errors
+// ("start.run." on Connect).
+func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, client runtime.ClientTools) (_ *invocation, err error) {
+	if err := validateRunRequest(req); err != nil {
 		return nil, err
 	}
 	if len(req.GetNewMessage().GetParts()) == 0 {
 		return nil, invalid("new_message must have at least one part")
 	}
+	if err := runtime.ValidateRequestID(req.GetRequestId()); err != nil {
+		return nil, err
+	}
+	if err := s.checkRunRequest(prefix, req); err != nil {
+		return nil, err
+	}
 	app, err := s.app(req.AppName)
 	if err != nil {
 		return nil, err
 	}
+	if err := s.invocations.refuse(); err != nil {
+		return nil, err
+	}
+	ctx, stopTimer := context.WithTimeoutCause(ctx, s.maxInvocationTime, errInvocationTimeout)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func(cause error) {
+		cancelCause(cause)
+		stopTimer()
+	}
+	started := false
+	defer func() {
+		if !started {
+			cancel(nil)
+		}
+	}()
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
 	if err != nil {
 		return nil, fmt.Errorf("server: lease session: %w", err)
@@ -45,36 +79,65 @@ func (s *Server) start(ctx context.Context, req *api.RunRequest, client runtime.
 		RunConfig:    runConfig(req),
 		Client:       client,
 		InvocationID: req.InvocationId,
+		RequestID:    req.RequestId,
 	})
 	if err != nil {
 		s.releaseLease(ctx, lease)
 		return nil, err
 	}
-	s.running.Add(1)
-	return &invocation{s: s, inv: inv, lease: lease}, nil
+	i := &invocation{s: s, inv: inv, lease: lease, ctx: ctx}
+	if err := s.invocations.add(i, cancel); err != nil {
+		s.releaseLease(ctx, lease)
+		return nil, err
+	}
+	started = true
+	return i, nil
 }
 
-// run sends every event of the invocation, then releases the lease.
+// run sends every event of the invocation, then releases the lease. An
+// invocation that outlived MaxInvocationTime fails with DEADLINE_EXCEEDED.
 func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error {
-	defer i.s.running.Done()
+	defer i.s.invocations.remove(i)
 	defer i.s.releaseLease(ctx, i.lease)
 	for ev, err := range i.inv.Events() {
 		if err != nil {
-			return err
+			return i.endedBy(ctx, err)
 		}
 		if err := send(ev); err != nil {
-			return err
+			return i.endedBy(ctx, err)
 		}
 	}
 	return nil
 }
+
+// endedBy returns the status of an invocation the server ended, cut off
+// at its maximum time or cancelled by Stop, in place of err, which is how
+// the engine noticed; err otherwise.
+func (i *invocation) endedBy(ctx context.Context, err error) error {
+	switch cause := context.Cause(i.ctx); {
+	case ctx.Err() != nil:
+		return err
+	case errors.Is(cause, errShuttingDown):
+		return errShuttingDown
+	case errors.Is(cause, errInvocationTimeout):
+		return statusError(codes.DeadlineExceeded, "INVOCATION_TIMEOUT",
+			fmt.Sprintf("invocation exceeded its maximum time of %s", i.s.maxInvocationTime))
+	}
+	return err
+}
+
+// releaseTimeout bounds the first attempt to release a lease, so that a
+// stopping server does not wait on a store that does not answer.
+const releaseTimeout = 5 * time.Second
 
 // releaseLease gives a session's lease back. When the store cannot be
 // reached, it keeps trying in the background for as long as the lease could
 // last, so that a session does not stay busy after the store comes back.
 func (s *Server) releaseLease(ctx context.Context, lease sessions.Lease) {
 	ctx = context.WithoutCancel(ctx)
-	err := lease.Release(ctx)
+	first, cancel := context.WithTimeout(ctx, releaseTimeout)
+	err := lease.Release(first)
+	cancel()
 	if err == nil {
 		return
 	}
@@ -108,7 +171,7 @@ func runConfig(req *api.RunRequest) runtime.RunConfig {
 // Run implements [api.RunnerServiceServer].
 func (s *Server) Run(req *api.RunRequest, stream grpc.ServerStreamingServer[api.RunResponse]) error {
 	ctx := stream.Context()
-	inv, err := s.start(ctx, req, nil)
+	inv, err := s.start(ctx, "", req, nil)
 	if err != nil {
 		return toStatus(ctx, s.log, err)
 	}

@@ -4,15 +4,16 @@
 package server
 
 import (
-	"context"
+	"cmp"
 	"log/slog"
 	"sort"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -34,7 +35,37 @@ type Config struct {
 	// ToolTimeout bounds each client tool call on Connect; a call without a
 	// result by then is answered with an error the model reads. Default 60s.
 	ToolTimeout time.Duration
+	// MaxInvocationTime bounds every invocation (Run, Connect, REST /run and
+	// /run_sse) and the session lease it holds; past it the invocation
+	// fails with DEADLINE_EXCEEDED. Default [DefaultMaxInvocationTime].
+	MaxInvocationTime time.Duration
+	// ConnectStartTimeout bounds the wait for a Connect stream's start
+	// message; a stream without one by then ends DEADLINE_EXCEEDED.
+	// Default DefaultConnectStartTimeout.
+	ConnectStartTimeout time.Duration
+	// MaxConnectStreams caps the Connect streams open at once, from their
+	// first byte to their end; one more ends RESOURCE_EXHAUSTED at once.
+	// Default DefaultMaxConnectStreams; negative means no cap.
+	MaxConnectStreams int
+	// MaxDepth caps the nesting of JSON-like values in requests: a deeper
+	// one is INVALID_ARGUMENT naming its field, and nothing is stored.
+	// Default [limits.DefaultMaxDepth].
+	MaxDepth int
+	// MaxResponseBytes is the largest GetSession answer sent whole; a
+	// larger session must be read in pages (RESOURCE_EXHAUSTED otherwise).
+	// Set it to the transport's send limit. Default
+	// [DefaultMaxResponseBytes].
+	MaxResponseBytes int
+	// PageBytes bounds one page of GetSession. Default [DefaultPageBytes].
+	PageBytes int
 }
+
+// Defaults of [Config].
+const (
+	DefaultMaxInvocationTime   = 10 * time.Minute
+	DefaultConnectStartTimeout = 10 * time.Second
+	DefaultMaxConnectStreams   = 20000
+)
 
 // Server implements the agentsvc.v1 services. It is safe for concurrent use.
 type Server struct {
@@ -51,8 +82,20 @@ type Server struct {
 	// toolTimeout is Config.ToolTimeout; zero lets the tools package apply
 	// its default.
 	toolTimeout time.Duration
+	// maxInvocationTime is Config.MaxInvocationTime with its default.
+	maxInvocationTime time.Duration
 
-	running sync.WaitGroup
+	connectStart      time.Duration
+	maxConnectStreams int64
+	connectStreams    atomic.Int64
+
+	// maxDepth is Config.MaxDepth with its default applied.
+	maxDepth int
+
+	maxResponseBytes int
+	pageBytes        int
+
+	invocations tracker
 }
 
 // New returns a server for the apps of cfg.
@@ -65,12 +108,31 @@ func New(cfg Config) *Server {
 		owner:    uuid.NewString(),
 
 		toolTimeout: cfg.ToolTimeout,
+
+		connectStart:      cfg.ConnectStartTimeout,
+		maxConnectStreams: int64(cfg.MaxConnectStreams),
+		maxDepth:          cfg.MaxDepth,
+	}
+	if s.connectStart <= 0 {
+		s.connectStart = DefaultConnectStartTimeout
+	}
+	if s.maxConnectStreams == 0 {
+		s.maxConnectStreams = DefaultMaxConnectStreams
+	}
+	if s.maxDepth <= 0 {
+		s.maxDepth = limits.DefaultMaxDepth
 	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.maxResponseBytes = cmp.Or(max(cfg.MaxResponseBytes, 0), DefaultMaxResponseBytes)
+	s.pageBytes = cmp.Or(max(cfg.PageBytes, 0), DefaultPageBytes)
 	if s.leaseTTL <= 0 {
 		s.leaseTTL = 30 * time.Second
+	}
+	s.maxInvocationTime = cfg.MaxInvocationTime
+	if s.maxInvocationTime <= 0 {
+		s.maxInvocationTime = DefaultMaxInvocationTime
 	}
 	for _, a := range cfg.Apps {
 		s.apps[a.Info.Name] = a
@@ -78,21 +140,6 @@ func New(cfg Config) *Server {
 	}
 	sort.Strings(s.names)
 	return s
-}
-
-// Wait blocks until the running invocations finish or ctx ends.
-func (s *Server) Wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() {
-		s.running.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // app returns the named app or a NOT_FOUND error.

@@ -25,6 +25,9 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 			return nil, err
 		}
 	}
+	if err := s.checkDepth("state", req.GetState()); err != nil {
+		return nil, err
+	}
 	sess, err := s.sessions.Create(ctx, sessions.CreateRequest{
 		AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId, State: req.State,
 	})
@@ -42,14 +45,25 @@ func (s *Server) GetSession(ctx context.Context, req *api.GetSessionRequest) (*a
 	if req.GetNumRecentEvents() < 0 {
 		return nil, invalid("num_recent_events must not be negative")
 	}
-	sess, err := s.sessions.Get(ctx, sessions.GetRequest{
+	if req.GetPageSize() < 0 {
+		return nil, invalid("page_size must not be negative")
+	}
+	greq := sessions.GetRequest{
 		AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId,
 		NumRecentEvents: int(req.NumRecentEvents), AfterTimestamp: req.AfterTimestamp,
-	})
+	}
+	if req.GetPageSize() > 0 || req.GetPageToken() != "" {
+		return s.getSessionPage(ctx, req, greq)
+	}
+	sess, err := s.sessions.Get(ctx, greq)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &api.GetSessionResponse{Session: sess}, nil
+	resp := &api.GetSessionResponse{Session: sess}
+	if err := s.checkResponseSize(resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
 }
 
 // ListSessions implements [api.SessionServiceServer].
@@ -88,6 +102,9 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 	}
 	if _, err := s.app(req.AppName); err != nil {
 		return nil, toStatus(ctx, s.log, err)
+	}
+	if err := s.checkDepth("state_delta", req.GetStateDelta()); err != nil {
+		return nil, err
 	}
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
 	if err != nil {

@@ -39,6 +39,10 @@ func toStatus(ctx context.Context, log *slog.Logger, err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
+	if merr := (*models.Error)(nil); errors.As(err, &merr) {
+		log.WarnContext(ctx, "model call failed", "err", err)
+		return modelStatusError(merr)
+	}
 	code, reason, msg := classify(err)
 	if code == codes.Internal {
 		log.ErrorContext(ctx, "request failed", "err", err)
@@ -59,6 +63,7 @@ func statusError(code codes.Code, reason, msg string) error {
 
 func classify(err error) (codes.Code, string, string) {
 	var rerr *runtime.Error
+	var merr *models.Error
 	switch {
 	case errors.As(err, &rerr):
 		return runtimeCodes[rerr.Code], rerr.Reason, rerr.Message
@@ -70,8 +75,12 @@ func classify(err error) (codes.Code, string, string) {
 		return codes.Aborted, "SESSION_BUSY", "session is busy: another invocation is running on it"
 	case errors.Is(err, sessions.ErrStale):
 		return codes.Aborted, "SESSION_STALE", "session was modified concurrently; retry"
+	case errors.Is(err, sessions.ErrTooLarge):
+		return codes.ResourceExhausted, "SESSION_TOO_LARGE", "session is too large: it has reached its limit of events or bytes; start a new session"
 	case errors.Is(err, sessions.ErrUnavailable):
 		return codes.Unavailable, "SESSION_STORE_UNAVAILABLE", "session store unavailable"
+	case errors.As(err, &merr):
+		return modelCode(merr), reasonModelError, modelMessage(merr)
 	case errors.Is(err, models.ErrUnavailable):
 		return codes.Unavailable, "MODEL_UNAVAILABLE", "model unavailable"
 	case errors.Is(err, context.Canceled):

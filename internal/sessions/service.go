@@ -10,6 +10,8 @@ package sessions
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"time"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -35,7 +37,58 @@ var (
 	ErrBusy = errors.New("session is busy")
 	// ErrUnavailable: the store could not be reached.
 	ErrUnavailable = errors.New("session store unavailable")
+	// ErrTooLarge: the append would take the session past its [Limits].
+	ErrTooLarge = errors.New("session too large")
 )
+
+// Default per-session limits; see [Limits].
+const (
+	DefaultMaxEvents = 10_000
+	DefaultMaxBytes  = 16 << 20
+)
+
+// Limits bound what one session may hold, so that a session can always be
+// read back. An AppendEvent that would pass either fails with [ErrTooLarge]
+// and stores nothing. The zero value applies the defaults.
+type Limits struct {
+	// MaxEvents caps the number of stored events. Zero means
+	// [DefaultMaxEvents]; negative means no cap.
+	MaxEvents int
+	// MaxBytes caps the total size of the stored events, protobuf-encoded.
+	// Zero means [DefaultMaxBytes]; negative means no cap.
+	MaxBytes int64
+}
+
+// Resolved returns l with its zero fields set to the defaults and its
+// negative ones to no cap (the largest value).
+func (l Limits) Resolved() Limits {
+	switch {
+	case l.MaxEvents == 0:
+		l.MaxEvents = DefaultMaxEvents
+	case l.MaxEvents < 0:
+		l.MaxEvents = math.MaxInt
+	}
+	switch {
+	case l.MaxBytes == 0:
+		l.MaxBytes = DefaultMaxBytes
+	case l.MaxBytes < 0:
+		l.MaxBytes = math.MaxInt64
+	}
+	return l
+}
+
+// Check returns an error wrapping [ErrTooLarge] when a session holding
+// events events of bytes bytes cannot take one more of size bytes; l must be
+// resolved.
+func (l Limits) Check(events int, bytes, size int64) error {
+	if events >= l.MaxEvents {
+		return fmt.Errorf("%w: the session holds %d events, the limit", ErrTooLarge, events)
+	}
+	if bytes+size > l.MaxBytes {
+		return fmt.Errorf("%w: an event of %d bytes would take the session past its limit of %d bytes", ErrTooLarge, size, l.MaxBytes)
+	}
+	return nil
+}
 
 // CreateRequest describes a new session.
 type CreateRequest struct {
@@ -78,6 +131,12 @@ type Service interface {
 	// not be modified (the handle's slice and state are the caller's own).
 	Get(ctx context.Context, req GetRequest) (*v1.Session, error)
 
+	// GetPage returns a session with one page of the events req selects,
+	// oldest first, and the cursor of the next page (Done on the last).
+	// req.AfterTimestamp also filters the events of every page, which may
+	// then hold fewer than page.Size events, or none, before the last.
+	GetPage(ctx context.Context, req GetRequest, page PageRequest) (*v1.Session, Cursor, error)
+
 	// List returns the sessions of a user, without events, with merged state.
 	List(ctx context.Context, appName, userID string) ([]*v1.Session, error)
 
@@ -90,7 +149,9 @@ type Service interface {
 	// appends ev to sess.Events. Partial events are ignored. "temp:" keys are
 	// applied to sess.State but removed from ev's delta, as ADK does, and
 	// never stored. A null value stores the key as null. All or nothing: on
-	// error neither the store, sess nor ev has changed.
+	// error neither the store, sess nor ev has changed. An event that
+	// would take the session past the store's [Limits] fails with
+	// [ErrTooLarge].
 	AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Event) error
 
 	// Lease takes the invocation lease of a session for owner, failing with
@@ -100,6 +161,10 @@ type Service interface {
 	// or abandons its context loses the lease ttl later. The session need not
 	// exist. ttl must be positive.
 	Lease(ctx context.Context, appName, userID, sessionID, owner string, ttl time.Duration) (Lease, error)
+
+	// Ping checks that the store can be reached, for readiness probes; it
+	// fails with [ErrUnavailable] when it cannot. Pass a short deadline.
+	Ping(ctx context.Context) error
 
 	// Close releases the store's resources.
 	Close() error

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
@@ -14,7 +15,18 @@ import (
 // the SDK over loopback HTTP, against a server answering with fixed bytes:
 // the request conversion, the SDK's request and response handling, and
 // the HTTP exchange. The request is a first turn with one tool declared.
+// "bounded" runs under the service's limits (a timeout and the body cap),
+// "unbounded" without them, which shows what the limits cost.
 func BenchmarkGenerateContent(b *testing.B) {
+	b.Run("bounded", func(b *testing.B) {
+		benchmarkGenerateContent(b, gemini.Config{Timeout: 2 * time.Minute})
+	})
+	b.Run("unbounded", func(b *testing.B) {
+		benchmarkGenerateContent(b, gemini.Config{MaxResponseBytes: -1, MaxChunks: -1})
+	})
+}
+
+func benchmarkGenerateContent(b *testing.B, cfg gemini.Config) {
 	answer := []byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"It is sunny in Paris."}]},` +
 		`"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":6,"totalTokenCount":18},` +
 		`"modelVersion":"gemini-2.5-flash"}`)
@@ -26,8 +38,8 @@ func BenchmarkGenerateContent(b *testing.B) {
 	defer srv.Close()
 	transport := &http.Transport{MaxIdleConnsPerHost: 16}
 	defer transport.CloseIdleConnections()
-	p, err := gemini.New(b.Context(), gemini.Config{BaseURL: srv.URL, APIKey: "bench-key",
-		HTTPClient: &http.Client{Transport: transport}})
+	cfg.BaseURL, cfg.APIKey, cfg.HTTPClient = srv.URL, "bench-key", &http.Client{Transport: transport}
+	p, err := gemini.New(b.Context(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -38,8 +38,21 @@ type Config struct {
 	HTTPClient *http.Client
 	// Headers are added to every request.
 	Headers http.Header
-	// Timeout bounds each call; zero means the context alone bounds it.
+	// Timeout bounds each call (one GenerateContent, its retries and the
+	// whole of a streamed answer included); past it the call fails with a
+	// [models.Error] of status DEADLINE_EXCEEDED. Zero means the context
+	// alone bounds it.
 	Timeout time.Duration
+	// MaxResponseBytes caps the body of one answer: a whole response, or
+	// the sum of a stream's chunks. It is enforced as the bytes arrive, so
+	// a model that streams without end costs at most this much memory; past
+	// it the call fails with a [models.Error] of status RESOURCE_EXHAUSTED.
+	// Zero means [DefaultMaxResponseBytes], negative no cap.
+	MaxResponseBytes int64
+	// MaxChunks caps the number of chunks of one streamed answer, failing
+	// the call as MaxResponseBytes does. Zero means [DefaultMaxChunks],
+	// negative no cap.
+	MaxChunks int
 	// Retry controls retries of transient failures; the zero value means
 	// [DefaultRetry].
 	Retry RetryConfig

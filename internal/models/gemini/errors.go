@@ -17,10 +17,9 @@ import (
 
 // mapError turns an error of the genai SDK into the error the adapter
 // reports, prefixed with op: the context's error once ctx is done; a
-// [*models.Error] for an answer of the API, with the HTTP status of the
-// answer when ctx tapped it (see [withTap]); [models.ErrUnavailable]
-// wrapped around a transport failure; the error itself otherwise (a request
-// the SDK refused to build, or an answer it could not decode).
+// [*models.Error] for an answer of the API; [models.ErrUnavailable] wrapped
+// around a transport failure; the error itself otherwise (a request the SDK
+// refused to build, or an answer it could not decode).
 func mapError(ctx context.Context, op string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("%s: %w", op, ctxErr)
@@ -29,9 +28,9 @@ func mapError(ctx context.Context, op string, err error) error {
 	var apiErrPtr *genai.APIError
 	switch {
 	case errors.As(err, &apiErr):
-		return fmt.Errorf("%s: %w", op, modelError(withTappedStatus(ctx, apiErr)))
+		return fmt.Errorf("%s: %w", op, modelError(apiErr))
 	case errors.As(err, &apiErrPtr) && apiErrPtr != nil:
-		return fmt.Errorf("%s: %w", op, modelError(withTappedStatus(ctx, *apiErrPtr)))
+		return fmt.Errorf("%s: %w", op, modelError(*apiErrPtr))
 	case isTransportError(err):
 		return fmt.Errorf("%s: %w: %w", op, models.ErrUnavailable, err)
 	}
@@ -49,15 +48,27 @@ func modelError(e genai.APIError) *models.Error {
 	return &models.Error{HTTPStatus: e.Code, Status: status, Message: e.Message}
 }
 
-// withTappedStatus returns e with the HTTP status of the answer when ctx
-// tapped one that is not a success: the SDK takes the code from the body's
-// error object, and an answer such as HTTP 429 {"error":{}} would otherwise
-// report 0. An error inside a successful stream keeps the body's code.
-func withTappedStatus(ctx context.Context, e genai.APIError) genai.APIError {
-	if tap, ok := ctx.Value(tapKey{}).(*bodyTap); ok && (tap.status < 200 || tap.status > 299) && tap.status != 0 {
-		e.Code = tap.status
+// withStatus returns err with the HTTP status of the tapped answer when err
+// is an API error and the status is not a success: the SDK takes the code
+// from the body's error object, and an answer such as HTTP 429
+// {"error":{}} would otherwise report 0. An error inside a successful
+// stream keeps the body's code.
+func (t *bodyTap) withStatus(err error) error {
+	if t.status == 0 || t.status >= 200 && t.status <= 299 {
+		return err
 	}
-	return e
+	var apiErr genai.APIError
+	var apiErrPtr *genai.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		apiErr.Code = t.status
+		return apiErr
+	case errors.As(err, &apiErrPtr) && apiErrPtr != nil:
+		e := *apiErrPtr
+		e.Code = t.status
+		return &e
+	}
+	return err
 }
 
 // isTransportError reports whether err is a failure to reach the API or a

@@ -268,8 +268,12 @@ func TestConfigTimeout(t *testing.T) {
 	fake.SetLatency(10 * time.Second)
 	start := time.Now()
 	_, err := collect(t.Context(), t, p, userText("q"), false)
-	if !errors.Is(err, models.ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("error %v, want ErrUnavailable wrapping context.DeadlineExceeded", err)
+	var modelErr *models.Error
+	if !errors.As(err, &modelErr) || modelErr.Status != models.StatusDeadlineExceeded {
+		t.Errorf("error %v, want a model error DEADLINE_EXCEEDED", err)
+	}
+	if errors.Is(err, models.ErrUnavailable) {
+		t.Errorf("error %v must not be ErrUnavailable: a timed-out call is not retried", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("call returned after %v, want about the timeout", d)

@@ -273,23 +273,24 @@ func appendNestedKeys(dst []string, v *structpb.Value) []string {
 	return dst
 }
 
-// maxTappedBody bounds the response bytes kept for reading key orders; a
-// larger response keeps its keys sorted.
+// maxTappedBody bounds the response bytes kept for reading key orders: a
+// larger response, or a stream's backlog of events the SDK read but has not
+// yet parsed, keeps its keys sorted.
 const maxTappedBody = 8 << 20
 
 // bodyTap keeps the response body of one model call as the SDK reads it,
-// and its HTTP status.
+// and its HTTP status. A stream's events are dropped from it once returned
+// by nextEvent, so that it holds only what the SDK has read and not yet
+// parsed.
 type bodyTap struct {
 	buf      bytes.Buffer
 	overflow bool
-	// read is how much of buf the stream has parsed.
-	read   int
-	status int
+	status   int
 }
 
 func (t *bodyTap) reset(status int) {
 	t.buf.Reset()
-	t.overflow, t.read, t.status = false, 0, status
+	t.overflow, t.status = false, status
 }
 
 func (t *bodyTap) write(p []byte) {
@@ -310,19 +311,18 @@ func (t *bodyTap) body() []byte {
 
 // nextEvent returns the data of the next complete "data:" line of a
 // server-sent event stream not returned before, as the SDK reads one
-// response per such line; false when there is none.
+// response per such line; false when there is none. The data is valid
+// until the body is read further.
 func (t *bodyTap) nextEvent() ([]byte, bool) {
 	if t.overflow {
 		return nil, false
 	}
 	for {
-		rest := t.buf.Bytes()[t.read:]
-		end := bytes.IndexByte(rest, '\n')
+		end := bytes.IndexByte(t.buf.Bytes(), '\n')
 		if end < 0 {
 			return nil, false
 		}
-		t.read += end + 1
-		line := bytes.TrimRight(rest[:end], "\r")
+		line := bytes.TrimRight(t.buf.Next(end + 1)[:end], "\r")
 		if prefix, data, _ := bytes.Cut(line, []byte(":")); string(prefix) == "data" {
 			return data, true
 		}
@@ -376,12 +376,13 @@ func (t tapTransport) CloseIdleConnections() {
 	}
 }
 
-// tapped returns a copy of c whose transport taps bodies; nil for nil.
+// tapped returns a copy of c whose transport caps and taps bodies (see
+// [instrumented]); nil for nil.
 func tapped(c *http.Client) *http.Client {
 	if c == nil {
 		return nil
 	}
 	cp := *c
-	cp.Transport = tapTransport{base: c.Transport}
+	cp.Transport = instrumented(c.Transport)
 	return &cp
 }

@@ -26,6 +26,7 @@ const placeholderAPIKey = "no-key"
 type Provider struct {
 	client *genai.Client
 	conv   requestConverter
+	limits limits
 }
 
 var _ models.Resolver = (*Provider)(nil)
@@ -42,10 +43,6 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 			Headers:      cfg.Headers.Clone(),
 			RetryOptions: retryOptions(retry),
 		},
-	}
-	if cfg.Timeout > 0 {
-		timeout := cfg.Timeout
-		cc.HTTPOptions.Timeout = &timeout
 	}
 	var conv requestConverter
 	switch cfg.Backend {
@@ -68,9 +65,9 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if hc := client.ClientConfig().HTTPClient; cfg.HTTPClient == nil && hc != nil {
 		// The SDK made this client (with credentials, for Vertex AI); it is
 		// nobody else's.
-		hc.Transport = tapTransport{base: hc.Transport}
+		hc.Transport = instrumented(hc.Transport)
 	}
-	return &Provider{client: client, conv: conv}, nil
+	return &Provider{client: client, conv: conv, limits: limitsFrom(cfg)}, nil
 }
 
 // retryOptions expresses r in the SDK's terms.
@@ -103,7 +100,7 @@ func (p *Provider) Model(_ context.Context, name string) (models.Model, error) {
 	if name == "" {
 		return nil, fmt.Errorf("gemini.model: %w", ErrNoModelName)
 	}
-	return &model{name: name, client: p.client, conv: p.conv}, nil
+	return &model{name: name, client: p.client, conv: p.conv, limits: p.limits}, nil
 }
 
 // model is one Gemini model; it is safe for concurrent use.
@@ -111,13 +108,16 @@ type model struct {
 	name   string
 	client *genai.Client
 	conv   requestConverter
+	limits limits
 }
 
 // Name returns the model name.
 func (m *model) Name() string { return m.name }
 
 // GenerateContent calls Gemini with req, under req.Model when it is set and
-// the model's name otherwise. See [models.Model] for what it yields.
+// the model's name otherwise. See [models.Model] for what it yields. The
+// call is bounded by the Provider's limits (see [Config]): past its timeout
+// or its caps it fails with a [models.Error].
 func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream bool) iter.Seq2[*v1.LlmResponse, error] {
 	return func(yield func(*v1.LlmResponse, error) bool) {
 		name := req.GetModel()
@@ -131,16 +131,18 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			return
 		}
 		slog.DebugContext(ctx, "gemini request", "model", name, "stream", stream, "contents", len(contents), "tools", len(cfg.Tools))
+		c := m.limits.startCall(ctx)
+		defer c.stop()
 		if stream {
-			m.stream(ctx, name, contents, cfg, yield)
+			m.stream(c, name, contents, cfg, yield)
 			return
 		}
-		tctx, tap := withTap(ctx)
+		tctx, tap := withTap(c.ctx)
 		resp, err := recoverAnswer(func() (*genai.GenerateContentResponse, error) {
 			return m.client.Models.GenerateContent(tctx, name, contents, cfg)
 		})
 		if err != nil {
-			yield(nil, mapError(tctx, "gemini.generate_content", err))
+			yield(nil, c.fail("gemini.generate_content", tap.withStatus(err)))
 			return
 		}
 		out, err := createResponse(resp)
@@ -155,13 +157,17 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 
 // stream yields every chunk as a partial response, then the aggregate (none
 // when the stream had no chunk, as in ADK).
-func (m *model) stream(ctx context.Context, name string, contents []*genai.Content, cfg *genai.GenerateContentConfig, yield func(*v1.LlmResponse, error) bool) {
+func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *genai.GenerateContentConfig, yield func(*v1.LlmResponse, error) bool) {
 	const op = "gemini.stream_generate_content"
 	var agg streamAggregator
-	tctx, tap := withTap(ctx)
+	tctx, tap := withTap(c.ctx)
 	for chunk, err := range recoverStream(m.client.Models.GenerateContentStream(tctx, name, contents, cfg)) {
 		if err != nil {
-			yield(nil, mapError(tctx, op, err))
+			yield(nil, c.fail(op, tap.withStatus(err)))
+			return
+		}
+		if err := c.chunk(); err != nil {
+			yield(nil, fmt.Errorf("%s: %w", op, err))
 			return
 		}
 		resp, err := createResponse(chunk)
@@ -179,8 +185,8 @@ func (m *model) stream(ctx context.Context, name string, contents []*genai.Conte
 			return
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		yield(nil, fmt.Errorf("%s: %w", op, err))
+	if err := c.done(op); err != nil {
+		yield(nil, err)
 		return
 	}
 	if final := agg.result(); final != nil {

@@ -43,6 +43,12 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 			return
 		}
 		for resp, err := range model.GenerateContent(ictx.Context(), req, ictx.RunConfig.Streaming) {
+			if err == nil {
+				// An answer too deep fails the call as a model error
+				// does; the rest of the stream is dropped.
+				err = runtime.CheckModelResponse(resp, ictx.MaxDepth())
+			}
+			failed := err != nil
 			if err != nil {
 				resp, err = a.onModelError(cctx, req, err)
 				if err != nil {
@@ -51,7 +57,7 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 				}
 			}
 			resp, err = a.afterModel(cctx, resp)
-			if !yield(resp, err) || err != nil {
+			if !yield(resp, err) || err != nil || failed {
 				return
 			}
 		}

@@ -302,8 +302,12 @@ func TestClientToolCancelledInvocationFails(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if len(events) != 1 || len(h.Session(t, sid).Events) != 2 {
-		t.Errorf("want the call event streamed and stored, then nothing: %v", et.Events(events))
+	stored := et.Events(h.Session(t, sid).Events)
+	want := []string{"user: hi", "root_agent: call t{}",
+		`root_agent: response t{"error":"The tool call was not completed: the invocation was cancelled."}`}
+	if diff := cmp.Diff(want, stored); len(events) != 1 || diff != "" {
+		t.Errorf("want the call event streamed, then closed with an error response: %v\nstored (-want +got):\n%s",
+			et.Events(events), diff)
 	}
 }
 

@@ -6,7 +6,9 @@ import (
 	"fmt"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
+	"google.golang.org/protobuf/proto"
 )
 
 // AppendEvent implements [sessions.Service]. It holds the session's lock for
@@ -28,7 +30,7 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	if st == nil {
 		return notFound(op, sess.GetId())
 	}
-	version, err := st.append(p, scope.Micros(sess.GetLastUpdateTime()))
+	version, err := st.append(p, scope.Micros(sess.GetLastUpdateTime()), s.limits)
 	if err != nil {
 		return err
 	}
@@ -37,7 +39,8 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 }
 
 // append stores p if the handle's version is current and returns the new one.
-func (st *session) append(p scope.Pending, handle int64) (int64, error) {
+func (st *session) append(p scope.Pending, handle int64, limits sessions.Limits) (int64, error) {
+	size := int64(proto.Size(p.Stored))
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.deleted {
@@ -46,8 +49,12 @@ func (st *session) append(p scope.Pending, handle int64) (int64, error) {
 	if handle != st.version {
 		return 0, scope.StaleError("sessions.append", handle, st.version)
 	}
+	if err := limits.Check(len(st.events), st.bytes, size); err != nil {
+		return 0, fmt.Errorf("sessions.append: %w", err)
+	}
 	version := scope.NextVersion(st.version, p.Timestamp)
 	st.events = append(st.events, p.Stored)
+	st.bytes += size
 	scope.Apply(st.state, p.Delta.Session)
 	if len(p.Delta.User) > 0 {
 		st.user.state.mu.Lock()

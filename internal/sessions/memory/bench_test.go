@@ -22,7 +22,8 @@ func benchEvent(i int) *v1.Event {
 }
 
 func BenchmarkAppendEvent(b *testing.B) {
-	svc := memory.New()
+	// No caps: the benchmark appends past the default number of events.
+	svc := memory.New(memory.WithLimits(sessions.Limits{MaxEvents: -1, MaxBytes: -1}))
 	sess, err := svc.Create(b.Context(), sessions.CreateRequest{AppName: "app", UserID: "u", SessionID: "s"})
 	if err != nil {
 		b.Fatal(err)

@@ -30,14 +30,32 @@ import (
 type Service struct {
 	idx    index
 	leases leaseTable
+	limits sessions.Limits
 	now    func() time.Time
 }
 
 var _ sessions.Service = (*Service)(nil)
 
+// Option configures a [Service].
+type Option interface {
+	apply(*Service)
+}
+
+type optionFunc func(*Service)
+
+func (f optionFunc) apply(s *Service) { f(s) }
+
+// WithLimits bounds every session; the default is the zero [sessions.Limits].
+func WithLimits(l sessions.Limits) Option {
+	return optionFunc(func(s *Service) { s.limits = l.Resolved() })
+}
+
 // New returns an empty store.
-func New() *Service {
-	s := &Service{now: time.Now}
+func New(opts ...Option) *Service {
+	s := &Service{now: time.Now, limits: sessions.Limits{}.Resolved()}
+	for _, o := range opts {
+		o.apply(s)
+	}
 	s.idx.seed = maphash.MakeSeed()
 	for i := range s.idx.shards {
 		s.idx.shards[i].users = make(map[userKey]*userEntry)
@@ -200,10 +218,13 @@ func (s *Service) Delete(ctx context.Context, appName, userID, sessionID string)
 	// flag and fail with ErrNotFound.
 	st.mu.Lock()
 	st.deleted = true
-	st.events, st.state = nil, nil
+	st.events, st.state, st.bytes = nil, nil, 0
 	st.mu.Unlock()
 	return nil
 }
+
+// Ping implements [sessions.Service]: the store is always reachable.
+func (s *Service) Ping(context.Context) error { return nil }
 
 // Close implements [sessions.Service]; the store stays usable, there is
 // nothing to release.

@@ -27,3 +27,12 @@ func TestContract(t *testing.T) {
 	t.Parallel()
 	sessionstest.Run(t, newService)
 }
+
+func TestContractLimits(t *testing.T) {
+	t.Parallel()
+	sessionstest.RunLimits(t, func(t *testing.T, l sessions.Limits) sessions.Service {
+		s := memory.New(memory.WithLimits(l))
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	})
+}

@@ -53,6 +53,7 @@ type session struct {
 	version int64 // micros; see scope.NextVersion
 	state   map[string]*structpb.Value
 	events  []*v1.Event
+	bytes   int64 // encoded size of events
 	deleted bool
 	user    *userEntry
 	appSt   *stateScope

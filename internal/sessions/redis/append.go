@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -17,6 +18,7 @@ const (
 	appendStale     = 1
 	appendRepeated  = 2
 	appendStored    = 3
+	appendTooLarge  = 4
 )
 
 // AppendEvent implements [sessions.Service] in one round trip: one script
@@ -49,8 +51,9 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
 		s.keys.appState(sess.GetAppName()), s.keys.userState(sess.GetAppName(), sess.GetUserId()),
 		s.keys.index(sess.GetAppName(), sess.GetUserId())}
-	args := make([]any, 0, 9+2*(len(p.Delta.Session)+len(p.Delta.App)+len(p.Delta.User)))
-	args = append(args, formatVersion(handle), formatVersion(next), p.ID, payload, formatScore(p.Timestamp), s.ttlMS)
+	args := make([]any, 0, 11+2*(len(p.Delta.Session)+len(p.Delta.App)+len(p.Delta.User)))
+	args = append(args, formatVersion(handle), formatVersion(next), p.ID, payload, formatScore(p.Timestamp), s.ttlMS,
+		s.limits.MaxEvents, s.limits.MaxBytes)
 	if args, err = appendScoped(args, p.Delta); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
@@ -66,6 +69,17 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	case appendNoSession:
 		return fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, sess.GetId())
 	case appendStale, appendStored:
+	case appendTooLarge:
+		if len(reply) != 4 {
+			return fmt.Errorf("%s: unexpected reply of %d elements", op, len(reply))
+		}
+		events, _ := reply[2].(int64)
+		bytes, _ := reply[3].(string)
+		stored, err := strconv.ParseInt(bytes, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s: stored size %q: %w", op, bytes, err)
+		}
+		return fmt.Errorf("%s: %w", op, s.limits.Check(int(events), stored, int64(len(payload))))
 	case appendRepeated:
 		// The first attempt stored the event with its own timestamp; a
 		// retry that left the timestamp to the store made a new one.

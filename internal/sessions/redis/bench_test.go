@@ -39,7 +39,8 @@ func benchSession(b *testing.B, svc *Service, n int) *v1.Session {
 }
 
 func BenchmarkAppendEvent(b *testing.B) {
-	svc, counter := newCountingService(b, Options{TTL: 24 * time.Hour})
+	// No caps: the benchmark appends past the default number of events.
+	svc, counter := newCountingService(b, Options{TTL: 24 * time.Hour, Limits: sessions.Limits{MaxEvents: -1, MaxBytes: -1}})
 	sess := benchSession(b, svc, 1)
 	counter.reset()
 	b.ReportAllocs()

@@ -1,17 +1,41 @@
 package redis
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // State values are stored as JSON text, so that they stay readable with
 // redis-cli; null is stored as "null", not deleted.
+
+// decodeRecursionLimit is how deep a stored event or state value may nest
+// when it is read back. Writers cap nesting far below it now, but earlier
+// ones stored what protobuf's default limit of 10,000 let through, and an
+// event or delta adds levels around a request's value: above the default,
+// a session would fail every read until deleted.
+const decodeRecursionLimit = 1 << 16
+
+var (
+	eventDecoder = proto.UnmarshalOptions{RecursionLimit: decodeRecursionLimit}
+	valueDecoder = protojson.UnmarshalOptions{RecursionLimit: decodeRecursionLimit}
+)
+
+// decodeEvent reads a stored event.
+func decodeEvent(b string) (*v1.Event, error) {
+	ev := new(v1.Event)
+	if err := eventDecoder.Unmarshal([]byte(b), ev); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
 
 // appendScoped appends the count of each scope's entries, then the entries
 // as field/value pairs, the layout the writing scripts read.
@@ -29,8 +53,11 @@ func appendScoped(args []any, split scope.Split) ([]any, error) {
 	return args, nil
 }
 
-// decodeState reads HGETALL pairs as returned by a script into a map.
-func decodeState(reply any) (map[string]*structpb.Value, error) {
+// decodeState reads HGETALL pairs of the hash at key, as returned by a
+// script, into a map. A value that does not decode is left out and
+// reported (see skipValue): one bad value must not make every session that
+// shares its scope unreadable.
+func (s *Service) decodeState(ctx context.Context, key string, reply any) (map[string]*structpb.Value, error) {
 	pairs, ok := reply.([]any)
 	if !ok || len(pairs)%2 != 0 {
 		return nil, fmt.Errorf("unexpected state reply %T", reply)
@@ -41,7 +68,8 @@ func decodeState(reply any) (map[string]*structpb.Value, error) {
 		raw, _ := pairs[i+1].(string)
 		v, err := decodeValue(raw)
 		if err != nil {
-			return nil, fmt.Errorf("decode state %q: %w", k, err)
+			s.skipValue(ctx, key, k, err)
+			continue
 		}
 		out[k] = v
 	}
@@ -50,10 +78,24 @@ func decodeState(reply any) (map[string]*structpb.Value, error) {
 
 func decodeValue(raw string) (*structpb.Value, error) {
 	v := new(structpb.Value)
-	if err := protojson.Unmarshal([]byte(raw), v); err != nil {
+	if err := valueDecoder.Unmarshal([]byte(raw), v); err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// skipValue reports a state value left out of a read: the hash, the state
+// key and the error, never the value.
+func (s *Service) skipValue(ctx context.Context, hash, key string, err error) {
+	s.log.WarnContext(ctx, "sessions: skipped a stored state value that does not decode",
+		"hash", hash, "state_key", key, "err", err)
+}
+
+// skipEvent reports an event left out of a read: the session's key and the
+// event's position among those read, never the event.
+func (s *Service) skipEvent(ctx context.Context, events string, index, read int, err error) {
+	s.log.WarnContext(ctx, "sessions: skipped a stored event that does not decode",
+		"events", events, "index", index, "read", read, "err", err)
 }
 
 // parseVersion reads a stored version (microseconds).
@@ -86,15 +128,17 @@ func parseScore(reply any) (float64, error) {
 	return f, nil
 }
 
-// decodeStateStrings reads an HGETALL result into a map.
-func decodeStateStrings(m map[string]string) (map[string]*structpb.Value, error) {
+// decodeStateStrings reads an HGETALL result of the hash at key into a
+// map, leaving out values that do not decode as decodeState does.
+func (s *Service) decodeStateStrings(ctx context.Context, key string, m map[string]string) map[string]*structpb.Value {
 	out := make(map[string]*structpb.Value, len(m))
 	for k, raw := range m {
 		v, err := decodeValue(raw)
 		if err != nil {
-			return nil, fmt.Errorf("decode state %q: %w", k, err)
+			s.skipValue(ctx, key, k, err)
+			continue
 		}
 		out[k] = v
 	}
-	return out, nil
+	return out
 }

@@ -23,3 +23,11 @@ func TestContractWithTTL(t *testing.T) {
 		return newTestService(t, Options{TTL: time.Hour})
 	})
 }
+
+func TestContractLimits(t *testing.T) {
+	t.Parallel()
+	testURL(t)
+	sessionstest.RunLimits(t, func(t *testing.T, l sessions.Limits) sessions.Service {
+		return newTestService(t, Options{Limits: l})
+	})
+}

@@ -43,11 +43,11 @@ func (s *Service) Create(ctx context.Context, req sessions.CreateRequest) (*v1.S
 	if len(reply) != 3 {
 		return nil, fmt.Errorf("%s: unexpected reply of %d elements", op, len(reply))
 	}
-	app, err := decodeState(reply[1])
+	app, err := s.decodeState(ctx, keys[4], reply[1])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	user, err := decodeState(reply[2])
+	user, err := s.decodeState(ctx, keys[5], reply[2])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}

@@ -4,7 +4,7 @@ import "strings"
 
 // keyspace builds the store's keys. With the default prefix "as":
 //
-//	as:{<app>/<user>/<id>}:meta    hash: ver, created, last_event, nonce
+//	as:{<app>/<user>/<id>}:meta    hash: ver, created, last_event, nonce, bytes
 //	as:{<app>/<user>/<id>}:events  list: protobuf-encoded events, append-only
 //	as:{<app>/<user>/<id>}:ts      sorted set: list index scored by timestamp
 //	as:{<app>/<user>/<id>}:state   hash: session key -> JSON value

@@ -9,7 +9,6 @@ import (
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
 	goredis "github.com/redis/go-redis/v9"
-	"google.golang.org/protobuf/proto"
 )
 
 // Get implements [sessions.Service] in one round trip that reads a
@@ -33,15 +32,17 @@ func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session
 	if err != nil {
 		return nil, classify(ctx, op, err)
 	}
-	sess, err := decodeSession(req, reply)
+	sess, err := s.decodeSession(ctx, keys, req, reply)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	return sess, nil
 }
 
-// decodeSession reads getScript's reply.
-func decodeSession(req sessions.GetRequest, reply []any) (*v1.Session, error) {
+// decodeSession reads getScript's reply, whose keys were keys. An event
+// or a state value that does not decode is left out and reported, so that
+// the session stays readable and usable.
+func (s *Service) decodeSession(ctx context.Context, keys []string, req sessions.GetRequest, reply []any) (*v1.Session, error) {
 	if len(reply) != 5 {
 		return nil, fmt.Errorf("unexpected reply of %d elements", len(reply))
 	}
@@ -49,15 +50,15 @@ func decodeSession(req sessions.GetRequest, reply []any) (*v1.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	session, err := decodeState(reply[1])
+	session, err := s.decodeState(ctx, keys[3], reply[1])
 	if err != nil {
 		return nil, err
 	}
-	app, err := decodeState(reply[2])
+	app, err := s.decodeState(ctx, keys[4], reply[2])
 	if err != nil {
 		return nil, err
 	}
-	user, err := decodeState(reply[3])
+	user, err := s.decodeState(ctx, keys[5], reply[3])
 	if err != nil {
 		return nil, err
 	}
@@ -65,9 +66,10 @@ func decodeSession(req sessions.GetRequest, reply []any) (*v1.Session, error) {
 	events := make([]*v1.Event, 0, len(raw))
 	for i, r := range raw {
 		b, _ := r.(string)
-		ev := new(v1.Event)
-		if err := proto.Unmarshal([]byte(b), ev); err != nil {
-			return nil, fmt.Errorf("decode event %d: %w", i, err)
+		ev, err := decodeEvent(b)
+		if err != nil {
+			s.skipEvent(ctx, keys[1], i, len(raw), err)
+			continue
 		}
 		if req.AfterTimestamp > 0 && ev.GetTimestamp() < req.AfterTimestamp {
 			continue
@@ -111,14 +113,8 @@ func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Sessi
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, classify(ctx, op, err)
 	}
-	app, err := decodeStateStrings(appCmd.Val())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	user, err := decodeStateStrings(userCmd.Val())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
+	app := s.decodeStateStrings(ctx, s.keys.appState(appName), appCmd.Val())
+	user := s.decodeStateStrings(ctx, s.keys.userState(appName, userID), userCmd.Val())
 	out := make([]*v1.Session, 0, len(ids))
 	var gone []any
 	for i, id := range ids {
@@ -131,10 +127,7 @@ func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Sessi
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", op, err)
 		}
-		session, err := decodeStateStrings(found[i].state.Val())
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
-		}
+		session := s.decodeStateStrings(ctx, s.keys.session(appName, userID, id).state, found[i].state.Val())
 		out = append(out, &v1.Session{
 			Id: id, AppName: appName, UserId: userID,
 			State:          scope.Merge(app, user, session),

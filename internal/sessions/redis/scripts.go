@@ -63,7 +63,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 -- Leftovers of a session that expired under this id must not resurface.
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-redis.call('HSET', KEYS[1], 'ver', ARGV[3], 'created', ARGV[3], 'nonce', ARGV[2], 'last_event', '')
+redis.call('HSET', KEYS[1], 'ver', ARGV[3], 'created', ARGV[3], 'nonce', ARGV[2], 'last_event', '', 'bytes', '0')
 local at = 8
 at = hset_pairs(KEYS[2], at, tonumber(ARGV[5]))
 at = hset_pairs(KEYS[5], at, tonumber(ARGV[6]))
@@ -78,12 +78,16 @@ return created(1)
 //
 // KEYS: meta, events, ts, state, app state, user state, index.
 // ARGV: expected version, new version, event id, event bytes, timestamp,
-// ttl ms, #session pairs, #app pairs, #user pairs, then the pairs.
+// ttl ms, max events, max bytes, #session pairs, #app pairs, #user pairs,
+// then the pairs.
 // Returns {code, stored version}: 0 no such session, 1 stale handle, 3
 // appended; or {2, stored version, stored timestamp} when this event is
 // already the last one stored (a retried append whose first attempt was
 // applied), because the retry may carry a timestamp of its own and the
-// caller must take the stored one.
+// caller must take the stored one; or {4, stored version, events, bytes}
+// when the event would take the session past its limits. The meta field
+// "bytes" is the encoded size of the stored events; a session written before
+// it existed has its events counted on its next append.
 var appendScript = goredis.NewScript(luaHelpers + `
 local cur = redis.call('HMGET', KEYS[1], 'ver', 'last_event')
 if not cur[1] then
@@ -96,12 +100,29 @@ if cur[1] ~= ARGV[1] then
   end
   return {1, cur[1]}
 end
+local len = redis.call('LLEN', KEYS[2])
+local bytes = redis.call('HGET', KEYS[1], 'bytes')
+if bytes then
+  bytes = tonumber(bytes)
+else
+  -- A session stored before sizes were tracked: count its events once.
+  bytes = 0
+  if len > 0 then
+    for _, e in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+      bytes = bytes + #e
+    end
+  end
+end
+if len >= tonumber(ARGV[7]) or bytes + #ARGV[4] > tonumber(ARGV[8]) then
+  return {4, cur[1], len, tostring(bytes)}
+end
 local n = redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[5], n - 1)
-local at = 10
-at = hset_pairs(KEYS[4], at, tonumber(ARGV[7]))
-at = hset_pairs(KEYS[5], at, tonumber(ARGV[8]))
-at = hset_pairs(KEYS[6], at, tonumber(ARGV[9]))
+redis.call('HSET', KEYS[1], 'bytes', tostring(bytes + #ARGV[4]))
+local at = 12
+at = hset_pairs(KEYS[4], at, tonumber(ARGV[9]))
+at = hset_pairs(KEYS[5], at, tonumber(ARGV[10]))
+at = hset_pairs(KEYS[6], at, tonumber(ARGV[11]))
 redis.call('HSET', KEYS[1], 'ver', ARGV[2], 'last_event', ARGV[3])
 expire_all(tonumber(ARGV[6]), {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[7]})
 return {3, ARGV[2]}

@@ -27,7 +27,10 @@
 //
 // When Redis cannot be reached, operations fail with errors wrapping
 // [sessions.ErrUnavailable] and nothing is half written; the client
-// reconnects by itself once the server is back. A write whose reply was lost
+// reconnects by itself once the server is back. A circuit breaker around
+// every command makes a Redis that is down or hung cost milliseconds per
+// call rather than a timeout: after a few consecutive failures calls fail at
+// once, and a single probe call per cooldown finds out when Redis is back. A write whose reply was lost
 // may have been applied: retrying the same append (same event id) through the
 // same handle is detected and succeeds without storing the event twice.
 package redis
@@ -70,6 +73,17 @@ type Options struct {
 	// MaxRetries is how often a command is retried on a network error; -1
 	// disables retries. Default: the URL's max_retries, else 3.
 	MaxRetries int
+	// BreakerFailures is how many consecutive network failures or timeouts
+	// open the circuit breaker, which then fails calls at once with
+	// [sessions.ErrUnavailable] instead of waiting on a Redis that is down
+	// or hung. Default [DefaultBreakerFailures]; negative disables it.
+	BreakerFailures int
+	// BreakerCooldown is how long the breaker stays open before it lets one
+	// call through to probe Redis. Default [DefaultBreakerCooldown].
+	BreakerCooldown time.Duration
+	// Limits bound every session; the zero value applies the defaults of
+	// [sessions.Limits].
+	Limits sessions.Limits
 	// Logger receives warnings, such as a lease lost to expiry. Default
 	// slog.Default().
 	Logger *slog.Logger
@@ -82,6 +96,7 @@ type Service struct {
 	client *goredis.Client
 	keys   keyspace
 	ttlMS  int64
+	limits sessions.Limits
 	log    *slog.Logger
 	now    func() time.Time
 
@@ -128,7 +143,7 @@ func New(url string, opts Options) (*Service, error) {
 
 // NewFromClient builds a Service on a client the caller configured. The
 // Service owns the client from then on and closes it in Close. Of opts, only
-// KeyPrefix, TTL and Logger apply. Enable ContextTimeoutEnabled on the client
+// KeyPrefix, TTL, Limits, the breaker's settings and Logger apply. Enable ContextTimeoutEnabled on the client
 // so that cancellation reaches Redis.
 func NewFromClient(client *goredis.Client, opts Options) *Service {
 	prefix := opts.KeyPrefix
@@ -143,17 +158,29 @@ func NewFromClient(client *goredis.Client, opts Options) *Service {
 	if opts.TTL > 0 {
 		ttlMS = max(opts.TTL.Milliseconds(), 1)
 	}
+	if opts.BreakerFailures >= 0 {
+		b := &breaker{failures: opts.BreakerFailures, cooldown: opts.BreakerCooldown, now: time.Now}
+		if b.failures == 0 {
+			b.failures = DefaultBreakerFailures
+		}
+		if b.cooldown <= 0 {
+			b.cooldown = DefaultBreakerCooldown
+		}
+		client.AddHook(breakerHook{b})
+	}
 	return &Service{
 		client: client,
 		keys:   keyspace{prefix: prefix},
 		ttlMS:  ttlMS,
+		limits: opts.Limits.Resolved(),
 		log:    logger,
 		now:    time.Now,
 		stop:   make(chan struct{}),
 	}
 }
 
-// Ping checks that Redis answers, for readiness probes.
+// Ping implements [sessions.Service]: it checks that Redis answers, for
+// readiness probes. While the circuit breaker is open it fails at once.
 func (s *Service) Ping(ctx context.Context) error {
 	return classify(ctx, "sessions.ping", s.client.Ping(ctx).Err())
 }

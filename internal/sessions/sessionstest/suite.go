@@ -44,6 +44,7 @@ func Run(t *testing.T, newService Factory) {
 	all = append(all, appendCases...)
 	all = append(all, leaseCases...)
 	all = append(all, concurrencyCases...)
+	all = append(all, pageCases...)
 	for _, c := range all {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -1,0 +1,110 @@
+package server
+
+import (
+	"context"
+	"sync"
+
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// errShuttingDown refuses invocations once the server drains, and ends those
+// that [Server.Stop] cancels.
+var errShuttingDown = &runtime.Error{Code: runtime.CodeUnavailable, Reason: "SHUTTING_DOWN", Message: "server is shutting down"}
+
+// tracker knows the running invocations, so that a stopping server can end
+// them and give their leases back before the store closes.
+type tracker struct {
+	mu       sync.Mutex
+	draining bool
+	active   map[*invocation]context.CancelCauseFunc
+	idle     chan struct{} // closed while no invocation runs; nil before the first
+}
+
+// add registers an invocation and its cancel, failing once draining began.
+func (t *tracker) add(i *invocation, cancel context.CancelCauseFunc) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.draining {
+		return errShuttingDown
+	}
+	if t.active == nil {
+		t.active = make(map[*invocation]context.CancelCauseFunc)
+	}
+	if len(t.active) == 0 {
+		t.idle = make(chan struct{})
+	}
+	t.active[i] = cancel
+	return nil
+}
+
+// remove forgets an invocation that ended and frees its context.
+func (t *tracker) remove(i *invocation) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cancel, ok := t.active[i]
+	if !ok {
+		return
+	}
+	cancel(nil)
+	delete(t.active, i)
+	if len(t.active) == 0 {
+		close(t.idle)
+	}
+}
+
+// refuse reports whether new invocations are refused.
+func (t *tracker) refuse() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.draining {
+		return errShuttingDown
+	}
+	return nil
+}
+
+// wait blocks until no invocation runs or ctx ends.
+func (t *tracker) wait(ctx context.Context) error {
+	t.mu.Lock()
+	idle := t.idle
+	if len(t.active) == 0 {
+		idle = nil
+	}
+	t.mu.Unlock()
+	if idle == nil {
+		return nil
+	}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Drain makes the server refuse new invocations with UNAVAILABLE ("server
+// is shutting down"; HTTP 503) while those running go on. It cannot be
+// undone. Other requests are still served.
+func (s *Server) Drain() {
+	s.invocations.mu.Lock()
+	s.invocations.draining = true
+	s.invocations.mu.Unlock()
+}
+
+// Wait blocks until the running invocations finish or ctx ends.
+func (s *Server) Wait(ctx context.Context) error {
+	return s.invocations.wait(ctx)
+}
+
+// Stop drains the server, cancels every running invocation (its client gets
+// UNAVAILABLE) and waits, until ctx ends, for each to end and release its
+// session's lease, so that other replicas can run on those sessions at once.
+// Call it before closing the session store.
+func (s *Server) Stop(ctx context.Context) error {
+	s.Drain()
+	s.invocations.mu.Lock()
+	for _, cancel := range s.invocations.active {
+		cancel(errShuttingDown)
+	}
+	s.invocations.mu.Unlock()
+	return s.invocations.wait(ctx)
+}

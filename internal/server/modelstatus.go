@@ -1,0 +1,72 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/agentsvc/agentsvc/internal/models"
+)
+
+// reasonModelError is the ErrorInfo reason of a failure the model reported
+// (or a model call the service cut off), with metadata http_status (when an
+// answer came) and model_status.
+const reasonModelError = "MODEL_ERROR"
+
+// modelCode maps a model failure to the code a caller can act on. The
+// model's answer is about the service's request to it, not the caller's, so
+// a 4xx is never INVALID_ARGUMENT:
+//
+//	429                                 RESOURCE_EXHAUSTED (quota: retry later)
+//	504                                 DEADLINE_EXCEEDED
+//	other 5xx                           UNAVAILABLE (retry)
+//	other 4xx                           FAILED_PRECONDITION (the app's model,
+//	                                    key or request does not suit the model)
+//	cut off: timeout                    DEADLINE_EXCEEDED
+//	cut off: response over a cap        RESOURCE_EXHAUSTED
+//	no answer                           UNAVAILABLE
+func modelCode(e *models.Error) codes.Code {
+	switch {
+	case e.HTTPStatus == http.StatusTooManyRequests:
+		return codes.ResourceExhausted
+	case e.HTTPStatus == http.StatusGatewayTimeout:
+		return codes.DeadlineExceeded
+	case e.HTTPStatus >= 500:
+		return codes.Unavailable
+	case e.HTTPStatus >= 400:
+		return codes.FailedPrecondition
+	case e.Status == models.StatusDeadlineExceeded:
+		return codes.DeadlineExceeded
+	case e.Status == models.StatusResourceExhausted:
+		return codes.ResourceExhausted
+	}
+	return codes.Unavailable
+}
+
+// modelMessage is what the caller reads of a model failure: the model's own
+// message.
+func modelMessage(e *models.Error) string {
+	if e.Message != "" {
+		return e.Message
+	}
+	if e.HTTPStatus > 0 {
+		return "model error: HTTP " + strconv.Itoa(e.HTTPStatus) + " " + e.Status
+	}
+	return "model error: " + e.Status
+}
+
+// modelStatusError is the status of a model failure, with its ErrorInfo.
+func modelStatusError(e *models.Error) error {
+	md := map[string]string{"model_status": e.Status}
+	if e.HTTPStatus > 0 {
+		md["http_status"] = strconv.Itoa(e.HTTPStatus)
+	}
+	st := status.New(modelCode(e), modelMessage(e))
+	if withInfo, err := st.WithDetails(&errdetails.ErrorInfo{Reason: reasonModelError, Domain: errorDomain, Metadata: md}); err == nil {
+		st = withInfo
+	}
+	return st.Err()
+}
