@@ -46,7 +46,7 @@ func (m *fuzzModel) GenerateContent(_ context.Context, req *v1.LlmRequest, _ boo
 		if ps := last.GetParts(); last.GetRole() == "user" && len(ps) > 0 {
 			if city, ok := strings.CutPrefix(ps[len(ps)-1].GetText(), "call "); ok {
 				resp.Content.Parts[0] = &v1.Part{FunctionCall: &v1.FunctionCall{Id: fuzzCallID, Name: "get_weather",
-					Args: structOf(map[string]any{"city": city})}}
+					Args: &structpb.Struct{Fields: map[string]*structpb.Value{"city": structpb.NewStringValue(city)}}}}
 			}
 		}
 	}
