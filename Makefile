@@ -114,6 +114,12 @@ run: build ## Serve the example apps on embedded defaults (offline model when no
 unit: ## go test -race over every package but the end-to-end tests, with a private Redis.
 	scripts/with-redis.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
 
+FUZZTIME ?= 5s
+
+.PHONY: fuzz
+fuzz: ## Every fuzz target for FUZZTIME each (default 5s).
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
+
 .PHONY: integration
 integration: ## End-to-end tests against the built binaries, with a private Redis.
 	scripts/with-redis.sh go test -race -count=1 ./integration/
@@ -134,4 +140,4 @@ bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
 	scripts/with-redis.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
-test: lint check-gen unit integration test-clients ## Everything CI runs.
+test: lint check-gen unit fuzz integration test-clients ## Everything CI runs.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -49,9 +50,11 @@ func toStatus(ctx context.Context, log *slog.Logger, err error) error {
 	return statusError(code, reason, msg)
 }
 
-// statusError is a status with its ErrorInfo detail.
+// statusError is a status with its ErrorInfo detail. Invalid UTF-8 in msg
+// (an echo of a malformed input) is replaced, so that the status can be
+// marshalled for REST.
 func statusError(code codes.Code, reason, msg string) error {
-	st := status.New(code, msg)
+	st := status.New(code, strings.ToValidUTF8(msg, "\uFFFD"))
 	if withInfo, err := st.WithDetails(&errdetails.ErrorInfo{Reason: reason, Domain: errorDomain}); err == nil {
 		st = withInfo
 	}

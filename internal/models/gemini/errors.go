@@ -48,6 +48,29 @@ func modelError(e genai.APIError) *models.Error {
 	return &models.Error{HTTPStatus: e.Code, Status: status, Message: e.Message}
 }
 
+// withStatus returns err with the HTTP status of the tapped answer when err
+// is an API error and the status is not a success: the SDK takes the code
+// from the body's error object, and an answer such as HTTP 429
+// {"error":{}} would otherwise report 0. An error inside a successful
+// stream keeps the body's code.
+func (t *bodyTap) withStatus(err error) error {
+	if t.status == 0 || t.status >= 200 && t.status <= 299 {
+		return err
+	}
+	var apiErr genai.APIError
+	var apiErrPtr *genai.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		apiErr.Code = t.status
+		return apiErr
+	case errors.As(err, &apiErrPtr) && apiErrPtr != nil:
+		e := *apiErrPtr
+		e.Code = t.status
+		return &e
+	}
+	return err
+}
+
 // isTransportError reports whether err is a failure to reach the API or a
 // connection lost while reading its answer.
 func isTransportError(err error) bool {

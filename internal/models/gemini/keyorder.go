@@ -278,17 +278,19 @@ func appendNestedKeys(dst []string, v *structpb.Value) []string {
 // yet parsed, keeps its keys sorted.
 const maxTappedBody = 8 << 20
 
-// bodyTap keeps the response body of one model call as the SDK reads it.
-// A stream's events are dropped from it once returned by nextEvent, so that
-// it holds only what the SDK has read and not yet parsed.
+// bodyTap keeps the response body of one model call as the SDK reads it,
+// and its HTTP status. A stream's events are dropped from it once returned
+// by nextEvent, so that it holds only what the SDK has read and not yet
+// parsed.
 type bodyTap struct {
 	buf      bytes.Buffer
 	overflow bool
+	status   int
 }
 
-func (t *bodyTap) reset() {
+func (t *bodyTap) reset(status int) {
 	t.buf.Reset()
-	t.overflow = false
+	t.overflow, t.status = false, status
 }
 
 func (t *bodyTap) write(p []byte) {
@@ -361,7 +363,7 @@ func (t tapTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := base.RoundTrip(req)
 	if tap, ok := req.Context().Value(tapKey{}).(*bodyTap); ok && err == nil && resp.Body != nil {
-		tap.reset()
+		tap.reset(resp.StatusCode)
 		resp.Body = &tapReader{ReadCloser: resp.Body, tap: tap}
 	}
 	return resp, err

@@ -138,9 +138,11 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			return
 		}
 		tctx, tap := withTap(c.ctx)
-		resp, err := m.client.Models.GenerateContent(tctx, name, contents, cfg)
+		resp, err := recoverAnswer(func() (*genai.GenerateContentResponse, error) {
+			return m.client.Models.GenerateContent(tctx, name, contents, cfg)
+		})
 		if err != nil {
-			yield(nil, c.fail("gemini.generate_content", err))
+			yield(nil, c.fail("gemini.generate_content", tap.withStatus(err)))
 			return
 		}
 		out, err := createResponse(resp)
@@ -159,9 +161,9 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 	const op = "gemini.stream_generate_content"
 	var agg streamAggregator
 	tctx, tap := withTap(c.ctx)
-	for chunk, err := range m.client.Models.GenerateContentStream(tctx, name, contents, cfg) {
+	for chunk, err := range recoverStream(m.client.Models.GenerateContentStream(tctx, name, contents, cfg)) {
 		if err != nil {
-			yield(nil, c.fail(op, err))
+			yield(nil, c.fail(op, tap.withStatus(err)))
 			return
 		}
 		if err := c.chunk(); err != nil {
