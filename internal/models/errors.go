@@ -3,6 +3,7 @@ package models
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -19,6 +20,9 @@ const (
 	// StatusResourceExhausted is a response larger than its caps (bytes
 	// or streamed chunks).
 	StatusResourceExhausted = "RESOURCE_EXHAUSTED"
+	// StatusInvalidResponse is an answer that could not be read or that
+	// breaks the service's input limits.
+	StatusInvalidResponse = "INVALID_RESPONSE"
 )
 
 // Error is a failure reported by a model API, or a call the adapter cut off
@@ -46,6 +50,13 @@ func (e *Error) Is(target error) bool {
 // TimeoutError is the error of a call cut off after d.
 func TimeoutError(d time.Duration) *Error {
 	return &Error{Status: StatusDeadlineExceeded, Message: "model call timed out after " + d.String()}
+}
+
+// InvalidResponseError is the error of a call whose answer came but could
+// not be used: it did not decode, or it broke an input limit. It carries
+// HTTP status 502, as a gateway reports a bad answer from upstream.
+func InvalidResponseError(why string) *Error {
+	return &Error{HTTPStatus: http.StatusBadGateway, Status: StatusInvalidResponse, Message: why}
 }
 
 // TooLargeError is the error of a call cut off because its response went

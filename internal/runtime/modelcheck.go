@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"net/http"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/limits"
@@ -23,9 +22,6 @@ func CheckModelResponse(resp *v1.LlmResponse, maxDepth int) error {
 	if !errors.As(err, &de) {
 		return err
 	}
-	return fmt.Errorf("runtime: check model response: %w", &models.Error{
-		HTTPStatus: http.StatusBadGateway,
-		Status:     "INVALID_RESPONSE",
-		Message:    "the model answered with a value nested too deep: " + de.Error(),
-	})
+	return fmt.Errorf("runtime: check model response: %w",
+		models.InvalidResponseError("the model answered with a value nested too deep: "+de.Error()))
 }

@@ -52,8 +52,17 @@ func modelError(e genai.APIError) *models.Error {
 // is an API error and the status is not a success: the SDK takes the code
 // from the body's error object, and an answer such as HTTP 429
 // {"error":{}} would otherwise report 0. An error inside a successful
-// stream keeps the body's code.
+// stream keeps the body's code. A successful answer that the SDK could not
+// read is the model's failure, not the service's: it becomes
+// [models.InvalidResponseError].
 func (t *bodyTap) withStatus(err error) error {
+	if errors.Is(err, errUnreadableAnswer) {
+		return models.InvalidResponseError("the model's answer could not be read: " + err.Error())
+	}
+	if t.status >= 200 && t.status <= 299 && !isAPIError(err) && !isTransportError(err) &&
+		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return models.InvalidResponseError("the model's answer could not be read: " + err.Error())
+	}
 	if t.status == 0 || t.status >= 200 && t.status <= 299 {
 		return err
 	}
@@ -69,6 +78,13 @@ func (t *bodyTap) withStatus(err error) error {
 		return &e
 	}
 	return err
+}
+
+// isAPIError reports whether err is an error answer of the API.
+func isAPIError(err error) bool {
+	var apiErr genai.APIError
+	var apiErrPtr *genai.APIError
+	return errors.As(err, &apiErr) || errors.As(err, &apiErrPtr) && apiErrPtr != nil
 }
 
 // isTransportError reports whether err is a failure to reach the API or a

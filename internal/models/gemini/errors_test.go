@@ -2,6 +2,7 @@ package gemini_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -277,5 +278,32 @@ func TestConfigTimeout(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("call returned after %v, want about the timeout", d)
+	}
+}
+
+// TestUnreadableAnswer: a successful answer the SDK cannot read is the
+// model's failure, INVALID_RESPONSE with HTTP status 502, never an
+// error the service would report as its own.
+func TestUnreadableAnswer(t *testing.T) {
+	t.Parallel()
+	answers := map[string]string{
+		"candidates not a list": `{"candidates":"x"}`,
+		"args not an object":    `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":"x"}}]}}]}`,
+	}
+	for name, answer := range answers {
+		for _, stream := range []bool{false, true} {
+			t.Run(name+streamSuffix(stream), func(t *testing.T) {
+				t.Parallel()
+				fake, p := newFake(t, gemini.Config{})
+				if err := fake.Enqueue(fakegemini.Item{Response: json.RawMessage(answer)}); err != nil {
+					t.Fatal(err)
+				}
+				_, err := collect(t.Context(), t, p, userText("q"), stream)
+				var modelErr *models.Error
+				if !errors.As(err, &modelErr) || modelErr.Status != models.StatusInvalidResponse || modelErr.HTTPStatus != http.StatusBadGateway {
+					t.Fatalf("error %v, want a model error INVALID_RESPONSE 502", err)
+				}
+			})
+		}
 	}
 }

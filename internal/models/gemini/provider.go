@@ -147,7 +147,7 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 		}
 		out, err := createResponse(resp)
 		if err != nil {
-			yield(nil, fmt.Errorf("gemini.generate_content: convert response: %w", err))
+			yield(nil, fmt.Errorf("gemini.generate_content: %w", models.InvalidResponseError("convert response: "+err.Error())))
 			return
 		}
 		setKeyOrders(out, responseCallKeys(tap.body()))
@@ -172,7 +172,7 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 		}
 		resp, err := createResponse(chunk)
 		if err != nil {
-			yield(nil, fmt.Errorf("%s: convert response: %w", op, err))
+			yield(nil, fmt.Errorf("%s: %w", op, models.InvalidResponseError("convert response: "+err.Error())))
 			return
 		}
 		// The SDK reads one response per data line, in order.
