@@ -83,7 +83,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return fmt.Errorf("http listener: %w", err)
 	}
 
-	gs := grpc.NewServer(append(server.DecodeOptions(),
+	gs := grpc.NewServer(append(append(server.DecodeOptions(), server.RecoveryOptions(log)...),
 		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),
