@@ -67,6 +67,9 @@ type hostileOutcome struct {
 	code     codes.Code
 	httpCode int
 	body     string
+	// hasErrorInfo: the status, or the REST error body, carries a
+	// google.rpc.ErrorInfo of domain agentsvc.
+	hasErrorInfo bool
 }
 
 func (o hostileOutcome) String() string {
@@ -125,6 +128,9 @@ func TestHostileInputs(t *testing.T) {
 					}
 					if got.code == codes.Internal || got.code == codes.Unknown || got.httpCode >= 500 {
 						t.Errorf("answer %v: a hostile input must never be an internal error", got)
+					}
+					if !got.hasErrorInfo {
+						t.Errorf("answer %v carries no google.rpc.ErrorInfo", got)
 					}
 
 					after := h.snapshot(t, ctx)
@@ -367,7 +373,7 @@ func (h *hostileTarget) connect(t *testing.T, ctx context.Context, req *api.RunR
 }
 
 func grpcOutcome(err error) hostileOutcome {
-	return hostileOutcome{code: status.Code(err)}
+	return hostileOutcome{code: status.Code(err), hasErrorInfo: statusReason(err) != ""}
 }
 
 // rest sends a request to the REST listener; headers may set Host, Origin
@@ -392,7 +398,19 @@ func (h *hostileTarget) rest(t *testing.T, ctx context.Context, method, path, bo
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	return hostileOutcome{httpCode: resp.StatusCode, body: string(bytes.TrimSpace(b))}
+	var e struct {
+		Details []struct {
+			Type   string `json:"@type"`
+			Domain string `json:"domain"`
+		} `json:"details"`
+	}
+	info := false
+	if json.Unmarshal(b, &e) == nil {
+		for _, d := range e.Details {
+			info = info || strings.HasSuffix(d.Type, "google.rpc.ErrorInfo") && d.Domain == "agentsvc"
+		}
+	}
+	return hostileOutcome{httpCode: resp.StatusCode, body: string(bytes.TrimSpace(b)), hasErrorInfo: info}
 }
 
 // hostileSnapshot is what a refused request must leave as it was.
