@@ -38,6 +38,9 @@ type invocation struct {
 	models   models.Resolver
 	maxDepth int // Runner.MaxDepth
 	session  *v1.Session
+	// loaded is how many events the session held when the invocation
+	// started.
+	loaded   int
 	mu       sync.RWMutex // guards session while parallel agents read it
 	llmCalls atomic.Int64
 	ended    atomic.Bool

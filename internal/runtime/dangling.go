@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -40,10 +41,15 @@ type danglingCall struct {
 // (which are long-running calls). A call is answered by any function
 // response with its id.
 func danglingCalls(events []*v1.Event, invocationID string) []danglingCall {
+	return scanCalls(nil, events, invocationID)
+}
+
+// scanCalls is [danglingCalls] reading on from the calls open before
+// events; it may reuse open's array.
+func scanCalls(open []danglingCall, events []*v1.Event, invocationID string) []danglingCall {
 	// Walk forward keeping the open calls: a response usually follows its
 	// call closely, so the list stays short and a linear search beats a
-	// map (this runs on every invocation, over the whole session).
-	var open []danglingCall
+	// map.
 	for _, ev := range events {
 		if invocationID != "" && ev.InvocationId != invocationID {
 			continue
@@ -170,7 +176,7 @@ const closeRetryWait = 100 * time.Millisecond
 // how many it stored and how many it did not.
 func (r *Runner) closeCalls(ctx context.Context, ictx *InvocationContext, invocationID, text string) (int, int, error) {
 	ictx.inv.mu.RLock()
-	calls := danglingCalls(ictx.inv.session.Events, invocationID)
+	calls := ictx.inv.openCalls(invocationID)
 	ictx.inv.mu.RUnlock()
 	events := closingEvents(calls, text)
 	for i, ev := range events {
@@ -205,4 +211,47 @@ func sleepFor(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// openCalls returns the calls without a response: those of invocationID
+// among the events stored since the invocation started (its earlier ones
+// were closed when it started), or, for an empty id, those of every
+// invocation, read on from the session's kept scan when the runner keeps
+// one, so that a run does not walk the whole history again. The caller
+// holds inv.mu.
+func (inv *invocation) openCalls(invocationID string) []danglingCall {
+	events := inv.session.Events
+	if invocationID != "" {
+		return danglingCalls(events[min(inv.loaded, len(events)):], invocationID)
+	}
+	if inv.history == nil {
+		return danglingCalls(events, "")
+	}
+	return inv.history.openCalls(events)
+}
+
+// callScan is where a session's last scan for open calls stopped: after
+// its first scanned events, the last of which has id lastID, the calls in
+// open had no response.
+type callScan struct {
+	scanned int
+	lastID  string
+	open    []danglingCall
+}
+
+// openCalls returns the open calls of events, reading on from the last
+// scan when events still begin with what it read.
+func (s *sessionHistory) openCalls(events []*v1.Event) []danglingCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sc := s.scan
+	if sc.scanned == 0 || sc.scanned > len(events) || events[sc.scanned-1].GetId() != sc.lastID {
+		sc = callScan{}
+	}
+	open := scanCalls(slices.Clone(sc.open), events[sc.scanned:], "")
+	s.scan = callScan{scanned: len(events), open: open}
+	if len(events) > 0 {
+		s.scan.lastID = events[len(events)-1].GetId()
+	}
+	return slices.Clone(open)
 }

@@ -282,3 +282,27 @@ func TestClosingCallsOutlastsAShortStoreOutage(t *testing.T) {
 		})
 	}
 }
+
+// TestDanglingCallsFoundAfterAKeptScan: a run reads on from where the last
+// run's look for open calls stopped; a call stored since, by anyone, is
+// still found and closed.
+func TestDanglingCallsFoundAfterAKeptScan(t *testing.T) {
+	t.Parallel()
+	h, m, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{quickTool(t, "a", false)}},
+		[]*v1.LlmResponse{et.Text("first")})
+	h.RunText(t, sid, "one")
+	sess := h.Session(t, sid)
+	call := &v1.Event{InvocationId: "e-dead", Author: "root_agent", Content: et.Call("a", `{}`).Content}
+	call.Content.Parts[0].FunctionCall.Id = "late-call"
+	if err := h.Sessions.AppendEvent(context.Background(), sess, call); err != nil {
+		t.Fatal(err)
+	}
+	m.Enqueue(et.Text("second"))
+	h.RunText(t, sid, "two")
+	want := []string{"user: one", "root_agent: first", "root_agent: call a{} #late-call",
+		`root_agent: response a{"error":"The tool call was not completed: the invocation ended before it returned."} #late-call`,
+		"user: two", "root_agent: second"}
+	if d := cmp.Diff(want, et.Events(h.Session(t, sid).Events)); d != "" {
+		t.Errorf("stored (-want +got):\n%s", d)
+	}
+}

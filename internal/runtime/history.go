@@ -30,6 +30,8 @@ type sessionHistory struct {
 	key    sessionKey
 	mu     sync.Mutex
 	caches []agentHistory
+	// scan is where the last look for open function calls stopped.
+	scan callScan
 }
 
 type agentHistory struct {

@@ -160,7 +160,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
-		inv: &invocation{app: r.App, models: r.Models, maxDepth: r.MaxDepth, session: sess, client: req.Client,
+		inv: &invocation{app: r.App, models: r.Models, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events), client: req.Client,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID})},
 	}
 	if req.InvocationID != "" {
