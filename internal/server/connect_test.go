@@ -61,14 +61,20 @@ func (s *stack) newSession(t *testing.T, ctx context.Context) string {
 	return resp.Session.Id
 }
 
-// storedEvents returns the session's events reduced to "author: part".
-func (s *stack) storedEvents(t *testing.T, ctx context.Context, sid string) []string {
+// session returns the stored session sid of userID.
+func (s *stack) session(t *testing.T, ctx context.Context, sid string) *v1.Session {
 	t.Helper()
 	resp, err := s.sessions.GetSession(ctx, &api.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return et.Events(resp.Session.Events)
+	return resp.Session
+}
+
+// storedEvents returns the session's events reduced to "author: part".
+func (s *stack) storedEvents(t *testing.T, ctx context.Context, sid string) []string {
+	t.Helper()
+	return et.Events(s.session(t, ctx, sid).Events)
 }
 
 func startMsg(sid, text string, tools ...*api.ToolDeclaration) *api.ConnectRequest {

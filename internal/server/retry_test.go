@@ -22,15 +22,6 @@ func runRequest(sid, text, requestID string) *api.RunRequest {
 		NewMessage: &v1.Content{Parts: []*v1.Part{{Text: text}}}}
 }
 
-func (s *stack) session(t *testing.T, ctx context.Context, sid string) *v1.Session {
-	t.Helper()
-	resp, err := s.sessions.GetSession(ctx, &api.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.Session
-}
-
 func userMessages(events []*v1.Event) int {
 	n := 0
 	for _, ev := range events {
