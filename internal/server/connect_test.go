@@ -93,9 +93,9 @@ var weatherTool = &api.ToolDeclaration{Name: "get_weather", Description: "Weathe
 	Parameters: et.Struct(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
 
 // connect opens a Connect stream and sends start.
-func (s *stack) connect(t *testing.T, ctx context.Context, start *api.ConnectRequest) grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse] {
+func (f *fixture) connect(t *testing.T, ctx context.Context, start *api.ConnectRequest) grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse] {
 	t.Helper()
-	stream, err := s.runner.Connect(ctx)
+	stream, err := f.runner.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

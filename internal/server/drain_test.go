@@ -133,22 +133,8 @@ func TestForcedStopReleasesLeases(t *testing.T) {
 	sid := created.Session.Id
 	t.Cleanup(func() { _ = store2.Delete(context.WithoutCancel(ctx), appName, userID, sid) })
 	first.model.Enqueue(et.Call("get_weather", `{"city":"Paris"}`))
-	stream, err := first.runner.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stream.Send(startMsg(sid, "weather?", weatherTool)); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		m, err := stream.Recv()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.GetToolCall() != nil {
-			break
-		}
-	}
+	stream := first.connect(t, ctx, startMsg(sid, "weather?", weatherTool))
+	recvUntil(t, stream, isToolCall)
 	if _, err := second.run(ctx, sid, "busy?"); status.Code(err) != codes.Aborted {
 		t.Fatalf("run on the second replica while the first runs: %v, want ABORTED", err)
 	}
