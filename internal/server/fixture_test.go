@@ -97,6 +97,8 @@ var deskApp = fstest.MapFS{
 	appName + "/helper.yaml":     {Data: []byte(helperAgent)},
 }
 
+// newFixture builds the server as opts say and, unless withoutGRPC, serves
+// it over bufconn until t ends.
 func newFixture(t testing.TB, opts ...fixtureOption) *fixture {
 	t.Helper()
 	set := fixtureSettings{app: deskApp}
