@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -50,22 +49,8 @@ func (s *stack) runWeather(ctx context.Context, user, sid, text string, sse bool
 	if sse {
 		mode = api.StreamingMode_STREAMING_MODE_SSE
 	}
-	stream, err := api.NewRunnerServiceClient(s.conn).Run(ctx, &api.RunRequest{AppName: "weather", UserId: user, SessionId: sid,
+	return runEvents(ctx, s.conn, &api.RunRequest{AppName: "weather", UserId: user, SessionId: sid,
 		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: text}}}, RunConfig: &api.RunConfig{StreamingMode: mode}})
-	if err != nil {
-		return nil, err
-	}
-	var events []*v1.Event
-	for {
-		resp, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return events, nil
-		}
-		if err != nil {
-			return events, err
-		}
-		events = append(events, resp.Event)
-	}
 }
 
 func (s *stack) weatherSession(t *testing.T, ctx context.Context, user string) string {

@@ -177,10 +177,16 @@ func (s *stack) setModelLatency(t *testing.T, d time.Duration) {
 // runText runs one user text on a session and returns the streamed events,
 // or the status error that ended the call.
 func runText(ctx context.Context, conn *grpc.ClientConn, userID, sessionID, text string) ([]*v1.Event, error) {
-	stream, err := api.NewRunnerServiceClient(conn).Run(ctx, &api.RunRequest{
+	return runEvents(ctx, conn, &api.RunRequest{
 		AppName: "assistant", UserId: userID, SessionId: sessionID,
 		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: text}}},
 	})
+}
+
+// runEvents calls Run and returns the streamed events, or the status error
+// that ended the call.
+func runEvents(ctx context.Context, conn *grpc.ClientConn, req *api.RunRequest) ([]*v1.Event, error) {
+	stream, err := api.NewRunnerServiceClient(conn).Run(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/loadclient"
 )
 
 // benchAgent is the agent of the bench app; %s is the remote tool.
@@ -26,14 +26,7 @@ tools:
 
 // writeApp writes dir/app/root_agent.yaml and returns its path.
 func writeApp(dir, app, tool string) (string, error) {
-	if err := os.MkdirAll(filepath.Join(dir, app), 0o755); err != nil {
-		return "", err
-	}
-	file := filepath.Join(dir, app, "root_agent.yaml")
-	if err := os.WriteFile(file, fmt.Appendf(nil, benchAgent, tool, tool), 0o644); err != nil {
-		return "", err
-	}
-	return file, nil
+	return loadclient.WriteApp(dir, app, fmt.Appendf(nil, benchAgent, tool, tool))
 }
 
 // scriptFake adds a rule to a fake Gemini server: every request that

@@ -10,13 +10,12 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/loadclient"
 )
 
 // bench runs the load of one command line.
@@ -175,9 +174,6 @@ func (b *bench) runOnce(ctx context.Context, runner api.RunnerServiceClient, sid
 	}
 }
 
-// errNoDone is a Connect stream that ended OK without done.
-var errNoDone = status.Error(codes.Unknown, "the stream ended without done")
-
 // connectOnce runs one invocation with Connect: it holds each tool call for
 // --connect-hold, answers it with an empty result, and reads up to done and
 // the end of the stream. It reports whether a tool call came.
@@ -190,14 +186,14 @@ func (b *bench) connectOnce(ctx context.Context, runner api.RunnerServiceClient,
 	}
 	start := &api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{Run: b.request(sid), Tools: []*api.ToolDeclaration{b.decl}}}}
 	if err := stream.Send(start); err != nil {
-		return false, recvStatus(stream, err)
+		return false, loadclient.RecvStatus(stream, err)
 	}
 	called, done := false, false
 	for {
 		m, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
 			if !done {
-				return called, errNoDone
+				return called, loadclient.ErrNoDone
 			}
 			return called, nil
 		}
@@ -212,7 +208,7 @@ func (b *bench) connectOnce(ctx context.Context, runner api.RunnerServiceClient,
 			}
 			result := &api.ConnectRequest{Kind: &api.ConnectRequest_ToolResult{ToolResult: &api.ToolResult{CallId: m.GetToolCall().GetCallId()}}}
 			if err := stream.Send(result); err != nil {
-				return called, recvStatus(stream, err)
+				return called, loadclient.RecvStatus(stream, err)
 			}
 		case m.GetDone() != nil:
 			done = true
@@ -235,21 +231,5 @@ func (b *bench) hold(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
-	}
-}
-
-// recvStatus returns the stream's status after a failed send: gRPC reports
-// the reason on Recv, a send only sees io.EOF.
-func recvStatus(stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse], sendErr error) error {
-	if !errors.Is(sendErr, io.EOF) {
-		return sendErr
-	}
-	for {
-		if _, err := stream.Recv(); err != nil {
-			if errors.Is(err, io.EOF) {
-				return errNoDone
-			}
-			return err
-		}
 	}
 }

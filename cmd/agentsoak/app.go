@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
+	"github.com/agentsvc/agentsvc/internal/loadclient"
 )
 
 // toolName is the client tool of the soak app.
@@ -34,14 +33,7 @@ tools:
 
 // writeApp writes dir/app/root_agent.yaml and returns its path.
 func writeApp(dir, app string) (string, error) {
-	if err := os.MkdirAll(filepath.Join(dir, app), 0o755); err != nil {
-		return "", err
-	}
-	file := filepath.Join(dir, app, "root_agent.yaml")
-	if err := os.WriteFile(file, []byte(soakAgent), 0o644); err != nil {
-		return "", err
-	}
-	return file, nil
+	return loadclient.WriteApp(dir, app, []byte(soakAgent))
 }
 
 // fakeControl drives the fake Gemini server through its control API (see

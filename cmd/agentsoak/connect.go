@@ -7,16 +7,12 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/loadclient"
 )
-
-// errNoDone is a Connect stream that ended OK without done.
-var errNoDone = status.Error(codes.Unknown, "the stream ended without done")
 
 // toolDecl is the tool a Connect client declares: not long-running, so
 // every call of it must get a function response.
@@ -50,14 +46,14 @@ func (w *worker) connectOnce(ctx context.Context, s *sessionLog, r *runLog) (van
 	start := &api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{
 		Run: w.request(s, r), Tools: []*api.ToolDeclaration{toolDecl}}}}
 	if err := stream.Send(start); err != nil {
-		return false, recvStatus(stream, err)
+		return false, loadclient.RecvStatus(stream, err)
 	}
 	calls, done := 0, false
 	for {
 		m, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
 			if !done {
-				return false, errNoDone
+				return false, loadclient.ErrNoDone
 			}
 			return false, nil
 		}
@@ -122,20 +118,4 @@ func toolResult(call *api.ToolCall, r *runLog) *api.ConnectRequest {
 			keyTool: n, "temp:t": n,
 		}}},
 	}}}
-}
-
-// recvStatus returns the stream's status after a failed send: gRPC reports
-// the reason on Recv, a send only sees io.EOF.
-func recvStatus(stream grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse], sendErr error) error {
-	if !errors.Is(sendErr, io.EOF) {
-		return sendErr
-	}
-	for {
-		if _, err := stream.Recv(); err != nil {
-			if errors.Is(err, io.EOF) {
-				return errNoDone
-			}
-			return err
-		}
-	}
 }

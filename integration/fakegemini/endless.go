@@ -2,7 +2,6 @@ package fakegemini
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 )
@@ -14,33 +13,11 @@ var endlessText = bytes.Repeat([]byte("lorem ipsum "), 4096/12)
 // server-sent events over and over until the client goes away, as a model
 // that streams without end. Without alt=sse it writes an endless JSON array.
 func writeEndlessStream(w http.ResponseWriter, r *http.Request, e entry) {
-	chunks := e.chunks
-	if chunks == nil {
-		chunks = []json.RawMessage{e.response}
-	}
-	flusher, _ := w.(http.Flusher)
-	sse := r.URL.Query().Get("alt") == "sse"
-	if sse {
-		w.Header().Set("Content-Type", "text/event-stream")
-	} else {
-		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	}
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	sep := "["
+	chunks := e.streamChunks()
+	cw := startChunks(w, r)
 	for i := 0; r.Context().Err() == nil; i = (i + 1) % len(chunks) {
-		var frame []byte
-		if sse {
-			frame = append(append([]byte("data: "), chunks[i]...), "\r\n\r\n"...)
-		} else {
-			frame = append([]byte(sep), chunks[i]...)
-			sep = ","
-		}
-		if _, err := w.Write(frame); err != nil {
+		if err := cw.write(chunks[i]); err != nil {
 			return
-		}
-		if flusher != nil {
-			flusher.Flush()
 		}
 	}
 }

@@ -205,52 +205,80 @@ func writeUnary(w http.ResponseWriter, e entry) {
 // writeStream writes the chunks as server-sent events (alt=sse), or as a
 // JSON array as Google does without alt=sse, flushing after each chunk.
 func writeStream(w http.ResponseWriter, r *http.Request, e entry) {
-	chunks := e.chunks
-	if chunks == nil {
-		chunks = []json.RawMessage{e.response}
+	cw := startChunks(w, r)
+	for _, c := range e.streamChunks() {
+		if r.Context().Err() != nil {
+			return
+		}
+		if err := cw.write(c); err != nil {
+			return
+		}
 	}
+	cw.end()
+}
+
+// streamChunks is what a streamed answer of e writes: its chunks, or its
+// one response.
+func (e entry) streamChunks() []json.RawMessage {
+	if e.chunks == nil {
+		return []json.RawMessage{e.response}
+	}
+	return e.chunks
+}
+
+// chunkWriter writes a streamed answer's chunks: as server-sent events
+// when the request asks for alt=sse, else as the elements of a JSON array,
+// as Google does. It flushes after each chunk.
+type chunkWriter struct {
+	w       http.ResponseWriter
+	flusher http.Flusher
+	sse     bool
+	n       int // chunks written
+}
+
+// startChunks writes the headers of a streamed answer to r.
+func startChunks(w http.ResponseWriter, r *http.Request) *chunkWriter {
 	flusher, _ := w.(http.Flusher)
-	sse := r.URL.Query().Get("alt") == "sse"
-	if sse {
+	cw := &chunkWriter{w: w, flusher: flusher, sse: r.URL.Query().Get("alt") == "sse"}
+	if cw.sse {
 		w.Header().Set("Content-Type", "text/event-stream")
 	} else {
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	for i, c := range chunks {
-		if r.Context().Err() != nil {
-			return
-		}
-		var err error
-		switch {
-		case sse:
-			_, err = io.WriteString(w, "data: ")
-			if err == nil {
-				_, err = w.Write(c)
-			}
-			if err == nil {
-				_, err = io.WriteString(w, "\r\n\r\n")
-			}
-		default:
-			sep := ","
-			if i == 0 {
-				sep = "["
-			}
-			_, err = io.WriteString(w, sep)
-			if err == nil {
-				_, err = w.Write(c)
-			}
-		}
-		if err != nil {
-			return
-		}
-		if flusher != nil {
-			flusher.Flush()
+	return cw
+}
+
+// write writes one chunk and flushes it.
+func (cw *chunkWriter) write(chunk json.RawMessage) error {
+	head, tail := "data: ", "\r\n\r\n"
+	if !cw.sse {
+		head, tail = ",", ""
+		if cw.n == 0 {
+			head = "["
 		}
 	}
-	if !sse {
-		_, _ = io.WriteString(w, "]")
+	if _, err := io.WriteString(cw.w, head); err != nil {
+		return err
+	}
+	if _, err := cw.w.Write(chunk); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(cw.w, tail); err != nil {
+		return err
+	}
+	cw.n++
+	if cw.flusher != nil {
+		cw.flusher.Flush()
+	}
+	return nil
+}
+
+// end closes the JSON array; server-sent events need no end.
+func (cw *chunkWriter) end() {
+	if !cw.sse {
+		_, _ = io.WriteString(cw.w, "]")
 	}
 }
 

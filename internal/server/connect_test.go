@@ -4,31 +4,22 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
-	"net"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
-	"github.com/agentsvc/agentsvc/internal/config"
-	"github.com/agentsvc/agentsvc/internal/models/scripted"
-	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
-	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 )
 
 const (
@@ -46,14 +37,8 @@ sub_agents:
 	helperAgent = "name: helper\nmodel: m\ntools:\n  - name: send_mail\n"
 )
 
-// stack is an in-process server over bufconn running the desk app on a
-// scripted model.
-type stack struct {
-	srv      *server.Server
-	model    *scripted.Model
-	runner   api.RunnerServiceClient
-	sessions api.SessionServiceClient
-}
+// stack is the desk app's [fixture] served over bufconn.
+type stack struct{ *fixture }
 
 func newStack(t *testing.T, toolTimeout time.Duration) *stack {
 	t.Helper()
@@ -63,44 +48,7 @@ func newStack(t *testing.T, toolTimeout time.Duration) *stack {
 // newStackWith is newStack with the server's config adjusted by configure.
 func newStackWith(t *testing.T, configure func(*server.Config)) *stack {
 	t.Helper()
-	apps, err := config.LoadAll(fstest.MapFS{
-		appName + "/root_agent.yaml": {Data: []byte(deskAgent)},
-		appName + "/helper.yaml":     {Data: []byte(helperAgent)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, info, err := config.Build(apps[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := memory.New()
-	model := scripted.New(modelName)
-	cfg := server.Config{
-		Apps:     []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(model)}, Info: info}},
-		Sessions: store,
-		Logger:   slog.New(slog.DiscardHandler),
-	}
-	configure(&cfg)
-	srv := server.New(cfg)
-	lis := bufconn.Listen(1 << 20)
-	gs := grpc.NewServer()
-	api.RegisterRunnerServiceServer(gs, srv)
-	api.RegisterSessionServiceServer(gs, srv)
-	served := make(chan struct{})
-	go func() { _ = gs.Serve(lis); close(served) }()
-	conn, err := grpc.NewClient("passthrough:///bufconn",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Close()
-		gs.Stop()
-		<-served
-	})
-	return &stack{srv: srv, model: model, runner: api.NewRunnerServiceClient(conn), sessions: api.NewSessionServiceClient(conn)}
+	return &stack{newFixture(t, withConfig(configure))}
 }
 
 func (s *stack) newSession(t *testing.T, ctx context.Context) string {
@@ -113,24 +61,20 @@ func (s *stack) newSession(t *testing.T, ctx context.Context) string {
 	return resp.Session.Id
 }
 
-// storedEvents returns the session's events reduced to "author: part".
-func (s *stack) storedEvents(t *testing.T, ctx context.Context, sid string) []string {
+// session returns the stored session sid of userID.
+func (s *stack) session(t *testing.T, ctx context.Context, sid string) *v1.Session {
 	t.Helper()
 	resp, err := s.sessions.GetSession(ctx, &api.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return et.Events(resp.Session.Events)
+	return resp.Session
 }
 
-// waitIdle waits until the server runs no invocation.
-func (s *stack) waitIdle(t *testing.T) {
+// storedEvents returns the session's events reduced to "author: part".
+func (s *stack) storedEvents(t *testing.T, ctx context.Context, sid string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.srv.Wait(ctx); err != nil {
-		t.Fatal("invocations still running:", err)
-	}
+	return et.Events(s.session(t, ctx, sid).Events)
 }
 
 func startMsg(sid, text string, tools ...*api.ToolDeclaration) *api.ConnectRequest {
@@ -149,9 +93,9 @@ var weatherTool = &api.ToolDeclaration{Name: "get_weather", Description: "Weathe
 	Parameters: et.Struct(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
 
 // connect opens a Connect stream and sends start.
-func (s *stack) connect(t *testing.T, ctx context.Context, start *api.ConnectRequest) grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse] {
+func (f *fixture) connect(t *testing.T, ctx context.Context, start *api.ConnectRequest) grpc.BidiStreamingClient[api.ConnectRequest, api.ConnectResponse] {
 	t.Helper()
-	stream, err := s.runner.Connect(ctx)
+	stream, err := f.runner.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,30 +4,19 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
-	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
-	"github.com/agentsvc/agentsvc/internal/config"
-	"github.com/agentsvc/agentsvc/internal/models/scripted"
-	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -38,73 +27,25 @@ import (
 // replica is one server of the desk app on a given store, over bufconn,
 // with its REST handler.
 type replica struct {
-	srv      *server.Server
-	model    *scripted.Model
-	runner   api.RunnerServiceClient
-	sessions api.SessionServiceClient
-	http     http.Handler
+	*fixture
+	http http.Handler
 }
 
+// newReplica serves the desk app on store with cfg; cfg's apps, sessions
+// and logger are the fixture's.
 func newReplica(t *testing.T, store sessions.Service, cfg server.Config) *replica {
 	t.Helper()
-	apps, err := config.LoadAll(fstest.MapFS{
-		appName + "/root_agent.yaml": {Data: []byte(deskAgent)},
-		appName + "/helper.yaml":     {Data: []byte(helperAgent)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, info, err := config.Build(apps[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := scripted.New(modelName)
-	cfg.Apps = []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(model)}, Info: info}}
-	cfg.Sessions = store
-	cfg.Logger = slog.New(slog.DiscardHandler)
-	srv := server.New(cfg)
-	lis := bufconn.Listen(1 << 20)
-	gs := grpc.NewServer()
-	api.RegisterRunnerServiceServer(gs, srv)
-	api.RegisterSessionServiceServer(gs, srv)
-	served := make(chan struct{})
-	go func() { _ = gs.Serve(lis); close(served) }()
-	conn, err := grpc.NewClient("passthrough:///bufconn",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := srv.HTTPHandler(t.Context(), func() bool { return true })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Close()
-		gs.Stop()
-		<-served
-	})
-	return &replica{srv: srv, model: model, runner: api.NewRunnerServiceClient(conn),
-		sessions: api.NewSessionServiceClient(conn), http: h}
+	fx := newFixture(t, withStore(store), withConfig(func(c *server.Config) {
+		apps, sessions, logger := c.Apps, c.Sessions, c.Logger
+		*c = cfg
+		c.Apps, c.Sessions, c.Logger = apps, sessions, logger
+	}))
+	return &replica{fixture: fx, http: fx.handler(t)}
 }
 
 func (r *replica) run(ctx context.Context, sid, text string) ([]*v1.Event, error) {
-	stream, err := r.runner.Run(ctx, &api.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
+	return r.fixture.run(ctx, &api.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
 		NewMessage: &v1.Content{Parts: []*v1.Part{{Text: text}}}})
-	if err != nil {
-		return nil, err
-	}
-	var events []*v1.Event
-	for {
-		resp, err := stream.Recv()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return events, nil
-			}
-			return events, err
-		}
-		events = append(events, resp.Event)
-	}
 }
 
 // checkStatus fails unless err is a status with code and ErrorInfo reason,
@@ -192,22 +133,8 @@ func TestForcedStopReleasesLeases(t *testing.T) {
 	sid := created.Session.Id
 	t.Cleanup(func() { _ = store2.Delete(context.WithoutCancel(ctx), appName, userID, sid) })
 	first.model.Enqueue(et.Call("get_weather", `{"city":"Paris"}`))
-	stream, err := first.runner.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stream.Send(startMsg(sid, "weather?", weatherTool)); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		m, err := stream.Recv()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.GetToolCall() != nil {
-			break
-		}
-	}
+	stream := first.connect(t, ctx, startMsg(sid, "weather?", weatherTool))
+	recvUntil(t, stream, isToolCall)
 	if _, err := second.run(ctx, sid, "busy?"); status.Code(err) != codes.Aborted {
 		t.Fatalf("run on the second replica while the first runs: %v, want ABORTED", err)
 	}

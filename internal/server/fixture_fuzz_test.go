@@ -3,19 +3,15 @@ package server_test
 import (
 	"context"
 	"iter"
-	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/config"
 	"github.com/agentsvc/agentsvc/internal/models"
-	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
@@ -90,35 +86,21 @@ func (c *countingStore) AppendEvent(ctx context.Context, sess *v1.Session, ev *v
 }
 
 // fuzzFixture is a server running the desk app on a [fuzzModel] over an
-// in-memory store holding the session fuzzSession of userID.
+// in-memory store holding the session fuzzSession of userID. Its store and
+// model are the fixture's, with their own types.
 type fuzzFixture struct {
-	srv   *server.Server
+	*fixture
 	store *countingStore
 	model *fuzzModel
 }
 
 func newFuzzFixture(t testing.TB) *fuzzFixture {
 	t.Helper()
-	apps, err := config.LoadAll(fstest.MapFS{
-		appName + "/root_agent.yaml": {Data: []byte(deskAgent)},
-		appName + "/helper.yaml":     {Data: []byte(helperAgent)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, info, err := config.Build(apps[0])
-	if err != nil {
-		t.Fatal(err)
-	}
 	store := &countingStore{Service: memory.New()}
 	model := &fuzzModel{}
-	srv := server.New(server.Config{
-		Apps:        []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: fuzzResolver{model}}, Info: info}},
-		Sessions:    store,
-		Logger:      slog.New(slog.DiscardHandler),
-		ToolTimeout: 50 * time.Millisecond,
-	})
-	fx := &fuzzFixture{srv: srv, store: store, model: model}
+	fx := &fuzzFixture{store: store, model: model}
+	fx.fixture = newFixture(t, withStore(store), withModels(fuzzResolver{model}), withoutGRPC(),
+		withConfig(func(cfg *server.Config) { cfg.ToolTimeout = 50 * time.Millisecond }))
 	fx.resetSession(t)
 	return fx
 }
@@ -141,16 +123,6 @@ func (f *fuzzFixture) resetSession(t testing.TB) {
 // calls: a request that failed after that ran, and the events it stored
 // before the failure stay stored; one that failed before was rejected.
 func (f *fuzzFixture) started(calls int64) bool { return f.model.calls.Load() > calls }
-
-// waitIdle fails t unless every invocation has ended.
-func (f *fuzzFixture) waitIdle(t testing.TB) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := f.srv.Wait(ctx); err != nil {
-		t.Fatal("invocations still running:", err)
-	}
-}
 
 // structOf is m as a Struct; it panics on values a Struct cannot hold
 // (test data).

@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -30,23 +26,7 @@ type grpcFuzzFixture struct {
 
 func newGRPCFuzzFixture(f *testing.F) *grpcFuzzFixture {
 	fx := newFuzzFixture(f)
-	lis := bufconn.Listen(1 << 20)
-	gs := grpc.NewServer()
-	api.RegisterRunnerServiceServer(gs, fx.srv)
-	api.RegisterSessionServiceServer(gs, fx.srv)
-	served := make(chan struct{})
-	go func() { _ = gs.Serve(lis); close(served) }()
-	conn, err := grpc.NewClient("passthrough:///bufconn",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() {
-		conn.Close()
-		gs.Stop()
-		<-served
-	})
+	conn := serveGRPC(f, fx.srv, nil)
 	return &grpcFuzzFixture{fuzzFixture: fx, runner: api.NewRunnerServiceClient(conn), sessions: api.NewSessionServiceClient(conn)}
 }
 

@@ -36,6 +36,23 @@ func (b *endlessBody) Read(p []byte) (int, error) {
 
 var filler = []byte(strings.Repeat("a", 4096))
 
+// serveEndless serves a JSON request whose body is 50 MB of filler, its
+// length declared or not (chunked), and returns the answer and the body.
+func serveEndless(t *testing.T, h http.Handler, method, path, host string, declared bool) (*httptest.ResponseRecorder, *endlessBody) {
+	t.Helper()
+	body := &endlessBody{n: 50 << 20}
+	req := httptest.NewRequestWithContext(t.Context(), method, path, body)
+	req.Host = host
+	req.Header.Set("Content-Type", "application/json")
+	req.ContentLength = -1
+	if declared {
+		req.ContentLength = body.n
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec, body
+}
+
 // TestRESTBodyLimit: every route reads at most limit+1 bytes of a body and
 // answers 413 RESOURCE_EXHAUSTED with the gateway's body and ErrorInfo; a
 // declared Content-Length over the limit is answered before any byte is
@@ -44,10 +61,7 @@ func TestRESTBodyLimit(t *testing.T) {
 	t.Parallel()
 	const limit = 1 << 20
 	s := newRESTStack(t, server.WithMaxRequestBytes(limit))
-	h, err := s.srv.HTTPHandler(t.Context(), func() bool { return true }, server.WithMaxRequestBytes(limit))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := s.handler(t, server.WithMaxRequestBytes(limit))
 	s.session(t, "s1")
 	before := s.snapshot(t, userID)
 	for _, c := range []struct {
@@ -64,16 +78,7 @@ func TestRESTBodyLimit(t *testing.T) {
 		{"DELETE", "/apps/desk/users/u1/sessions/s1", true},
 		{"POST", "/nowhere", true},
 	} {
-		body := &endlessBody{n: 50 << 20}
-		req := httptest.NewRequestWithContext(t.Context(), c.method, c.path, body)
-		req.Host = "127.0.0.1"
-		req.Header.Set("Content-Type", "application/json")
-		req.ContentLength = -1
-		if c.declared {
-			req.ContentLength = body.n
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec, body := serveEndless(t, h, c.method, c.path, "127.0.0.1", c.declared)
 		var got restError
 		_ = json.Unmarshal(rec.Body.Bytes(), &got)
 		if rec.Code != http.StatusRequestEntityTooLarge || got.Code != 8 || got.reason() != "REQUEST_TOO_LARGE" {
@@ -106,10 +111,7 @@ func TestRESTBodyLimit(t *testing.T) {
 func TestRESTBodyLimitDefault(t *testing.T) {
 	t.Parallel()
 	s := newRESTStack(t)
-	h, err := s.srv.HTTPHandler(t.Context(), func() bool { return true })
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := s.handler(t)
 	s.session(t, "s1")
 	before := s.snapshot(t, userID)
 	for _, c := range []struct {
@@ -119,16 +121,7 @@ func TestRESTBodyLimitDefault(t *testing.T) {
 		{"PATCH", "/apps/desk/users/u1/sessions/s1", true},
 		{"POST", "/run", false},
 	} {
-		body := &endlessBody{n: 50 << 20}
-		req := httptest.NewRequestWithContext(t.Context(), c.method, c.path, body)
-		req.Host = "localhost:8080"
-		req.Header.Set("Content-Type", "application/json")
-		req.ContentLength = -1
-		if c.declared {
-			req.ContentLength = body.n
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec, body := serveEndless(t, h, c.method, c.path, "localhost:8080", c.declared)
 		if rec.Code != 413 || c.declared && body.read != 0 || body.read > server.DefaultMaxRequestBytes+1 {
 			t.Errorf("%s %s: %d after reading %d bytes", c.method, c.path, rec.Code, body.read)
 		}

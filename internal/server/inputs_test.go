@@ -5,14 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/google/uuid"
@@ -20,18 +16,13 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
-	"github.com/agentsvc/agentsvc/internal/config"
 	"github.com/agentsvc/agentsvc/internal/limits"
-	"github.com/agentsvc/agentsvc/internal/models/scripted"
-	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -42,66 +33,22 @@ import (
 // limitStack is the desk app served as the binary serves it: gRPC over
 // bufconn with the decode options, and REST over loopback.
 type limitStack struct {
-	model    *scripted.Model
-	runner   api.RunnerServiceClient
-	sessions api.SessionServiceClient
-	conn     *grpc.ClientConn
-	rest     string // base URL
+	*fixture
+	rest string // base URL
 }
 
 func newLimitStack(t *testing.T) *limitStack {
 	t.Helper()
-	apps, err := config.LoadAll(fstest.MapFS{
-		appName + "/root_agent.yaml": {Data: []byte(deskAgent)},
-		appName + "/helper.yaml":     {Data: []byte(helperAgent)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, info, err := config.Build(apps[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := limitStore(t)
-	model := scripted.New(modelName)
-	srv := server.New(server.Config{
-		Apps: []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(model),
-			MaxDepth: limits.DefaultMaxDepth}, Info: info}},
-		Sessions: store,
-		Logger:   slog.New(slog.DiscardHandler),
-		MaxDepth: limits.DefaultMaxDepth,
-	})
-	lis := bufconn.Listen(1 << 20)
-	gs := grpc.NewServer(server.DecodeOptions()...)
-	api.RegisterRunnerServiceServer(gs, srv)
-	api.RegisterSessionServiceServer(gs, srv)
-	served := make(chan struct{})
-	go func() { _ = gs.Serve(lis); close(served) }()
-	conn, err := grpc.NewClient("passthrough:///bufconn",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	handler, err := srv.HTTPHandler(t.Context(), func() bool { return true })
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(handler)
-	t.Cleanup(func() {
-		hs.Close()
-		conn.Close()
-		gs.Stop()
-		<-served
-	})
-	return &limitStack{model: model, runner: api.NewRunnerServiceClient(conn),
-		sessions: api.NewSessionServiceClient(conn), conn: conn, rest: hs.URL}
+	fx := newFixture(t, withStore(limitStore(t)),
+		withConfig(func(cfg *server.Config) {
+			cfg.Apps[0].Runner.MaxDepth = limits.DefaultMaxDepth
+			cfg.MaxDepth = limits.DefaultMaxDepth
+		}),
+		withServerOptions(server.DecodeOptions()...),
+		withDialOptions(grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20))))
+	return &limitStack{fixture: fx, rest: fx.serveHTTP(t).URL}
 }
 
-// limitStore is the session store of a limitStack: Redis, under a key
-// prefix of the test's own, when AGENTSVC_TEST_REDIS names a server
-// (scripts/with-redis.sh), else memory.
 func limitStore(t *testing.T) sessions.Service {
 	t.Helper()
 	url := os.Getenv("AGENTSVC_TEST_REDIS")

@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,18 +15,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/test/bufconn"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
-	"github.com/agentsvc/agentsvc/internal/config"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
-	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
@@ -39,11 +32,9 @@ const geminiApp = "chat"
 // geminiStack is an in-process server over bufconn and httptest running one
 // agent on the real Gemini adapter, which talks to a fake Gemini server.
 type geminiStack struct {
-	srv      *server.Server
-	fake     *fakegemini.Server
-	runner   api.RunnerServiceClient
-	sessions api.SessionServiceClient
-	httpURL  string
+	*fixture
+	fake    *fakegemini.Server
+	httpURL string
 }
 
 func newGeminiStack(t *testing.T, gcfg gemini.Config, maxInvocation time.Duration) *geminiStack {
@@ -54,19 +45,13 @@ func newGeminiStack(t *testing.T, gcfg gemini.Config, maxInvocation time.Duratio
 // newGeminiStackOn is newGeminiStack on the given session store.
 func newGeminiStackOn(t *testing.T, store sessions.Service, gcfg gemini.Config, maxInvocation time.Duration) *geminiStack {
 	t.Helper()
-	cfgs, err := config.LoadAll(fstest.MapFS{
-		geminiApp + "/root_agent.yaml": {Data: []byte("name: chat_agent\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n")},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, info, err := config.Build(cfgs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
 	fake := fakegemini.New(fakegemini.WithLogger(slog.New(slog.DiscardHandler)))
 	modelSrv := httptest.NewServer(fake.Handler())
 	transport := &http.Transport{}
+	t.Cleanup(func() {
+		transport.CloseIdleConnections()
+		modelSrv.Close()
+	})
 	gcfg.BaseURL, gcfg.APIKey = modelSrv.URL, "test-key"
 	gcfg.HTTPClient = &http.Client{Transport: transport}
 	if gcfg.Retry.MaxAttempts == 0 {
@@ -76,39 +61,11 @@ func newGeminiStackOn(t *testing.T, store sessions.Service, gcfg gemini.Config, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{
-		Apps:              []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: provider}, Info: info}},
-		Sessions:          store,
-		Logger:            slog.New(slog.DiscardHandler),
-		MaxInvocationTime: maxInvocation,
-	})
-	handler, err := srv.HTTPHandler(t.Context(), func() bool { return true })
-	if err != nil {
-		t.Fatal(err)
-	}
-	restSrv := httptest.NewServer(handler)
-	lis := bufconn.Listen(1 << 20)
-	gs := grpc.NewServer()
-	api.RegisterRunnerServiceServer(gs, srv)
-	api.RegisterSessionServiceServer(gs, srv)
-	served := make(chan struct{})
-	go func() { _ = gs.Serve(lis); close(served) }()
-	conn, err := grpc.NewClient("passthrough:///bufconn",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Close()
-		gs.Stop()
-		<-served
-		restSrv.Close()
-		transport.CloseIdleConnections()
-		modelSrv.Close()
-	})
-	return &geminiStack{srv: srv, fake: fake, runner: api.NewRunnerServiceClient(conn),
-		sessions: api.NewSessionServiceClient(conn), httpURL: restSrv.URL}
+	fx := newFixture(t, withApp(fstest.MapFS{
+		geminiApp + "/root_agent.yaml": {Data: []byte("name: chat_agent\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n")},
+	}), withStore(store), withModels(provider),
+		withConfig(func(cfg *server.Config) { cfg.MaxInvocationTime = maxInvocation }))
+	return &geminiStack{fixture: fx, fake: fake, httpURL: fx.serveHTTP(t).URL}
 }
 
 func (s *geminiStack) newSession(t *testing.T) string {
@@ -134,23 +91,9 @@ func (s *geminiStack) run(ctx context.Context, sid, text string, sse bool) ([]*v
 	if sse {
 		mode = api.StreamingMode_STREAMING_MODE_SSE
 	}
-	stream, err := s.runner.Run(ctx, &api.RunRequest{AppName: geminiApp, UserId: userID, SessionId: sid,
+	return s.fixture.run(ctx, &api.RunRequest{AppName: geminiApp, UserId: userID, SessionId: sid,
 		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: text}}},
 		RunConfig:  &api.RunConfig{StreamingMode: mode}})
-	if err != nil {
-		return nil, err
-	}
-	var events []*v1.Event
-	for {
-		resp, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return events, nil
-		}
-		if err != nil {
-			return events, err
-		}
-		events = append(events, resp.Event)
-	}
 }
 
 // wantUsable checks that the session runs again and holds both turns.

@@ -29,13 +29,7 @@ func newRedisStack(t *testing.T) *stack {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return newStackWith(t, func(cfg *server.Config) {
-		cfg.ToolTimeout = time.Minute
-		cfg.Sessions = store
-		for _, a := range cfg.Apps {
-			a.Runner.Sessions = store
-		}
-	})
+	return &stack{newFixture(t, withStore(store), withConfig(func(cfg *server.Config) { cfg.ToolTimeout = time.Minute }))}
 }
 
 // TestConnectClientGoneOverRedis drops a Connect client mid tool call over

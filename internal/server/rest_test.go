@@ -3,61 +3,30 @@ package server_test
 import (
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"google.golang.org/protobuf/types/known/structpb"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
-	"github.com/agentsvc/agentsvc/internal/config"
-	"github.com/agentsvc/agentsvc/internal/models/scripted"
-	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 )
 
 // restStack is the REST handler of a server running the desk app on a
 // scripted model, over a real HTTP server, with the store it writes to.
 type restStack struct {
-	srv   *server.Server
-	store sessions.Service
-	model *scripted.Model
-	http  *httptest.Server
+	*fixture
+	http *httptest.Server
 }
 
 func newRESTStack(t *testing.T, opts ...server.HTTPOption) *restStack {
 	t.Helper()
-	apps, err := config.LoadAll(fstest.MapFS{
-		appName + "/root_agent.yaml": {Data: []byte(deskAgent)},
-		appName + "/helper.yaml":     {Data: []byte(helperAgent)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, info, err := config.Build(apps[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := memory.New()
-	model := scripted.New(modelName)
-	srv := server.New(server.Config{
-		Apps:     []*server.App{{Runner: &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(model)}, Info: info}},
-		Sessions: store,
-		Logger:   slog.New(slog.DiscardHandler),
-	})
-	h, err := srv.HTTPHandler(t.Context(), func() bool { return true }, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	return &restStack{srv: srv, store: store, model: model, http: ts}
+	fx := newFixture(t, withoutGRPC())
+	return &restStack{fixture: fx, http: fx.serveHTTP(t, opts...)}
 }
 
 // session creates a session of userID with id sid and state city=Paris.

@@ -2,8 +2,6 @@ package server_test
 
 import (
 	"context"
-	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -22,34 +20,6 @@ import (
 func runRequest(sid, text, requestID string) *api.RunRequest {
 	return &api.RunRequest{AppName: appName, UserId: userID, SessionId: sid, RequestId: requestID,
 		NewMessage: &v1.Content{Parts: []*v1.Part{{Text: text}}}}
-}
-
-// run calls Run and returns its events and final status (nil for OK).
-func (s *stack) run(ctx context.Context, req *api.RunRequest) ([]*v1.Event, error) {
-	stream, err := s.runner.Run(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	var events []*v1.Event
-	for {
-		resp, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return events, nil
-		}
-		if err != nil {
-			return events, err
-		}
-		events = append(events, resp.Event)
-	}
-}
-
-func (s *stack) session(t *testing.T, ctx context.Context, sid string) *v1.Session {
-	t.Helper()
-	resp, err := s.sessions.GetSession(ctx, &api.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.Session
 }
 
 func userMessages(events []*v1.Event) int {
