@@ -363,8 +363,9 @@ func TestConnectEndedMidCallLeavesSessionConsistent(t *testing.T) {
 				t.Errorf("after the end: %v then %v, want %v", describe(msgs), err, tt.code)
 			}
 
-			// A new run succeeds (the default model answer echoes the text)
-			// and the session holds whole events only.
+			// The pending call was closed with an error response, a new run
+			// succeeds (the default model answer echoes the text), and the
+			// session holds whole events only.
 			events := s.runAgain(t, ctx, sid, "Hello again")
 			if len(events) != 1 || events[0].GetContent().GetParts()[0].GetText() != "Echo: Hello again" {
 				t.Errorf("new run events = %v", events)
@@ -384,6 +385,7 @@ func TestConnectEndedMidCallLeavesSessionConsistent(t *testing.T) {
 			equalLines(t, "stored events", stored, []string{
 				"user: Weather in Paris?",
 				`assistant: call get_weather{"city":"Paris"}`,
+				`assistant: response get_weather{"error":"The tool call was not completed: the invocation was cancelled."}`,
 				"user: Hello again",
 				"assistant: Echo: Hello again",
 			})
