@@ -21,7 +21,7 @@ Events, sessions and apps are the generated protobuf messages of
 ``agentsvc.v1`` (``Event``, ``Session``, ``App``...).
 """
 
-from agentsvc.client import DEFAULT_TARGET, Client, Message, user_message
+from agentsvc.client import DEFAULT_TARGET, Client, Message, new_request_id, user_message
 from agentsvc.errors import (
     AbortedError,
     AgentsvcError,
@@ -112,6 +112,7 @@ __all__ = [
     "function_calls",
     "function_responses",
     "is_final_response",
+    "new_request_id",
     "to_dict",
     "response_of",
     "tool",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
@@ -24,7 +25,7 @@ from agentsvc.v1 import (
     session_service_pb2_grpc,
 )
 
-__all__ = ["DEFAULT_TARGET", "Client", "Message", "user_message"]
+__all__ = ["DEFAULT_TARGET", "Client", "Message", "new_request_id", "user_message"]
 
 #: The address ``agentsvc serve`` listens on by default.
 DEFAULT_TARGET = "127.0.0.1:50051"
@@ -43,6 +44,17 @@ def user_message(message: Message) -> content_pb2.Content:
     if isinstance(message, str):
         return content_pb2.Content(role="user", parts=[content_pb2.Part(text=message)])
     return content_pb2.Content(role="user", parts=list(message))
+
+
+def new_request_id() -> str:
+    """Returns a fresh request id (a random UUID) for one logical run.
+
+    Pass it as ``request_id`` to :meth:`Client.run` or :meth:`Client.connect`
+    and reuse it for every retry of that run (or call
+    :meth:`Invocation.retry`), so that the service stores the user's message
+    once however often the run is sent.
+    """
+    return str(uuid.uuid4())
 
 
 class Client:
@@ -153,6 +165,7 @@ class Client:
         *,
         state_delta: Mapping[str, Any] | None = None,
         invocation_id: str = "",
+        request_id: str = "",
         streaming: bool = False,
         max_llm_calls: int | None = None,
         custom_metadata: Mapping[str, Any] | None = None,
@@ -170,6 +183,13 @@ class Client:
             message: The user's new message: text, Content or parts.
             state_delta: State changes stored with the user event.
             invocation_id: Resumes a paused invocation of a resumable app.
+            request_id: Idempotency key of the run (at most 128 bytes of
+                UTF-8, no control characters), e.g. from
+                :func:`new_request_id`. A run whose request id the session
+                already holds stores no second user message: it answers the
+                finished invocation's events again, or continues the one
+                that stopped early. Retry with the same id, or with
+                :meth:`Invocation.retry`.
             streaming: Stream partial events as the model produces them
                 (SSE streaming mode).
             max_llm_calls: Bound on model calls; None keeps the service's
@@ -178,7 +198,7 @@ class Client:
             timeout: Deadline of the whole call in seconds.
         """
         request = self._run_request(
-            app_name, user_id, session_id, message, state_delta, invocation_id, streaming,
+            app_name, user_id, session_id, message, state_delta, invocation_id, request_id, streaming,
             max_llm_calls, custom_metadata,
         )
         return Invocation(self._runner_stub, request, tools=None, metadata=self._metadata, timeout=timeout)
@@ -193,6 +213,7 @@ class Client:
         tools: Iterable[Tool[Any, Any] | Callable[..., Any]] = (),
         state_delta: Mapping[str, Any] | None = None,
         invocation_id: str = "",
+        request_id: str = "",
         streaming: bool = False,
         max_llm_calls: int | None = None,
         custom_metadata: Mapping[str, Any] | None = None,
@@ -207,7 +228,7 @@ class Client:
         Other arguments are those of :meth:`run`.
         """
         request = self._run_request(
-            app_name, user_id, session_id, message, state_delta, invocation_id, streaming,
+            app_name, user_id, session_id, message, state_delta, invocation_id, request_id, streaming,
             max_llm_calls, custom_metadata,
         )
         declared = [as_tool(t) for t in tools]
@@ -221,6 +242,7 @@ class Client:
         message: Message,
         state_delta: Mapping[str, Any] | None,
         invocation_id: str,
+        request_id: str,
         streaming: bool,
         max_llm_calls: int | None,
         custom_metadata: Mapping[str, Any] | None,
@@ -240,6 +262,7 @@ class Client:
             session_id=session_id,
             new_message=user_message(message),
             invocation_id=invocation_id,
+            request_id=request_id,
             run_config=config,
         )
         if state_delta:
