@@ -58,6 +58,7 @@ from agentsvc.events import (
     to_dict,
 )
 from agentsvc.invocation import Invocation
+from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionPage
 from agentsvc.tools import Tool, ToolContext, tool
 from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
 from agentsvc.v1.content_pb2 import Content, FunctionCall, FunctionResponse, Part
@@ -67,6 +68,7 @@ from agentsvc.v1.session_pb2 import Session
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_PAGE_SIZE",
     "DEFAULT_TARGET",
     "AbortedError",
     "AgentInfo",
@@ -97,6 +99,7 @@ __all__ = [
     "ResponseTooLargeError",
     "Session",
     "SessionBusyError",
+    "SessionPage",
     "SessionTooLargeError",
     "ShuttingDownError",
     "Tool",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
 
@@ -13,11 +14,13 @@ import grpc.aio
 from agentsvc._values import to_struct
 from agentsvc.errors import from_rpc_error
 from agentsvc.invocation import Invocation
+from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionPage
 from agentsvc.tools import Tool, as_tool
 from agentsvc.v1 import (
     app_service_pb2,
     app_service_pb2_grpc,
     content_pb2,
+    event_pb2,
     runner_service_pb2,
     runner_service_pb2_grpc,
     session_pb2,
@@ -303,8 +306,12 @@ class Client:
         """Returns a session with its events (the last ``num_recent_events``
         only, or those at or after ``after_timestamp``, when positive).
 
+        A session too large for one response is refused: read it with
+        :meth:`session_events` or :meth:`get_session_page`.
+
         Raises:
             NotFoundError: the app or session does not exist.
+            ResponseTooLargeError: the session does not fit one response.
         """
         request = session_service_pb2.GetSessionRequest(
             app_name=app_name,
@@ -315,6 +322,102 @@ class Client:
         )
         response = await self._unary(self._connection().sessions.GetSession, request, session_service_pb2.GetSessionResponse)
         return response.session
+
+    async def get_session_page(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        page_token: str = "",
+        num_recent_events: int = 0,
+        after_timestamp: float = 0.0,
+    ) -> SessionPage:
+        """Returns one page of a session: its state and up to ``page_size``
+        of its events, oldest first, and the token of the next page.
+
+        The first call passes no ``page_token``; each next one passes the
+        previous page's ``next_page_token`` and the same
+        ``num_recent_events`` and ``after_timestamp`` (``page_size`` may
+        change). The pages cover the events the session had at the first
+        call. The service serves at most 1000 events a page and ends a page
+        early rather than send more than 4 MiB; :meth:`session_events` reads
+        every page for you.
+
+        Raises:
+            ValueError: ``page_size`` is not positive.
+            NotFoundError: the app or session does not exist.
+            InvalidArgumentError: the token is malformed or belongs to
+                another session or selection.
+        """
+        if page_size < 1:
+            raise ValueError(f"page_size must be positive, not {page_size}")
+        request = session_service_pb2.GetSessionRequest(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            num_recent_events=num_recent_events,
+            after_timestamp=after_timestamp,
+            page_size=page_size,
+            page_token=page_token,
+        )
+        response = await self._unary(self._connection().sessions.GetSession, request, session_service_pb2.GetSessionResponse)
+        return SessionPage(session=response.session, next_page_token=response.next_page_token)
+
+    async def session_pages(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        num_recent_events: int = 0,
+        after_timestamp: float = 0.0,
+    ) -> AsyncGenerator[SessionPage, None]:
+        """Yields every page of a session, first to last, each read when
+        the previous one has been consumed (see :meth:`get_session_page`).
+        A session without events yields one empty page."""
+        token = ""
+        while True:
+            page = await self.get_session_page(
+                app_name, user_id, session_id,
+                page_size=page_size, page_token=token,
+                num_recent_events=num_recent_events, after_timestamp=after_timestamp,
+            )
+            yield page
+            if page.last:
+                return
+            token = page.next_page_token
+
+    async def session_events(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        num_recent_events: int = 0,
+        after_timestamp: float = 0.0,
+    ) -> AsyncGenerator[event_pb2.Event, None]:
+        """Yields every event of a session, oldest first, reading it page by
+        page, so that a session of any size can be read::
+
+            async for event in client.session_events("weather", "alice", sid):
+                print(event.author, agentsvc.event_text(event))
+
+        ``num_recent_events`` and ``after_timestamp`` select events as in
+        :meth:`get_session`. Events stored after the first page was read
+        are not included.
+        """
+        pages = self.session_pages(
+            app_name, user_id, session_id,
+            page_size=page_size, num_recent_events=num_recent_events, after_timestamp=after_timestamp,
+        )
+        async with contextlib.aclosing(pages):
+            async for page in pages:
+                for event in page.events:
+                    yield event
 
     async def list_sessions(self, app_name: str, user_id: str) -> list[session_pb2.Session]:
         """Returns the user's sessions of the app, without their events."""
