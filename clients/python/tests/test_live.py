@@ -296,10 +296,15 @@ async def test_cancel_while_a_tool_runs(client: agentsvc.Client, model: FakeGemi
     await bounded(tool_cancelled.wait())
     assert len(events) == 1 and agentsvc.function_calls(events[0])
 
+    # The cancelled call is closed with an error response, so that the
+    # next model request holds no call without its response.
     stored = await client.get_session("weather", uid, session.id)
-    assert [e.author for e in stored.events] == ["user", "weather_agent"]
+    assert [e.author for e in stored.events] == ["user", "weather_agent", "weather_agent"]
     assert not any(e.partial for e in stored.events)
-    assert not agentsvc.function_responses(stored.events[-1])
+    (call,) = agentsvc.function_calls(stored.events[1])
+    (closed,) = agentsvc.function_responses(stored.events[2])
+    assert closed.id == call.id and closed.name == "get_weather"
+    assert "cancelled" in agentsvc.response_of(closed)["error"]
     assert len(await model.requests()) == 1
 
     # The session takes a new run.
