@@ -21,20 +21,28 @@ Events, sessions and apps are the generated protobuf messages of
 ``agentsvc.v1`` (``Event``, ``Session``, ``App``...).
 """
 
-from agentsvc.client import DEFAULT_TARGET, Client, Message, user_message
+from agentsvc.client import DEFAULT_TARGET, Client, Message, new_request_id, user_message
 from agentsvc.errors import (
     AbortedError,
     AgentsvcError,
     AlreadyExistsError,
     CancelledError,
+    ConnectStartTimeoutError,
     DeadlineExceededError,
     FailedPreconditionError,
     InternalError,
     InvalidArgumentError,
+    InvocationTimeoutError,
+    ModelError,
+    NestingTooDeepError,
     NotFoundError,
     PermissionDeniedError,
     ResourceExhaustedError,
+    ResponseTooLargeError,
     SessionBusyError,
+    SessionTooLargeError,
+    ShuttingDownError,
+    TooManyConnectStreamsError,
     UnauthenticatedError,
     UnavailableError,
     UnimplementedError,
@@ -50,6 +58,7 @@ from agentsvc.events import (
     to_dict,
 )
 from agentsvc.invocation import Invocation
+from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionPage
 from agentsvc.tools import Tool, ToolContext, tool
 from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
 from agentsvc.v1.content_pb2 import Content, FunctionCall, FunctionResponse, Part
@@ -59,6 +68,7 @@ from agentsvc.v1.session_pb2 import Session
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_PAGE_SIZE",
     "DEFAULT_TARGET",
     "AbortedError",
     "AgentInfo",
@@ -66,6 +76,7 @@ __all__ = [
     "AlreadyExistsError",
     "App",
     "CancelledError",
+    "ConnectStartTimeoutError",
     "Client",
     "Content",
     "DeadlineExceededError",
@@ -77,16 +88,24 @@ __all__ = [
     "InternalError",
     "InvalidArgumentError",
     "Invocation",
+    "InvocationTimeoutError",
     "Message",
+    "ModelError",
+    "NestingTooDeepError",
     "NotFoundError",
     "Part",
     "PermissionDeniedError",
     "ResourceExhaustedError",
+    "ResponseTooLargeError",
     "Session",
     "SessionBusyError",
+    "SessionPage",
+    "SessionTooLargeError",
+    "ShuttingDownError",
     "Tool",
     "ToolContext",
     "ToolInfo",
+    "TooManyConnectStreamsError",
     "UnauthenticatedError",
     "UnavailableError",
     "UnimplementedError",
@@ -96,6 +115,7 @@ __all__ = [
     "function_calls",
     "function_responses",
     "is_final_response",
+    "new_request_id",
     "to_dict",
     "response_of",
     "tool",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import contextlib
+import uuid
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar, cast
 
@@ -12,11 +14,13 @@ import grpc.aio
 from agentsvc._values import to_struct
 from agentsvc.errors import from_rpc_error
 from agentsvc.invocation import Invocation
+from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionPage
 from agentsvc.tools import Tool, as_tool
 from agentsvc.v1 import (
     app_service_pb2,
     app_service_pb2_grpc,
     content_pb2,
+    event_pb2,
     runner_service_pb2,
     runner_service_pb2_grpc,
     session_pb2,
@@ -24,7 +28,7 @@ from agentsvc.v1 import (
     session_service_pb2_grpc,
 )
 
-__all__ = ["DEFAULT_TARGET", "Client", "Message", "user_message"]
+__all__ = ["DEFAULT_TARGET", "Client", "Message", "new_request_id", "user_message"]
 
 #: The address ``agentsvc serve`` listens on by default.
 DEFAULT_TARGET = "127.0.0.1:50051"
@@ -43,6 +47,17 @@ def user_message(message: Message) -> content_pb2.Content:
     if isinstance(message, str):
         return content_pb2.Content(role="user", parts=[content_pb2.Part(text=message)])
     return content_pb2.Content(role="user", parts=list(message))
+
+
+def new_request_id() -> str:
+    """Returns a fresh request id (a random UUID) for one logical run.
+
+    Pass it as ``request_id`` to :meth:`Client.run` or :meth:`Client.connect`
+    and reuse it for every retry of that run (or call
+    :meth:`Invocation.retry`), so that the service stores the user's message
+    once however often the run is sent.
+    """
+    return str(uuid.uuid4())
 
 
 class Client:
@@ -153,6 +168,7 @@ class Client:
         *,
         state_delta: Mapping[str, Any] | None = None,
         invocation_id: str = "",
+        request_id: str = "",
         streaming: bool = False,
         max_llm_calls: int | None = None,
         custom_metadata: Mapping[str, Any] | None = None,
@@ -170,6 +186,13 @@ class Client:
             message: The user's new message: text, Content or parts.
             state_delta: State changes stored with the user event.
             invocation_id: Resumes a paused invocation of a resumable app.
+            request_id: Idempotency key of the run (at most 128 bytes of
+                UTF-8, no control characters), e.g. from
+                :func:`new_request_id`. A run whose request id the session
+                already holds stores no second user message: it answers the
+                finished invocation's events again, or continues the one
+                that stopped early. Retry with the same id, or with
+                :meth:`Invocation.retry`.
             streaming: Stream partial events as the model produces them
                 (SSE streaming mode).
             max_llm_calls: Bound on model calls; None keeps the service's
@@ -178,7 +201,7 @@ class Client:
             timeout: Deadline of the whole call in seconds.
         """
         request = self._run_request(
-            app_name, user_id, session_id, message, state_delta, invocation_id, streaming,
+            app_name, user_id, session_id, message, state_delta, invocation_id, request_id, streaming,
             max_llm_calls, custom_metadata,
         )
         return Invocation(self._runner_stub, request, tools=None, metadata=self._metadata, timeout=timeout)
@@ -193,6 +216,7 @@ class Client:
         tools: Iterable[Tool[Any, Any] | Callable[..., Any]] = (),
         state_delta: Mapping[str, Any] | None = None,
         invocation_id: str = "",
+        request_id: str = "",
         streaming: bool = False,
         max_llm_calls: int | None = None,
         custom_metadata: Mapping[str, Any] | None = None,
@@ -207,7 +231,7 @@ class Client:
         Other arguments are those of :meth:`run`.
         """
         request = self._run_request(
-            app_name, user_id, session_id, message, state_delta, invocation_id, streaming,
+            app_name, user_id, session_id, message, state_delta, invocation_id, request_id, streaming,
             max_llm_calls, custom_metadata,
         )
         declared = [as_tool(t) for t in tools]
@@ -221,6 +245,7 @@ class Client:
         message: Message,
         state_delta: Mapping[str, Any] | None,
         invocation_id: str,
+        request_id: str,
         streaming: bool,
         max_llm_calls: int | None,
         custom_metadata: Mapping[str, Any] | None,
@@ -240,6 +265,7 @@ class Client:
             session_id=session_id,
             new_message=user_message(message),
             invocation_id=invocation_id,
+            request_id=request_id,
             run_config=config,
         )
         if state_delta:
@@ -280,8 +306,12 @@ class Client:
         """Returns a session with its events (the last ``num_recent_events``
         only, or those at or after ``after_timestamp``, when positive).
 
+        A session too large for one response is refused: read it with
+        :meth:`session_events` or :meth:`get_session_page`.
+
         Raises:
             NotFoundError: the app or session does not exist.
+            ResponseTooLargeError: the session does not fit one response.
         """
         request = session_service_pb2.GetSessionRequest(
             app_name=app_name,
@@ -292,6 +322,102 @@ class Client:
         )
         response = await self._unary(self._connection().sessions.GetSession, request, session_service_pb2.GetSessionResponse)
         return response.session
+
+    async def get_session_page(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        page_token: str = "",
+        num_recent_events: int = 0,
+        after_timestamp: float = 0.0,
+    ) -> SessionPage:
+        """Returns one page of a session: its state and up to ``page_size``
+        of its events, oldest first, and the token of the next page.
+
+        The first call passes no ``page_token``; each next one passes the
+        previous page's ``next_page_token`` and the same
+        ``num_recent_events`` and ``after_timestamp`` (``page_size`` may
+        change). The pages cover the events the session had at the first
+        call. The service serves at most 1000 events a page and ends a page
+        early rather than send more than 4 MiB; :meth:`session_events` reads
+        every page for you.
+
+        Raises:
+            ValueError: ``page_size`` is not positive.
+            NotFoundError: the app or session does not exist.
+            InvalidArgumentError: the token is malformed or belongs to
+                another session or selection.
+        """
+        if page_size < 1:
+            raise ValueError(f"page_size must be positive, not {page_size}")
+        request = session_service_pb2.GetSessionRequest(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            num_recent_events=num_recent_events,
+            after_timestamp=after_timestamp,
+            page_size=page_size,
+            page_token=page_token,
+        )
+        response = await self._unary(self._connection().sessions.GetSession, request, session_service_pb2.GetSessionResponse)
+        return SessionPage(session=response.session, next_page_token=response.next_page_token)
+
+    async def session_pages(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        num_recent_events: int = 0,
+        after_timestamp: float = 0.0,
+    ) -> AsyncGenerator[SessionPage, None]:
+        """Yields every page of a session, first to last, each read when
+        the previous one has been consumed (see :meth:`get_session_page`).
+        A session without events yields one empty page."""
+        token = ""
+        while True:
+            page = await self.get_session_page(
+                app_name, user_id, session_id,
+                page_size=page_size, page_token=token,
+                num_recent_events=num_recent_events, after_timestamp=after_timestamp,
+            )
+            yield page
+            if page.last:
+                return
+            token = page.next_page_token
+
+    async def session_events(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        num_recent_events: int = 0,
+        after_timestamp: float = 0.0,
+    ) -> AsyncGenerator[event_pb2.Event, None]:
+        """Yields every event of a session, oldest first, reading it page by
+        page, so that a session of any size can be read::
+
+            async for event in client.session_events("weather", "alice", sid):
+                print(event.author, agentsvc.event_text(event))
+
+        ``num_recent_events`` and ``after_timestamp`` select events as in
+        :meth:`get_session`. Events stored after the first page was read
+        are not included.
+        """
+        pages = self.session_pages(
+            app_name, user_id, session_id,
+            page_size=page_size, num_recent_events=num_recent_events, after_timestamp=after_timestamp,
+        )
+        async with contextlib.aclosing(pages):
+            async for page in pages:
+                for event in page.events:
+                    yield event
 
     async def list_sessions(self, app_name: str, user_id: str) -> list[session_pb2.Session]:
         """Returns the user's sessions of the app, without their events."""

@@ -9,12 +9,17 @@ gRPC code, the service's message and the ``reason`` of the
         await client.get_session("weather", "alice", "s1")
     except agentsvc.NotFoundError:
         ...
+
+The reasons a caller acts on have a subclass of their code's class (for
+example :class:`SessionTooLargeError` of :class:`ResourceExhaustedError`);
+:class:`ModelError`, whose code depends on the model's answer, is mixed into
+the class of whichever code it comes with.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -25,14 +30,22 @@ __all__ = [
     "AgentsvcError",
     "AlreadyExistsError",
     "CancelledError",
+    "ConnectStartTimeoutError",
     "DeadlineExceededError",
     "FailedPreconditionError",
     "InternalError",
     "InvalidArgumentError",
+    "InvocationTimeoutError",
+    "ModelError",
+    "NestingTooDeepError",
     "NotFoundError",
     "PermissionDeniedError",
     "ResourceExhaustedError",
+    "ResponseTooLargeError",
     "SessionBusyError",
+    "SessionTooLargeError",
+    "ShuttingDownError",
+    "TooManyConnectStreamsError",
     "UnauthenticatedError",
     "UnavailableError",
     "UnimplementedError",
@@ -169,6 +182,77 @@ class UnauthenticatedError(AgentsvcError):
     grpc_code = grpc.StatusCode.UNAUTHENTICATED
 
 
+class InvocationTimeoutError(DeadlineExceededError):
+    """The invocation ran past the service's time limit for one invocation
+    (DEADLINE_EXCEEDED, reason ``INVOCATION_TIMEOUT``). A retry with the same
+    ``request_id`` continues it."""
+
+
+class ConnectStartTimeoutError(DeadlineExceededError):
+    """A Connect stream sent no start message in time (DEADLINE_EXCEEDED,
+    reason ``CONNECT_START_TIMEOUT``)."""
+
+
+class SessionTooLargeError(ResourceExhaustedError):
+    """The session has reached the service's cap on its events or bytes
+    (RESOURCE_EXHAUSTED, reason ``SESSION_TOO_LARGE``); start a new one."""
+
+
+class ResponseTooLargeError(ResourceExhaustedError):
+    """The whole session is larger than one response may carry
+    (RESOURCE_EXHAUSTED, reason ``RESPONSE_TOO_LARGE``); read it in pages
+    with :meth:`Client.session_events` or :meth:`Client.get_session_page`."""
+
+
+class TooManyConnectStreamsError(ResourceExhaustedError):
+    """The service holds as many Connect streams as it allows
+    (RESOURCE_EXHAUSTED, reason ``TOO_MANY_CONNECT_STREAMS``); retry later."""
+
+
+class NestingTooDeepError(InvalidArgumentError):
+    """A value of the request is nested deeper than the service allows
+    (INVALID_ARGUMENT, reason ``NESTING_TOO_DEEP``)."""
+
+    @property
+    def field(self) -> str:
+        """The request field holding the value, e.g. ``"state_delta"``, or
+        ``""`` when the service did not name it."""
+        return self.metadata.get("field", "")
+
+
+class ShuttingDownError(UnavailableError):
+    """The server is draining and takes no new invocation (UNAVAILABLE,
+    reason ``SHUTTING_DOWN``); another replica, or this one once restarted,
+    will."""
+
+
+class ModelError(AgentsvcError):
+    """The agent's model failed the invocation (reason ``MODEL_ERROR``); the
+    message is the model's own.
+
+    The code follows the model's answer, and a raised ModelError is also an
+    instance of that code's class: a model's 429 is a
+    :class:`ResourceExhaustedError`, a 504 or a model call cut off by its
+    timeout a :class:`DeadlineExceededError`, another 5xx an
+    :class:`UnavailableError`, another 4xx a
+    :class:`FailedPreconditionError`. So both ``except agentsvc.ModelError``
+    and ``except agentsvc.UnavailableError`` catch a model's 503.
+    """
+
+    @property
+    def http_status(self) -> int | None:
+        """The HTTP status of the failed model call, or None when no answer
+        came (a timeout, a response cut off for its size)."""
+        raw = self.metadata.get("http_status", "")
+        return int(raw) if raw.isdigit() else None
+
+    @property
+    def model_status(self) -> str:
+        """The model's status text (e.g. ``"RESOURCE_EXHAUSTED"``), or
+        ``""``."""
+        return self.metadata.get("model_status", "")
+
+
 _BY_CODE: dict[grpc.StatusCode, type[AgentsvcError]] = {
     cls.grpc_code: cls
     for cls in (
@@ -189,8 +273,30 @@ _BY_CODE: dict[grpc.StatusCode, type[AgentsvcError]] = {
     if cls.grpc_code is not None
 }
 
+# A reason's class applies only with the code it was defined for.
 _BY_REASON: dict[str, type[AgentsvcError]] = {
     "SESSION_BUSY": SessionBusyError,
+    "INVOCATION_TIMEOUT": InvocationTimeoutError,
+    "CONNECT_START_TIMEOUT": ConnectStartTimeoutError,
+    "SESSION_TOO_LARGE": SessionTooLargeError,
+    "RESPONSE_TOO_LARGE": ResponseTooLargeError,
+    "TOO_MANY_CONNECT_STREAMS": TooManyConnectStreamsError,
+    "NESTING_TOO_DEEP": NestingTooDeepError,
+    "SHUTTING_DOWN": ShuttingDownError,
+}
+
+_MODEL_ERROR = "MODEL_ERROR"
+
+
+def _model_error_class(base: type[AgentsvcError]) -> type[ModelError]:
+    name = "Model" + base.__name__
+    namespace = {"__module__": __name__, "__qualname__": name, "__doc__": ModelError.__doc__}
+    return cast("type[ModelError]", type(name, (ModelError, base), namespace))
+
+
+# ModelError mixed into each code's class, e.g. ModelUnavailableError.
+_MODEL_BY_CODE: dict[grpc.StatusCode, type[ModelError]] = {
+    code: _model_error_class(cls) for code, cls in _BY_CODE.items()
 }
 
 
@@ -203,9 +309,13 @@ def error_for(
     metadata: Mapping[str, str] | None = None,
 ) -> AgentsvcError:
     """Returns the exception for a status code and ErrorInfo reason."""
-    cls = _BY_REASON.get(reason) or _BY_CODE.get(code, AgentsvcError)
-    if cls is SessionBusyError and code is not grpc.StatusCode.ABORTED:
-        cls = _BY_CODE.get(code, AgentsvcError)
+    cls: type[AgentsvcError]
+    if reason == _MODEL_ERROR:
+        cls = _MODEL_BY_CODE.get(code, ModelError)
+    else:
+        cls = _BY_REASON.get(reason) or _BY_CODE.get(code, AgentsvcError)
+        if cls.grpc_code is not code:
+            cls = _BY_CODE.get(code, AgentsvcError)
     return cls(message, code=code, reason=reason, domain=domain, metadata=metadata)
 
 

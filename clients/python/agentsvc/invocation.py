@@ -45,7 +45,8 @@ class Invocation:
 
     Leaving an ``async with`` block, :meth:`aclose`, :meth:`cancel`, and
     cancelling the task that iterates all stop the invocation on the server.
-    An Invocation belongs to the event loop that first iterates it.
+    An Invocation runs once and belongs to the event loop that first
+    iterates it; :meth:`retry` makes a new one for the same request.
     """
 
     def __init__(
@@ -86,6 +87,40 @@ class Invocation:
     def connect(self) -> bool:
         """Whether the invocation runs over Connect (with client tools)."""
         return self._connect
+
+    @property
+    def request_id(self) -> str:
+        """The idempotency key the run was sent with, or ``""``."""
+        return self._request.request_id
+
+    def retry(self) -> Invocation:
+        """Returns a new Invocation for the same request: same message,
+        request id, options, tools and timeout. Iterate it to send it.
+
+        The service stores the user message of one request id once: when
+        the first attempt finished, the retry answers its events again
+        without calling the model; when it stopped early (a deadline, a lost
+        connection, an error), the retry continues it under the same
+        invocation id and yields the events still to come. While the first
+        attempt still runs, the retry fails with :class:`SessionBusyError`.
+        This Invocation is left as it is (see :meth:`aclose`).
+
+        Raises:
+            ValueError: the run has no request id, so a retry would store
+                its message a second time; pass
+                ``request_id=agentsvc.new_request_id()`` to the run.
+        """
+        if not self._request.request_id:
+            raise ValueError("retry needs a run started with a request_id (see agentsvc.new_request_id)")
+        request = runner_service_pb2.RunRequest()
+        request.CopyFrom(self._request)
+        return Invocation(
+            self._stub,
+            request,
+            tools=list(self._tools.values()) if self._connect else None,
+            metadata=self._metadata,
+            timeout=self._timeout,
+        )
 
     def __aiter__(self) -> Invocation:
         return self

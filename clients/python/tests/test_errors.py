@@ -45,6 +45,13 @@ def _rpc_error(code: grpc.StatusCode, message: str, reason: str = "", trailers: 
         (grpc.StatusCode.UNAUTHENTICATED, "", agentsvc.UnauthenticatedError),
         (grpc.StatusCode.PERMISSION_DENIED, "", agentsvc.PermissionDeniedError),
         (grpc.StatusCode.UNIMPLEMENTED, "", agentsvc.UnimplementedError),
+        (grpc.StatusCode.DEADLINE_EXCEEDED, "INVOCATION_TIMEOUT", agentsvc.InvocationTimeoutError),
+        (grpc.StatusCode.DEADLINE_EXCEEDED, "CONNECT_START_TIMEOUT", agentsvc.ConnectStartTimeoutError),
+        (grpc.StatusCode.RESOURCE_EXHAUSTED, "SESSION_TOO_LARGE", agentsvc.SessionTooLargeError),
+        (grpc.StatusCode.RESOURCE_EXHAUSTED, "RESPONSE_TOO_LARGE", agentsvc.ResponseTooLargeError),
+        (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_CONNECT_STREAMS", agentsvc.TooManyConnectStreamsError),
+        (grpc.StatusCode.INVALID_ARGUMENT, "NESTING_TOO_DEEP", agentsvc.NestingTooDeepError),
+        (grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", agentsvc.ShuttingDownError),
         (grpc.StatusCode.DATA_LOSS, "", agentsvc.AgentsvcError),
         (grpc.StatusCode.UNKNOWN, "", agentsvc.AgentsvcError),
     ],
@@ -63,9 +70,75 @@ def test_from_rpc_error(code: grpc.StatusCode, reason: str, cls: type[agentsvc.A
         assert str(err) == f"Session not found ({code.name})"
 
 
-def test_busy_reason_only_counts_with_aborted() -> None:
-    err = agentsvc.from_rpc_error(_rpc_error(grpc.StatusCode.INTERNAL, "x", "SESSION_BUSY"))
-    assert type(err) is agentsvc.InternalError
+@pytest.mark.parametrize(
+    ("code", "reason", "cls"),
+    [
+        (grpc.StatusCode.INTERNAL, "SESSION_BUSY", agentsvc.InternalError),
+        (grpc.StatusCode.UNAVAILABLE, "INVOCATION_TIMEOUT", agentsvc.UnavailableError),
+        (grpc.StatusCode.INVALID_ARGUMENT, "SESSION_TOO_LARGE", agentsvc.InvalidArgumentError),
+        (grpc.StatusCode.UNKNOWN, "SHUTTING_DOWN", agentsvc.AgentsvcError),
+    ],
+)
+def test_reason_only_counts_with_its_code(code: grpc.StatusCode, reason: str, cls: type[agentsvc.AgentsvcError]) -> None:
+    err = agentsvc.from_rpc_error(_rpc_error(code, "x", reason))
+    assert type(err) is cls
+    assert err.reason == reason
+
+
+def _model_error(code: grpc.StatusCode, message: str, metadata: dict[str, str]) -> grpc.aio.AioRpcError:
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.ErrorInfo(reason="MODEL_ERROR", domain="agentsvc", metadata=metadata))
+    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    return _rpc_error(code, message, trailers=(("grpc-status-details-bin", status.SerializeToString()),))
+
+
+@pytest.mark.parametrize(
+    ("code", "metadata", "cls", "http_status"),
+    [
+        (grpc.StatusCode.RESOURCE_EXHAUSTED, {"http_status": "429", "model_status": "RESOURCE_EXHAUSTED"},
+         agentsvc.ResourceExhaustedError, 429),
+        (grpc.StatusCode.DEADLINE_EXCEEDED, {"http_status": "504", "model_status": "DEADLINE_EXCEEDED"},
+         agentsvc.DeadlineExceededError, 504),
+        (grpc.StatusCode.UNAVAILABLE, {"http_status": "503", "model_status": "UNAVAILABLE"},
+         agentsvc.UnavailableError, 503),
+        (grpc.StatusCode.FAILED_PRECONDITION, {"http_status": "400", "model_status": "INVALID_ARGUMENT"},
+         agentsvc.FailedPreconditionError, 400),
+        # Cut off by its timeout: no answer, so no HTTP status.
+        (grpc.StatusCode.DEADLINE_EXCEEDED, {"model_status": ""}, agentsvc.DeadlineExceededError, None),
+        (grpc.StatusCode.UNKNOWN, {}, agentsvc.AgentsvcError, None),
+    ],
+)
+def test_model_error_is_also_its_code(
+    code: grpc.StatusCode, metadata: dict[str, str], cls: type[agentsvc.AgentsvcError], http_status: int | None
+) -> None:
+    err = agentsvc.from_rpc_error(_model_error(code, "Resource has been exhausted (e.g. check quota).", metadata))
+    assert isinstance(err, agentsvc.ModelError)
+    assert isinstance(err, cls)
+    assert err.code is code and err.reason == "MODEL_ERROR"
+    assert err.message == "Resource has been exhausted (e.g. check quota)."
+    assert err.http_status == http_status
+    assert err.model_status == metadata.get("model_status", "")
+    assert str(err) == f"Resource has been exhausted (e.g. check quota). ({code.name}/MODEL_ERROR)"
+    # The same code's class is used for every model error of that code.
+    again = agentsvc.from_rpc_error(_model_error(code, "again", metadata))
+    assert type(again) is type(err)
+
+
+def test_a_plain_error_is_no_model_error() -> None:
+    err = agentsvc.from_rpc_error(_rpc_error(grpc.StatusCode.UNAVAILABLE, "down", "MODEL_UNAVAILABLE"))
+    assert type(err) is agentsvc.UnavailableError
+    assert not isinstance(err, agentsvc.ModelError)
+
+
+def test_nesting_too_deep_names_the_field() -> None:
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.ErrorInfo(reason="NESTING_TOO_DEEP", domain="agentsvc", metadata={"field": "state_delta"}))
+    status = status_pb2.Status(code=grpc.StatusCode.INVALID_ARGUMENT.value[0], message="too deep", details=[detail])
+    trailers = (("grpc-status-details-bin", status.SerializeToString()),)
+    err = agentsvc.from_rpc_error(_rpc_error(grpc.StatusCode.INVALID_ARGUMENT, "too deep", trailers=trailers))
+    assert isinstance(err, agentsvc.NestingTooDeepError)
+    assert err.field == "state_delta"
+    assert agentsvc.NestingTooDeepError("x").field == ""
 
 
 def test_malformed_details_are_ignored() -> None:
@@ -83,6 +156,13 @@ def test_plain_rpc_error_without_call_accessors() -> None:
 
 def test_exception_hierarchy() -> None:
     assert issubclass(agentsvc.SessionBusyError, agentsvc.AbortedError)
+    assert issubclass(agentsvc.InvocationTimeoutError, agentsvc.DeadlineExceededError)
+    assert issubclass(agentsvc.ConnectStartTimeoutError, agentsvc.DeadlineExceededError)
+    assert issubclass(agentsvc.SessionTooLargeError, agentsvc.ResourceExhaustedError)
+    assert issubclass(agentsvc.ResponseTooLargeError, agentsvc.ResourceExhaustedError)
+    assert issubclass(agentsvc.TooManyConnectStreamsError, agentsvc.ResourceExhaustedError)
+    assert issubclass(agentsvc.NestingTooDeepError, agentsvc.InvalidArgumentError)
+    assert issubclass(agentsvc.ShuttingDownError, agentsvc.UnavailableError)
     for name in errors.__all__:
         obj = getattr(errors, name)
         if isinstance(obj, type):

@@ -296,10 +296,15 @@ async def test_cancel_while_a_tool_runs(client: agentsvc.Client, model: FakeGemi
     await bounded(tool_cancelled.wait())
     assert len(events) == 1 and agentsvc.function_calls(events[0])
 
+    # The cancelled call is closed with an error response, so that the
+    # next model request holds no call without its response.
     stored = await client.get_session("weather", uid, session.id)
-    assert [e.author for e in stored.events] == ["user", "weather_agent"]
+    assert [e.author for e in stored.events] == ["user", "weather_agent", "weather_agent"]
     assert not any(e.partial for e in stored.events)
-    assert not agentsvc.function_responses(stored.events[-1])
+    (call,) = agentsvc.function_calls(stored.events[1])
+    (closed,) = agentsvc.function_responses(stored.events[2])
+    assert closed.id == call.id and closed.name == "get_weather"
+    assert "cancelled" in agentsvc.response_of(closed)["error"]
     assert len(await model.requests()) == 1
 
     # The session takes a new run.
@@ -333,3 +338,135 @@ async def test_cancel_a_slow_model_call(client: agentsvc.Client, model: FakeGemi
     await model.reset()
     again = await bounded(client.run("echo", uid, session.id, "quick").collect())
     assert final_texts(again) == ["Echo: quick"]
+
+
+async def test_retry_with_the_same_request_id_stores_one_user_message(
+    client: agentsvc.Client, model: FakeGemini
+) -> None:
+    uid = user_id()
+    session = await client.create_session("echo", uid)
+    request_id = agentsvc.new_request_id()
+
+    first = client.run("echo", uid, session.id, "book it", request_id=request_id)
+    answered = await bounded(first.collect())
+    assert final_texts(answered) == ["Echo: book it"]
+
+    # The first attempt finished: the retry answers its events again and
+    # calls no model.
+    again = first.retry()
+    replayed = await bounded(again.collect())
+    assert [e.id for e in replayed] == [e.id for e in answered]
+    assert again.invocation_id == first.invocation_id
+    assert len(await model.requests()) == 1
+
+    stored = await client.get_session("echo", uid, session.id)
+    assert [e.author for e in stored.events] == ["user", "echo_agent"]
+    assert stored.events[0].request_id == request_id
+
+    # Another logical run takes a new id and stores its message.
+    await bounded(client.run("echo", uid, session.id, "book it", request_id=agentsvc.new_request_id()).collect())
+    stored = await client.get_session("echo", uid, session.id)
+    assert [e.author for e in stored.events] == ["user", "echo_agent"] * 2
+
+
+async def test_retry_after_a_deadline_continues_the_invocation(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.latency("3s")
+    uid = user_id()
+    session = await client.create_session("echo", uid)
+    inv = client.run("echo", uid, session.id, "slow question", request_id=agentsvc.new_request_id(), timeout=0.5)
+    with pytest.raises(agentsvc.DeadlineExceededError):
+        await bounded(inv.collect())
+    await model.reset()
+
+    # The documented pattern: retry with the same id, waiting while the
+    # first attempt still holds the session.
+    events: list[Event] = []
+    for _ in range(50):
+        inv = inv.retry()
+        try:
+            events = await bounded(inv.collect())
+            break
+        except agentsvc.SessionBusyError:
+            await asyncio.sleep(0.1)
+    assert final_texts(events) == ["Echo: slow question"]
+
+    stored = await client.get_session("echo", uid, session.id)
+    assert [e.author for e in stored.events] == ["user", "echo_agent"]
+    assert {e.invocation_id for e in stored.events} == {inv.invocation_id}
+
+
+async def test_request_id_is_bounded(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    session = await client.create_session("echo", uid)
+    with pytest.raises(agentsvc.InvalidArgumentError) as caught:
+        await bounded(client.run("echo", uid, session.id, "hi", request_id="x" * 129).collect())
+    assert "request_id" in caught.value.message
+    assert not (await client.get_session("echo", uid, session.id)).events
+
+
+async def test_paging_yields_every_event_once_in_order(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    session = await client.create_session("echo", uid, state={"tier": "gold"})
+    for i in range(3):
+        await bounded(client.run("echo", uid, session.id, f"message {i}").collect())
+    await client.update_session_state("echo", uid, session.id, {"tier": "silver"})
+    whole = await client.get_session("echo", uid, session.id)
+    ids = [e.id for e in whole.events]
+    assert len(ids) == 7 and len(set(ids)) == 7
+
+    events = [e async for e in client.session_events("echo", uid, session.id, page_size=1)]
+    assert [e.id for e in events] == ids
+    assert list(events) == list(whole.events)
+
+    pages = [p async for p in client.session_pages("echo", uid, session.id, page_size=1)]
+    assert [len(p.events) for p in pages] == [1] * 7
+    assert [p.last for p in pages] == [False] * 6 + [True]
+    assert all(p.session.id == session.id and p.session.state["tier"] == "silver" for p in pages)
+
+    # By hand, with a page size that changes between pages.
+    first = await client.get_session_page("echo", uid, session.id, page_size=4)
+    rest = await client.get_session_page("echo", uid, session.id, page_size=10, page_token=first.next_page_token)
+    assert [e.id for e in [*first.events, *rest.events]] == ids and rest.last
+
+    # A selection keeps to its events, page after page.
+    recent = [e async for e in client.session_events("echo", uid, session.id, page_size=2, num_recent_events=3)]
+    assert [e.id for e in recent] == ids[-3:]
+
+    with pytest.raises(agentsvc.InvalidArgumentError):
+        await client.get_session_page("echo", uid, session.id, page_token="not-a-token")
+
+
+async def test_model_error_keeps_the_model_status(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.script({"error": {"code": 400, "message": "the model rejects this request", "status": "INVALID_ARGUMENT"}})
+    uid = user_id()
+    session = await client.create_session("echo", uid)
+    with pytest.raises(agentsvc.ModelError) as caught:
+        await bounded(client.run("echo", uid, session.id, "hi").collect())
+    err = caught.value
+    assert isinstance(err, agentsvc.FailedPreconditionError)
+    assert err.reason == "MODEL_ERROR" and err.http_status == 400
+    assert err.model_status == "INVALID_ARGUMENT"
+    assert "the model rejects this request" in err.message
+
+
+async def test_a_session_larger_than_a_message_reads_in_pages(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    session = await client.create_session("echo", uid)
+    blob = 1_500_000
+    # The update answers the whole session: write through a channel that
+    # takes large messages.
+    big = [("grpc.max_receive_message_length", 64 << 20)]
+    async with agentsvc.Client(ADDR, timeout=10, options=big) as writer:
+        for i in range(4):
+            await writer.update_session_state("echo", uid, session.id, {"blob": str(i) * blob})
+
+    # 6 MB of events: over gRPC's default 4 MiB receive limit of this channel.
+    with pytest.raises(agentsvc.ResourceExhaustedError):
+        await client.get_session("echo", uid, session.id)
+
+    pages = [p async for p in client.session_pages("echo", uid, session.id)]
+    assert len(pages) > 1, "pages end early rather than pass 4 MiB"
+    events = [e for p in pages for e in p.events]
+    assert [str(e.actions.state_delta["blob"])[0] for e in events] == ["0", "1", "2", "3"]
+    assert len({e.id for e in events}) == 4
+    assert pages[-1].session.state["blob"] == "3" * blob
