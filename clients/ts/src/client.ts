@@ -122,6 +122,9 @@ export class AgentsvcClient {
    * Nothing is sent until the iteration starts. Failures reject the iteration
    * with an {@link AgentsvcError} subclass: NotFoundError for an unknown app
    * or session, SessionBusyError when the session runs another invocation...
+   * A run with a `requestId` can be retried after such a failure without
+   * storing its message twice: send the same id again (the client itself
+   * never retries).
    */
   run(options: RunOptions): Invocation {
     if (options.tools !== undefined) {

@@ -9,6 +9,7 @@ import {
   defineTool,
   eventText,
   FailedPreconditionError,
+  newRequestId,
   NotFoundError,
   SessionBusyError,
   type ToolContext,
@@ -284,6 +285,32 @@ describe("plain runs, sessions and apps against an in-process server", () => {
     assert.equal(streaming, 2);
     assert.equal(run.invocationId, "e-2");
     assert.equal(run.completed, true);
+  });
+
+  test("a request id reaches the service on Run and on Connect's start, the same on a retry", async () => {
+    const seen: string[] = [];
+    const c = await serve({
+      runner: {
+        async *run(req) {
+          seen.push(`run:${req.requestId}`);
+          yield { event: { invocationId: "e-3", content: { parts: [{ text: "ok" }] } } };
+        },
+        async *connect(requests) {
+          const first = await next(requests[Symbol.asyncIterator]());
+          seen.push(`connect:${(first.kind.value as StartRun).run?.requestId ?? "?"}`);
+          yield { kind: { case: "done", value: { invocationId: "e-3" } } };
+        },
+      },
+    });
+    const requestId = newRequestId();
+    assert.match(requestId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.notEqual(newRequestId(), requestId);
+    await c.run({ ...key, message: "hi", requestId }).collect();
+    await c.run({ ...key, message: "hi", requestId }).collect();
+    await c.run({ ...key, message: "hi", requestId, tools: [] }).collect();
+    await c.run({ ...key, message: "hi" }).collect();
+    await c.run({ ...key, message: "hi", tools: [] }).collect();
+    assert.deepEqual(seen, [`run:${requestId}`, `run:${requestId}`, `connect:${requestId}`, "run:", "connect:"]);
   });
 
   test("a busy session rejects with SessionBusyError", async () => {
