@@ -7,11 +7,15 @@
 export {
   AgentsvcClient,
   DEFAULT_ADDRESS,
+  DEFAULT_PAGE_SIZE,
   type ClientOptions,
   type CreateSessionOptions,
   type GetSessionOptions,
+  type GetSessionPageOptions,
   type HeadersOption,
   type SessionKey,
+  type SessionPage,
+  type SessionPagesOptions,
   type TlsOptions,
 } from "./client.js";
 export { Invocation, newRequestId, type MessageInput, type RunOptions } from "./invocation.js";
