@@ -82,7 +82,7 @@ export interface GetSessionOptions extends SessionKey {
 /** Events per page of {@link AgentsvcClient.getSessionPage} when pageSize is not given. */
 export const DEFAULT_PAGE_SIZE = 100;
 
-/** Options of {@link AgentsvcClient.getSessionPage}. */
+/** Options of {@link AgentsvcClient.getSessionPage}, {@link AgentsvcClient.sessionPages} and {@link AgentsvcClient.sessionEvents}. */
 export interface GetSessionPageOptions extends GetSessionOptions {
   /**
    * At most this many events (the service serves at most 1000); a page also
@@ -95,9 +95,6 @@ export interface GetSessionPageOptions extends GetSessionOptions {
    */
   pageToken?: string;
 }
-
-/** Options of {@link AgentsvcClient.sessionPages} and {@link AgentsvcClient.sessionEvents}. */
-export type SessionPagesOptions = Omit<GetSessionPageOptions, "pageToken">;
 
 /** One page of a session's events. */
 export interface SessionPage {
@@ -211,8 +208,9 @@ export class AgentsvcClient {
   }
 
   /**
-   * Reads a session page by page, each page asked for when the previous one
-   * has been consumed. The way to read a session too large for one response
+   * Reads a session page by page, from the first page (or from the page
+   * `pageToken` names), each page asked for when the previous one has been
+   * consumed. The way to read a session too large for one response
    * (getSession rejects it with reason RESPONSE_TOO_LARGE).
    *
    * ```ts
@@ -221,8 +219,8 @@ export class AgentsvcClient {
    * }
    * ```
    */
-  async *sessionPages(options: SessionPagesOptions): AsyncGenerator<SessionPage, void, undefined> {
-    let pageToken = "";
+  async *sessionPages(options: GetSessionPageOptions): AsyncGenerator<SessionPage, void, undefined> {
+    let pageToken = options.pageToken ?? "";
     do {
       const page = await this.getSessionPage({ ...options, pageToken });
       yield page;
@@ -238,7 +236,7 @@ export class AgentsvcClient {
    * for await (const event of client.sessionEvents(key)) console.log(event.author, eventText(event));
    * ```
    */
-  async *sessionEvents(options: SessionPagesOptions): AsyncGenerator<Event, void, undefined> {
+  async *sessionEvents(options: GetSessionPageOptions): AsyncGenerator<Event, void, undefined> {
     for await (const page of this.sessionPages(options)) {
       yield* page.session.events;
     }

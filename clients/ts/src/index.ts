@@ -15,7 +15,6 @@ export {
   type HeadersOption,
   type SessionKey,
   type SessionPage,
-  type SessionPagesOptions,
   type TlsOptions,
 } from "./client.js";
 export { Invocation, newRequestId, type MessageInput, type RunOptions } from "./invocation.js";

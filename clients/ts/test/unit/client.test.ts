@@ -422,6 +422,12 @@ describe("plain runs, sessions and apps against an in-process server", () => {
     }
     assert.deepEqual(events, ids);
 
+    const rest = [];
+    for await (const event of c.sessionEvents({ ...key, pageSize: 1, pageToken: "3" })) {
+      rest.push(event.id);
+    }
+    assert.deepEqual(rest, ["a2", "p3"]);
+
     // Pages are read as they are consumed: leaving the loop reads no more.
     requests.length = 0;
     for await (const event of c.sessionEvents({ ...key, pageSize: 2 })) {
