@@ -4,6 +4,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
 import { type App, AppService } from "./gen/agentsvc/v1/app_service_pb.js";
+import type { Event } from "./gen/agentsvc/v1/event_pb.js";
 import { RunnerService } from "./gen/agentsvc/v1/runner_service_pb.js";
 import type { Session } from "./gen/agentsvc/v1/session_pb.js";
 import { SessionService } from "./gen/agentsvc/v1/session_service_pb.js";
@@ -78,6 +79,31 @@ export interface GetSessionOptions extends SessionKey {
   afterTimestamp?: number;
 }
 
+/** Events per page of {@link AgentsvcClient.getSessionPage} when pageSize is not given. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** Options of {@link AgentsvcClient.getSessionPage}, {@link AgentsvcClient.sessionPages} and {@link AgentsvcClient.sessionEvents}. */
+export interface GetSessionPageOptions extends GetSessionOptions {
+  /**
+   * At most this many events (the service serves at most 1000); a page also
+   * ends early rather than exceed 4 MiB. Default {@link DEFAULT_PAGE_SIZE}.
+   */
+  pageSize?: number;
+  /**
+   * The nextPageToken of the previous page, asked with the same
+   * numRecentEvents and afterTimestamp; omitted for the first page.
+   */
+  pageToken?: string;
+}
+
+/** One page of a session's events. */
+export interface SessionPage {
+  /** The session (its ids, state and update time) with this page's events, oldest first. */
+  session: Session;
+  /** Names the next page; "" on the last one. */
+  nextPageToken: string;
+}
+
 /**
  * A client of agentsvc: runs agents (with tools that live in this process),
  * manages sessions and describes apps. One client holds one HTTP/2
@@ -122,6 +148,9 @@ export class AgentsvcClient {
    * Nothing is sent until the iteration starts. Failures reject the iteration
    * with an {@link AgentsvcError} subclass: NotFoundError for an unknown app
    * or session, SessionBusyError when the session runs another invocation...
+   * A run with a `requestId` can be retried after such a failure without
+   * storing its message twice: send the same id again (the client itself
+   * never retries).
    */
   run(options: RunOptions): Invocation {
     if (options.tools !== undefined) {
@@ -141,7 +170,12 @@ export class AgentsvcClient {
     return required(res.session, "session");
   }
 
-  /** Returns a session with its events. Rejects with NotFoundError when it does not exist. */
+  /**
+   * Returns a session with its events. Rejects with NotFoundError when it
+   * does not exist, and with ResourceExhaustedError (reason
+   * RESPONSE_TOO_LARGE) when it is too large for one response: read that one
+   * with {@link AgentsvcClient.sessionPages} or {@link AgentsvcClient.sessionEvents}.
+   */
   async getSession(options: GetSessionOptions): Promise<Session> {
     const res = await this.call(() => this.sessions.getSession({
       appName: options.appName,
@@ -151,6 +185,61 @@ export class AgentsvcClient {
       afterTimestamp: options.afterTimestamp ?? 0,
     }, this.callOptions()));
     return required(res.session, "session");
+  }
+
+  /**
+   * Returns one page of a session's events, oldest first, and the token of
+   * the next page. The pages of a listing end with the events the session
+   * had when its first page was read. Rejects with NotFoundError when the
+   * session does not exist, InvalidArgumentError for a token of another
+   * session or selection.
+   */
+  async getSessionPage(options: GetSessionPageOptions): Promise<SessionPage> {
+    const res = await this.call(() => this.sessions.getSession({
+      appName: options.appName,
+      userId: options.userId,
+      sessionId: options.sessionId,
+      numRecentEvents: options.numRecentEvents ?? 0,
+      afterTimestamp: options.afterTimestamp ?? 0,
+      pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+      pageToken: options.pageToken ?? "",
+    }, this.callOptions()));
+    return { session: required(res.session, "session"), nextPageToken: res.nextPageToken };
+  }
+
+  /**
+   * Reads a session page by page, from the first page (or from the page
+   * `pageToken` names), each page asked for when the previous one has been
+   * consumed. The way to read a session too large for one response
+   * (getSession rejects it with reason RESPONSE_TOO_LARGE).
+   *
+   * ```ts
+   * for await (const page of client.sessionPages({ ...key, pageSize: 500 })) {
+   *   console.log(page.session.events.length);
+   * }
+   * ```
+   */
+  async *sessionPages(options: GetSessionPageOptions): AsyncGenerator<SessionPage, void, undefined> {
+    let pageToken = options.pageToken ?? "";
+    do {
+      const page = await this.getSessionPage({ ...options, pageToken });
+      yield page;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+  }
+
+  /**
+   * Yields every event of a session once, oldest first, reading it page by
+   * page (see {@link AgentsvcClient.sessionPages}).
+   *
+   * ```ts
+   * for await (const event of client.sessionEvents(key)) console.log(event.author, eventText(event));
+   * ```
+   */
+  async *sessionEvents(options: GetSessionPageOptions): AsyncGenerator<Event, void, undefined> {
+    for await (const page of this.sessionPages(options)) {
+      yield* page.session.events;
+    }
   }
 
   /** Returns a session, or undefined when it does not exist. */

@@ -7,14 +7,17 @@
 export {
   AgentsvcClient,
   DEFAULT_ADDRESS,
+  DEFAULT_PAGE_SIZE,
   type ClientOptions,
   type CreateSessionOptions,
   type GetSessionOptions,
+  type GetSessionPageOptions,
   type HeadersOption,
   type SessionKey,
+  type SessionPage,
   type TlsOptions,
 } from "./client.js";
-export { Invocation, type MessageInput, type RunOptions } from "./invocation.js";
+export { Invocation, newRequestId, type MessageInput, type RunOptions } from "./invocation.js";
 export { defineTool, type Tool, type ToolActions, type ToolContext, type ToolDefinition } from "./tools.js";
 export type { Infer, JsonSchema, JsonSchemaType, ObjectSchema } from "./schema.js";
 export { eventText, functionCalls, functionResponses, isFinalResponse } from "./events.js";

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
 import type { CallOptions, Client } from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
@@ -27,6 +28,16 @@ export interface RunOptions {
   stateDelta?: JsonObject;
   /** Resumes the paused invocation with this id (resumable apps). */
   invocationId?: string;
+  /**
+   * Idempotency key of the run, chosen by the caller (see
+   * {@link newRequestId}): at most 128 bytes of UTF-8 without control
+   * characters, stored on the user event. A run whose request id a user
+   * event of the session already carries stores no second user message: the
+   * service answers the finished invocation's events again, or continues the
+   * one that stopped early. Use one id per logical run and send it again
+   * when retrying that run. Default: none.
+   */
+  requestId?: string;
   /** "sse" streams partial events as the model produces them. Default "none". */
   streaming?: "none" | "sse";
   /** Upper bound on model calls; the service defaults to 500, 0 or less means none. */
@@ -144,6 +155,15 @@ export class Invocation implements AsyncIterable<Event> {
   }
 }
 
+/**
+ * Returns a new request id (a random uuid4) for {@link RunOptions.requestId}:
+ * create one per logical run, before its first attempt, and pass the same id
+ * to every retry of that run.
+ */
+export function newRequestId(): string {
+  return randomUUID();
+}
+
 /** Builds the RunRequest of a run. */
 export function runRequest(options: RunOptions): MessageInitShape<typeof RunRequestSchema> {
   const message = typeof options.message === "string"
@@ -161,6 +181,7 @@ export function runRequest(options: RunOptions): MessageInitShape<typeof RunRequ
     newMessage: message,
     ...(options.stateDelta === undefined ? {} : { stateDelta: options.stateDelta }),
     invocationId: options.invocationId ?? "",
+    requestId: options.requestId ?? "",
     runConfig,
   };
 }

@@ -55,7 +55,14 @@ describe("live: cancellation", () => {
     await sleep(300);
     const session = await client.getSession(key);
     assertStopped(session);
-    assert.equal(session.events.flatMap(functionResponses).length, 0, "the tool's response was stored");
+    // The service closes the cancelled call with an error response of its
+    // own, so that the next model request is valid; the tool's late result
+    // is never stored.
+    const responses = session.events.flatMap(functionResponses);
+    assert.deepEqual(responses.map((r) => r.name), ["get_weather"]);
+    assert.equal(responses[0]!.id, events.flatMap(functionCalls)[0]!.id);
+    assert.match(String(responses[0]!.response?.["error"]), /cancelled/);
+    assert.equal(responses[0]!.response?.["late"], undefined, "the tool's late result was stored");
     assert.equal((await fakeGemini.requests()).length, 1, "the model was called again after the cancel");
 
     // The session is free: a new run on it works.

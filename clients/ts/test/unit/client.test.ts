@@ -9,11 +9,14 @@ import {
   defineTool,
   eventText,
   FailedPreconditionError,
+  InvalidArgumentError,
+  newRequestId,
   NotFoundError,
   SessionBusyError,
   type ToolContext,
 } from "../../src/index.js";
 import type { ConnectRequest, ConnectResponseSchema, StartRun, ToolResult } from "../../src/gen/agentsvc/v1/runner_service_pb.js";
+import type { GetSessionRequest } from "../../src/gen/agentsvc/v1/session_service_pb.js";
 import { ErrorInfoSchema } from "../../src/gen/google/rpc/error_details_pb.js";
 import { deferred, within } from "../support.js";
 import { type FakeServer, type FakeServices, startFakeServer } from "./fakeserver.js";
@@ -286,6 +289,32 @@ describe("plain runs, sessions and apps against an in-process server", () => {
     assert.equal(run.completed, true);
   });
 
+  test("a request id reaches the service on Run and on Connect's start, the same on a retry", async () => {
+    const seen: string[] = [];
+    const c = await serve({
+      runner: {
+        async *run(req) {
+          seen.push(`run:${req.requestId}`);
+          yield { event: { invocationId: "e-3", content: { parts: [{ text: "ok" }] } } };
+        },
+        async *connect(requests) {
+          const first = await next(requests[Symbol.asyncIterator]());
+          seen.push(`connect:${(first.kind.value as StartRun).run?.requestId ?? "?"}`);
+          yield { kind: { case: "done", value: { invocationId: "e-3" } } };
+        },
+      },
+    });
+    const requestId = newRequestId();
+    assert.match(requestId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.notEqual(newRequestId(), requestId);
+    await c.run({ ...key, message: "hi", requestId }).collect();
+    await c.run({ ...key, message: "hi", requestId }).collect();
+    await c.run({ ...key, message: "hi", requestId, tools: [] }).collect();
+    await c.run({ ...key, message: "hi" }).collect();
+    await c.run({ ...key, message: "hi", tools: [] }).collect();
+    assert.deepEqual(seen, [`run:${requestId}`, `run:${requestId}`, `connect:${requestId}`, "run:", "connect:"]);
+  });
+
   test("a busy session rejects with SessionBusyError", async () => {
     const c = await serve({
       runner: {
@@ -343,6 +372,85 @@ describe("plain runs, sessions and apps against an in-process server", () => {
     assert.equal((await c.getApp("weather")).rootAgent?.tools[0]?.remote, true);
     await assert.rejects(c.rewindSession({ ...key, rewindBeforeInvocationId: "e-1" }), (err: unknown) =>
       err instanceof Error && err.name === "UnimplementedError");
+  });
+
+  test("pages of a session: getSessionPage, sessionPages and sessionEvents follow next_page_token", async () => {
+    // A session of five events served in pages of pageSize; the token is the
+    // position of the next event.
+    const requests: GetSessionRequest[] = [];
+    const ids = ["u1", "a1", "u2", "a2", "p3"];
+    const c = await serve({
+      sessions: {
+        getSession(req) {
+          requests.push(req);
+          if (req.pageToken === "bad") {
+            throw statusError("page_token is not a valid token for this request", Code.InvalidArgument, "INVALID_ARGUMENT");
+          }
+          const from = req.pageToken === "" ? 0 : Number(req.pageToken);
+          const to = Math.min(from + req.pageSize, ids.length);
+          return {
+            session: { id: req.sessionId, state: { page: from }, events: ids.slice(from, to).map((id) => ({ id })) },
+            nextPageToken: to < ids.length ? String(to) : "",
+          };
+        },
+      },
+    });
+
+    const first = await c.getSessionPage(key);
+    assert.equal(requests[0]?.pageSize, 100);
+    assert.equal(requests[0]?.pageToken, "");
+    assert.deepEqual(first.session.events.map((e) => e.id), ids);
+    assert.equal(first.nextPageToken, "");
+
+    requests.length = 0;
+    const page = await c.getSessionPage({ ...key, pageSize: 2, pageToken: "2", numRecentEvents: 9, afterTimestamp: 1.5 });
+    assert.deepEqual(page.session.events.map((e) => e.id), ["u2", "a2"]);
+    assert.equal(page.nextPageToken, "4");
+    assert.deepEqual([requests[0]?.pageSize, requests[0]?.pageToken, requests[0]?.numRecentEvents, requests[0]?.afterTimestamp], [2, "2", 9, 1.5]);
+
+    requests.length = 0;
+    const pages = [];
+    for await (const p of c.sessionPages({ ...key, pageSize: 2, numRecentEvents: 7 })) {
+      pages.push([p.session.state?.["page"], p.session.events.map((e) => e.id), p.nextPageToken]);
+    }
+    assert.deepEqual(pages, [[0, ["u1", "a1"], "2"], [2, ["u2", "a2"], "4"], [4, ["p3"], ""]]);
+    assert.deepEqual(requests.map((r) => [r.pageToken, r.pageSize, r.numRecentEvents]), [["", 2, 7], ["2", 2, 7], ["4", 2, 7]]);
+
+    const events = [];
+    for await (const event of c.sessionEvents({ ...key, pageSize: 1 })) {
+      events.push(event.id);
+    }
+    assert.deepEqual(events, ids);
+
+    const rest = [];
+    for await (const event of c.sessionEvents({ ...key, pageSize: 1, pageToken: "3" })) {
+      rest.push(event.id);
+    }
+    assert.deepEqual(rest, ["a2", "p3"]);
+
+    // Pages are read as they are consumed: leaving the loop reads no more.
+    requests.length = 0;
+    for await (const event of c.sessionEvents({ ...key, pageSize: 2 })) {
+      if (event.id === "a1") break;
+    }
+    assert.equal(requests.length, 1);
+
+    await assert.rejects(c.getSessionPage({ ...key, pageToken: "bad" }), InvalidArgumentError);
+  });
+
+  test("sessionEvents rejects with the mapped error of a page", async () => {
+    const c = await serve({
+      sessions: {
+        getSession() {
+          throw statusError("Session not found", Code.NotFound, "SESSION_NOT_FOUND");
+        },
+      },
+    });
+    await assert.rejects(async () => {
+      for await (const _event of c.sessionEvents(key)) {
+        assert.fail("no event expected");
+      }
+    }, NotFoundError);
   });
 
   test("an unreachable service is UnavailableError", async () => {

@@ -40,6 +40,14 @@ describe("toAgentsvcError", () => {
     { code: Code.Canceled, reason: "CANCELLED", cls: CancelledError, name: "CANCELLED" },
     { code: Code.DeadlineExceeded, reason: "DEADLINE_EXCEEDED", cls: DeadlineExceededError, name: "DEADLINE_EXCEEDED" },
     { code: Code.Internal, reason: "INTERNAL", cls: InternalError, name: "INTERNAL" },
+    { code: Code.InvalidArgument, reason: "NESTING_TOO_DEEP", cls: InvalidArgumentError, name: "INVALID_ARGUMENT" },
+    { code: Code.ResourceExhausted, reason: "SESSION_TOO_LARGE", cls: ResourceExhaustedError, name: "RESOURCE_EXHAUSTED" },
+    { code: Code.ResourceExhausted, reason: "RESPONSE_TOO_LARGE", cls: ResourceExhaustedError, name: "RESOURCE_EXHAUSTED" },
+    { code: Code.ResourceExhausted, reason: "TOO_MANY_CONNECT_STREAMS", cls: ResourceExhaustedError, name: "RESOURCE_EXHAUSTED" },
+    { code: Code.DeadlineExceeded, reason: "INVOCATION_TIMEOUT", cls: DeadlineExceededError, name: "DEADLINE_EXCEEDED" },
+    { code: Code.DeadlineExceeded, reason: "CONNECT_START_TIMEOUT", cls: DeadlineExceededError, name: "DEADLINE_EXCEEDED" },
+    { code: Code.Unavailable, reason: "SHUTTING_DOWN", cls: UnavailableError, name: "UNAVAILABLE" },
+    { code: Code.Unavailable, reason: "MODEL_ERROR", cls: UnavailableError, name: "UNAVAILABLE" },
   ];
   for (const c of cases) {
     test(`${c.name}/${c.reason} → ${c.cls.name}`, () => {
@@ -58,6 +66,25 @@ describe("toAgentsvcError", () => {
       assert.ok(err.cause instanceof ConnectError);
     });
   }
+
+  test("a model's own error keeps its code, message and the model call's status in metadata", () => {
+    const cases: { code: Code; httpStatus: string; modelStatus: string; cls: new (...args: never[]) => AgentsvcError }[] = [
+      { code: Code.ResourceExhausted, httpStatus: "429", modelStatus: "RESOURCE_EXHAUSTED", cls: ResourceExhaustedError },
+      { code: Code.DeadlineExceeded, httpStatus: "504", modelStatus: "DEADLINE_EXCEEDED", cls: DeadlineExceededError },
+      { code: Code.Unavailable, httpStatus: "503", modelStatus: "UNAVAILABLE", cls: UnavailableError },
+      { code: Code.FailedPrecondition, httpStatus: "400", modelStatus: "INVALID_ARGUMENT", cls: FailedPreconditionError },
+    ];
+    for (const c of cases) {
+      const err = toAgentsvcError(withInfo("Quota exceeded for model", c.code, "MODEL_ERROR", {
+        http_status: c.httpStatus,
+        model_status: c.modelStatus,
+      }));
+      assert.ok(err instanceof c.cls, `${err.name} is not a ${c.cls.name}`);
+      assert.equal(err.reason, "MODEL_ERROR");
+      assert.equal(err.message, "Quota exceeded for model");
+      assert.deepEqual(err.metadata, { http_status: c.httpStatus, model_status: c.modelStatus });
+    }
+  });
 
   test("a SessionBusyError is an AbortedError", () => {
     assert.ok(toAgentsvcError(withInfo("busy", Code.Aborted, "SESSION_BUSY")) instanceof AbortedError);
