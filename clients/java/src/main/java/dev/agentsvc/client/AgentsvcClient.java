@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -230,17 +231,50 @@ public final class AgentsvcClient implements AutoCloseable {
   // Runs.
 
   /**
+   * Returns a new request id: a random UUID, for {@code RunRequest.request_id}. Take one per
+   * logical run and send it again with each retry of that run: the service stores the user
+   * message once, and answers a retry of a finished run with its stored events, or continues an
+   * unfinished one, instead of running the message again.
+   *
+   * <pre>{@code
+   * RunRequest request = RunRequest.newBuilder()
+   *     .setAppName("echo").setUserId("alice").setSessionId(sessionId)
+   *     .setNewMessage(Contents.userText("Hello"))
+   *     .setRequestId(AgentsvcClient.newRequestId())
+   *     .build();
+   * // Run it, and on a DeadlineExceededException or UnavailableException run the same request
+   * // again (a SessionBusyException means the first attempt still runs: wait, then retry).
+   * }</pre>
+   */
+  public static String newRequestId() {
+    return UUID.randomUUID().toString();
+  }
+
+  /**
    * Runs an agent without client tools on an existing session, sending a text message; iterate
    * the result for its events.
    */
   public Invocation run(String appName, String userId, String sessionId, String text) {
-    return run(request(appName, userId, sessionId, text));
+    return run(request(appName, userId, sessionId, text, null));
+  }
+
+  /**
+   * Runs an agent without client tools on an existing session, sending a text message under a
+   * request id (see {@link #newRequestId()}): a retry with the same id stores the message once.
+   *
+   * @param requestId the run's idempotency key (at most 128 bytes of UTF-8, no control
+   *     characters), or null or empty for none
+   */
+  public Invocation run(
+      String appName, String userId, String sessionId, String text, String requestId) {
+    return run(request(appName, userId, sessionId, text, requestId));
   }
 
   /**
    * Runs an agent without client tools ({@code RunnerService.Run}); iterate the result for its
    * events. Errors before the first event (unknown session, busy session...) are thrown by the
-   * iteration.
+   * iteration. A request with a {@code request_id} can be sent again after a failure without
+   * storing its message twice (see {@link #newRequestId()}).
    */
   public Invocation run(RunRequest request) {
     return startRun(request, null);
@@ -258,13 +292,28 @@ public final class AgentsvcClient implements AutoCloseable {
   public Invocation run(
       String appName, String userId, String sessionId, String text,
       Collection<FunctionTool> tools) {
-    return run(request(appName, userId, sessionId, text), tools);
+    return run(request(appName, userId, sessionId, text, null), tools);
+  }
+
+  /**
+   * Runs an agent whose tools live here, on an existing session, sending a text message under a
+   * request id (see {@link #newRequestId()}): a retry with the same id stores the message once.
+   *
+   * @param requestId the run's idempotency key (at most 128 bytes of UTF-8, no control
+   *     characters), or null or empty for none
+   */
+  public Invocation run(
+      String appName, String userId, String sessionId, String text, String requestId,
+      Collection<FunctionTool> tools) {
+    return run(request(appName, userId, sessionId, text, requestId), tools);
   }
 
   /**
    * Runs an agent whose tools live here ({@code RunnerService.Connect}): declares the tools, then
    * runs each call the agent makes on the tool executor, several at once when the model calls
-   * tools in parallel, and sends their results back in whatever order they finish.
+   * tools in parallel, and sends their results back in whatever order they finish. A request
+   * with a {@code request_id} can be sent again after a failure without storing its message
+   * twice (see {@link #newRequestId()}).
    *
    * @throws IllegalArgumentException when two tools have the same name
    */
@@ -306,11 +355,15 @@ public final class AgentsvcClient implements AutoCloseable {
     return invocation;
   }
 
-  private static RunRequest request(String appName, String userId, String sessionId, String text) {
-    return RunRequest.newBuilder()
+  private static RunRequest request(
+      String appName, String userId, String sessionId, String text, String requestId) {
+    RunRequest.Builder req = RunRequest.newBuilder()
         .setAppName(appName).setUserId(userId).setSessionId(sessionId)
-        .setNewMessage(Contents.userText(text))
-        .build();
+        .setNewMessage(Contents.userText(text));
+    if (requestId != null) {
+      req.setRequestId(requestId);
+    }
+    return req.build();
   }
 
   private <S extends AbstractStub<S>> S stub(S stub) {
