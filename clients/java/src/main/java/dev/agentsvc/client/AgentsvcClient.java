@@ -1,11 +1,13 @@
 package dev.agentsvc.client;
 
 import dev.agentsvc.v1.App;
+import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.AppServiceGrpc;
 import dev.agentsvc.v1.CreateSessionRequest;
 import dev.agentsvc.v1.DeleteSessionRequest;
 import dev.agentsvc.v1.GetAppRequest;
 import dev.agentsvc.v1.GetSessionRequest;
+import dev.agentsvc.v1.GetSessionResponse;
 import dev.agentsvc.v1.ListAppsRequest;
 import dev.agentsvc.v1.ListSessionsRequest;
 import dev.agentsvc.v1.RewindSessionRequest;
@@ -38,6 +40,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * A client of agentsvc: runs agents, with tools written in Java, and manages sessions and apps.
@@ -173,13 +176,92 @@ public final class AgentsvcClient implements AutoCloseable {
 
   /**
    * Returns a session, with the events the request selects ({@code num_recent_events}, {@code
-   * after_timestamp}).
+   * after_timestamp}). A request for a page ({@code page_size}, {@code page_token}) returns that
+   * page's events only; {@link #getSessionPage(GetSessionRequest)} also returns the token of the
+   * next page.
+   *
+   * @throws NotFoundException when there is no such session
+   * @throws ResourceExhaustedException ({@value ErrorReasons#RESPONSE_TOO_LARGE}) when the whole
+   *     session is too large for one response: read it in pages
+   */
+  public Session getSession(GetSessionRequest request) {
+    return getSessionPage(request).getSession();
+  }
+
+  /**
+   * Returns one page of a session's events, oldest first, and the token of the next page.
+   *
+   * @param pageSize at most this many events (the service caps it at 1000; a page also ends
+   *     early rather than exceed 4 MiB); 0 for the service's default of 100
+   * @param pageToken the {@code next_page_token} of the previous page, or null or empty for the
+   *     first page
+   * @return the session with the page's events, and the next page's token, empty on the last page
+   * @throws NotFoundException when there is no such session
+   * @throws InvalidArgumentException when the token is not one of this listing
+   */
+  public GetSessionResponse getSessionPage(
+      String appName, String userId, String sessionId, int pageSize, String pageToken) {
+    GetSessionRequest.Builder req = GetSessionRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId)
+        .setPageSize(pageSize > 0 ? pageSize : SessionPages.DEFAULT_PAGE_SIZE);
+    if (pageToken != null) {
+      req.setPageToken(pageToken);
+    }
+    return getSessionPage(req.build());
+  }
+
+  /**
+   * Calls GetSession: returns the session with the events the request selects and, when it asks
+   * for a page ({@code page_size}, {@code page_token}), the {@code next_page_token} of the next
+   * one (empty on the last page).
    *
    * @throws NotFoundException when there is no such session
    */
-  public Session getSession(GetSessionRequest request) {
-    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
-        .getSession(request).getSession());
+  public GetSessionResponse getSessionPage(GetSessionRequest request) {
+    Objects.requireNonNull(request, "request");
+    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel)).getSession(request));
+  }
+
+  /**
+   * Returns all events of a session, oldest first, read in pages of 100 as the stream is
+   * consumed; see {@link #sessionEvents(GetSessionRequest)}.
+   */
+  public Stream<Event> sessionEvents(String appName, String userId, String sessionId) {
+    return sessionEvents(GetSessionRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).build());
+  }
+
+  /**
+   * Returns the events a GetSession request selects ({@code num_recent_events}, {@code
+   * after_timestamp}), oldest first, read page by page as the stream is consumed: a session of
+   * any size, without holding more than one page. No call is made before the stream is
+   * consumed; each page is one call, with the client's timeout, and a failed one throws its
+   * {@link AgentsvcException} from the stream. The listing is the session's events when the
+   * first page is read: events appended later are not in it.
+   *
+   * <pre>{@code
+   * try (Stream<Event> events = client.sessionEvents("weather", "alice", sessionId)) {
+   *   events.filter(Events::isFinalResponse).map(Events::text).forEach(System.out::println);
+   * }
+   * }</pre>
+   *
+   * @param request the session and selection; its {@code page_size} sets the page size (100 when
+   *     0), its {@code page_token}, if any, where the listing starts
+   * @throws IllegalArgumentException when {@code page_size} is negative
+   */
+  public Stream<Event> sessionEvents(GetSessionRequest request) {
+    return sessionPages(request).flatMap(page -> page.getSession().getEventsList().stream());
+  }
+
+  /**
+   * Returns the pages of a GetSession listing, fetched as the stream is consumed: each page holds
+   * the session (its state as of that call) with the page's events. See {@link
+   * #sessionEvents(GetSessionRequest)}.
+   *
+   * @throws IllegalArgumentException when {@code page_size} is negative
+   */
+  public Stream<GetSessionResponse> sessionPages(GetSessionRequest request) {
+    return SessionPages.stream(request, this::getSessionPage);
   }
 
   /** Returns the sessions of a user, without their events. */
