@@ -240,10 +240,11 @@ public final class AgentsvcClient implements AutoCloseable {
    * first page is read: events appended later are not in it.
    *
    * <pre>{@code
-   * try (Stream<Event> events = client.sessionEvents("weather", "alice", sessionId)) {
-   *   events.filter(Events::isFinalResponse).map(Events::text).forEach(System.out::println);
-   * }
+   * client.sessionEvents("weather", "alice", sessionId)
+   *     .filter(Events::isFinalResponse).map(Events::text).forEach(System.out::println);
    * }</pre>
+   *
+   * <p>The stream holds no resource between pages: it need not be closed.
    *
    * @param request the session and selection; its {@code page_size} sets the page size (100 when
    *     0), its {@code page_token}, if any, where the listing starts
