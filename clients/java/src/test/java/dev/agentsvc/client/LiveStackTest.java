@@ -341,10 +341,17 @@ class LiveStackTest {
 
     Session stored = client.getSession("weather", user, session.getId());
     List<Event> events = stored.getEventsList();
-    assertEquals(2, events.size(), "the user's message and the call, nothing after: " + events);
-    assertEquals("get_weather", Events.functionCalls(events.get(1)).get(0).getName());
+    assertEquals(3, events.size(),
+        "the user's message, the call and the service's answer to it, nothing after: " + events);
+    FunctionCall call = Events.functionCalls(events.get(1)).get(0);
+    assertEquals("get_weather", call.getName());
     assertTrue(events.stream().noneMatch(Event::getPartial), "only whole events are stored");
     assertEquals(byAgent(seen).get(0).getId(), events.get(1).getId());
+    // The cancelled call is not left open: the service closed it with an error response, so the
+    // next model request is valid.
+    FunctionResponse closed = Events.functionResponses(events.get(2)).get(0);
+    assertEquals(call.getId(), closed.getId());
+    assertTrue(Values.toMap(closed.getResponse()).containsKey("error"), closed.toString());
 
     // The session is free again.
     model.reset();
