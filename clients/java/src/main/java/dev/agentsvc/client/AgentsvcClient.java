@@ -1,11 +1,13 @@
 package dev.agentsvc.client;
 
 import dev.agentsvc.v1.App;
+import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.AppServiceGrpc;
 import dev.agentsvc.v1.CreateSessionRequest;
 import dev.agentsvc.v1.DeleteSessionRequest;
 import dev.agentsvc.v1.GetAppRequest;
 import dev.agentsvc.v1.GetSessionRequest;
+import dev.agentsvc.v1.GetSessionResponse;
 import dev.agentsvc.v1.ListAppsRequest;
 import dev.agentsvc.v1.ListSessionsRequest;
 import dev.agentsvc.v1.RewindSessionRequest;
@@ -30,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,6 +40,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * A client of agentsvc: runs agents, with tools written in Java, and manages sessions and apps.
@@ -172,13 +176,93 @@ public final class AgentsvcClient implements AutoCloseable {
 
   /**
    * Returns a session, with the events the request selects ({@code num_recent_events}, {@code
-   * after_timestamp}).
+   * after_timestamp}). A request for a page ({@code page_size}, {@code page_token}) returns that
+   * page's events only; {@link #getSessionPage(GetSessionRequest)} also returns the token of the
+   * next page.
+   *
+   * @throws NotFoundException when there is no such session
+   * @throws ResourceExhaustedException ({@value ErrorReasons#RESPONSE_TOO_LARGE}) when the whole
+   *     session is too large for one response: read it in pages
+   */
+  public Session getSession(GetSessionRequest request) {
+    return getSessionPage(request).getSession();
+  }
+
+  /**
+   * Returns one page of a session's events, oldest first, and the token of the next page.
+   *
+   * @param pageSize at most this many events (the service caps it at 1000; a page also ends
+   *     early rather than exceed 4 MiB); 0 for the service's default of 100
+   * @param pageToken the {@code next_page_token} of the previous page, or null or empty for the
+   *     first page
+   * @return the session with the page's events, and the next page's token, empty on the last page
+   * @throws NotFoundException when there is no such session
+   * @throws InvalidArgumentException when the token is not one of this listing
+   */
+  public GetSessionResponse getSessionPage(
+      String appName, String userId, String sessionId, int pageSize, String pageToken) {
+    GetSessionRequest.Builder req = GetSessionRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId)
+        .setPageSize(pageSize > 0 ? pageSize : SessionPages.DEFAULT_PAGE_SIZE);
+    if (pageToken != null) {
+      req.setPageToken(pageToken);
+    }
+    return getSessionPage(req.build());
+  }
+
+  /**
+   * Calls GetSession: returns the session with the events the request selects and, when it asks
+   * for a page ({@code page_size}, {@code page_token}), the {@code next_page_token} of the next
+   * one (empty on the last page).
    *
    * @throws NotFoundException when there is no such session
    */
-  public Session getSession(GetSessionRequest request) {
-    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
-        .getSession(request).getSession());
+  public GetSessionResponse getSessionPage(GetSessionRequest request) {
+    Objects.requireNonNull(request, "request");
+    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel)).getSession(request));
+  }
+
+  /**
+   * Returns all events of a session, oldest first, read in pages of 100 as the stream is
+   * consumed; see {@link #sessionEvents(GetSessionRequest)}.
+   */
+  public Stream<Event> sessionEvents(String appName, String userId, String sessionId) {
+    return sessionEvents(GetSessionRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).build());
+  }
+
+  /**
+   * Returns the events a GetSession request selects ({@code num_recent_events}, {@code
+   * after_timestamp}), oldest first, read page by page as the stream is consumed: a session of
+   * any size, without holding more than one page. No call is made before the stream is
+   * consumed; each page is one call, with the client's timeout, and a failed one throws its
+   * {@link AgentsvcException} from the stream. The listing is the session's events when the
+   * first page is read: events appended later are not in it.
+   *
+   * <pre>{@code
+   * client.sessionEvents("weather", "alice", sessionId)
+   *     .filter(Events::isFinalResponse).map(Events::text).forEach(System.out::println);
+   * }</pre>
+   *
+   * <p>The stream holds no resource between pages: it need not be closed.
+   *
+   * @param request the session and selection; its {@code page_size} sets the page size (100 when
+   *     0), its {@code page_token}, if any, where the listing starts
+   * @throws IllegalArgumentException when {@code page_size} is negative
+   */
+  public Stream<Event> sessionEvents(GetSessionRequest request) {
+    return sessionPages(request).flatMap(page -> page.getSession().getEventsList().stream());
+  }
+
+  /**
+   * Returns the pages of a GetSession listing, fetched as the stream is consumed: each page holds
+   * the session (its state as of that call) with the page's events. See {@link
+   * #sessionEvents(GetSessionRequest)}.
+   *
+   * @throws IllegalArgumentException when {@code page_size} is negative
+   */
+  public Stream<GetSessionResponse> sessionPages(GetSessionRequest request) {
+    return SessionPages.stream(request, this::getSessionPage);
   }
 
   /** Returns the sessions of a user, without their events. */
@@ -230,17 +314,50 @@ public final class AgentsvcClient implements AutoCloseable {
   // Runs.
 
   /**
+   * Returns a new request id: a random UUID, for {@code RunRequest.request_id}. Take one per
+   * logical run and send it again with each retry of that run: the service stores the user
+   * message once, and answers a retry of a finished run with its stored events, or continues an
+   * unfinished one, instead of running the message again.
+   *
+   * <pre>{@code
+   * RunRequest request = RunRequest.newBuilder()
+   *     .setAppName("echo").setUserId("alice").setSessionId(sessionId)
+   *     .setNewMessage(Contents.userText("Hello"))
+   *     .setRequestId(AgentsvcClient.newRequestId())
+   *     .build();
+   * // Run it, and on a DeadlineExceededException or UnavailableException run the same request
+   * // again (a SessionBusyException means the first attempt still runs: wait, then retry).
+   * }</pre>
+   */
+  public static String newRequestId() {
+    return UUID.randomUUID().toString();
+  }
+
+  /**
    * Runs an agent without client tools on an existing session, sending a text message; iterate
    * the result for its events.
    */
   public Invocation run(String appName, String userId, String sessionId, String text) {
-    return run(request(appName, userId, sessionId, text));
+    return run(request(appName, userId, sessionId, text, null));
+  }
+
+  /**
+   * Runs an agent without client tools on an existing session, sending a text message under a
+   * request id (see {@link #newRequestId()}): a retry with the same id stores the message once.
+   *
+   * @param requestId the run's idempotency key (at most 128 bytes of UTF-8, no control
+   *     characters), or null or empty for none
+   */
+  public Invocation run(
+      String appName, String userId, String sessionId, String text, String requestId) {
+    return run(request(appName, userId, sessionId, text, requestId));
   }
 
   /**
    * Runs an agent without client tools ({@code RunnerService.Run}); iterate the result for its
    * events. Errors before the first event (unknown session, busy session...) are thrown by the
-   * iteration.
+   * iteration. A request with a {@code request_id} can be sent again after a failure without
+   * storing its message twice (see {@link #newRequestId()}).
    */
   public Invocation run(RunRequest request) {
     return startRun(request, null);
@@ -258,13 +375,28 @@ public final class AgentsvcClient implements AutoCloseable {
   public Invocation run(
       String appName, String userId, String sessionId, String text,
       Collection<FunctionTool> tools) {
-    return run(request(appName, userId, sessionId, text), tools);
+    return run(request(appName, userId, sessionId, text, null), tools);
+  }
+
+  /**
+   * Runs an agent whose tools live here, on an existing session, sending a text message under a
+   * request id (see {@link #newRequestId()}): a retry with the same id stores the message once.
+   *
+   * @param requestId the run's idempotency key (at most 128 bytes of UTF-8, no control
+   *     characters), or null or empty for none
+   */
+  public Invocation run(
+      String appName, String userId, String sessionId, String text, String requestId,
+      Collection<FunctionTool> tools) {
+    return run(request(appName, userId, sessionId, text, requestId), tools);
   }
 
   /**
    * Runs an agent whose tools live here ({@code RunnerService.Connect}): declares the tools, then
    * runs each call the agent makes on the tool executor, several at once when the model calls
-   * tools in parallel, and sends their results back in whatever order they finish.
+   * tools in parallel, and sends their results back in whatever order they finish. A request
+   * with a {@code request_id} can be sent again after a failure without storing its message
+   * twice (see {@link #newRequestId()}).
    *
    * @throws IllegalArgumentException when two tools have the same name
    */
@@ -306,11 +438,15 @@ public final class AgentsvcClient implements AutoCloseable {
     return invocation;
   }
 
-  private static RunRequest request(String appName, String userId, String sessionId, String text) {
-    return RunRequest.newBuilder()
+  private static RunRequest request(
+      String appName, String userId, String sessionId, String text, String requestId) {
+    RunRequest.Builder req = RunRequest.newBuilder()
         .setAppName(appName).setUserId(userId).setSessionId(sessionId)
-        .setNewMessage(Contents.userText(text))
-        .build();
+        .setNewMessage(Contents.userText(text));
+    if (requestId != null) {
+      req.setRequestId(requestId);
+    }
+    return req.build();
   }
 
   private <S extends AbstractStub<S>> S stub(S stub) {

@@ -7,6 +7,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -72,6 +73,38 @@ public class AgentsvcException extends RuntimeException {
   /** Returns the ErrorInfo detail; the default instance when the status carried none. */
   public ErrorInfo errorInfo() {
     return errorInfo;
+  }
+
+  /**
+   * Tells whether this is the model's own error (reason {@value ErrorReasons#MODEL_ERROR}): the
+   * message is the model's, the code follows its HTTP status.
+   */
+  public boolean isModelError() {
+    return ErrorReasons.MODEL_ERROR.equals(reason()) && DOMAIN.equals(domain());
+  }
+
+  /**
+   * Returns the HTTP status the model answered with, for a {@linkplain #isModelError() model
+   * error} that came with an answer (e.g. 429); empty otherwise.
+   */
+  public OptionalInt modelHttpStatus() {
+    if (!isModelError()) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(Integer.parseInt(metadata().getOrDefault("http_status", "")));
+    } catch (NumberFormatException e) {
+      return OptionalInt.empty();
+    }
+  }
+
+  /**
+   * Returns the model's status for a {@linkplain #isModelError() model error}, e.g. {@code
+   * RESOURCE_EXHAUSTED} from the model's answer or {@code DEADLINE_EXCEEDED} for a call the
+   * service cut off; an empty string otherwise.
+   */
+  public String modelStatus() {
+    return isModelError() ? metadata().getOrDefault("model_status", "") : "";
   }
 
   @Override

@@ -11,7 +11,7 @@ public class SessionBusyException extends AbortedException {
   private static final long serialVersionUID = 1L;
 
   /** The ErrorInfo reason of this error. */
-  public static final String REASON = "SESSION_BUSY";
+  public static final String REASON = ErrorReasons.SESSION_BUSY;
 
   /**
    * Creates the exception.

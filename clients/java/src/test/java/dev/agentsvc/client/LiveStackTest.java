@@ -11,6 +11,8 @@ import dev.agentsvc.v1.AgentInfo;
 import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.FunctionCall;
 import dev.agentsvc.v1.FunctionResponse;
+import dev.agentsvc.v1.GetSessionRequest;
+import dev.agentsvc.v1.GetSessionResponse;
 import dev.agentsvc.v1.RunConfig;
 import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.Session;
@@ -23,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -338,16 +341,140 @@ class LiveStackTest {
 
     Session stored = client.getSession("weather", user, session.getId());
     List<Event> events = stored.getEventsList();
-    assertEquals(2, events.size(), "the user's message and the call, nothing after: " + events);
-    assertEquals("get_weather", Events.functionCalls(events.get(1)).get(0).getName());
+    assertEquals(3, events.size(),
+        "the user's message, the call and the service's answer to it, nothing after: " + events);
+    FunctionCall call = Events.functionCalls(events.get(1)).get(0);
+    assertEquals("get_weather", call.getName());
     assertTrue(events.stream().noneMatch(Event::getPartial), "only whole events are stored");
     assertEquals(byAgent(seen).get(0).getId(), events.get(1).getId());
+    // The cancelled call is not left open: the service closed it with an error response, so the
+    // next model request is valid.
+    FunctionResponse closed = Events.functionResponses(events.get(2)).get(0);
+    assertEquals(call.getId(), closed.getId());
+    assertTrue(Values.toMap(closed.getResponse()).containsKey("error"), closed.toString());
 
     // The session is free again.
     model.reset();
     List<Event> next = collect(client.run("weather", user, session.getId(), "And now?",
         FunctionTool.fromMethods(new WeatherTools(1))));
     assertEquals("Echo: And now?", Events.text(next.get(next.size() - 1)));
+  }
+
+  private static List<Event> userMessages(List<Event> events) {
+    return events.stream().filter(e -> e.getAuthor().equals("user") && e.hasContent()).toList();
+  }
+
+  private static List<String> ids(List<Event> events) {
+    return events.stream().map(Event::getId).toList();
+  }
+
+  @Test
+  void aRunRetriedWithItsRequestIdStoresOneUserMessage() {
+    Session session = client.createSession("echo", user);
+    String requestId = AgentsvcClient.newRequestId();
+    List<Event> first = collect(client.run("echo", user, session.getId(), "once", requestId));
+    List<Event> retry = collect(client.run("echo", user, session.getId(), "once", requestId));
+
+    // The retry answered the finished invocation's events again, without calling the model.
+    assertEquals(ids(byAgent(first)), ids(byAgent(retry)));
+    assertEquals("Echo: once", Events.text(retry.get(retry.size() - 1)));
+    assertEquals(1, model.requests().size());
+    List<Event> stored = client.getSession("echo", user, session.getId()).getEventsList();
+    assertEquals(1, userMessages(stored).size(), stored.toString());
+    assertEquals(2, stored.size(), "the user's message and the answer: " + stored);
+    assertEquals(requestId, stored.get(0).getRequestId());
+
+    // Another request id is another message.
+    collect(client.run("echo", user, session.getId(), "once", AgentsvcClient.newRequestId()));
+    assertEquals(2, userMessages(client.getSession("echo", user, session.getId()).getEventsList())
+        .size());
+  }
+
+  @Test
+  void aConnectRunRetriedWithItsRequestIdStoresOneUserMessage() {
+    model.script(List.of(
+        FakeGemini.functionCalls("get_weather", Map.of("city", "Paris")),
+        FakeGemini.text("Sunny in Paris.")));
+    Session session = client.createSession("weather", user);
+    RunRequest request = RunRequest.newBuilder()
+        .setAppName("weather").setUserId(user).setSessionId(session.getId())
+        .setNewMessage(Contents.userText("Paris?"))
+        .setRequestId(AgentsvcClient.newRequestId())
+        .build();
+    List<Event> first = collect(client.run(request, FunctionTool.fromMethods(new WeatherTools(1))));
+    WeatherTools again = new WeatherTools(1);
+    List<Event> retry = collect(client.run(request, FunctionTool.fromMethods(again)));
+
+    assertEquals(ids(byAgent(first)), ids(byAgent(retry)));
+    assertEquals(List.of(), again.finished, "the retry calls no tool");
+    assertEquals(2, model.requests().size(), "nor the model");
+    List<Event> stored = client.getSession("weather", user, session.getId()).getEventsList();
+    assertEquals(1, userMessages(stored).size(), stored.toString());
+    assertEquals(4, stored.size(), stored.toString());
+  }
+
+  @Test
+  void aRetryAfterTheClientGaveUpContinuesTheRun() throws Exception {
+    Session session = client.createSession("echo", user);
+    String requestId = AgentsvcClient.newRequestId();
+    model.latency("2s");
+    Invocation gaveUp = client.run("echo", user, session.getId(), "patience", requestId);
+    awaitModelCall();
+    gaveUp.close();
+    model.reset();
+
+    // The documented pattern: the same request again, waiting while the first attempt still runs.
+    List<Event> retry = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (retry == null) {
+      try {
+        retry = collect(client.run("echo", user, session.getId(), "patience", requestId));
+      } catch (SessionBusyException busy) {
+        assertTrue(System.nanoTime() < deadline, "the session stayed busy");
+        Thread.sleep(100);
+      }
+    }
+    assertEquals("Echo: patience", Events.text(retry.get(retry.size() - 1)));
+    List<Event> stored = client.getSession("echo", user, session.getId()).getEventsList();
+    assertEquals(1, userMessages(stored).size(), stored.toString());
+    assertEquals("Echo: patience", Events.text(stored.get(stored.size() - 1)));
+  }
+
+  @Test
+  void pagesOfOneEventYieldEveryEventOnceInOrder() {
+    Session session = client.createSession("echo", user);
+    collect(client.run("echo", user, session.getId(), "one"));
+    client.updateSessionState("echo", user, session.getId(), Map.of("mood", "calm"));
+    collect(client.run("echo", user, session.getId(), "two"));
+    List<String> all = ids(client.getSession("echo", user, session.getId()).getEventsList());
+    assertEquals(5, all.size(), all.toString());
+
+    GetSessionRequest byOne = GetSessionRequest.newBuilder()
+        .setAppName("echo").setUserId(user).setSessionId(session.getId()).setPageSize(1).build();
+    try (Stream<Event> events = client.sessionEvents(byOne)) {
+      assertEquals(all, events.map(Event::getId).toList());
+    }
+
+    List<String> paged = new ArrayList<>();
+    String token = "";
+    int pages = 0;
+    do {
+      GetSessionResponse page = client.getSessionPage("echo", user, session.getId(), 1, token);
+      assertEquals(1, page.getSession().getEventsCount());
+      assertEquals("calm", Values.toMap(page.getSession().getState()).get("mood"));
+      paged.addAll(ids(page.getSession().getEventsList()));
+      token = page.getNextPageToken();
+      pages++;
+    } while (!token.isEmpty());
+    assertEquals(5, pages);
+    assertEquals(all, paged);
+    try (Stream<Event> events = client.sessionEvents("echo", user, session.getId())) {
+      assertEquals(all, events.map(Event::getId).toList());
+    }
+
+    InvalidArgumentException bad = assertThrows(InvalidArgumentException.class,
+        () -> client.getSessionPage("echo", user, session.getId(), 1, "not-a-token"));
+    assertEquals("INVALID_ARGUMENT", bad.code().name());
   }
 
   /** The parameters of a hand-declared get_weather. */
