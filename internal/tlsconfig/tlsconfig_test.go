@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/tlsconfig/tlstest"
 )
 
 // serveTLS accepts TLS connections with cfg on loopback and answers each
@@ -61,12 +63,12 @@ func dial(addr string, cfg *tls.Config) (int64, error) {
 func TestMutualTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newCA(t, "ca")
-	other := newCA(t, "other")
-	c, k := ca.issue(t, 1, false)
+	ca := tlstest.NewCA(t, "ca")
+	other := tlstest.NewCA(t, "other")
+	c, k := ca.Issue(t, 1, false)
 	r, err := New(Options{
-		CertFile: writeFile(t, dir, "cert.pem", c), KeyFile: writeFile(t, dir, "key.pem", k),
-		ClientCAFile: writeFile(t, dir, "ca.pem", ca.pem),
+		CertFile: tlstest.WriteFile(t, dir, "cert.pem", c), KeyFile: tlstest.WriteFile(t, dir, "key.pem", k),
+		ClientCAFile: tlstest.WriteFile(t, dir, "ca.pem", ca.PEM),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -77,13 +79,13 @@ func TestMutualTLS(t *testing.T) {
 		certs  []tls.Certificate
 		wantOK bool
 	}{
-		{"client certificate from the CA", []tls.Certificate{ca.clientCert(t)}, true},
+		{"client certificate from the CA", []tls.Certificate{ca.ClientCert(t)}, true},
 		{"no client certificate", nil, false},
-		{"client certificate from another CA", []tls.Certificate{other.clientCert(t)}, false},
+		{"client certificate from another CA", []tls.Certificate{other.ClientCert(t)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := dial(addr, &tls.Config{RootCAs: ca.pool(), ServerName: "localhost", Certificates: tc.certs, NextProtos: []string{"x"}})
+			_, err := dial(addr, &tls.Config{RootCAs: ca.Pool(), ServerName: "localhost", Certificates: tc.certs, NextProtos: []string{"x"}})
 			if (err == nil) != tc.wantOK {
 				t.Errorf("dial: err = %v, want success %v", err, tc.wantOK)
 			}
@@ -94,9 +96,9 @@ func TestMutualTLS(t *testing.T) {
 func TestServerOnlyTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newCA(t, "ca")
-	c, k := ca.issue(t, 1, false)
-	r, err := New(Options{CertFile: writeFile(t, dir, "cert.pem", c), KeyFile: writeFile(t, dir, "key.pem", k)})
+	ca := tlstest.NewCA(t, "ca")
+	c, k := ca.Issue(t, 1, false)
+	r, err := New(Options{CertFile: tlstest.WriteFile(t, dir, "cert.pem", c), KeyFile: tlstest.WriteFile(t, dir, "key.pem", k)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,10 +106,10 @@ func TestServerOnlyTLS(t *testing.T) {
 		t.Error("MutualTLS without a client CA")
 	}
 	addr := serveTLS(t, r.Config())
-	if _, err := dial(addr, &tls.Config{RootCAs: ca.pool(), ServerName: "127.0.0.1"}); err != nil {
+	if _, err := dial(addr, &tls.Config{RootCAs: ca.Pool(), ServerName: "127.0.0.1"}); err != nil {
 		t.Errorf("client without a certificate: %v", err)
 	}
-	if _, err := dial(addr, &tls.Config{RootCAs: newCA(t, "other").pool(), ServerName: "localhost"}); err == nil {
+	if _, err := dial(addr, &tls.Config{RootCAs: tlstest.NewCA(t, "other").Pool(), ServerName: "localhost"}); err == nil {
 		t.Error("a client that does not trust the CA connected")
 	}
 }
@@ -115,18 +117,18 @@ func TestServerOnlyTLS(t *testing.T) {
 func TestReload(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newCA(t, "ca")
-	c1, k1 := ca.issue(t, 1, false)
+	ca := tlstest.NewCA(t, "ca")
+	c1, k1 := ca.Issue(t, 1, false)
 	var logs syncWriter
 	r, err := New(Options{
-		CertFile: writeFile(t, dir, "cert.pem", c1), KeyFile: writeFile(t, dir, "key.pem", k1),
+		CertFile: tlstest.WriteFile(t, dir, "cert.pem", c1), KeyFile: tlstest.WriteFile(t, dir, "key.pem", k1),
 		CheckInterval: -1, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := serveTLS(t, r.Config())
-	client := &tls.Config{RootCAs: ca.pool(), ServerName: "localhost"}
+	client := &tls.Config{RootCAs: ca.Pool(), ServerName: "localhost"}
 	serial := func() int64 {
 		t.Helper()
 		s, err := dial(addr, client)
@@ -140,21 +142,21 @@ func TestReload(t *testing.T) {
 	}
 
 	// A new pair is served on the next handshake.
-	c2, k2 := ca.issue(t, 2, false)
-	writeFile(t, dir, "cert.pem", c2)
-	writeFile(t, dir, "key.pem", k2)
+	c2, k2 := ca.Issue(t, 2, false)
+	tlstest.WriteFile(t, dir, "cert.pem", c2)
+	tlstest.WriteFile(t, dir, "key.pem", k2)
 	if got := serial(); got != 2 {
 		t.Fatalf("after rotation: serial %d, want 2", got)
 	}
 
 	// A broken certificate keeps the previous pair and warns.
-	writeFile(t, dir, "cert.pem", []byte("not a certificate"))
+	tlstest.WriteFile(t, dir, "cert.pem", []byte("not a certificate"))
 	if got := serial(); got != 2 {
 		t.Errorf("after a broken file: serial %d, want 2", got)
 	}
 	// So does a certificate that does not match the key (half a rotation).
-	c3, k3 := ca.issue(t, 3, false)
-	writeFile(t, dir, "cert.pem", c3)
+	c3, k3 := ca.Issue(t, 3, false)
+	tlstest.WriteFile(t, dir, "cert.pem", c3)
 	if got := serial(); got != 2 {
 		t.Errorf("after a mismatched pair: serial %d, want 2", got)
 	}
@@ -162,7 +164,7 @@ func TestReload(t *testing.T) {
 		t.Errorf("no warning logged: %q", logs.String())
 	}
 	// The rest of the rotation completes it.
-	writeFile(t, dir, "key.pem", k3)
+	tlstest.WriteFile(t, dir, "key.pem", k3)
 	if got := serial(); got != 3 {
 		t.Errorf("after completing the rotation: serial %d, want 3", got)
 	}
@@ -171,15 +173,15 @@ func TestReload(t *testing.T) {
 func TestReloadInterval(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newCA(t, "ca")
-	c1, k1 := ca.issue(t, 1, false)
-	r, err := New(Options{CertFile: writeFile(t, dir, "cert.pem", c1), KeyFile: writeFile(t, dir, "key.pem", k1), CheckInterval: time.Hour})
+	ca := tlstest.NewCA(t, "ca")
+	c1, k1 := ca.Issue(t, 1, false)
+	r, err := New(Options{CertFile: tlstest.WriteFile(t, dir, "cert.pem", c1), KeyFile: tlstest.WriteFile(t, dir, "key.pem", k1), CheckInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, k2 := ca.issue(t, 2, false)
-	writeFile(t, dir, "cert.pem", c2)
-	writeFile(t, dir, "key.pem", k2)
+	c2, k2 := ca.Issue(t, 2, false)
+	tlstest.WriteFile(t, dir, "cert.pem", c2)
+	tlstest.WriteFile(t, dir, "key.pem", k2)
 	if got := r.Certificate().Leaf.SerialNumber.Int64(); got != 1 {
 		t.Errorf("files looked at before the interval elapsed: serial %d", got)
 	}
@@ -192,10 +194,10 @@ func TestReloadInterval(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	ca := newCA(t, "ca")
-	c, k := ca.issue(t, 1, false)
-	cert, key := writeFile(t, dir, "cert.pem", c), writeFile(t, dir, "key.pem", k)
-	junk := writeFile(t, dir, "junk.pem", []byte("junk"))
+	ca := tlstest.NewCA(t, "ca")
+	c, k := ca.Issue(t, 1, false)
+	cert, key := tlstest.WriteFile(t, dir, "cert.pem", c), tlstest.WriteFile(t, dir, "key.pem", k)
+	junk := tlstest.WriteFile(t, dir, "junk.pem", []byte("junk"))
 	for _, tc := range []struct {
 		name string
 		o    Options

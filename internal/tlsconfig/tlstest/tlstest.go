@@ -1,4 +1,6 @@
-package tlsconfig
+// Package tlstest makes throwaway certificate authorities and certificates
+// for tests of TLS listeners.
+package tlstest
 
 import (
 	"crypto/ecdsa"
@@ -16,14 +18,16 @@ import (
 	"time"
 )
 
-// testCA is a throwaway certificate authority.
-type testCA struct {
-	cert *x509.Certificate
+// CA is a throwaway certificate authority.
+type CA struct {
+	Cert *x509.Certificate
 	key  *ecdsa.PrivateKey
-	pem  []byte
+	// PEM is the CA certificate in PEM.
+	PEM []byte
 }
 
-func newCA(t *testing.T, name string) *testCA {
+// NewCA returns a CA named name, valid for an hour.
+func NewCA(t testing.TB, name string) *CA {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -39,18 +43,19 @@ func newCA(t *testing.T, name string) *testCA {
 		t.Fatal(err)
 	}
 	cert, _ := x509.ParseCertificate(der)
-	return &testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
+	return &CA{Cert: cert, key: key, PEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
 }
 
-func (ca *testCA) pool() *x509.CertPool {
+// Pool is a pool holding the CA certificate.
+func (ca *CA) Pool() *x509.CertPool {
 	p := x509.NewCertPool()
-	p.AddCert(ca.cert)
+	p.AddCert(ca.Cert)
 	return p
 }
 
-// issue returns a PEM certificate and key for a server (localhost and
-// 127.0.0.1) or a client, with serial as its serial number.
-func (ca *testCA) issue(t *testing.T, serial int64, client bool) (certPEM, keyPEM []byte) {
+// Issue returns a PEM certificate and key for a server (localhost,
+// 127.0.0.1 and ::1) or a client, with serial as its serial number.
+func (ca *CA) Issue(t testing.TB, serial int64, client bool) (certPEM, keyPEM []byte) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -67,7 +72,7 @@ func (ca *testCA) issue(t *testing.T, serial int64, client bool) (certPEM, keyPE
 		tmpl.Subject.CommonName, tmpl.DNSNames, tmpl.IPAddresses = "client", nil, nil
 		tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.Cert, &key.PublicKey, ca.key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,10 +84,10 @@ func (ca *testCA) issue(t *testing.T, serial int64, client bool) (certPEM, keyPE
 		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder})
 }
 
-// clientCert returns a tls.Certificate for a client issued by ca.
-func (ca *testCA) clientCert(t *testing.T) tls.Certificate {
+// ClientCert returns a client certificate issued by ca.
+func (ca *CA) ClientCert(t testing.TB) tls.Certificate {
 	t.Helper()
-	c, k := ca.issue(t, 100, true)
+	c, k := ca.Issue(t, 100, true)
 	pair, err := tls.X509KeyPair(c, k)
 	if err != nil {
 		t.Fatal(err)
@@ -90,9 +95,9 @@ func (ca *testCA) clientCert(t *testing.T) tls.Certificate {
 	return pair
 }
 
-// writeFile writes data to dir/name, bumping its modification time so
+// WriteFile writes data to dir/name and returns its path, bumping its modification time so
 // that a rewrite within the clock's resolution is still seen as a change.
-func writeFile(t *testing.T, dir, name string, data []byte) string {
+func WriteFile(t testing.TB, dir, name string, data []byte) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	var prev time.Time
