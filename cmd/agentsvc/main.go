@@ -87,6 +87,9 @@ type options struct {
 	maxSessionEvents int
 	maxSessionBytes  int64
 	redisTimeout     time.Duration
+	// Transport security of both listeners; see tls.go.
+	tlsCert, tlsKey, clientCA string
+	insecureListen            bool
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -115,6 +118,10 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.IntVar(&o.maxSessionEvents, "max-session-events", sessions.DefaultMaxEvents, "most events one session may hold; a run that would store more fails with RESOURCE_EXHAUSTED (negative: no cap)")
 	fs.Int64Var(&o.maxSessionBytes, "max-session-bytes", sessions.DefaultMaxBytes, "most bytes of encoded events one session may hold (negative: no cap)")
 	fs.DurationVar(&o.redisTimeout, "redis-timeout", 500*time.Millisecond, "with Redis, how long to wait to connect and for each command's reply")
+	fs.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate (chain) both listeners serve TLS with, reloaded when the file changes; needs --tls-key")
+	fs.StringVar(&o.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
+	fs.StringVar(&o.clientCA, "client-ca", "", "PEM CA certificates; with it both listeners require client certificates that chain to them (mTLS); needs --tls-cert")
+	fs.BoolVar(&o.insecureListen, "insecure-listen", false, "allow listening on a non-loopback address without TLS")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	// Environment first, so that flags on the command line win.
 	var envErr error
@@ -142,6 +149,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 		return nil, fmt.Errorf("--max-request-bytes must be positive, not %d", o.maxRequestBytes)
 	}
 	if err := checkModelLimits(o); err != nil {
+		return nil, err
+	}
+	if err := checkTransport(o); err != nil {
 		return nil, err
 	}
 	return o, nil

@@ -73,6 +73,11 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
 		MaxDepth: o.maxDepth})
 
+	tlsr, err := newTLS(o, log)
+	if err != nil {
+		return err
+	}
+
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {
 		return fmt.Errorf("grpc listener: %w", err)
@@ -84,6 +89,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 
 	gs := grpc.NewServer(append(append(server.DecodeOptions(), server.RecoveryOptions(log)...),
+		grpcCreds(tlsr),
 		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),
@@ -115,6 +121,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
+	if tlsr != nil {
+		hs.TLSConfig = tlsr.Config("h2", "http/1.1")
+	}
 
 	if o.debugAddr != "" {
 		go serveDebug(o.debugAddr, log)
@@ -122,7 +131,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	errc := make(chan error, 2)
 	go func() { errc <- gs.Serve(grpcLis) }()
 	go func() {
-		if err := hs.Serve(httpLis); !errors.Is(err, http.ErrServerClosed) {
+		if err := serveHTTP(hs, httpLis); !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
 		}
 	}()
@@ -134,7 +143,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	defer stopWatch()
 	go ready.watchStore(watchCtx, store, storeCheckInterval, storeCheckTimeout, log)
 	log.Info("agentsvc serving", "grpc", grpcLis.Addr().String(), "http", httpLis.Addr().String(),
-		"apps", len(apps), "sessions", redactURL(o.sessions))
+		"apps", len(apps), "sessions", redactURL(o.sessions), "tls", tlsr != nil, "mtls", tlsr != nil && tlsr.MutualTLS())
 
 	select {
 	case <-ctx.Done():
