@@ -71,7 +71,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
 		MaxInvocationTime:   o.maxInvocationTime,
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
-		MaxDepth: o.maxDepth})
+		MaxDepth:                        o.maxDepth,
+		MaxConcurrentInvocationsPerUser: o.maxUserInvocations})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {

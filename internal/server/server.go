@@ -58,6 +58,10 @@ type Config struct {
 	MaxResponseBytes int
 	// PageBytes bounds one page of GetSession. Default [DefaultPageBytes].
 	PageBytes int
+	// MaxConcurrentInvocationsPerUser caps the invocations one user (app and
+	// user id) runs at once on this server; one more is RESOURCE_EXHAUSTED
+	// (USER_INVOCATION_LIMIT) before anything is stored. 0 means no cap.
+	MaxConcurrentInvocationsPerUser int
 }
 
 // Defaults of [Config].
@@ -134,6 +138,7 @@ func New(cfg Config) *Server {
 	if s.maxInvocationTime <= 0 {
 		s.maxInvocationTime = DefaultMaxInvocationTime
 	}
+	s.invocations.maxPerUser = max(cfg.MaxConcurrentInvocationsPerUser, 0)
 	for _, a := range cfg.Apps {
 		s.apps[a.Info.Name] = a
 		s.names = append(s.names, a.Info.Name)
