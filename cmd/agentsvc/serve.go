@@ -72,7 +72,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		MaxInvocationTime:   o.maxInvocationTime,
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
 		MaxDepth:                        o.maxDepth,
-		MaxConcurrentInvocationsPerUser: o.maxUserInvocations})
+		MaxConcurrentInvocationsPerUser: o.maxUserInvocations,
+		UserRate:                        o.userRate, UserBurst: o.userBurst})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {

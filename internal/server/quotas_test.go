@@ -3,15 +3,20 @@ package server_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 )
 
@@ -75,5 +80,89 @@ func TestUserInvocationLimit(t *testing.T) {
 	r.model.Enqueue(et.Text("Again."))
 	if _, err := r.run(ctx, other, "again"); err != nil {
 		t.Fatalf("run after the first invocation ended: %v", err)
+	}
+}
+
+// TestUserRateLimit gives u1 a burst of two requests, then refuses the next
+// on every entry point with RESOURCE_EXHAUSTED, a RetryInfo and on REST 429
+// with Retry-After, storing nothing; u2 is not limited by u1's requests.
+func TestUserRateLimit(t *testing.T) {
+	t.Parallel()
+	r := newReplica(t, memory.New(), server.Config{UserRate: 0.1, UserBurst: 2})
+	ctx := testContext(t)
+	created, err := r.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := created.Session.Id
+	if _, err := r.sessions.ListSessions(ctx, &api.ListSessionsRequest{AppName: appName, UserId: userID}); err != nil {
+		t.Fatal(err)
+	}
+
+	const reason, msg = "USER_RATE_LIMITED", "too many requests for this user"
+	checkRetry := func(t *testing.T, err error) {
+		t.Helper()
+		checkStatus(t, err, codes.ResourceExhausted, reason, msg)
+		for _, d := range status.Convert(err).Details() {
+			if info, ok := d.(*errdetails.RetryInfo); ok {
+				if delay := info.GetRetryDelay().AsDuration(); delay <= 5*time.Second || delay > 10*time.Second {
+					t.Errorf("retry delay = %v, want in (5s, 10s]", delay)
+				}
+				return
+			}
+		}
+		t.Errorf("status details %v lack RetryInfo", status.Convert(err).Details())
+	}
+	_, err = r.sessions.GetSession(ctx, &api.GetSessionRequest{AppName: appName, UserId: userID, SessionId: sid})
+	checkRetry(t, err)
+	_, err = r.sessions.UpdateSessionState(ctx, &api.UpdateSessionStateRequest{AppName: appName, UserId: userID,
+		SessionId: sid, StateDelta: et.Struct(`{"k":"v"}`)})
+	checkRetry(t, err)
+	_, err = r.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID, SessionId: "more"})
+	checkRetry(t, err)
+	_, err = r.run(ctx, sid, "hi")
+	checkRetry(t, err)
+	_, err = recvAll(r.connect(t, ctx, startMsg(sid, "hi")))
+	checkRetry(t, err)
+
+	requests := []struct{ method, path, body string }{
+		{"GET", "/apps/desk/users/u1/sessions/" + sid, ""},
+		{"GET", "/apps/desk/users/u1/sessions", ""},
+		{"DELETE", "/apps/desk/users/u1/sessions/" + sid, ""},
+		{"POST", "/run", `{"appName":"desk","userId":"u1","sessionId":"` + sid + `","newMessage":{"parts":[{"text":"hi"}]}}`},
+		{"POST", "/run_sse", `{"appName":"desk","userId":"u1","sessionId":"` + sid + `","newMessage":{"parts":[{"text":"hi"}]}}`},
+	}
+	for _, q := range requests {
+		req := httptest.NewRequestWithContext(ctx, q.method, "http://127.0.0.1"+q.path, strings.NewReader(q.body))
+		if q.body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		w := httptest.NewRecorder()
+		r.http.ServeHTTP(w, req)
+		if w.Code != http.StatusTooManyRequests || !strings.Contains(w.Body.String(), reason) {
+			t.Errorf("%s %s over the rate: %d %s, want 429 %s", q.method, q.path, w.Code, w.Body, reason)
+		}
+		if got, err := strconv.Atoi(w.Header().Get("Retry-After")); err != nil || got < 6 || got > 10 {
+			t.Errorf("%s %s: Retry-After = %q, want 6 to 10 seconds", q.method, q.path, w.Header().Get("Retry-After"))
+		}
+	}
+
+	// Nothing refused was stored, the model was never called.
+	sess, err := r.store.Get(ctx, sessions.GetRequest{AppName: appName, UserID: userID, SessionID: sid})
+	if err != nil || len(sess.Events) != 0 {
+		t.Errorf("stored session after refused requests: %v, %d events; want none", err, len(sess.GetEvents()))
+	}
+	if list, err := r.store.List(ctx, appName, userID); err != nil || len(list) != 1 {
+		t.Errorf("stored sessions: %v, %d; want the one created", err, len(list))
+	}
+	if r.model.Calls() != 0 {
+		t.Errorf("the model was called %d times", r.model.Calls())
+	}
+
+	// Another user has a bucket of their own.
+	for range 2 {
+		if _, err := r.sessions.ListSessions(ctx, &api.ListSessionsRequest{AppName: appName, UserId: "u2"}); err != nil {
+			t.Fatalf("another user: %v", err)
+		}
 	}
 }

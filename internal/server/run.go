@@ -57,6 +57,9 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 	if err := s.invocations.refuse(); err != nil {
 		return nil, err
 	}
+	if err := s.limitUser(req.AppName, req.UserId); err != nil {
+		return nil, err
+	}
 	user := userKey{req.AppName, req.UserId}
 	if err := s.invocations.reserve(user); err != nil {
 		return nil, err

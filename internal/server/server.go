@@ -62,6 +62,13 @@ type Config struct {
 	// user id) runs at once on this server; one more is RESOURCE_EXHAUSTED
 	// (USER_INVOCATION_LIMIT) before anything is stored. 0 means no cap.
 	MaxConcurrentInvocationsPerUser int
+	// UserRate is the requests per second one user (app and user id) may
+	// make to this server, over every RPC and REST route that names a user,
+	// in bursts of UserBurst (default: UserRate rounded up). Past it a
+	// request is RESOURCE_EXHAUSTED (USER_RATE_LIMITED) with a RetryInfo.
+	// 0 means no limit.
+	UserRate  float64
+	UserBurst int
 }
 
 // Defaults of [Config].
@@ -100,6 +107,8 @@ type Server struct {
 	pageBytes        int
 
 	invocations tracker
+	// userRate is nil without Config.UserRate.
+	userRate *userLimiter
 }
 
 // New returns a server for the apps of cfg.
@@ -139,6 +148,7 @@ func New(cfg Config) *Server {
 		s.maxInvocationTime = DefaultMaxInvocationTime
 	}
 	s.invocations.maxPerUser = max(cfg.MaxConcurrentInvocationsPerUser, 0)
+	s.userRate = newUserLimiter(cfg.UserRate, cfg.UserBurst)
 	for _, a := range cfg.Apps {
 		s.apps[a.Info.Name] = a
 		s.names = append(s.names, a.Info.Name)
