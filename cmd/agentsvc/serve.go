@@ -73,7 +73,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
 		MaxDepth:                        o.maxDepth,
 		MaxConcurrentInvocationsPerUser: o.maxUserInvocations,
-		UserRate:                        o.userRate, UserBurst: o.userBurst})
+		UserRate:                        o.userRate, UserBurst: o.userBurst,
+		MaxSessionsPerUser: o.maxUserSessions})
 
 	grpcLis, err := net.Listen("tcp", o.grpcAddr)
 	if err != nil {

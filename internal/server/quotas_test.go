@@ -166,3 +166,42 @@ func TestUserRateLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestUserSessionLimit caps u1 at two sessions: a third CreateSession, over
+// gRPC or REST, is RESOURCE_EXHAUSTED and stores nothing; u2 still creates,
+// and u1 creates again once a session is deleted.
+func TestUserSessionLimit(t *testing.T) {
+	t.Parallel()
+	r := newReplica(t, memory.New(), server.Config{MaxSessionsPerUser: 2})
+	ctx := testContext(t)
+	create := func(user, sid string) error {
+		_, err := r.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: user, SessionId: sid})
+		return err
+	}
+	for _, sid := range []string{"s1", "s2"} {
+		if err := create(userID, sid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const reason, msg = "USER_SESSION_LIMIT", "too many sessions for this user"
+	checkStatus(t, create(userID, "s3"), codes.ResourceExhausted, reason, msg)
+	req := httptest.NewRequestWithContext(ctx, "POST", "http://127.0.0.1/apps/desk/users/u1/sessions", strings.NewReader(`{"sessionId":"s4"}`))
+	req.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	r.http.ServeHTTP(w, req)
+	if w.Code != http.StatusTooManyRequests || !strings.Contains(w.Body.String(), reason) {
+		t.Errorf("REST create over the cap: %d %s, want 429 %s", w.Code, w.Body, reason)
+	}
+	if list, err := r.store.List(ctx, appName, userID); err != nil || len(list) != 2 {
+		t.Errorf("stored sessions of u1: %v, %d; want 2", err, len(list))
+	}
+	if err := create("u2", "s1"); err != nil {
+		t.Errorf("another user: %v", err)
+	}
+	if _, err := r.sessions.DeleteSession(ctx, &api.DeleteSessionRequest{AppName: appName, UserId: userID, SessionId: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := create(userID, "s3"); err != nil {
+		t.Errorf("create after a delete: %v", err)
+	}
+}

@@ -69,6 +69,12 @@ type Config struct {
 	// 0 means no limit.
 	UserRate  float64
 	UserBurst int
+	// MaxSessionsPerUser caps the sessions one user (app and user id) holds:
+	// CreateSession of one more is RESOURCE_EXHAUSTED (USER_SESSION_LIMIT).
+	// It is checked against the store's list of the user's sessions, so
+	// creates racing on several replicas may pass it by a few. 0 means no
+	// cap.
+	MaxSessionsPerUser int
 }
 
 // Defaults of [Config].
@@ -109,6 +115,8 @@ type Server struct {
 	invocations tracker
 	// userRate is nil without Config.UserRate.
 	userRate *userLimiter
+	// maxSessionsPerUser is Config.MaxSessionsPerUser; 0 means no cap.
+	maxSessionsPerUser int
 }
 
 // New returns a server for the apps of cfg.
@@ -149,6 +157,7 @@ func New(cfg Config) *Server {
 	}
 	s.invocations.maxPerUser = max(cfg.MaxConcurrentInvocationsPerUser, 0)
 	s.userRate = newUserLimiter(cfg.UserRate, cfg.UserBurst)
+	s.maxSessionsPerUser = max(cfg.MaxSessionsPerUser, 0)
 	for _, a := range cfg.Apps {
 		s.apps[a.Info.Name] = a
 		s.names = append(s.names, a.Info.Name)

@@ -31,6 +31,9 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}
+	if err := s.checkUserSessions(ctx, req.AppName, req.UserId); err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
 	sess, err := s.sessions.Create(ctx, sessions.CreateRequest{
 		AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId, State: req.State,
 	})
