@@ -71,7 +71,10 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
 		MaxInvocationTime:   o.maxInvocationTime,
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
-		MaxDepth: o.maxDepth})
+		MaxDepth:                        o.maxDepth,
+		MaxConcurrentInvocationsPerUser: o.maxUserInvocations,
+		UserRate:                        o.userRate, UserBurst: o.userBurst,
+		MaxSessionsPerUser: o.maxUserSessions})
 
 	tlsr, err := newTLS(o, log)
 	if err != nil {

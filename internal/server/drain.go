@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -18,6 +19,53 @@ type tracker struct {
 	draining bool
 	active   map[*invocation]context.CancelCauseFunc
 	idle     chan struct{} // closed while no invocation runs; nil before the first
+	// maxPerUser caps the invocations of one user running at once; 0 means
+	// no cap. perUser counts them, without zero entries.
+	maxPerUser int
+	perUser    map[userKey]int
+}
+
+// userKey names a user: ids carry no control characters, so that two
+// users never share a key.
+type userKey struct{ app, user string }
+
+// errUserInvocationLimit refuses an invocation of a user who has
+// Config.MaxConcurrentInvocationsPerUser running.
+func errUserInvocationLimit(limit int) error {
+	return &runtime.Error{Code: runtime.CodeResourceExhausted, Reason: "USER_INVOCATION_LIMIT",
+		Message: fmt.Sprintf("too many invocations running for this user (limit %d); retry when one ends", limit)}
+}
+
+// reserve counts an invocation of user k, failing when k has maxPerUser
+// running. Every successful reserve is matched by one unreserve.
+func (t *tracker) reserve(k userKey) error {
+	if t.maxPerUser <= 0 {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.perUser[k] >= t.maxPerUser {
+		return errUserInvocationLimit(t.maxPerUser)
+	}
+	if t.perUser == nil {
+		t.perUser = make(map[userKey]int)
+	}
+	t.perUser[k]++
+	return nil
+}
+
+// unreserve gives back a slot that reserve counted.
+func (t *tracker) unreserve(k userKey) {
+	if t.maxPerUser <= 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n := t.perUser[k]; n > 1 {
+		t.perUser[k] = n - 1
+	} else {
+		delete(t.perUser, k)
+	}
 }
 
 // add registers an invocation and its cancel, failing once draining began.

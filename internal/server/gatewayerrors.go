@@ -49,6 +49,9 @@ func (g *gatewayErrors) handle(ctx context.Context, mux *gwruntime.ServeMux, m g
 		httpStatus = 0
 	}
 	st = withErrorInfo(st)
+	if after, ok := retryAfter(st); ok {
+		w.Header().Set("Retry-After", after)
+	}
 	err = st.Err()
 	if httpStatus != 0 {
 		err = &gwruntime.HTTPStatusError{HTTPStatus: httpStatus, Err: err}

@@ -21,6 +21,9 @@ func (s *Server) RewindSession(ctx context.Context, req *api.RewindSessionReques
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
+	if err := s.limitUser(req.AppName, req.UserId); err != nil {
+		return nil, err
+	}
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, fmt.Errorf("server: lease session: %w", err))

@@ -23,6 +23,8 @@ type invocation struct {
 	// ctx is the invocation's own, bounded by Config.MaxInvocationTime;
 	// Stop cancels it.
 	ctx context.Context
+	// user holds one of the user's slots until the invocation ends.
+	user userKey
 }
 
 // errInvocationTimeout is the cause of an invocation's context ending at
@@ -55,6 +57,13 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 	if err := s.invocations.refuse(); err != nil {
 		return nil, err
 	}
+	if err := s.limitUser(req.AppName, req.UserId); err != nil {
+		return nil, err
+	}
+	user := userKey{req.AppName, req.UserId}
+	if err := s.invocations.reserve(user); err != nil {
+		return nil, err
+	}
 	ctx, stopTimer := context.WithTimeoutCause(ctx, s.maxInvocationTime, errInvocationTimeout)
 	ctx, cancelCause := context.WithCancelCause(ctx)
 	cancel := func(cause error) {
@@ -65,6 +74,7 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 	defer func() {
 		if !started {
 			cancel(nil)
+			s.invocations.unreserve(user)
 		}
 	}()
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
@@ -85,7 +95,7 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 		s.releaseLease(ctx, lease)
 		return nil, err
 	}
-	i := &invocation{s: s, inv: inv, lease: lease, ctx: ctx}
+	i := &invocation{s: s, inv: inv, lease: lease, ctx: ctx, user: user}
 	if err := s.invocations.add(i, cancel); err != nil {
 		s.releaseLease(ctx, lease)
 		return nil, err
@@ -97,6 +107,7 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 // run sends every event of the invocation, then releases the lease. An
 // invocation that outlived MaxInvocationTime fails with DEADLINE_EXCEEDED.
 func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error {
+	defer i.s.invocations.unreserve(i.user)
 	defer i.s.invocations.remove(i)
 	defer i.s.releaseLease(ctx, i.lease)
 	for ev, err := range i.inv.Events() {

@@ -58,6 +58,23 @@ type Config struct {
 	MaxResponseBytes int
 	// PageBytes bounds one page of GetSession. Default [DefaultPageBytes].
 	PageBytes int
+	// MaxConcurrentInvocationsPerUser caps the invocations one user (app and
+	// user id) runs at once on this server; one more is RESOURCE_EXHAUSTED
+	// (USER_INVOCATION_LIMIT) before anything is stored. 0 means no cap.
+	MaxConcurrentInvocationsPerUser int
+	// UserRate is the requests per second one user (app and user id) may
+	// make to this server, over every RPC and REST route that names a user,
+	// in bursts of UserBurst (default: UserRate rounded up). Past it a
+	// request is RESOURCE_EXHAUSTED (USER_RATE_LIMITED) with a RetryInfo.
+	// 0 means no limit.
+	UserRate  float64
+	UserBurst int
+	// MaxSessionsPerUser caps the sessions one user (app and user id) holds:
+	// CreateSession of one more is RESOURCE_EXHAUSTED (USER_SESSION_LIMIT).
+	// It is checked against the store's list of the user's sessions, so
+	// creates racing on several replicas may pass it by a few. 0 means no
+	// cap.
+	MaxSessionsPerUser int
 }
 
 // Defaults of [Config].
@@ -96,6 +113,10 @@ type Server struct {
 	pageBytes        int
 
 	invocations tracker
+	// userRate is nil without Config.UserRate.
+	userRate *userLimiter
+	// maxSessionsPerUser is Config.MaxSessionsPerUser; 0 means no cap.
+	maxSessionsPerUser int
 }
 
 // New returns a server for the apps of cfg.
@@ -134,6 +155,9 @@ func New(cfg Config) *Server {
 	if s.maxInvocationTime <= 0 {
 		s.maxInvocationTime = DefaultMaxInvocationTime
 	}
+	s.invocations.maxPerUser = max(cfg.MaxConcurrentInvocationsPerUser, 0)
+	s.userRate = newUserLimiter(cfg.UserRate, cfg.UserBurst)
+	s.maxSessionsPerUser = max(cfg.MaxSessionsPerUser, 0)
 	for _, a := range cfg.Apps {
 		s.apps[a.Info.Name] = a
 		s.names = append(s.names, a.Info.Name)

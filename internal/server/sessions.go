@@ -28,6 +28,12 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 	if err := s.checkDepth("state", req.GetState()); err != nil {
 		return nil, err
 	}
+	if err := s.limitUser(req.AppName, req.UserId); err != nil {
+		return nil, err
+	}
+	if err := s.checkUserSessions(ctx, req.AppName, req.UserId); err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
 	sess, err := s.sessions.Create(ctx, sessions.CreateRequest{
 		AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId, State: req.State,
 	})
@@ -74,6 +80,9 @@ func (s *Server) ListSessions(ctx context.Context, req *api.ListSessionsRequest)
 	if err := validateID("user_id", req.GetUserId()); err != nil {
 		return nil, err
 	}
+	if err := s.limitUser(req.AppName, req.UserId); err != nil {
+		return nil, err
+	}
 	list, err := s.sessions.List(ctx, req.AppName, req.UserId)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
@@ -106,6 +115,9 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 	if err := s.checkDepth("state_delta", req.GetStateDelta()); err != nil {
 		return nil, err
 	}
+	if err := s.limitUser(req.AppName, req.UserId); err != nil {
+		return nil, err
+	}
 	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, fmt.Errorf("server: lease session: %w", err))
@@ -132,7 +144,8 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 	return &api.UpdateSessionStateResponse{Session: sess}, nil
 }
 
-// checkSessionKey validates a session's key and that its app exists.
+// checkSessionKey validates a session's key and that its app exists, and
+// takes a token of the user's rate.
 func (s *Server) checkSessionKey(ctx context.Context, app, user, session string) error {
 	if err := validateSessionKey(app, user, session); err != nil {
 		return err
@@ -140,5 +153,5 @@ func (s *Server) checkSessionKey(ctx context.Context, app, user, session string)
 	if _, err := s.app(app); err != nil {
 		return toStatus(ctx, s.log, err)
 	}
-	return nil
+	return s.limitUser(app, user)
 }
