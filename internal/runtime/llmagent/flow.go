@@ -30,7 +30,10 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			return
 		}
 		skeleton := ictx.NewEvent()
-		for resp, err := range a.callModel(ictx, r.model, r.llm, skeleton.Actions) {
+		// The calls of an answer run in the model call's context, inside
+		// its call_llm span as in ADK, once the model is called.
+		callCtx := ictx
+		for resp, err := range a.callModel(ictx, r.model, r.llm, skeleton, &callCtx) {
 			if err != nil {
 				yield(nil, err)
 				return
@@ -46,7 +49,7 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			if ev.Partial || len(runtime.FunctionCalls(ev)) == 0 {
 				continue
 			}
-			if !a.handleCalls(ictx, ev, r.stepTools(), yield) {
+			if !a.handleCalls(callCtx, ev, r.stepTools(), yield) {
 				return
 			}
 		}

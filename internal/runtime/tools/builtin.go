@@ -23,6 +23,9 @@ func (exitLoop) Description() string                    { return exitLoopDescrip
 func (e exitLoop) Declaration() *v1.FunctionDeclaration { return e.decl }
 func (exitLoop) IsLongRunning() bool                    { return false }
 
+// ToolType implements [runtime.ToolTyper]: ADK's exit_loop is a FunctionTool.
+func (exitLoop) ToolType() string { return "FunctionTool" }
+
 func (exitLoop) Run(tctx *runtime.ToolContext, _ *structpb.Struct) (any, error) {
 	tctx.Actions.Escalate = true
 	tctx.Actions.SkipSummarization = true
