@@ -44,6 +44,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	goredis "github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // DefaultKeyPrefix starts every key when [Options.KeyPrefix] is empty.
@@ -87,6 +88,10 @@ type Options struct {
 	// Logger receives warnings, such as a lease lost to expiry. Default
 	// slog.Default().
 	Logger *slog.Logger
+	// TracerProvider, when set, traces every Redis command as a span (the
+	// command's name, not its arguments, which hold users' data). Default
+	// nil: no spans.
+	TracerProvider trace.TracerProvider
 }
 
 // Service is a [sessions.Service] on Redis. It is safe for concurrent use.
@@ -143,7 +148,8 @@ func New(url string, opts Options) (*Service, error) {
 
 // NewFromClient builds a Service on a client the caller configured. The
 // Service owns the client from then on and closes it in Close. Of opts, only
-// KeyPrefix, TTL, Limits, the breaker's settings and Logger apply. Enable ContextTimeoutEnabled on the client
+// KeyPrefix, TTL, Limits, the breaker's settings, Logger and TracerProvider
+// apply. Enable ContextTimeoutEnabled on the client
 // so that cancellation reaches Redis.
 func NewFromClient(client *goredis.Client, opts Options) *Service {
 	prefix := opts.KeyPrefix
@@ -167,6 +173,9 @@ func NewFromClient(client *goredis.Client, opts Options) *Service {
 			b.cooldown = DefaultBreakerCooldown
 		}
 		client.AddHook(breakerHook{b})
+	}
+	if opts.TracerProvider != nil {
+		instrumentTracing(client, opts.TracerProvider)
 	}
 	return &Service{
 		client: client,
