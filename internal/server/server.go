@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/metric"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/limits"
@@ -75,6 +76,10 @@ type Config struct {
 	// creates racing on several replicas may pass it by a few. 0 means no
 	// cap.
 	MaxSessionsPerUser int
+	// MeterProvider, when set, reports the open Connect streams and the
+	// running invocations (agentsvc.connect.streams,
+	// agentsvc.invocations.running). Default nil: none.
+	MeterProvider metric.MeterProvider
 }
 
 // Defaults of [Config].
@@ -163,6 +168,11 @@ func New(cfg Config) *Server {
 		s.names = append(s.names, a.Info.Name)
 	}
 	sort.Strings(s.names)
+	if cfg.MeterProvider != nil {
+		if err := s.registerMetrics(cfg.MeterProvider); err != nil {
+			s.log.Warn("server metrics not reported", "err", err)
+		}
+	}
 	return s
 }
 
