@@ -2,6 +2,7 @@ package llmagent_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // traced runs a two-step tool turn (the model calls echo, then answers) with
@@ -191,4 +193,44 @@ func TestTelemetryMetricsOfAToolTurn(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("metrics (-want +got):\n%s", d)
 	}
+}
+
+// failingStore fails every append as a store that is down does.
+type failingStore struct{ sessions.Service }
+
+func (failingStore) AppendEvent(context.Context, *v1.Session, *v1.Event) error {
+	return fmt.Errorf("sessions.append: %w", sessions.ErrUnavailable)
+}
+
+func TestTelemetryCountsSessionStoreErrors(t *testing.T) {
+	t.Parallel()
+	reader := sdkmetric.NewManualReader()
+	tel, err := runtime.NewTelemetry(runtime.TelemetryConfig{
+		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, sid := setup(t, newAgent(t, llmagent.Config{}), []*v1.LlmResponse{et.Text("done")})
+	h.Runner.Telemetry = tel
+	h.Runner.Sessions = failingStore{h.Sessions}
+	if _, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{}); !errors.Is(err, sessions.ErrUnavailable) {
+		t.Fatalf("run error = %v, want the store's", err)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != "agentsvc.session_store.errors" {
+				continue
+			}
+			p := m.Data.(metricdata.Sum[int64]).DataPoints[0]
+			if kind, _ := p.Attributes.Value("error.type"); p.Value != 1 || kind.AsString() != "unavailable" {
+				t.Errorf("session store errors = %d of %q, want 1 unavailable", p.Value, kind.AsString())
+			}
+			return
+		}
+	}
+	t.Error("no agentsvc.session_store.errors")
 }
