@@ -46,8 +46,8 @@ type Runner struct {
 	// deeper response fails its model call (see [CheckModelResponse]) and
 	// none of it is stored. Zero means [limits.DefaultMaxDepth].
 	MaxDepth int
-	// Telemetry traces and measures the invocations; nil means telemetry
-	// on the global OpenTelemetry providers, without message content.
+	// Telemetry traces and measures the invocations; nil means none (see
+	// [NewTelemetry] for the global OpenTelemetry providers).
 	Telemetry *Telemetry
 
 	historiesOnce sync.Once
@@ -153,7 +153,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		return nil, &Error{Code: CodeNotFound, Reason: ErrSessionNotFound.Reason,
 			Message: "Session not found: " + req.SessionID, Err: err}
 	}
-	tel := r.telemetry()
+	tel := r.Telemetry
 	if err != nil {
 		tel.storeError(ctx, err)
 		return nil, fmt.Errorf("runner: load session: %w", err)

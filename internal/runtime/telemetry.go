@@ -38,11 +38,16 @@ type TelemetryConfig struct {
 // Telemetry holds the engine's tracer and metric instruments: the spans
 // ADK 1.19 makes (invocation, invoke_agent, call_llm, execute_tool) and the
 // counts and latencies of invocations, model calls and tool calls. With
-// no-op providers its cost is a few calls per span. It is safe for
+// the no-op providers of the OpenTelemetry API (trace/noop, metric/noop),
+// what they turn off costs nothing: no span is started, no context made,
+// nothing counted. A nil *Telemetry is off altogether. It is safe for
 // concurrent use.
 type Telemetry struct {
+	// tracer is nil when spans are off.
 	tracer  trace.Tracer
 	content bool
+	// metrics is false when the instruments are no-ops.
+	metrics bool
 
 	invocations    metric.Int64Counter
 	invocationTime metric.Float64Histogram
@@ -64,10 +69,12 @@ func NewTelemetry(cfg TelemetryConfig) (*Telemetry, error) {
 	if mp == nil {
 		mp = otel.GetMeterProvider()
 	}
-	t := &Telemetry{
-		tracer:  tp.Tracer(InstrumentationName, trace.WithSchemaURL("https://opentelemetry.io/schemas/1.37.0")),
-		content: cfg.CaptureContent,
+	t := &Telemetry{content: cfg.CaptureContent}
+	if _, off := tp.(tracenoop.TracerProvider); !off {
+		t.tracer = tp.Tracer(InstrumentationName, trace.WithSchemaURL("https://opentelemetry.io/schemas/1.37.0"))
 	}
+	_, off := mp.(metricnoop.MeterProvider)
+	t.metrics = !off
 	m := mp.Meter("github.com/agentsvc/agentsvc/internal/runtime")
 	var err error
 	counter := func(name, unit, desc string) metric.Int64Counter {
@@ -99,25 +106,20 @@ func NewTelemetry(cfg TelemetryConfig) (*Telemetry, error) {
 	return t, nil
 }
 
-// defaultTelemetry is the telemetry of runners without one: the global
-// providers, without content.
-var defaultTelemetry = sync.OnceValue(func() *Telemetry {
-	t, err := NewTelemetry(TelemetryConfig{})
-	if err != nil {
-		// The global meter provider's instruments do not fail to build;
-		// should one, the engine still runs, without telemetry.
-		t, _ = NewTelemetry(TelemetryConfig{TracerProvider: tracenoop.NewTracerProvider(), MeterProvider: metricnoop.NewMeterProvider()})
-	}
-	return t
-})
+// noSpan is the span of code that is not traced.
+var noSpan = trace.SpanFromContext(context.Background())
 
-// telemetry returns the runner's telemetry.
-func (r *Runner) telemetry() *Telemetry {
-	if r.Telemetry != nil {
-		return r.Telemetry
+// start starts a span named name on ctx, or returns ctx and noSpan when
+// spans are off.
+func (t *Telemetry) start(ctx context.Context, name string) (context.Context, trace.Span) {
+	if t == nil || t.tracer == nil {
+		return ctx, noSpan
 	}
-	return defaultTelemetry()
+	return t.tracer.Start(ctx, name)
 }
+
+// measuring reports whether t's instruments count.
+func (t *Telemetry) measuring() bool { return t != nil && t.metrics }
 
 // Attribute keys ADK 1.19 sets (google/adk/telemetry/tracing.py).
 const (
@@ -158,23 +160,35 @@ type invocationTrace struct {
 	attrs *appAttrs
 }
 
-// startInvocation starts ADK's "invocation" span on ctx.
+// startInvocation starts ADK's "invocation" span on ctx; the trace is nil
+// when t is off.
 func (t *Telemetry) startInvocation(ctx context.Context, app string) (context.Context, *invocationTrace) {
-	ctx, span := t.tracer.Start(ctx, "invocation")
+	if t == nil || t.tracer == nil && !t.metrics {
+		return ctx, nil
+	}
+	ctx, span := t.start(ctx, "invocation")
 	return ctx, &invocationTrace{tel: t, span: span, start: time.Now(), attrs: t.attrsOf(app)}
 }
 
 // end ends the invocation's span, failed with err when it is not nil.
 func (it *invocationTrace) end(ctx context.Context, err error) {
+	if it == nil {
+		return
+	}
 	failSpan(it.span, err)
 	it.span.End()
-	it.tel.invocations.Add(ctx, 1, it.attrs.all)
-	it.tel.invocationTime.Record(ctx, time.Since(it.start).Seconds(), it.attrs.all)
+	if it.tel.metrics {
+		it.tel.invocations.Add(ctx, 1, it.attrs.all)
+		it.tel.invocationTime.Record(ctx, time.Since(it.start).Seconds(), it.attrs.all)
+	}
 }
 
 // storeError counts a failed session store operation of an invocation by
 // its kind (error.type: unavailable, too_large, stale, busy or other).
 func (t *Telemetry) storeError(ctx context.Context, err error) {
+	if !t.measuring() {
+		return
+	}
 	kind := "other"
 	switch {
 	case errors.Is(err, sessions.ErrUnavailable):
@@ -191,6 +205,9 @@ func (t *Telemetry) storeError(ctx context.Context, err error) {
 
 // startAgent starts ADK's "invoke_agent <name>" span on ctx.
 func (t *Telemetry) startAgent(ctx context.Context, agent Agent, sessionID string) (context.Context, trace.Span) {
+	if t == nil || t.tracer == nil {
+		return ctx, noSpan
+	}
 	ctx, span := t.tracer.Start(ctx, "invoke_agent "+agent.Name())
 	if span.IsRecording() {
 		span.SetAttributes(

@@ -23,13 +23,23 @@ type ModelCall struct {
 	// calls the answer makes, the latency metric does not.
 	took  time.Duration
 	usage *v1.UsageMetadata
+	err   error
 }
 
 // StartModelCall starts the trace of a call of req's model and returns the
 // context the call, and what the flow does with its answers (the function
 // calls, a transfer), runs in: ADK runs them inside the call's span.
+//
+// The call is nil when the invocation's telemetry is off; its methods then
+// do nothing.
 func (ictx *InvocationContext) StartModelCall(req *v1.LlmRequest) (*InvocationContext, *ModelCall) {
 	tel := ictx.inv.tel
+	if tel == nil || tel.tracer == nil && !tel.metrics {
+		return ictx, nil
+	}
+	if tel.tracer == nil {
+		return ictx, &ModelCall{ictx: ictx, span: noSpan, start: time.Now()}
+	}
 	ctx, span := tel.tracer.Start(ictx.ctx, "call_llm")
 	if span.IsRecording() {
 		span.SetAttributes(
@@ -56,6 +66,9 @@ func (ictx *InvocationContext) StartModelCall(req *v1.LlmRequest) (*InvocationCo
 // Response records an answer of the model (ADK's trace_call_llm) that
 // becomes the event eventID; of a stream, the last answer's values stay.
 func (m *ModelCall) Response(eventID string, resp *v1.LlmResponse) {
+	if m == nil {
+		return
+	}
 	m.took = time.Since(m.start)
 	if u := resp.GetUsageMetadata(); u != nil {
 		m.usage = u
@@ -82,11 +95,24 @@ func (m *ModelCall) Response(eventID string, resp *v1.LlmResponse) {
 	}
 }
 
-// End ends the call's trace, failed with err when it is not nil.
-func (m *ModelCall) End(err error) {
-	failSpan(m.span, err)
+// Fail records that the call failed with err.
+func (m *ModelCall) Fail(err error) {
+	if m != nil {
+		m.err = err
+	}
+}
+
+// End ends the call's trace, failed if [ModelCall.Fail] said so.
+func (m *ModelCall) End() {
+	if m == nil {
+		return
+	}
+	failSpan(m.span, m.err)
 	m.span.End()
 	tel, ctx := m.ictx.inv.tel, m.ictx.ctx
+	if !tel.metrics {
+		return
+	}
 	attrs := m.ictx.inv.attrs.all
 	tel.modelCalls.Add(ctx, 1, attrs)
 	if m.took == 0 {
@@ -137,15 +163,26 @@ type ToolTyper interface {
 }
 
 // StartToolCall starts the trace of a call of tool with args and returns the
-// context the call runs in.
+// context the call runs in. The call is nil when the invocation's telemetry
+// is off; End then does nothing.
 func (ictx *InvocationContext) StartToolCall(tool Tool, args *structpb.Struct) (*InvocationContext, *ToolCall) {
-	ctx, span := ictx.inv.tel.tracer.Start(ictx.ctx, "execute_tool "+tool.Name())
+	tel := ictx.inv.tel
+	if tel == nil || tel.tracer == nil && !tel.metrics {
+		return ictx, nil
+	}
+	if tel.tracer == nil {
+		return ictx, &ToolCall{ictx: ictx, span: noSpan, start: time.Now(), tool: tool, args: args}
+	}
+	ctx, span := tel.tracer.Start(ictx.ctx, "execute_tool "+tool.Name())
 	return ictx.WithContext(ctx), &ToolCall{ictx: ictx, span: span, start: time.Now(), tool: tool, args: args}
 }
 
 // End ends the call's trace (ADK's trace_tool_call) with the response event
 // the call made, or the error it failed with.
 func (c *ToolCall) End(resp *v1.Event, err error) {
+	if c == nil {
+		return
+	}
 	if c.span.IsRecording() {
 		kind := "BaseTool"
 		if t, ok := c.tool.(ToolTyper); ok {
@@ -183,6 +220,9 @@ func (c *ToolCall) End(resp *v1.Event, err error) {
 	}
 	c.span.End()
 	tel, ctx := c.ictx.inv.tel, c.ictx.ctx
+	if !tel.metrics {
+		return
+	}
 	tel.toolCalls.Add(ctx, 1, c.ictx.inv.attrs.all)
 	tel.toolTime.Record(ctx, time.Since(c.start).Seconds(), c.ictx.inv.attrs.all)
 }
@@ -204,8 +244,12 @@ type appAttrs struct {
 	all, input, output metric.MeasurementOption
 }
 
-// attrsOf returns the metric attributes of app, made once per app.
+// attrsOf returns the metric attributes of app, made once per app; nil
+// when t does not measure.
 func (t *Telemetry) attrsOf(app string) *appAttrs {
+	if !t.measuring() {
+		return nil
+	}
 	if a, ok := t.apps.Load(app); ok {
 		return a.(*appAttrs)
 	}

@@ -30,10 +30,7 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			return
 		}
 		skeleton := ictx.NewEvent()
-		// The calls of an answer run in the model call's context, inside
-		// its call_llm span as in ADK, once the model is called.
-		callCtx := ictx
-		for resp, err := range a.callModel(ictx, r.model, r.llm, skeleton, &callCtx) {
+		for resp, err := range a.callModel(ictx, r.model, r.llm, skeleton, &r.callCtx) {
 			if err != nil {
 				yield(nil, err)
 				return
@@ -48,6 +45,12 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			}
 			if ev.Partial || len(runtime.FunctionCalls(ev)) == 0 {
 				continue
+			}
+			// The calls of an answer run in the model call's context,
+			// inside its call_llm span as in ADK.
+			callCtx := ictx
+			if r.callCtx != nil {
+				callCtx = r.callCtx
 			}
 			if !a.handleCalls(callCtx, ev, r.stepTools(), yield) {
 				return

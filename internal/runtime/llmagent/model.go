@@ -46,8 +46,7 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 			return
 		}
 		tctx, call := ictx.StartModelCall(req)
-		var failure error
-		defer func() { call.End(failure) }()
+		defer call.End()
 		*callCtx = tctx
 		cctx.InvocationContext = tctx
 		for resp, err := range model.GenerateContent(tctx.Context(), req, ictx.RunConfig.Streaming) {
@@ -60,7 +59,7 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 			if err != nil {
 				resp, err = a.onModelError(cctx, req, err)
 				if err != nil {
-					failure = err
+					call.Fail(err)
 					yield(nil, err)
 					return
 				}
@@ -68,7 +67,7 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 			call.Response(skeleton.Id, resp)
 			resp, err = a.afterModel(cctx, resp)
 			if err != nil {
-				failure = err
+				call.Fail(err)
 			}
 			if !yield(resp, err) || err != nil || failed {
 				return
