@@ -227,6 +227,37 @@ func (c *ToolCall) End(resp *v1.Event, err error) {
 	tel.toolTime.Record(ctx, time.Since(c.start).Seconds(), c.ictx.inv.attrs.all)
 }
 
+// TraceMergedCalls records ADK's "execute_tool (merged)" span for the
+// response event that merges the responses of parallel calls (ADK's
+// trace_merged_tool_calls), as a child of the calls' context.
+func (ictx *InvocationContext) TraceMergedCalls(merged *v1.Event) {
+	tel := ictx.inv.tel
+	if tel == nil || tel.tracer == nil {
+		return
+	}
+	_, span := tel.tracer.Start(ictx.ctx, "execute_tool (merged)")
+	if span.IsRecording() {
+		span.SetAttributes(
+			attrOperation.String(operationTool),
+			attrToolName.String("(merged tools)"),
+			attrToolDesc.String("(merged tools)"),
+			attrToolCallID.String(merged.Id),
+			attrToolCallArgs.String("N/A"),
+			attrEventID.String(merged.Id),
+			attrLLMRequest.String("{}"),
+			attrLLMResponse.String("{}"),
+		)
+		if tel.content {
+			b, err := protojson.Marshal(merged)
+			if err != nil {
+				b = []byte("<not serializable>")
+			}
+			span.SetAttributes(attrToolResponse.String(string(b)))
+		}
+	}
+	span.End()
+}
+
 func structJSON(s *structpb.Struct) string {
 	if s == nil {
 		return `{"result":"<not specified>"}`

@@ -48,7 +48,11 @@ func (a *Agent) runCallList(ictx *runtime.InvocationContext, calls []*v1.Functio
 			out = append(out, events[i])
 		}
 	}
-	return mergeResponses(out), nil
+	merged := mergeResponses(out)
+	if len(out) > 1 {
+		ictx.TraceMergedCalls(merged)
+	}
+	return merged, nil
 }
 
 // runCall runs one call, traced as ADK's execute_tool span when the tool

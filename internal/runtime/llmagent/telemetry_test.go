@@ -234,3 +234,38 @@ func TestTelemetryCountsSessionStoreErrors(t *testing.T) {
 	}
 	t.Error("no agentsvc.session_store.errors")
 }
+
+func TestTelemetryMergesParallelCallsAsADKDoes(t *testing.T) {
+	t.Parallel()
+	rec := tracetest.NewSpanRecorder()
+	tel, err := runtime.NewTelemetry(runtime.TelemetryConfig{
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := newAgent(t, llmagent.Config{Tools: []runtime.Tool{echoTool(t, "echo")}})
+	two := et.Calls(&v1.FunctionCall{Name: "echo", Args: et.Struct(`{"n":1}`)}, &v1.FunctionCall{Name: "echo", Args: et.Struct(`{"n":2}`)})
+	h, _, sid := setup(t, agent, []*v1.LlmResponse{two, et.Text("done")})
+	h.Runner.Telemetry = tel
+	events := h.RunText(t, sid, "hi")
+	want := []string{
+		"- > invocation",
+		"invocation > invoke_agent root_agent",
+		"invoke_agent root_agent > call_llm",
+		"call_llm > execute_tool echo",
+		"call_llm > execute_tool echo",
+		"call_llm > execute_tool (merged)",
+		"invoke_agent root_agent > call_llm",
+	}
+	spans := rec.Ended()
+	if d := cmp.Diff(want, spanTree(spans)); d != "" {
+		t.Fatalf("span tree (-want +got):\n%s", d)
+	}
+	for _, s := range spans {
+		if s.Name() == "execute_tool (merged)" {
+			if got := attrs(s); got["gen_ai.tool.name"] != "(merged tools)" || got["gen_ai.tool.call.id"] != events[1].Id {
+				t.Errorf("merged span attributes = %v, want ADK's with the merged event's id %s", got, events[1].Id)
+			}
+		}
+	}
+}
