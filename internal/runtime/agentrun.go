@@ -18,6 +18,7 @@ func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error
 		ictx.ctx = ctx
 		ev, err := beforeAgent(ictx, agent)
 		if err != nil {
+			failSpan(span, err)
 			yield(nil, err)
 			return
 		}
@@ -28,6 +29,9 @@ func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error
 			return
 		}
 		for ev, err := range agent.Run(ictx) {
+			if err != nil {
+				failSpan(span, err)
+			}
 			if !yield(ev, err) || err != nil {
 				return
 			}
@@ -37,6 +41,7 @@ func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error
 		}
 		ev, err = afterAgent(ictx, agent)
 		if err != nil {
+			failSpan(span, err)
 			yield(nil, err)
 			return
 		}

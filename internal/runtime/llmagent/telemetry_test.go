@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
@@ -267,5 +268,29 @@ func TestTelemetryMergesParallelCallsAsADKDoes(t *testing.T) {
 				t.Errorf("merged span attributes = %v, want ADK's with the merged event's id %s", got, events[1].Id)
 			}
 		}
+	}
+}
+
+func TestTelemetryMarksFailedCalls(t *testing.T) {
+	t.Parallel()
+	rec := tracetest.NewSpanRecorder()
+	tel, err := runtime.NewTelemetry(runtime.TelemetryConfig{
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, m, sid := setup(t, newAgent(t, llmagent.Config{}), nil)
+	m.Push(scripted.Fail(errors.New("model down")))
+	h.Runner.Telemetry = tel
+	if _, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{}); err == nil {
+		t.Fatal("run succeeded, want the model's error")
+	}
+	got := map[string]string{}
+	for _, s := range rec.Ended() {
+		got[s.Name()] = s.Status().Code.String()
+	}
+	want := map[string]string{"invocation": "Error", "invoke_agent root_agent": "Error", "call_llm": "Error"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("span status (-want +got):\n%s", d)
 	}
 }
