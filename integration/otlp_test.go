@@ -8,19 +8,22 @@ import (
 	"testing"
 	"time"
 
+	collectormetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/grpc"
 )
 
-// otlpReceiver is an OTLP/gRPC trace receiver: the collector's
-// TraceService, keeping every span it is sent.
+// otlpReceiver is an OTLP/gRPC receiver: the collector's TraceService,
+// keeping every span it is sent, and its MetricsService, keeping the names
+// of the metrics.
 type otlpReceiver struct {
 	collectortrace.UnimplementedTraceServiceServer
 	addr string
 
-	mu    sync.Mutex
-	spans []receivedSpan
+	mu      sync.Mutex
+	spans   []receivedSpan
+	metrics map[string]bool
 }
 
 // receivedSpan is a span with the instrumentation scope that made it.
@@ -36,9 +39,10 @@ func startOTLPReceiver(t *testing.T) *otlpReceiver {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &otlpReceiver{addr: lis.Addr().String()}
+	r := &otlpReceiver{addr: lis.Addr().String(), metrics: map[string]bool{}}
 	gs := grpc.NewServer()
 	collectortrace.RegisterTraceServiceServer(gs, r)
+	collectormetrics.RegisterMetricsServiceServer(gs, otlpMetrics{r: r})
 	go func() { _ = gs.Serve(lis) }()
 	t.Cleanup(gs.Stop)
 	return r
@@ -56,6 +60,45 @@ func (r *otlpReceiver) Export(_ context.Context, req *collectortrace.ExportTrace
 		}
 	}
 	return &collectortrace.ExportTraceServiceResponse{}, nil
+}
+
+// otlpMetrics is the receiver's MetricsService.
+type otlpMetrics struct {
+	collectormetrics.UnimplementedMetricsServiceServer
+	r *otlpReceiver
+}
+
+// Export implements the collector's MetricsService.
+func (m otlpMetrics) Export(_ context.Context, req *collectormetrics.ExportMetricsServiceRequest) (*collectormetrics.ExportMetricsServiceResponse, error) {
+	r := m.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rm := range req.GetResourceMetrics() {
+		for _, sm := range rm.GetScopeMetrics() {
+			for _, m := range sm.GetMetrics() {
+				r.metrics[m.GetName()] = true
+			}
+		}
+	}
+	return &collectormetrics.ExportMetricsServiceResponse{}, nil
+}
+
+// metric waits until a metric named name arrived.
+func (r *otlpReceiver) metric(t *testing.T, name string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r.mu.Lock()
+		got := r.metrics[name]
+		r.mu.Unlock()
+		if got {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no metric %s exported over OTLP after 20s", name)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // trace waits until a span named last of the trace traceID (hex) arrived,

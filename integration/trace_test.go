@@ -26,15 +26,15 @@ const (
 	callerSpan  = "00f067aa0ba902b7"
 )
 
-// tracedStack starts agentsvc exporting its spans to a receiver of the
-// test over OTLP/gRPC, as the standard variables say.
+// tracedStack starts agentsvc exporting its spans and metrics to a
+// receiver of the test over OTLP/gRPC, as the standard variables say.
 func tracedStack(t *testing.T) (*stack, *otlpReceiver) {
 	t.Helper()
 	rcv := startOTLPReceiver(t)
 	s := startStackEnv(t, map[string]string{"assistant": assistantAgent}, []string{
 		"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + rcv.addr,
 		"OTEL_EXPORTER_OTLP_PROTOCOL=grpc",
-		"OTEL_METRICS_EXPORTER=none",
+		"OTEL_METRIC_EXPORT_INTERVAL=200",
 		"OTEL_BSP_SCHEDULE_DELAY=100",
 	})
 	return s, rcv
@@ -223,6 +223,7 @@ func TestTraceOfAToolTurnOverGRPC(t *testing.T) {
 			t.Errorf("%s moved from %v to %v (present %v), want +%v", name, before[name], got, ok, delta)
 		}
 	}
+	rcv.metric(t, "agentsvc.invocations")
 	if _, ok := after["agentsvc_connect_streams"]; !ok {
 		t.Errorf("no agentsvc_connect_streams gauge in %v", keys(after))
 	}
