@@ -14,6 +14,7 @@ import (
 
 // CreateSession implements [api.SessionServiceServer].
 func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionRequest) (*api.CreateSessionResponse, error) {
+	noteRequest(ctx, req)
 	if _, err := s.app(req.GetAppName()); err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
@@ -40,6 +41,7 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
+	noteSession(ctx, sess.GetId())
 	return &api.CreateSessionResponse{Session: sess}, nil
 }
 
@@ -92,6 +94,7 @@ func (s *Server) ListSessions(ctx context.Context, req *api.ListSessionsRequest)
 
 // DeleteSession implements [api.SessionServiceServer].
 func (s *Server) DeleteSession(ctx context.Context, req *api.DeleteSessionRequest) (*api.DeleteSessionResponse, error) {
+	noteRequest(ctx, req)
 	if err := s.checkSessionKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
@@ -106,6 +109,7 @@ func (s *Server) DeleteSession(ctx context.Context, req *api.DeleteSessionReques
 // as ADK's PATCH does. It takes the session's lease, so it fails with
 // ABORTED while an invocation runs instead of breaking that invocation.
 func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionStateRequest) (*api.UpdateSessionStateResponse, error) {
+	noteRequest(ctx, req)
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
