@@ -38,9 +38,11 @@ var errInvocationTimeout = errors.New("server: invocation timed out")
 // keeps a session leased past it. prefix names the request in errors
 // ("start.run." on Connect).
 func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, client runtime.ClientTools) (_ *invocation, err error) {
+	noteRequest(ctx, req)
 	if err := validateRunRequest(req); err != nil {
 		return nil, err
 	}
+	noteRunRequestID(ctx, req.GetRequestId())
 	if len(req.GetNewMessage().GetParts()) == 0 {
 		return nil, invalid("new_message must have at least one part")
 	}
