@@ -29,6 +29,9 @@ type App struct {
 	// Compaction, when set, summarises older invocations at the end of an
 	// invocation (ADK's events_compaction_config).
 	Compaction *compaction.Config
+	// Behavior is the ADK release line the app behaves like (app.yaml's
+	// adk_behavior); the zero value is ADK 1.x.
+	Behavior Behavior
 }
 
 // Runner runs invocations of one app. It is safe for concurrent use.
