@@ -1,6 +1,10 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
 
 // Behavior selects which line of ADK releases an app behaves like where
 // their runtime behaviour differs. The zero value is [Behavior1x].
@@ -33,4 +37,22 @@ func (b Behavior) String() string {
 		return "2.x"
 	}
 	return "1.x"
+}
+
+// BehaviorDeclarer is implemented by a tool whose declaration differs
+// between ADK's release lines, such as the built-in tools ADK declares from
+// their docstrings.
+type BehaviorDeclarer interface {
+	// DeclarationFor is what the model is told in an app of behaviour b.
+	DeclarationFor(b Behavior) *v1.FunctionDeclaration
+}
+
+// DeclarationFor returns what the model is told about t in an app of
+// behaviour b: t's [BehaviorDeclarer] declaration when it has one, else its
+// Declaration.
+func DeclarationFor(t Tool, b Behavior) *v1.FunctionDeclaration {
+	if d, ok := t.(BehaviorDeclarer); ok {
+		return d.DeclarationFor(b)
+	}
+	return t.Declaration()
 }
