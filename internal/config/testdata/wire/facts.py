@@ -1,0 +1,103 @@
+"""Runs scripted scenarios on google-adk and prints what happened.
+
+Each scenario is a YAML app under APPS_DIR and the model's answers; the
+model records every LlmRequest. Prints, per scenario, the contents of
+each model request after the first (the function responses the model
+was sent back), and the events and the error of the last run.
+
+Usage, in a virtualenv holding the google-adk release to observe:
+  python facts.py facts > facts/adk-<version>.txt
+"""
+
+import asyncio
+import json
+import os
+import sys
+from typing import AsyncGenerator
+
+from google.adk.agents import config_agent_utils
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.models.registry import LLMRegistry
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.genai import types
+
+REQUESTS: list[LlmRequest] = []
+ANSWERS: list[types.Content] = []
+
+
+class Scripted(BaseLlm):
+
+  @classmethod
+  def supported_models(cls) -> list[str]:
+    return [r"recorded-model"]
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    REQUESTS.append(llm_request.model_copy(deep=True))
+    content = ANSWERS.pop(0) if ANSWERS else types.Content(
+        role="model", parts=[types.Part(text="done")])
+    yield LlmResponse(content=content)
+
+
+LLMRegistry.register(Scripted)
+
+
+def call(name: str, args: dict) -> types.Content:
+  return types.Content(role="model", parts=[types.Part(
+      function_call=types.FunctionCall(id="call-1", name=name, args=args))])
+
+
+SCENARIOS = {
+    # The model calls a tool the agent does not have.
+    "unknown_tool": ("loop_critic", [call("no_such_tool", {"x": 1})], ["hello"]),
+    # A run without a new message on a fresh session, then after a turn.
+    "no_message_fresh": ("loop_critic", [], [None]),
+    "no_message_after_turn": ("loop_critic", [], ["hello", None]),
+}
+
+
+async def run(app_dir: str, answers, messages) -> dict:
+  REQUESTS.clear()
+  ANSWERS[:] = answers
+  root = config_agent_utils.from_config(os.path.join(app_dir, "root_agent.yaml"))
+  sessions = InMemorySessionService()
+  runner = Runner(app_name="app", agent=root, session_service=sessions)
+  session = await sessions.create_session(app_name="app", user_id="u")
+  events, error = [], None
+  for message in messages:
+    msg = None
+    if message is not None:
+      msg = types.Content(role="user", parts=[types.Part(text=message)])
+    events, error = [], None
+    try:
+      async for ev in runner.run_async(
+          user_id="u", session_id=session.id, new_message=msg):
+        events.append(ev.model_dump(
+            mode="json", exclude_none=True, by_alias=True,
+            include={"author", "content"}))
+    except Exception as e:  # the fact is the error itself
+      error = f"{type(e).__name__}: {e}"
+  return {
+      "requests": len(REQUESTS),
+      "later_contents": [
+          [c.model_dump(mode="json", exclude_none=True, by_alias=True)
+           for c in r.contents] for r in REQUESTS[1:]],
+      "events": events,
+      "error": error,
+  }
+
+
+def main() -> None:
+  from google.adk import version
+  print("google-adk", version.__version__)
+  for name, (app, answers, messages) in SCENARIOS.items():
+    out = asyncio.run(run(os.path.join(sys.argv[1], app), answers, messages))
+    print(name, json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+  main()

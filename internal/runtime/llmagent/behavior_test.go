@@ -1,0 +1,140 @@
+package llmagent_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
+	"github.com/agentsvc/agentsvc/internal/runtime/tools"
+)
+
+// The facts below differ between ADK 1.x and 2.x; each was observed by
+// running the same scenario on google-adk 1.39.1 and 2.13.0 with a
+// scripted model (see internal/config/testdata/wire/facts.py).
+
+// critic has exit_loop and a sub-agent, so that it declares
+// transfer_to_agent then exit_loop.
+func critic(t *testing.T) *llmagent.Agent {
+	t.Helper()
+	helper := newAgent(t, llmagent.Config{Name: "helper", Description: "Helps."})
+	return newAgent(t, llmagent.Config{Name: "critic", Tools: []runtime.Tool{tools.ExitLoop},
+		SubAgents: []runtime.Agent{helper}})
+}
+
+func withBehavior(h *et.Harness, b runtime.Behavior) *et.Harness {
+	h.Runner.App.Behavior = b
+	return h
+}
+
+func TestBehaviorProfileUnknownTool(t *testing.T) {
+	t.Parallel()
+	const answer2x = "Invoking `no_such_tool()` failed as no tool with that name is available. " +
+		"The tools you can call are: transfer_to_agent, exit_loop. " +
+		"You could retry, but it is IMPORTANT that you only call a tool from that list."
+
+	t.Run("1.x fails the run", func(t *testing.T) {
+		t.Parallel()
+		h, m, sid := setup(t, critic(t), []*v1.LlmResponse{et.Call("no_such_tool", `{"x":1}`), et.Text("done")})
+		events, err := h.Run(context.Background(), sid, et.UserText("hello"), runtime.RunConfig{})
+		var rerr *runtime.Error
+		if !errors.As(err, &rerr) || rerr.Code != runtime.CodeFailedPrecondition ||
+			!strings.HasPrefix(rerr.Message, "Tool 'no_such_tool' not found.\nAvailable tools: transfer_to_agent, exit_loop\n") {
+			t.Fatalf("err = %v, want Tool 'no_such_tool' not found", err)
+		}
+		diffPairs(t, "events", et.Events(events), []string{`critic: call no_such_tool{"x":1}`})
+		if m.Calls() != 1 {
+			t.Errorf("model calls = %d, want 1", m.Calls())
+		}
+	})
+
+	t.Run("2.x answers the model", func(t *testing.T) {
+		t.Parallel()
+		h, m, sid := setup(t, critic(t), []*v1.LlmResponse{et.Call("no_such_tool", `{"x":1}`), et.Text("done")})
+		withBehavior(h, runtime.Behavior2x)
+		events := h.RunText(t, sid, "hello")
+		response := `critic: response no_such_tool{"error":"` + answer2x + `"}`
+		diffPairs(t, "events", et.Events(events), []string{`critic: call no_such_tool{"x":1}`, response, "critic: done"})
+		reqs := m.Requests()
+		if len(reqs) != 2 {
+			t.Fatalf("model calls = %d, want 2", len(reqs))
+		}
+		diffPairs(t, "second request", et.Contents(reqs[1].Contents), []string{
+			"user: hello",
+			`model: call no_such_tool{"x":1}`,
+			`user: response no_such_tool{"error":"` + answer2x + `"}`,
+		})
+	})
+
+	t.Run("2.x without tools", func(t *testing.T) {
+		t.Parallel()
+		h, _, sid := setup(t, newAgent(t, llmagent.Config{}), []*v1.LlmResponse{et.Call("nope", `{}`), et.Text("done")})
+		withBehavior(h, runtime.Behavior2x)
+		events := h.RunText(t, sid, "hello")
+		diffPairs(t, "events", et.Events(events), []string{
+			"root_agent: call nope{}",
+			`root_agent: response nope{"error":"Invoking ` + "`nope()`" + ` failed as no tool with that name is available. ` +
+				`The tools you can call are: none. You could retry, but it is IMPORTANT that you only call a tool from that list."}`,
+			"root_agent: done",
+		})
+	})
+}
+
+// In 2.x the before-tool callbacks see an unknown tool first; when they
+// answer, the after-tool callbacks run as for any answer. The on-tool-error
+// callbacks answer otherwise, and then no after-tool callback runs.
+func TestBehaviorProfileUnknownToolCallbacks(t *testing.T) {
+	t.Parallel()
+	obj := func(k, v string) *structpb.Struct {
+		return &structpb.Struct{Fields: map[string]*structpb.Value{k: structpb.NewStringValue(v)}}
+	}
+	tests := []struct {
+		name     string
+		behavior runtime.Behavior
+		before   bool
+		want     string
+		afterRan bool
+	}{
+		{"2.x before-tool answers", runtime.Behavior2x, true, `{"after":"nope: nope"}`, true},
+		{"2.x on-tool-error answers", runtime.Behavior2x, false, `{"rescued":"nope"}`, false},
+		{"1.x on-tool-error answers", runtime.Behavior1x, true, `{"rescued":"nope"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			afterRan := false
+			plugin := &runtime.Plugin{Name: "p",
+				BeforeTool: func(_ *runtime.ToolContext, tool runtime.Tool, _ *structpb.Struct) (*structpb.Struct, error) {
+					if !tt.before {
+						return nil, nil
+					}
+					return obj("before", tool.Name()), nil
+				},
+				AfterTool: func(_ *runtime.ToolContext, tool runtime.Tool, _, result *structpb.Struct) (*structpb.Struct, error) {
+					afterRan = true
+					return obj("after", result.Fields["before"].GetStringValue()+": "+tool.Name()), nil
+				},
+				OnToolError: func(_ *runtime.ToolContext, tool runtime.Tool, _ *structpb.Struct, err error) (*structpb.Struct, error) {
+					if !strings.HasPrefix(err.Error(), "Tool 'nope' not found.") {
+						t.Errorf("on-tool-error cause = %v", err)
+					}
+					return obj("rescued", tool.Name()), nil
+				},
+			}
+			h, _, sid := setup(t, newAgent(t, llmagent.Config{}), []*v1.LlmResponse{et.Call("nope", `{}`), et.Text("done")}, plugin)
+			withBehavior(h, tt.behavior)
+			events := h.RunText(t, sid, "hello")
+			diffPairs(t, "events", et.Events(events), []string{"root_agent: call nope{}",
+				"root_agent: response nope" + tt.want, "root_agent: done"})
+			if afterRan != tt.afterRan {
+				t.Errorf("after-tool ran = %v, want %v", afterRan, tt.afterRan)
+			}
+		})
+	}
+}
