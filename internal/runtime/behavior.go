@@ -13,9 +13,9 @@ type Behavior int
 const (
 	// Behavior1x is ADK 1.x, the default.
 	Behavior1x Behavior = iota
-	// Behavior2x is ADK 2.x (2.13): the 2.x transfer_to_agent declaration,
-	// and an unknown tool answered to the model as an error response
-	// instead of failing the run.
+	// Behavior2x is ADK 2.x (2.13): the 2.x tool declarations, an unknown
+	// tool answered to the model as an error response instead of failing
+	// the run, and a run without a new message continuing the session.
 	Behavior2x
 )
 
@@ -55,4 +55,16 @@ func DeclarationFor(t Tool, b Behavior) *v1.FunctionDeclaration {
 		return d.DeclarationFor(b)
 	}
 	return t.Declaration()
+}
+
+// ContinuesWithoutMessage reports whether a run without a new message
+// continues the session, as in ADK 2.x when the root is an LLM agent: the
+// agent that would answer a new turn runs on the history as it is. ADK
+// 1.x, and 2.x with a workflow root, require a message.
+func (a *App) ContinuesWithoutMessage() bool {
+	if a.Behavior != Behavior2x {
+		return false
+	}
+	_, llm := a.Tree.Root().(TransferPolicy)
+	return llm
 }

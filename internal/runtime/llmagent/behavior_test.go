@@ -13,6 +13,7 @@ import (
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
+	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
 )
 
 // The facts below differ between ADK 1.x and 2.x; each was observed by
@@ -137,4 +138,89 @@ func TestBehaviorProfileUnknownToolCallbacks(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestBehaviorProfileRunWithoutMessage(t *testing.T) {
+	t.Parallel()
+	noMessage := func(h *et.Harness, sid string, delta *structpb.Struct) ([]*v1.Event, error) {
+		var events []*v1.Event
+		for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, StateDelta: delta}) {
+			if err != nil {
+				return events, err
+			}
+			events = append(events, ev)
+		}
+		return events, nil
+	}
+
+	t.Run("1.x refuses", func(t *testing.T) {
+		t.Parallel()
+		h, m, sid := setup(t, critic(t), []*v1.LlmResponse{et.Text("done")})
+		_, err := noMessage(h, sid, nil)
+		var rerr *runtime.Error
+		if !errors.As(err, &rerr) || rerr.Code != runtime.CodeInvalidArgument || rerr.Message != "new_message must have at least one part" {
+			t.Fatalf("err = %v, want INVALID_ARGUMENT new_message must have at least one part", err)
+		}
+		if m.Calls() != 0 || len(h.Session(t, sid).Events) != 0 {
+			t.Errorf("a refused run called the model or stored events")
+		}
+	})
+
+	t.Run("2.x continues a fresh session", func(t *testing.T) {
+		t.Parallel()
+		h, m, sid := setup(t, critic(t), []*v1.LlmResponse{et.Text("done")})
+		withBehavior(h, runtime.Behavior2x)
+		events, err := noMessage(h, sid, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffPairs(t, "events", et.Events(events), []string{"critic: done"})
+		if reqs := m.Requests(); len(reqs) != 1 || len(reqs[0].Contents) != 0 {
+			t.Errorf("requests = %v, want one with no contents", reqs)
+		}
+	})
+
+	t.Run("2.x continues after a turn", func(t *testing.T) {
+		t.Parallel()
+		h, m, sid := setup(t, critic(t), []*v1.LlmResponse{et.Text("done"), et.Text("more")})
+		withBehavior(h, runtime.Behavior2x)
+		h.RunText(t, sid, "hello")
+		events, err := noMessage(h, sid, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffPairs(t, "events", et.Events(events), []string{"critic: more"})
+		diffPairs(t, "second request", et.Contents(m.Requests()[1].Contents), []string{"user: hello", "model: done"})
+		diffPairs(t, "stored", et.Events(h.Session(t, sid).Events), []string{"user: hello", "critic: done", "critic: more"})
+	})
+
+	t.Run("2.x stores a state delta in an event of its own", func(t *testing.T) {
+		t.Parallel()
+		h, _, sid := setup(t, critic(t), []*v1.LlmResponse{et.Text("done")})
+		withBehavior(h, runtime.Behavior2x)
+		if _, err := noMessage(h, sid, et.Struct(`{"k":"v"}`)); err != nil {
+			t.Fatal(err)
+		}
+		stored := h.Session(t, sid).Events
+		if len(stored) != 2 || stored[0].Author != "user" || stored[0].Content != nil ||
+			stored[0].GetActions().GetStateDelta().GetFields()["k"].GetStringValue() != "v" {
+			t.Fatalf("stored = %v, want a content-less user event with the delta, then the answer", stored)
+		}
+		if got := h.Session(t, sid).State.GetFields()["k"].GetStringValue(); got != "v" {
+			t.Errorf("state k = %q, want v", got)
+		}
+	})
+
+	t.Run("2.x with a workflow root refuses", func(t *testing.T) {
+		t.Parallel()
+		seq, err := workflow.NewSequential(workflow.Config{Name: "seq", SubAgents: []runtime.Agent{critic(t)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, m, sid := setup(t, seq, []*v1.LlmResponse{et.Text("done")})
+		withBehavior(h, runtime.Behavior2x)
+		if _, err := noMessage(h, sid, nil); err == nil || m.Calls() != 0 {
+			t.Fatalf("err = %v, model calls = %d; want a refusal", err, m.Calls())
+		}
+	})
 }

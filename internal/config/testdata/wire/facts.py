@@ -57,10 +57,14 @@ SCENARIOS = {
     # A run without a new message on a fresh session, then after a turn.
     "no_message_fresh": ("loop_critic", [], [None]),
     "no_message_after_turn": ("loop_critic", [], ["hello", None]),
+    # With a state delta: what the session stores.
+    "no_message_state_delta": ("loop_critic", [], [None], {"k": "v"}),
+    # A workflow root.
+    "no_message_workflow_root": ("sequence", [], [None]),
 }
 
 
-async def run(app_dir: str, answers, messages) -> dict:
+async def run(app_dir: str, answers, messages, state_delta=None) -> dict:
   REQUESTS.clear()
   ANSWERS[:] = answers
   root = config_agent_utils.from_config(os.path.join(app_dir, "root_agent.yaml"))
@@ -75,14 +79,22 @@ async def run(app_dir: str, answers, messages) -> dict:
     events, error = [], None
     try:
       async for ev in runner.run_async(
-          user_id="u", session_id=session.id, new_message=msg):
+          user_id="u", session_id=session.id, new_message=msg,
+          state_delta=state_delta):
         events.append(ev.model_dump(
             mode="json", exclude_none=True, by_alias=True,
             include={"author", "content"}))
     except Exception as e:  # the fact is the error itself
       error = f"{type(e).__name__}: {e}"
+  stored = await sessions.get_session(
+      app_name="app", user_id="u", session_id=session.id)
   return {
+      "stored": [
+          {"author": ev.author, "content": ev.content is not None,
+           "state_delta": ev.actions.state_delta} for ev in stored.events],
+      "state": stored.state,
       "requests": len(REQUESTS),
+      "first_contents": len(REQUESTS[0].contents) if REQUESTS else None,
       "later_contents": [
           [c.model_dump(mode="json", exclude_none=True, by_alias=True)
            for c in r.contents] for r in REQUESTS[1:]],
@@ -94,8 +106,9 @@ async def run(app_dir: str, answers, messages) -> dict:
 def main() -> None:
   from google.adk import version
   print("google-adk", version.__version__)
-  for name, (app, answers, messages) in SCENARIOS.items():
-    out = asyncio.run(run(os.path.join(sys.argv[1], app), answers, messages))
+  for name, (app, answers, messages, *delta) in SCENARIOS.items():
+    out = asyncio.run(
+        run(os.path.join(sys.argv[1], app), answers, messages, *delta))
     print(name, json.dumps(out, indent=1))
 
 
