@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
@@ -223,4 +224,58 @@ func TestBehaviorProfileRunWithoutMessage(t *testing.T) {
 			t.Fatalf("err = %v, model calls = %d; want a refusal", err, m.Calls())
 		}
 	})
+}
+
+// TestBehaviorProfileStreamedEventIDs: in 2.x the partial chunks of one
+// response carry the id of its final event; in 1.x every event has an id
+// of its own. Distinct responses differ in both.
+func TestBehaviorProfileStreamedEventIDs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		behavior runtime.Behavior
+		want     string // one letter per distinct id, in event order
+	}{
+		{runtime.Behavior1x, "partial A, partial B, final C, final D, partial E, partial F, final G"},
+		{runtime.Behavior2x, "partial A, partial A, final A, final B, partial C, partial C, final C"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.behavior.String(), func(t *testing.T) {
+			t.Parallel()
+			h := withBehavior(et.New(t, critic(t)), tt.behavior)
+			h.Models.Add(scripted.New(modelName).Push(
+				scripted.Stream(et.Text("Let me "), et.Call("exit_loop", `{}`)),
+				scripted.Stream(et.Text("Done"), et.Text("."))))
+			sid := h.NewSession(t, nil)
+			events, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{Streaming: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// exit_loop skips summarization: run the second response in a
+			// turn of its own.
+			more, err := h.Run(context.Background(), sid, et.UserText("go on"), runtime.RunConfig{Streaming: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			letters := map[string]string{}
+			var got []string
+			for _, ev := range append(events, more...) {
+				if letters[ev.Id] == "" {
+					letters[ev.Id] = string(rune('A' + len(letters)))
+				}
+				kind := "final"
+				if ev.Partial {
+					kind = "partial"
+				}
+				got = append(got, kind+" "+letters[ev.Id])
+			}
+			if g := strings.Join(got, ", "); g != tt.want {
+				t.Errorf("ids = %s, want %s", g, tt.want)
+			}
+			for _, ev := range h.Session(t, sid).Events {
+				if ev.Partial {
+					t.Errorf("partial event %s was stored", ev.Id)
+				}
+			}
+		})
+	}
 }

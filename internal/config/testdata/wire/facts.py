@@ -16,6 +16,8 @@ import sys
 from typing import AsyncGenerator
 
 from google.adk.agents import config_agent_utils
+from google.adk.agents.run_config import RunConfig
+from google.adk.agents.run_config import StreamingMode
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
@@ -38,12 +40,22 @@ class Scripted(BaseLlm):
       self, llm_request: LlmRequest, stream: bool = False
   ) -> AsyncGenerator[LlmResponse, None]:
     REQUESTS.append(llm_request.model_copy(deep=True))
-    content = ANSWERS.pop(0) if ANSWERS else types.Content(
+    answer = ANSWERS.pop(0) if ANSWERS else types.Content(
         role="model", parts=[types.Part(text="done")])
-    yield LlmResponse(content=content)
+    if isinstance(answer, list):  # streamed: partial chunks, then the whole
+      for chunk in answer:
+        yield LlmResponse(content=chunk, partial=True)
+      yield LlmResponse(content=types.Content(
+          role="model", parts=[p for c in answer for p in c.parts]))
+      return
+    yield LlmResponse(content=answer)
 
 
 LLMRegistry.register(Scripted)
+
+
+def text(t: str) -> types.Content:
+  return types.Content(role="model", parts=[types.Part(text=t)])
 
 
 def call(name: str, args: dict) -> types.Content:
@@ -61,6 +73,9 @@ SCENARIOS = {
     "no_message_state_delta": ("loop_critic", [], [None], {"k": "v"}),
     # A workflow root.
     "no_message_workflow_root": ("sequence", [], [None]),
+    # Streamed: which events share an id.
+    "stream_ids": ("loop_critic", [[text("Let me "), text("check.")]],
+                   ["hello"]),
 }
 
 
@@ -77,13 +92,18 @@ async def run(app_dir: str, answers, messages, state_delta=None) -> dict:
     if message is not None:
       msg = types.Content(role="user", parts=[types.Part(text=message)])
     events, error = [], None
+    ids = {}
     try:
       async for ev in runner.run_async(
           user_id="u", session_id=session.id, new_message=msg,
-          state_delta=state_delta):
-        events.append(ev.model_dump(
+          state_delta=state_delta,
+          run_config=RunConfig(streaming_mode=StreamingMode.SSE)):
+        out = ev.model_dump(
             mode="json", exclude_none=True, by_alias=True,
-            include={"author", "content"}))
+            include={"author", "content", "partial"})
+        # Ids are random: name each by the order it first appeared in.
+        out["id"] = ids.setdefault(ev.id, "id-%d" % (len(ids) + 1))
+        events.append(out)
     except Exception as e:  # the fact is the error itself
       error = f"{type(e).__name__}: {e}"
   stored = await sessions.get_session(
