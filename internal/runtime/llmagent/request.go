@@ -181,7 +181,8 @@ func (a *Agent) identity(req *v1.LlmRequest) {
 // before the trailing run of user contents.
 func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, instruction *v1.Content, history *contents.Cache) error {
 	list, err := contents.Build(ictx.Events(), a.cfg.Name, ictx.Branch,
-		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone, KeepClientIDs: true, Cache: history})
+		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone, KeepClientIDs: true, Cache: history,
+			QuoteOtherAgents: ictx.App().Behavior == runtime.Behavior2x})
 	if err != nil {
 		return runtime.AppConfigError("CONTENTS", err)
 	}
