@@ -11,6 +11,7 @@ import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
@@ -338,6 +339,34 @@ func TestBehaviorProfileOtherAgentTranscript(t *testing.T) {
 			}
 			if d := cmpDiff(tt.want, got); d != "" {
 				t.Errorf("helper's contents (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestBehaviorProfileCompactionPrompt: the summarizer gets ADK 1.x's prompt
+// in 1.x and 2.x's in 2.x (the texts are compared with google-adk's in
+// package compaction).
+func TestBehaviorProfileCompactionPrompt(t *testing.T) {
+	t.Parallel()
+	for _, b := range []runtime.Behavior{runtime.Behavior1x, runtime.Behavior2x} {
+		t.Run(b.String(), func(t *testing.T) {
+			t.Parallel()
+			h := withBehavior(et.New(t, newAgent(t, llmagent.Config{})), b)
+			h.Runner.App.Compaction = &compaction.Config{Interval: 1, Overlap: 0, Model: modelName}
+			m := scripted.New(modelName, et.Text("one"), et.Text("summary"))
+			h.Models.Add(m)
+			sid := h.NewSession(t, nil)
+			h.RunText(t, sid, "first")
+			reqs := m.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("model requests = %d, want 2 (the answer, the summary)", len(reqs))
+			}
+			events := h.Session(t, sid).Events[:2]
+			want := map[runtime.Behavior]string{
+				runtime.Behavior1x: compaction.Prompt(events), runtime.Behavior2x: compaction.Prompt2x(events)}[b]
+			if got := reqs[1].Contents[0].Parts[0].Text; got != want {
+				t.Errorf("summarizer prompt = %q, want %q", got, want)
 			}
 		})
 	}
