@@ -166,10 +166,12 @@ func compareDeclarations(t *testing.T, behavior string, want, got map[string][]m
 			if gotField != wantField && gap == "" {
 				t.Errorf("%s: %s schema sent as %q, want %q", agent, name, gotField, wantField)
 			}
-			if gap != "schema" {
-				if diff := cmp.Diff(wantSchema, gotSchema); diff != "" {
-					t.Errorf("%s: %s schema (-adk +agentsvc):\n%s", agent, name, diff)
-				}
+			diff := cmp.Diff(wantSchema, gotSchema)
+			if diff != "" && gap != "schema" {
+				t.Errorf("%s: %s schema (-adk +agentsvc):\n%s", agent, name, diff)
+			}
+			if gap == "field" && gotField == wantField || gap == "schema" && diff == "" {
+				t.Errorf("%s: %s now matches ADK: remove %s/%s from wireGaps", agent, name, behavior, name)
 			}
 		}
 	}
