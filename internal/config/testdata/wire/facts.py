@@ -112,7 +112,8 @@ async def run(app_dir: str, answers, messages, state_delta=None) -> dict:
         out["id"] = ids.setdefault(ev.id, "id-%d" % (len(ids) + 1))
         events.append(out)
     except Exception as e:  # the fact is the error itself
-      error = f"{type(e).__name__}: {e}"
+      # The session id is random.
+      error = f"{type(e).__name__}: {e}".replace(session.id, "<id>")
   stored = await sessions.get_session(
       app_name="app", user_id="u", session_id=session.id)
   return {
