@@ -105,7 +105,16 @@ func parseClusterURL(raw string) (*goredis.ClusterOptions, error) {
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
-	return goredis.ParseClusterURL(u)
+	o, err := goredis.ParseClusterURL(u)
+	if err != nil {
+		return nil, err
+	}
+	if o.TLSConfig != nil {
+		// Each node's certificate is checked against the host it is
+		// dialled at, not against the first seed's.
+		o.TLSConfig.ServerName = ""
+	}
+	return o, nil
 }
 
 // primaries finds the primary that holds a key.

@@ -290,6 +290,9 @@ func TestParseClusterURL(t *testing.T) {
 			if (o.TLSConfig != nil) != tc.tls {
 				t.Errorf("TLS %v, want %v", o.TLSConfig != nil, tc.tls)
 			}
+			if tc.tls && o.TLSConfig.ServerName != "" {
+				t.Errorf("TLS server name %q for every node, want each node's own host", o.TLSConfig.ServerName)
+			}
 			if tc.poolSize != 0 && o.PoolSize != tc.poolSize {
 				t.Errorf("pool size %d, want %d", o.PoolSize, tc.poolSize)
 			}
