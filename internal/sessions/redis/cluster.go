@@ -29,8 +29,9 @@ func isClusterURL(u string) bool {
 // the client the others. go-redis's cluster query parameters (dial_timeout,
 // pool_size, max_redirects, ...) apply, as do wait_replicas and
 // wait_timeout (see [Options.WaitReplicas]; by default every create and
-// append waits for one replica). Non-zero fields of opts override the URL.
-// It does not contact the cluster; see [Service.Ping].
+// append waits for one replica). Non-zero fields of opts override the URL;
+// the key prefix must not hold braces. It does not contact the cluster; see
+// [Service.Ping].
 func NewCluster(url string, opts Options) (*Service, error) {
 	url, err := takeWaitParams(url, &opts)
 	if err != nil {
@@ -39,6 +40,10 @@ func NewCluster(url string, opts Options) (*Service, error) {
 	o, err := parseClusterURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+	}
+	if strings.ContainsAny(opts.KeyPrefix, "{}") {
+		// A brace would move the hash tag off the user's name.
+		return nil, fmt.Errorf("sessions.redis: key prefix %q holds a brace", opts.KeyPrefix)
 	}
 	if opts.DialTimeout > 0 {
 		o.DialTimeout = opts.DialTimeout

@@ -265,6 +265,9 @@ func TestParseClusterURL(t *testing.T) {
 		{url: "redis+cluster://a:1?wait_timeout=0s", wantErr: true},
 		{url: "redis+cluster://a:1?no_such_option=1", wantErr: true},
 	}
+	if _, err := NewCluster("redis+cluster://a:1", Options{KeyPrefix: "as{x}"}); err == nil {
+		t.Error("a key prefix with braces accepted")
+	}
 	for _, tc := range tests {
 		t.Run(tc.url, func(t *testing.T) {
 			t.Parallel()
