@@ -43,7 +43,7 @@
 // When Redis cannot be reached, operations fail with errors wrapping
 // [sessions.ErrUnavailable] and nothing is half written; the client
 // reconnects by itself once the server is back. A circuit breaker around
-// every command makes a Redis that is down or hung cost milliseconds per
+// every command (on a cluster, one per node) makes a Redis that is down or hung cost milliseconds per
 // call rather than a timeout: after a few consecutive failures calls fail at
 // once, and a single probe call per cooldown finds out when Redis is back. A write whose reply was lost
 // may have been applied: retrying the same append (same event id) through the
