@@ -44,7 +44,10 @@ func run(args []string, getenv func(string) string) int {
 		fmt.Fprintln(os.Stderr, "agentsvc:", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: opts.logLevel}))
+	log := slog.New(server.LogHandler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: opts.logLevel})))
+	// The engine logs through the default logger, with the request's
+	// context: its lines carry the request id too.
+	slog.SetDefault(log)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	if err := serve(ctx, opts, getenv, log); err != nil {
@@ -97,6 +100,8 @@ type options struct {
 	// Transport security of both listeners; see tls.go.
 	tlsCert, tlsKey, clientCA string
 	insecureListen            bool
+	// auditLog is off, stderr, stdout or a file path.
+	auditLog string
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -134,6 +139,7 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.clientCA, "client-ca", "", "PEM CA certificates; with it both listeners require client certificates that chain to them (mTLS); needs --tls-cert")
 	fs.BoolVar(&o.insecureListen, "insecure-listen", false, "allow listening on a non-loopback address without TLS")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
+	fs.StringVar(&o.auditLog, "audit-log", "off", "where to write the audit log, one JSON line per call that changes state (sessions created, deleted, patched, rewound; invocations), refused calls included: off, stderr, stdout or a file path appended to")
 	// Environment first, so that flags on the command line win.
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {

@@ -68,13 +68,19 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	for _, a := range apps {
 		a.Runner.MaxDepth = o.maxDepth
 	}
+	audit, closeAudit, err := openAuditLog(o.auditLog)
+	if err != nil {
+		return err
+	}
+	defer closeAudit()
 	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
 		MaxInvocationTime:   o.maxInvocationTime,
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
 		MaxDepth:                        o.maxDepth,
 		MaxConcurrentInvocationsPerUser: o.maxUserInvocations,
 		UserRate:                        o.userRate, UserBurst: o.userBurst,
-		MaxSessionsPerUser: o.maxUserSessions})
+		MaxSessionsPerUser: o.maxUserSessions,
+		AuditLogger:        audit})
 
 	tlsr, err := newTLS(o, log)
 	if err != nil {
@@ -91,7 +97,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return fmt.Errorf("http listener: %w", err)
 	}
 
-	gs := grpc.NewServer(append(append(server.DecodeOptions(), server.RecoveryOptions(log)...),
+	// The request ids and the audit come first, so that every interceptor
+	// after them logs with the id and every refusal is audited.
+	gs := grpc.NewServer(append(append(append(srv.RequestOptions(), server.DecodeOptions()...), server.RecoveryOptions(log)...),
 		grpcCreds(tlsr),
 		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),

@@ -86,7 +86,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	fail := func(w http.ResponseWriter, r *http.Request, err error) {
 		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
 	}
-	return &guard{next: mux, cfg: cfg, origins: origins, fail: fail}, nil
+	return &requestIDs{s: s, next: &guard{next: mux, cfg: cfg, origins: origins, fail: fail}}, nil
 }
 
 // restRunner serves ADK's run routes.
@@ -195,7 +195,9 @@ func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string
 	case err != nil && !started:
 		h.fail(w, r, err)
 	case err != nil:
-		msg := status.Convert(toStatus(r.Context(), h.s.log, err)).Message()
+		err = toStatus(r.Context(), h.s.log, err)
+		noteRESTError(r.Context(), err)
+		msg := status.Convert(err).Message()
 		_, _ = fmt.Fprintf(w, "data: {\"error\": %s}\n\n", jsonString(msg))
 	}
 }

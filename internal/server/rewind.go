@@ -11,6 +11,7 @@ import (
 // RewindSession implements [api.SessionServiceServer]. It holds the session's
 // lease while it writes, so it cannot interleave with a running invocation.
 func (s *Server) RewindSession(ctx context.Context, req *api.RewindSessionRequest) (*api.RewindSessionResponse, error) {
+	noteRequest(ctx, req)
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}

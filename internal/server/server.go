@@ -75,6 +75,12 @@ type Config struct {
 	// creates racing on several replicas may pass it by a few. 0 means no
 	// cap.
 	MaxSessionsPerUser int
+	// AuditLogger receives one line per call that changes state
+	// (CreateSession, DeleteSession, UpdateSessionState, RewindSession, Run,
+	// Connect, REST /run and /run_sse), refused calls included, from the
+	// interceptors of [Server.RequestOptions] and the REST handler. Nil
+	// means no audit log.
+	AuditLogger *slog.Logger
 }
 
 // Defaults of [Config].
@@ -117,6 +123,8 @@ type Server struct {
 	userRate *userLimiter
 	// maxSessionsPerUser is Config.MaxSessionsPerUser; 0 means no cap.
 	maxSessionsPerUser int
+	// audit is Config.AuditLogger; nil means no audit log.
+	audit *slog.Logger
 }
 
 // New returns a server for the apps of cfg.
@@ -133,6 +141,7 @@ func New(cfg Config) *Server {
 		connectStart:      cfg.ConnectStartTimeout,
 		maxConnectStreams: int64(cfg.MaxConnectStreams),
 		maxDepth:          cfg.MaxDepth,
+		audit:             cfg.AuditLogger,
 	}
 	if s.connectStart <= 0 {
 		s.connectStart = DefaultConnectStartTimeout

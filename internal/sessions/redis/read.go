@@ -96,6 +96,13 @@ func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Sessi
 	if err != nil {
 		return nil, classify(ctx, op, err)
 	}
+	return s.listed(ctx, appName, userID, ids)
+}
+
+// listed reads the sessions ids name, in their order, without events;
+// sessions that expired are left out, and dropped from the index.
+func (s *Service) listed(ctx context.Context, appName, userID string, ids []string) ([]*v1.Session, error) {
+	const op = "sessions.list"
 	if len(ids) == 0 {
 		return nil, nil
 	}
