@@ -215,7 +215,8 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 	switch {
 	case uri == "" || uri == "memory://":
 		return memory.New(memory.WithLimits(sessionLimits(o))), nil
-	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"):
+	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"),
+		strings.HasPrefix(uri, "redis+cluster://"), strings.HasPrefix(uri, "rediss+cluster://"):
 		// One retry: a store that is down fails requests with UNAVAILABLE
 		// quickly instead of holding them through several reconnects.
 		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1,
@@ -231,7 +232,7 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 		}
 		return store, nil
 	default:
-		return nil, fmt.Errorf("--sessions %q: use memory:// or redis://host:port/db", redactURL(uri))
+		return nil, fmt.Errorf("--sessions %q: use memory://, redis://host:port/db or redis+cluster://host:port,host:port", redactURL(uri))
 	}
 }
 
