@@ -101,6 +101,8 @@ type Authenticator struct {
 	keys   keySource
 	admins map[string]bool
 	log    *slog.Logger
+	// verified caches the identities of verified tokens.
+	verified tokenCache
 }
 
 // New returns an authenticator for cfg. With a JWKS URL it fetches the keys

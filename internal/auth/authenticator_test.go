@@ -390,3 +390,60 @@ func BenchmarkAuthenticate(b *testing.B) {
 		}
 	}
 }
+
+// TestTokenCache: a verified token served from the cache still expires,
+// and a key removed from the JWKS stops serving once the cache's minute
+// has passed.
+func TestTokenCache(t *testing.T) {
+	t.Parallel()
+	key := authtest.NewKey(t, "k1")
+	dir := t.TempDir()
+	file := tlstest.WriteFile(t, dir, "jwks.json", authtest.JWKS(t, key))
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	a, err := auth.New(t.Context(), auth.Config{JWT: true, JWKSFile: file, Issuer: authtest.Issuer, Audience: authtest.Audience,
+		FileCheckInterval: -1, Logger: quiet, Now: func() time.Time { return time.Unix(0, clock.Load()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := []string{"Bearer " + key.Token(t, "alice", map[string]any{"exp": time.Now().Add(5 * time.Second).Unix()})}
+	long := []string{"Bearer " + key.Token(t, "alice", nil)}
+	for _, h := range [][]string{short, long} {
+		if _, err := a.Authenticate(t.Context(), h, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Add(int64(45 * time.Second))
+	if _, err := a.Authenticate(t.Context(), short, nil); reason(err) != auth.ReasonTokenExpired {
+		t.Fatalf("cached token past its expiry: err = %v, want TOKEN_EXPIRED", err)
+	}
+	tlstest.WriteFile(t, dir, "jwks.json", authtest.JWKS(t, authtest.NewKey(t, "k2")))
+	if _, err := a.Authenticate(t.Context(), long, nil); err != nil {
+		t.Fatalf("within the cache's minute: %v", err)
+	}
+	clock.Add(int64(time.Minute))
+	if _, err := a.Authenticate(t.Context(), long, nil); reason(err) != auth.ReasonTokenInvalid {
+		t.Fatalf("removed key after the cache's minute: err = %v, want TOKEN_INVALID", err)
+	}
+}
+
+// BenchmarkAuthenticateUncached is the cost of a full check of an ES256
+// token (its key cached, the token not): the first call of a token.
+func BenchmarkAuthenticateUncached(b *testing.B) {
+	key := authtest.NewKey(b, "k1")
+	file := tlstest.WriteFile(b, b.TempDir(), "jwks.json", authtest.JWKS(b, key))
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	a, err := auth.New(b.Context(), auth.Config{JWT: true, JWKSFile: file, Issuer: authtest.Issuer, Audience: authtest.Audience,
+		Logger: quiet, Now: func() time.Time { return time.Unix(0, clock.Add(int64(2*time.Minute))) }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	header := []string{"Bearer " + key.Token(b, "alice", map[string]any{"exp": time.Now().AddDate(100, 0, 0).Unix()})}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Authenticate(b.Context(), header, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -82,14 +82,13 @@ func (i authInterceptor) stream(srv any, ss grpc.ServerStream, info *grpc.Stream
 // authenticate returns ctx with the identity of the call's token or
 // client certificate.
 func (i authInterceptor) authenticate(ctx context.Context) (context.Context, error) {
-	md, _ := metadata.FromIncomingContext(ctx)
 	var chains [][]*x509.Certificate
 	if p, ok := peer.FromContext(ctx); ok {
 		if ti, ok := p.AuthInfo.(credentials.TLSInfo); ok {
 			chains = ti.State.VerifiedChains
 		}
 	}
-	id, err := i.a.Authenticate(ctx, md.Get("authorization"), chains)
+	id, err := i.a.Authenticate(ctx, metadata.ValueFromIncomingContext(ctx, "authorization"), chains)
 	if err != nil {
 		return ctx, authStatus(ctx, i.log, err)
 	}
