@@ -37,3 +37,32 @@ func BenchmarkAuthInterceptor(b *testing.B) {
 		}
 	}
 }
+
+// TestOpenEndpoints: only health and reflection (gRPC) and /health and
+// /openapi.json (REST) are served without authentication.
+func TestOpenEndpoints(t *testing.T) {
+	t.Parallel()
+	for method, open := range map[string]bool{
+		"/grpc.health.v1.Health/Check":                                   true,
+		"/grpc.health.v1.Health/Watch":                                   true,
+		"/grpc.reflection.v1.ServerReflection/ServerReflectionInfo":      true,
+		"/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo": true,
+		"/agentsvc.v1.AppService/ListApps":                               false,
+		"/agentsvc.v1.RunnerService/Connect":                             false,
+		"/grpc.health.v1.HealthX/Check":                                  false,
+		"/grpc.reflection.v1.ServerReflectionX/ServerReflectionInfo":     false,
+		"/agentsvc.v1.SessionService/grpc.health.v1.Health/":             false,
+	} {
+		if openMethod(method) != open {
+			t.Errorf("openMethod(%q) = %v, want %v", method, !open, open)
+		}
+	}
+	for path, open := range map[string]bool{
+		"/health": true, "/openapi.json": true,
+		"/health/": false, "/list-apps": false, "/run": false, "//health": false, "/openapi.json/x": false,
+	} {
+		if openPath(path) != open {
+			t.Errorf("openPath(%q) = %v, want %v", path, !open, open)
+		}
+	}
+}
