@@ -102,6 +102,9 @@ type options struct {
 	insecureListen            bool
 	// auditLog is off, stderr, stdout or a file path.
 	auditLog string
+	// Authentication; see auth.go.
+	authMode, jwksURL, jwksFile, jwtIssuer, jwtAudience  string
+	userClaim, adminScope, certIdentity, adminIdentities string
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -138,6 +141,15 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
 	fs.StringVar(&o.clientCA, "client-ca", "", "PEM CA certificates; with it both listeners require client certificates that chain to them (mTLS); needs --tls-cert")
 	fs.BoolVar(&o.insecureListen, "insecure-listen", false, "allow listening on a non-loopback address without TLS")
+	fs.StringVar(&o.authMode, "auth", "none", "authentication of callers: none, or jwt (authorization: Bearer tokens; each caller acts only for the user its token names)")
+	fs.StringVar(&o.jwksURL, "jwks-url", "", "with --auth jwt, the JWKS URL of the token signing keys, fetched again for an unknown key id (at most every 10s)")
+	fs.StringVar(&o.jwksFile, "jwks-file", "", "with --auth jwt, a JWKS file of the token signing keys, read again when it changes")
+	fs.StringVar(&o.jwtIssuer, "jwt-issuer", "", "with --auth jwt, the issuer (iss) tokens must carry")
+	fs.StringVar(&o.jwtAudience, "jwt-audience", "", "with --auth jwt, the audience (aud) tokens must carry")
+	fs.StringVar(&o.userClaim, "user-claim", "sub", "with --auth jwt, the token claim that holds the caller's user id")
+	fs.StringVar(&o.adminScope, "admin-scope", "", "with --auth jwt, a token scope that lets the caller act for every user and write app: state (off when empty)")
+	fs.StringVar(&o.certIdentity, "cert-identity", "", "with --client-ca, map a client certificate without a token to a user id: spiffe (its SPIFFE ID) or subject (its common name); off when empty")
+	fs.StringVar(&o.adminIdentities, "admin-identities", "", "comma-separated certificate identities (see --cert-identity) that may act for every user and write app: state")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	fs.StringVar(&o.auditLog, "audit-log", "off", "where to write the audit log, one JSON line per call that changes state (sessions created, deleted, patched, rewound; invocations), refused calls included: off, stderr, stdout or a file path appended to")
 	// Environment first, so that flags on the command line win.
@@ -169,6 +181,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 		return nil, err
 	}
 	if err := checkTransport(o); err != nil {
+		return nil, err
+	}
+	if err := checkAuth(o); err != nil {
 		return nil, err
 	}
 	return o, nil

@@ -73,6 +73,10 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return err
 	}
 	defer closeAudit()
+	authn, err := newAuthenticator(ctx, o, log)
+	if err != nil {
+		return err
+	}
 	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
 		MaxInvocationTime:   o.maxInvocationTime,
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
@@ -80,7 +84,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		MaxConcurrentInvocationsPerUser: o.maxUserInvocations,
 		UserRate:                        o.userRate, UserBurst: o.userBurst,
 		MaxSessionsPerUser: o.maxUserSessions,
-		AuditLogger:        audit})
+		AuditLogger:        audit,
+		Authenticator:      authn})
 
 	tlsr, err := newTLS(o, log)
 	if err != nil {
@@ -98,8 +103,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 
 	// The request ids and the audit come first, so that every interceptor
-	// after them logs with the id and every refusal is audited.
-	gs := grpc.NewServer(append(append(append(srv.RequestOptions(), server.DecodeOptions()...), server.RecoveryOptions(log)...),
+	// after them logs with the id and every refusal is audited; the
+	// authentication after them puts the caller in the call's context.
+	gs := grpc.NewServer(append(append(append(append(srv.RequestOptions(), server.DecodeOptions()...), server.RecoveryOptions(log)...), server.AuthOptions(authn, log)...),
 		grpcCreds(tlsr),
 		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),

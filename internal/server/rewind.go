@@ -22,6 +22,9 @@ func (s *Server) RewindSession(ctx context.Context, req *api.RewindSessionReques
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}

@@ -66,6 +66,12 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 	if err := s.invocations.refuse(); err != nil {
 		return nil, err
 	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
+	if err := s.authorizeState(ctx, prefix+"state_delta", req.GetStateDelta()); err != nil {
+		return nil, err
+	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -81,6 +82,13 @@ type Config struct {
 	// interceptors of [Server.RequestOptions] and the REST handler. Nil
 	// means no audit log.
 	AuditLogger *slog.Logger
+	// Authenticator, when set, turns on authorisation: every call must
+	// carry an identity (put there by [AuthOptions] on gRPC and by the REST
+	// handler), which may act only for the user id that is its subject,
+	// unless it is admin, and only an admin may write "app:" state. Any
+	// other call is PERMISSION_DENIED before anything is read. Nil: every
+	// caller may act for every user.
+	Authenticator *auth.Authenticator
 }
 
 // Defaults of [Config].
@@ -125,6 +133,8 @@ type Server struct {
 	maxSessionsPerUser int
 	// audit is Config.AuditLogger; nil means no audit log.
 	audit *slog.Logger
+	// authn is Config.Authenticator; nil: no authorisation.
+	authn *auth.Authenticator
 }
 
 // New returns a server for the apps of cfg.
@@ -167,6 +177,7 @@ func New(cfg Config) *Server {
 	s.invocations.maxPerUser = max(cfg.MaxConcurrentInvocationsPerUser, 0)
 	s.userRate = newUserLimiter(cfg.UserRate, cfg.UserBurst)
 	s.maxSessionsPerUser = max(cfg.MaxSessionsPerUser, 0)
+	s.authn = cfg.Authenticator
 	for _, a := range cfg.Apps {
 		s.apps[a.Info.Name] = a
 		s.names = append(s.names, a.Info.Name)

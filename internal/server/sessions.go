@@ -30,6 +30,12 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 	if err := s.checkDepth("state", req.GetState()); err != nil {
 		return nil, err
 	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
+	if err := s.authorizeState(ctx, "state", req.GetState()); err != nil {
+		return nil, err
+	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}
@@ -90,6 +96,9 @@ func (s *Server) ListSessions(ctx context.Context, req *api.ListSessionsRequest)
 	if req.GetPageSize() < 0 {
 		return nil, invalid("page_size must not be negative")
 	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}
@@ -134,6 +143,12 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 	if err := s.checkDepth("state_delta", req.GetStateDelta()); err != nil {
 		return nil, err
 	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
+	if err := s.authorizeState(ctx, "state_delta", req.GetStateDelta()); err != nil {
+		return nil, err
+	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}
@@ -163,14 +178,17 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 	return &api.UpdateSessionStateResponse{Session: sess}, nil
 }
 
-// checkSessionKey validates a session's key and that its app exists, and
-// takes a token of the user's rate.
+// checkSessionKey validates a session's key and that its app exists,
+// authorises the caller for the user, and takes a token of the user's rate.
 func (s *Server) checkSessionKey(ctx context.Context, app, user, session string) error {
 	if err := validateSessionKey(app, user, session); err != nil {
 		return err
 	}
 	if _, err := s.app(app); err != nil {
 		return toStatus(ctx, s.log, err)
+	}
+	if err := s.authorize(ctx, user); err != nil {
+		return err
 	}
 	return s.limitUser(app, user)
 }
