@@ -108,11 +108,12 @@ build: ## Build bin/agentsvc and bin/fakegemini.
 run: build ## Serve the example apps on embedded defaults (offline model when no Gemini credentials).
 	scripts/run.sh
 
-# Tests that need Redis get a private redis-server (installed when missing);
-# in CI they fail rather than skip without one.
+# Tests that need Redis get a private redis-server (installed when missing)
+# and a private Redis Cluster (3 primaries, 3 replicas); in CI they fail
+# rather than skip without them.
 .PHONY: unit
-unit: ## go test -race over every package but the end-to-end tests, with a private Redis.
-	scripts/with-redis.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
+unit: ## go test -race over every package but the end-to-end tests, with a private Redis and Redis Cluster.
+	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
 
 FUZZTIME ?= 5s
 
@@ -121,8 +122,8 @@ fuzz: ## Every fuzz target for FUZZTIME each (default 5s).
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 .PHONY: integration
-integration: ## End-to-end tests against the built binaries, with a private Redis.
-	scripts/with-redis.sh go test -race -count=1 ./integration/
+integration: ## End-to-end tests against the built binaries, with a private Redis and Redis Cluster.
+	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 ./integration/
 
 .PHONY: bench-load
 bench-load: ## Load figures: Run throughput and 10,000 held Connect streams, fake model at 0 ms and 200 ms.
@@ -137,7 +138,7 @@ bench: bench-go bench-load ## All figures: the Go benchmarks, then the load runs
 
 .PHONY: bench-go
 bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
-	scripts/with-redis.sh go test -run '^$$' -bench . -benchmem ./internal/...
+	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
 test: lint check-gen unit fuzz integration test-clients ## Everything CI runs.

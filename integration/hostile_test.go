@@ -98,12 +98,15 @@ type hostileCase struct {
 
 func TestHostileInputs(t *testing.T) {
 	t.Parallel()
-	for _, backend := range []string{"memory", "redis"} {
+	for _, backend := range []string{"memory", "redis", "redis-cluster"} {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			var extra []string
-			if backend == "redis" {
+			switch backend {
+			case "redis":
 				extra = []string{"--sessions", sharedRedisURL(t)}
+			case "redis-cluster":
+				extra = []string{"--sessions", sharedRedisClusterURL(t)}
 			}
 			s := startStack(t, map[string]string{"hostile": hostileAgent}, extra...)
 			s.postScript(t, fakegemini.Script{Rules: []fakegemini.Rule{

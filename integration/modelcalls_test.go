@@ -220,7 +220,10 @@ func itoa(n int) string {
 // once.
 func TestHungModelReleasesItsRedisLease(t *testing.T) {
 	t.Parallel()
-	url := sharedRedisURL(t)
+	forEachSharedRedis(t, hungModelReleasesItsRedisLease)
+}
+
+func hungModelReleasesItsRedisLease(t *testing.T, url string) {
 	apps := map[string]string{"weather": weatherAgent}
 	a := startStack(t, apps, "--sessions", url, "--model-timeout", "1h", "--max-invocation-time", "1s")
 	b := startStack(t, apps, "--sessions", url)

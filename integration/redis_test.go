@@ -389,12 +389,19 @@ func TestRedisKilledMidRun(t *testing.T) {
 // Without one the test skips, except in CI, where it fails.
 func sharedRedisURL(t *testing.T) string {
 	t.Helper()
-	url := os.Getenv(testRedisURLEnv)
+	return sharedStoreURL(t, testRedisURLEnv, "scripts/with-redis.sh")
+}
+
+// sharedStoreURL returns the URL in the variable env, which script sets.
+// Without one the test skips, except in CI, where it fails.
+func sharedStoreURL(t *testing.T, env, script string) string {
+	t.Helper()
+	url := os.Getenv(env)
 	if url == "" {
 		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not set; CI runs the Redis tests against a real server (scripts/with-redis.sh)", testRedisURLEnv)
+			t.Fatalf("%s is not set; CI runs the Redis tests against a real server (%s)", env, script)
 		}
-		t.Skipf("%s is not set; run under scripts/with-redis.sh", testRedisURLEnv)
+		t.Skipf("%s is not set; run under %s", env, script)
 	}
 	return url
 }
@@ -405,7 +412,10 @@ func sharedRedisURL(t *testing.T) string {
 // serialized by the session's lease.
 func TestReplicasShareRedisSessions(t *testing.T) {
 	t.Parallel()
-	url := sharedRedisURL(t)
+	forEachSharedRedis(t, replicasShareRedisSessions)
+}
+
+func replicasShareRedisSessions(t *testing.T, url string) {
 	a := startStack(t, exampleApps(t), "--sessions", url)
 	b := startStack(t, exampleApps(t), "--sessions", url)
 	if a.grpcAddr == b.grpcAddr {

@@ -4,6 +4,10 @@
 # 0 ms and at 200 ms. Everything runs on loopback and stops by itself.
 #
 #   scripts/bench-load.sh [DURATION]      (default 20s per run)
+#
+# BENCH_SESSIONS picks the session store (default memory://); on a private
+# Redis Cluster:
+#   scripts/with-redis-cluster.sh bash -c 'BENCH_SESSIONS=$AGENTSVC_TEST_REDIS_CLUSTER scripts/bench-load.sh'
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-20s}
@@ -43,7 +47,7 @@ for latency in 0ms 200ms; do
 	pids+=($!)
 	env -u GOOGLE_API_KEY -u GEMINI_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI \
 		"$dir/agentsvc" serve --agents "$dir/agents" --gemini-base-url "http://$fake" \
-		--grpc-addr "$grpc" --http-addr 127.0.0.1:8081 >"$dir/agentsvc.log" 2>&1 &
+		--grpc-addr "$grpc" --http-addr 127.0.0.1:8081 --sessions "${BENCH_SESSIONS:-memory://}" >"$dir/agentsvc.log" 2>&1 &
 	server=$!
 	pids+=("$server")
 	ready "$fake"

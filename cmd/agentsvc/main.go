@@ -44,7 +44,10 @@ func run(args []string, getenv func(string) string) int {
 		fmt.Fprintln(os.Stderr, "agentsvc:", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: opts.logLevel}))
+	log := slog.New(server.LogHandler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: opts.logLevel})))
+	// The engine logs through the default logger, with the request's
+	// context: its lines carry the request id too.
+	slog.SetDefault(log)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	if err := serve(ctx, opts, getenv, log); err != nil {
@@ -98,6 +101,11 @@ type options struct {
 	// Transport security of both listeners; see tls.go.
 	tlsCert, tlsKey, clientCA string
 	insecureListen            bool
+	// auditLog is off, stderr, stdout or a file path.
+	auditLog string
+	// Authentication; see auth.go.
+	authMode, jwksURL, jwksFile, jwtIssuer, jwtAudience  string
+	userClaim, adminScope, certIdentity, adminIdentities string
 }
 
 func parseFlags(args []string, getenv func(string) string) (*options, error) {
@@ -106,7 +114,7 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.agents, "agents", "", "directory with one sub-directory per app, each holding root_agent.yaml (default: the bundled example apps)")
 	fs.StringVar(&o.grpcAddr, "grpc-addr", "127.0.0.1:50051", "gRPC listen address")
 	fs.StringVar(&o.httpAddr, "http-addr", "127.0.0.1:8080", "REST listen address")
-	fs.StringVar(&o.sessions, "sessions", "memory://", "session store: memory:// or redis://host:port/db")
+	fs.StringVar(&o.sessions, "sessions", "memory://", "session store: memory://, redis://host:port/db, or redis+cluster://host:port,host:port for Redis Cluster (rediss:// and rediss+cluster:// for TLS)")
 	fs.DurationVar(&o.sessionTTL, "session-ttl", 0, "with Redis, expire a session this long after its last write (0 keeps sessions)")
 	fs.StringVar(&o.geminiBaseURL, "gemini-base-url", "", "Gemini API endpoint override (also GOOGLE_GEMINI_BASE_URL)")
 	fs.DurationVar(&o.shutdownGrace, "shutdown-grace", 30*time.Second, "how long running invocations may take to finish on SIGTERM")
@@ -135,7 +143,17 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
 	fs.StringVar(&o.clientCA, "client-ca", "", "PEM CA certificates; with it both listeners require client certificates that chain to them (mTLS); needs --tls-cert")
 	fs.BoolVar(&o.insecureListen, "insecure-listen", false, "allow listening on a non-loopback address without TLS")
+	fs.StringVar(&o.authMode, "auth", "none", "authentication of callers: none, or jwt (authorization: Bearer tokens; each caller acts only for the user its token names)")
+	fs.StringVar(&o.jwksURL, "jwks-url", "", "with --auth jwt, the JWKS URL of the token signing keys, fetched again for an unknown key id (at most every 10s)")
+	fs.StringVar(&o.jwksFile, "jwks-file", "", "with --auth jwt, a JWKS file of the token signing keys, read again when it changes")
+	fs.StringVar(&o.jwtIssuer, "jwt-issuer", "", "with --auth jwt, the issuer (iss) tokens must carry")
+	fs.StringVar(&o.jwtAudience, "jwt-audience", "", "with --auth jwt, the audience (aud) tokens must carry")
+	fs.StringVar(&o.userClaim, "user-claim", "sub", "with --auth jwt, the token claim that holds the caller's user id")
+	fs.StringVar(&o.adminScope, "admin-scope", "", "with --auth jwt, a token scope that lets the caller act for every user and write app: state (off when empty)")
+	fs.StringVar(&o.certIdentity, "cert-identity", "", "with --client-ca, map a client certificate without a token to a user id: spiffe (its SPIFFE ID) or subject (its common name); off when empty")
+	fs.StringVar(&o.adminIdentities, "admin-identities", "", "comma-separated certificate identities (see --cert-identity) that may act for every user and write app: state")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
+	fs.StringVar(&o.auditLog, "audit-log", "off", "where to write the audit log, one JSON line per call that changes state (sessions created, deleted, patched, rewound; invocations), refused calls included: off, stderr, stdout or a file path appended to")
 	// Environment first, so that flags on the command line win.
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
@@ -165,6 +183,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 		return nil, err
 	}
 	if err := checkTransport(o); err != nil {
+		return nil, err
+	}
+	if err := checkAuth(o); err != nil {
 		return nil, err
 	}
 	return o, nil

@@ -80,6 +80,15 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		a.Runner.MaxDepth = o.maxDepth
 		a.Runner.Telemetry = tel.engine
 	}
+	audit, closeAudit, err := openAuditLog(o.auditLog)
+	if err != nil {
+		return err
+	}
+	defer closeAudit()
+	authn, err := newAuthenticator(ctx, o, log)
+	if err != nil {
+		return err
+	}
 	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
 		MaxInvocationTime:   o.maxInvocationTime,
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
@@ -87,6 +96,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		MaxConcurrentInvocationsPerUser: o.maxUserInvocations,
 		UserRate:                        o.userRate, UserBurst: o.userBurst,
 		MaxSessionsPerUser: o.maxUserSessions,
+		AuditLogger:        audit,
+		Authenticator:      authn,
 		MeterProvider:      tel.meter})
 
 	tlsr, err := newTLS(o, log)
@@ -104,7 +115,10 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return fmt.Errorf("http listener: %w", err)
 	}
 
-	gs := grpc.NewServer(append(append(server.DecodeOptions(), server.RecoveryOptions(log)...),
+	// The request ids and the audit come first, so that every interceptor
+	// after them logs with the id and every refusal is audited; the
+	// authentication after them puts the caller in the call's context.
+	gs := grpc.NewServer(append(append(append(append(srv.RequestOptions(), server.DecodeOptions()...), server.RecoveryOptions(log)...), server.AuthOptions(authn, log)...),
 		grpcCreds(tlsr),
 		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),
@@ -240,7 +254,8 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger, tp trace.Tr
 	switch {
 	case uri == "" || uri == "memory://":
 		return memory.New(memory.WithLimits(sessionLimits(o))), nil
-	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"):
+	case strings.HasPrefix(uri, "redis://"), strings.HasPrefix(uri, "rediss://"),
+		strings.HasPrefix(uri, "redis+cluster://"), strings.HasPrefix(uri, "rediss+cluster://"):
 		// One retry: a store that is down fails requests with UNAVAILABLE
 		// quickly instead of holding them through several reconnects.
 		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1,
@@ -257,7 +272,7 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger, tp trace.Tr
 		}
 		return store, nil
 	default:
-		return nil, fmt.Errorf("--sessions %q: use memory:// or redis://host:port/db", redactURL(uri))
+		return nil, fmt.Errorf("--sessions %q: use memory://, redis://host:port/db or redis+cluster://host:port,host:port", redactURL(uri))
 	}
 }
 

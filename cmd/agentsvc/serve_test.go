@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"slices"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ func TestHistorySessions(t *testing.T) {
 		{"redis://127.0.0.1:6379/0", -1, -1},
 		{"rediss://cache:6380/1", -1, -1},
 		{"redis://127.0.0.1:6379/0", 200, 200},
+		{"redis+cluster://10.0.0.1:7000,10.0.0.2:7000", -1, -1},
 	} {
 		if got := historySessions(&options{sessions: c.sessions, historySessions: c.flag}); got != c.want {
 			t.Errorf("historySessions(--sessions %s --history-sessions %d) = %d, want %d", c.sessions, c.flag, got, c.want)
@@ -69,6 +71,30 @@ func TestMaxDepthFlag(t *testing.T) {
 		}
 		if err == nil && o.maxDepth != c.want {
 			t.Errorf("parseFlags(%v, AGENTSVC_MAX_DEPTH=%q) max depth = %d, want %d", c.args, c.env, o.maxDepth, c.want)
+		}
+	}
+}
+
+func TestOpenSessionsSchemes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		uri     string
+		wantErr bool
+	}{
+		{"memory://", false},
+		{"redis://127.0.0.1:1/0", false},
+		{"redis+cluster://127.0.0.1:1,127.0.0.1:2", false},
+		{"rediss+cluster://127.0.0.1:1?wait_replicas=0", false},
+		{"redis+cluster://127.0.0.1:1/5", true},
+		{"cluster://127.0.0.1:1", true},
+	} {
+		o := &options{sessions: c.uri, redisTimeout: 20 * time.Millisecond}
+		store, err := openSessions(t.Context(), o, slog.New(slog.DiscardHandler), nil)
+		if (err != nil) != c.wantErr {
+			t.Errorf("openSessions(%s) = %v, want error %v", c.uri, err, c.wantErr)
+		}
+		if store != nil {
+			store.Close()
 		}
 	}
 }

@@ -14,22 +14,23 @@ import (
 	"github.com/agentsvc/agentsvc/internal/tlsconfig"
 )
 
-// checkTransport checks the TLS flags, and that without TLS both
-// listeners bind loopback addresses unless --insecure-listen says
-// otherwise: without TLS and authentication, any host that can reach a
-// non-loopback address could run agents and read sessions.
+// checkTransport checks the TLS flags, and that without TLS and without
+// --auth jwt both listeners bind loopback addresses unless
+// --insecure-listen says otherwise: without TLS and authentication, any
+// host that can reach a non-loopback address could run agents and read
+// sessions.
 func checkTransport(o *options) error {
 	switch {
 	case (o.tlsCert == "") != (o.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key go together")
 	case o.clientCA != "" && o.tlsCert == "":
 		return errors.New("--client-ca needs --tls-cert and --tls-key")
-	case o.tlsCert != "" || o.insecureListen:
+	case o.tlsCert != "" || o.insecureListen || o.authMode == "jwt":
 		return nil
 	}
 	for _, l := range []struct{ flag, addr string }{{"--grpc-addr", o.grpcAddr}, {"--http-addr", o.httpAddr}} {
 		if !isLoopbackAddr(l.addr) {
-			return fmt.Errorf("%s %s is not a loopback address: serve TLS there (--tls-cert, --tls-key) or pass --insecure-listen to listen without it", l.flag, l.addr)
+			return fmt.Errorf("%s %s is not a loopback address: serve TLS there (--tls-cert, --tls-key), authenticate callers (--auth jwt) or pass --insecure-listen to listen without either", l.flag, l.addr)
 		}
 	}
 	return nil

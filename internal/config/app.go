@@ -29,8 +29,11 @@ type AppSettings struct {
 	EventsCompactionConfig *CompactionSettings `yaml:"events_compaction_config"`
 	// Plugins name built-in plugins (see package plugins), with their
 	// constructor arguments, applied in order.
-	Plugins []PluginRef    `yaml:"plugins"`
-	Extra   map[string]any `yaml:",inline"`
+	Plugins []PluginRef `yaml:"plugins"`
+	// ADKBehavior is the ADK release line the app behaves like where 1.x
+	// and 2.x differ: "1.x" (the default) or "2.x".
+	ADKBehavior string         `yaml:"adk_behavior"`
+	Extra       map[string]any `yaml:",inline"`
 }
 
 // PluginRef names a built-in plugin, with optional arguments.
@@ -101,7 +104,20 @@ func loadSettings(fsys fs.FS, dir string) (*AppSettings, error) {
 	if _, err := s.plugins(); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	if _, err := runtime.ParseBehavior(s.ADKBehavior); err != nil {
+		return nil, fmt.Errorf("%s: adk_behavior: %w", file, err)
+	}
 	return s, nil
+}
+
+// Behavior returns the ADK release line the app behaves like; settings
+// that loaded have a valid one.
+func (s *AppSettings) Behavior() runtime.Behavior {
+	if s == nil {
+		return runtime.Behavior1x
+	}
+	b, _ := runtime.ParseBehavior(s.ADKBehavior)
+	return b
 }
 
 // plugins builds the plugins s names, in order.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
 )
 
@@ -105,5 +106,51 @@ func TestAppPluginErrors(t *testing.T) {
 		if _, err := LoadAll(fsys); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err = %v, want %q", body, err, want)
 		}
+	}
+}
+
+func TestADKBehavior(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, app string
+		want      runtime.Behavior
+		wantErr   string
+	}{
+		{name: "no app.yaml", want: runtime.Behavior1x},
+		{name: "unset", app: "plugins: []\n", want: runtime.Behavior1x},
+		{name: "1.x", app: "adk_behavior: \"1.x\"\n", want: runtime.Behavior1x},
+		{name: "2.x", app: "adk_behavior: \"2.x\"\n", want: runtime.Behavior2x},
+		{name: "unknown", app: "adk_behavior: \"3.x\"\n",
+			wantErr: `s/app.yaml: adk_behavior: unknown ADK behaviour "3.x": want "1.x" or "2.x"`},
+		{name: "number", app: "adk_behavior: 2\n",
+			wantErr: `s/app.yaml: adk_behavior: unknown ADK behaviour "2": want "1.x" or "2.x"`},
+		{name: "version", app: "adk_behavior: \"2.13\"\n",
+			wantErr: `s/app.yaml: adk_behavior: unknown ADK behaviour "2.13"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fsys := fstest.MapFS{"s/root_agent.yaml": {Data: []byte("name: a\nmodel: m\n")}}
+			if tt.app != "" {
+				fsys["s/app.yaml"] = &fstest.MapFile{Data: []byte(tt.app)}
+			}
+			apps, err := LoadAll(fsys)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			app, _, err := Build(apps[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if app.Behavior != tt.want {
+				t.Errorf("behaviour = %v, want %v", app.Behavior, tt.want)
+			}
+		})
 	}
 }

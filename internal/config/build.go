@@ -39,7 +39,8 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rt := &runtime.App{Name: app.Name, Tree: tree, Plugins: ps, Resumable: settings.Resumable()}
+	rt := &runtime.App{Name: app.Name, Tree: tree, Plugins: ps, Resumable: settings.Resumable(),
+		Behavior: settings.Behavior()}
 	if c := settings.EventsCompactionConfig; c != nil {
 		// ADK summarises with the root agent's model.
 		if app.Root.AgentClass != "LlmAgent" || app.Root.Model == "" {

@@ -26,7 +26,11 @@ func (r *Runner) compact(ictx *InvocationContext) {
 	model, err := r.Models.Model(ctx, cfg.Model)
 	if err == nil {
 		var ev *v1.Event
-		if ev, err = compaction.Summarize(ctx, model, window); err == nil && ev != nil {
+		prompt := compaction.Prompt
+		if r.App.Behavior == Behavior2x {
+			prompt = compaction.Prompt2x
+		}
+		if ev, err = compaction.SummarizeWith(ctx, model, window, prompt); err == nil && ev != nil {
 			err = CheckModelResponse(&v1.LlmResponse{Content: ev.GetActions().GetCompaction().GetCompactedContent()}, r.MaxDepth)
 		}
 		if err == nil && ev != nil {

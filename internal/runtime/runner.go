@@ -29,6 +29,9 @@ type App struct {
 	// Compaction, when set, summarises older invocations at the end of an
 	// invocation (ADK's events_compaction_config).
 	Compaction *compaction.Config
+	// Behavior is the ADK release line the app behaves like (app.yaml's
+	// adk_behavior); the zero value is ADK 1.x.
+	Behavior Behavior
 }
 
 // Runner runs invocations of one app. It is safe for concurrent use.
@@ -58,7 +61,9 @@ type Runner struct {
 type RunRequest struct {
 	UserID    string
 	SessionID string
-	// NewMessage is the user's message; its role defaults to "user".
+	// NewMessage is the user's message; its role defaults to "user". It
+	// may be nil, without an InvocationID or a RequestID, when the app
+	// continues without a message (see [App.ContinuesWithoutMessage]).
 	NewMessage *v1.Content
 	// StateDelta is stored with the user event.
 	StateDelta *structpb.Struct
@@ -142,7 +147,8 @@ func (r *Runner) Run(ctx context.Context, req RunRequest) iter.Seq2[*v1.Event, e
 
 func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocation) (*InvocationContext, error) {
 	msg := req.NewMessage
-	if msg == nil || len(msg.Parts) == 0 {
+	continues := msg == nil && req.InvocationID == "" && req.RequestID == "" && r.App.ContinuesWithoutMessage()
+	if !continues && (msg == nil || len(msg.Parts) == 0) {
 		return nil, InvalidRequest("new_message must have at least one part")
 	}
 	if err := ValidateRequestID(req.RequestID); err != nil {
@@ -322,6 +328,17 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Se
 // request's state delta; it reports whether the invocation goes on.
 func (r *Runner) startTurn(ictx *InvocationContext, req RunRequest, yield func(*v1.Event, error) bool) bool {
 	msg := req.NewMessage
+	if msg == nil {
+		// A run that continues without a message (ADK 2.x) stores no user
+		// message; a state delta comes in an event of its own.
+		if len(req.StateDelta.GetFields()) > 0 {
+			if err := r.appendUserEvent(ictx, nil, req.StateDelta, ""); err != nil {
+				yield(nil, err)
+				return false
+			}
+		}
+		return true
+	}
 	if msg.Role == "" {
 		msg.Role = "user"
 	}

@@ -157,6 +157,12 @@ func (s *Server) receive(ctx context.Context, stream connectStream, client *clie
 				cancel(err)
 				return
 			}
+			// The result acts for the stream's caller: app state in
+			// its actions needs an admin, as in a request.
+			if err := s.authorizeState(ctx, "tool_result.actions.state_delta", k.ToolResult.GetActions().GetStateDelta()); err != nil {
+				cancel(err)
+				return
+			}
 			client.deliver(ctx, k.ToolResult)
 		case *api.ConnectRequest_Cancel:
 			cancel(errClientCancelled)

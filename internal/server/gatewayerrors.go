@@ -53,6 +53,7 @@ func (g *gatewayErrors) handle(ctx context.Context, mux *gwruntime.ServeMux, m g
 		w.Header().Set("Retry-After", after)
 	}
 	err = st.Err()
+	noteRESTError(ctx, err)
 	if httpStatus != 0 {
 		err = &gwruntime.HTTPStatusError{HTTPStatus: httpStatus, Err: err}
 	}

@@ -28,7 +28,10 @@ var (
 // (see [WithAllowOrigins], [WithListenAddr]), JSON bodies for requests that
 // change state (else 415) and a bound on the body's size (else 413, see
 // [WithMaxRequestBytes]) and read time. Every error answers grpc-gateway's
-// body {"code", "message", "details"} with an ErrorInfo detail; a known
+// body {"code", "message", "details"} with an ErrorInfo detail. With
+// [Config.Authenticator], every route but /health and /openapi.json needs
+// a bearer token (or a client certificate that maps to an identity): 401
+// with WWW-Authenticate: Bearer otherwise. A known
 // path with another method answers 405 with Allow.
 func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...HTTPOption) (http.Handler, error) {
 	cfg := httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout}
@@ -86,7 +89,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	fail := func(w http.ResponseWriter, r *http.Request, err error) {
 		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
 	}
-	return &guard{next: mux, cfg: cfg, origins: origins, fail: fail}, nil
+	return &requestIDs{s: s, next: &guard{next: mux, cfg: cfg, origins: origins, fail: fail, authn: s.authn, log: s.log, routes: table}}, nil
 }
 
 // restRunner serves ADK's run routes.
@@ -195,7 +198,9 @@ func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string
 	case err != nil && !started:
 		h.fail(w, r, err)
 	case err != nil:
-		msg := status.Convert(toStatus(r.Context(), h.s.log, err)).Message()
+		err = toStatus(r.Context(), h.s.log, err)
+		noteRESTError(r.Context(), err)
+		msg := status.Convert(err).Message()
 		_, _ = fmt.Fprintf(w, "data: {\"error\": %s}\n\n", jsonString(msg))
 	}
 }

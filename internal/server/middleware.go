@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc/codes"
+
+	"github.com/agentsvc/agentsvc/internal/auth"
 )
 
 // DefaultMaxRequestBytes is the default bound of a REST request body, the
@@ -177,13 +180,19 @@ func checkContentType(r *http.Request) error {
 }
 
 // guard is the middleware in front of every REST route: origin and host
-// checks, CORS preflight, the JSON content type of state-changing requests
+// checks, CORS preflight, authentication (see [Config.Authenticator]), the
+// JSON content type of state-changing requests
 // and the body's size and read time.
 type guard struct {
 	next    http.Handler
 	cfg     httpConfig
 	origins *originPolicy
 	fail    func(http.ResponseWriter, *http.Request, error)
+	// authn authenticates every route but the open ones; nil: off.
+	authn *auth.Authenticator
+	log   *slog.Logger
+	// routes are the handler's routes, for tests that must cover each.
+	routes *routeTable
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -202,6 +211,10 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		g.origins.corsHeaders(w, origin)
+	}
+	r, ok := g.authenticateHTTP(w, r)
+	if !ok {
+		return
 	}
 	if err := checkContentType(r); err != nil {
 		g.fail(w, r, err)

@@ -32,3 +32,27 @@ func FuzzDecodePageToken(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeListToken feeds arbitrary ListSessions page tokens to the
+// decoder: it never panics, and a token it accepts names a valid session id
+// and encodes back to itself.
+func FuzzDecodeListToken(f *testing.F) {
+	fp := listFingerprint("app", "u")
+	f.Add(encodeListToken(sessions.ListCursor{Created: 1_700_000_000_000_000, ID: "s1"}, fp))
+	f.Add(encodeListToken(sessions.ListCursor{Created: -1, ID: "x"}, fp))
+	f.Add(encodeListToken(sessions.ListCursor{Created: 5, ID: "s1"}, fp+1))
+	f.Add("")
+	f.Add("gQ")
+	f.Fuzz(func(t *testing.T, tok string) {
+		cur, err := decodeListToken(tok, fp)
+		if err != nil {
+			return
+		}
+		if cur.ID == "" || validateOptionalID("id", cur.ID) != nil {
+			t.Fatalf("accepted %q with the id %q", tok, cur.ID)
+		}
+		if again := encodeListToken(cur, fp); again != tok {
+			t.Fatalf("accepted %q, which encodes back as %q", tok, again)
+		}
+	})
+}

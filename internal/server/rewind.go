@@ -11,6 +11,7 @@ import (
 // RewindSession implements [api.SessionServiceServer]. It holds the session's
 // lease while it writes, so it cannot interleave with a running invocation.
 func (s *Server) RewindSession(ctx context.Context, req *api.RewindSessionRequest) (*api.RewindSessionResponse, error) {
+	noteRequest(ctx, req)
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
@@ -20,6 +21,9 @@ func (s *Server) RewindSession(ctx context.Context, req *api.RewindSessionReques
 	app, err := s.app(req.AppName)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
+	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
 	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err

@@ -31,6 +31,13 @@ type invocation struct {
 // Config.MaxInvocationTime.
 var errInvocationTimeout = errors.New("server: invocation timed out")
 
+// continuesWithoutMessage reports a run without a message that the app
+// continues (ADK 2.x behaviour); the runner checks the rest.
+func (s *Server) continuesWithoutMessage(req *api.RunRequest) bool {
+	a := s.apps[req.GetAppName()]
+	return req.GetNewMessage() == nil && a != nil && a.Runner.App.ContinuesWithoutMessage()
+}
+
 // start validates a run request, takes the session's lease and starts the
 // invocation, so that every failure up to here precedes the first event.
 // The invocation, and the lease's keep-alive with it, runs under ctx
@@ -38,10 +45,12 @@ var errInvocationTimeout = errors.New("server: invocation timed out")
 // keeps a session leased past it. prefix names the request in errors
 // ("start.run." on Connect).
 func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, client runtime.ClientTools) (_ *invocation, err error) {
+	noteRequest(ctx, req)
 	if err := validateRunRequest(req); err != nil {
 		return nil, err
 	}
-	if len(req.GetNewMessage().GetParts()) == 0 {
+	noteRunRequestID(ctx, req.GetRequestId())
+	if len(req.GetNewMessage().GetParts()) == 0 && !s.continuesWithoutMessage(req) {
 		return nil, invalid("new_message must have at least one part")
 	}
 	if err := runtime.ValidateRequestID(req.GetRequestId()); err != nil {
@@ -55,6 +64,12 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 		return nil, err
 	}
 	if err := s.invocations.refuse(); err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
+	if err := s.authorizeState(ctx, prefix+"state_delta", req.GetStateDelta()); err != nil {
 		return nil, err
 	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -76,6 +77,19 @@ type Config struct {
 	// creates racing on several replicas may pass it by a few. 0 means no
 	// cap.
 	MaxSessionsPerUser int
+	// AuditLogger receives one line per call that changes state
+	// (CreateSession, DeleteSession, UpdateSessionState, RewindSession, Run,
+	// Connect, REST /run and /run_sse), refused calls included, from the
+	// interceptors of [Server.RequestOptions] and the REST handler. Nil
+	// means no audit log.
+	AuditLogger *slog.Logger
+	// Authenticator, when set, turns on authorisation: every call must
+	// carry an identity (put there by [AuthOptions] on gRPC and by the REST
+	// handler), which may act only for the user id that is its subject,
+	// unless it is admin, and only an admin may write "app:" state. Any
+	// other call is PERMISSION_DENIED before anything is read. Nil: every
+	// caller may act for every user.
+	Authenticator *auth.Authenticator
 	// MeterProvider, when set, reports the open Connect streams and the
 	// running invocations (agentsvc.connect.streams,
 	// agentsvc.invocations.running). Default nil: none.
@@ -122,6 +136,10 @@ type Server struct {
 	userRate *userLimiter
 	// maxSessionsPerUser is Config.MaxSessionsPerUser; 0 means no cap.
 	maxSessionsPerUser int
+	// audit is Config.AuditLogger; nil means no audit log.
+	audit *slog.Logger
+	// authn is Config.Authenticator; nil: no authorisation.
+	authn *auth.Authenticator
 }
 
 // New returns a server for the apps of cfg.
@@ -138,6 +156,7 @@ func New(cfg Config) *Server {
 		connectStart:      cfg.ConnectStartTimeout,
 		maxConnectStreams: int64(cfg.MaxConnectStreams),
 		maxDepth:          cfg.MaxDepth,
+		audit:             cfg.AuditLogger,
 	}
 	if s.connectStart <= 0 {
 		s.connectStart = DefaultConnectStartTimeout
@@ -163,6 +182,7 @@ func New(cfg Config) *Server {
 	s.invocations.maxPerUser = max(cfg.MaxConcurrentInvocationsPerUser, 0)
 	s.userRate = newUserLimiter(cfg.UserRate, cfg.UserBurst)
 	s.maxSessionsPerUser = max(cfg.MaxSessionsPerUser, 0)
+	s.authn = cfg.Authenticator
 	for _, a := range cfg.Apps {
 		s.apps[a.Info.Name] = a
 		s.names = append(s.names, a.Info.Name)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -14,6 +15,7 @@ import (
 
 // CreateSession implements [api.SessionServiceServer].
 func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionRequest) (*api.CreateSessionResponse, error) {
+	noteRequest(ctx, req)
 	if _, err := s.app(req.GetAppName()); err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
@@ -28,6 +30,12 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 	if err := s.checkDepth("state", req.GetState()); err != nil {
 		return nil, err
 	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
+	if err := s.authorizeState(ctx, "state", req.GetState()); err != nil {
+		return nil, err
+	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}
@@ -40,6 +48,7 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
+	noteSession(ctx, sess.GetId())
 	return &api.CreateSessionResponse{Session: sess}, nil
 }
 
@@ -72,7 +81,11 @@ func (s *Server) GetSession(ctx context.Context, req *api.GetSessionRequest) (*a
 	return resp, nil
 }
 
-// ListSessions implements [api.SessionServiceServer].
+// ListSessions implements [api.SessionServiceServer]. With page_size or
+// page_token it answers one page, oldest session first, and names the next
+// one in next_page_token and in the next-page-token response header (for
+// REST, whose body is a bare array); without them, every session, or
+// RESOURCE_EXHAUSTED when they would not fit in one response.
 func (s *Server) ListSessions(ctx context.Context, req *api.ListSessionsRequest) (*api.ListSessionsResponse, error) {
 	if _, err := s.app(req.GetAppName()); err != nil {
 		return nil, toStatus(ctx, s.log, err)
@@ -80,18 +93,32 @@ func (s *Server) ListSessions(ctx context.Context, req *api.ListSessionsRequest)
 	if err := validateID("user_id", req.GetUserId()); err != nil {
 		return nil, err
 	}
+	if req.GetPageSize() < 0 {
+		return nil, invalid("page_size must not be negative")
+	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
+	}
+	if req.GetPageSize() > 0 || req.GetPageToken() != "" {
+		return s.listSessionsPage(ctx, req)
 	}
 	list, err := s.sessions.List(ctx, req.AppName, req.UserId)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return &api.ListSessionsResponse{Sessions: list}, nil
+	resp := &api.ListSessionsResponse{Sessions: list}
+	if err := s.checkListSize(proto.Size(resp)); err != nil {
+		return nil, err
+	}
+	return resp, nil
 }
 
 // DeleteSession implements [api.SessionServiceServer].
 func (s *Server) DeleteSession(ctx context.Context, req *api.DeleteSessionRequest) (*api.DeleteSessionResponse, error) {
+	noteRequest(ctx, req)
 	if err := s.checkSessionKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
@@ -106,6 +133,7 @@ func (s *Server) DeleteSession(ctx context.Context, req *api.DeleteSessionReques
 // as ADK's PATCH does. It takes the session's lease, so it fails with
 // ABORTED while an invocation runs instead of breaking that invocation.
 func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionStateRequest) (*api.UpdateSessionStateResponse, error) {
+	noteRequest(ctx, req)
 	if err := validateSessionKey(req.GetAppName(), req.GetUserId(), req.GetSessionId()); err != nil {
 		return nil, err
 	}
@@ -113,6 +141,12 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 		return nil, toStatus(ctx, s.log, err)
 	}
 	if err := s.checkDepth("state_delta", req.GetStateDelta()); err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
+	if err := s.authorizeState(ctx, "state_delta", req.GetStateDelta()); err != nil {
 		return nil, err
 	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
@@ -144,14 +178,17 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 	return &api.UpdateSessionStateResponse{Session: sess}, nil
 }
 
-// checkSessionKey validates a session's key and that its app exists, and
-// takes a token of the user's rate.
+// checkSessionKey validates a session's key and that its app exists,
+// authorises the caller for the user, and takes a token of the user's rate.
 func (s *Server) checkSessionKey(ctx context.Context, app, user, session string) error {
 	if err := validateSessionKey(app, user, session); err != nil {
 		return err
 	}
 	if _, err := s.app(app); err != nil {
 		return toStatus(ctx, s.log, err)
+	}
+	if err := s.authorize(ctx, user); err != nil {
+		return err
 	}
 	return s.limitUser(app, user)
 }

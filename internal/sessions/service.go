@@ -140,6 +140,13 @@ type Service interface {
 	// List returns the sessions of a user, without events, with merged state.
 	List(ctx context.Context, appName, userID string) ([]*v1.Session, error)
 
+	// ListPage returns one page of List: at most page.Size sessions after
+	// page.After, in List's order (oldest first), and the position of the
+	// last session it considered, from which the next page goes on; next
+	// is the zero [ListCursor] after the last page. A page may hold fewer
+	// sessions than page.Size before the last when some expired.
+	ListPage(ctx context.Context, appName, userID string, page ListPageRequest) (list []*v1.Session, next ListCursor, err error)
+
 	// Delete removes a session; deleting a missing session is not an error.
 	Delete(ctx context.Context, appName, userID, sessionID string) error
 

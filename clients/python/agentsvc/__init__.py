@@ -58,7 +58,7 @@ from agentsvc.events import (
     to_dict,
 )
 from agentsvc.invocation import Invocation
-from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionPage
+from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
 from agentsvc.tools import Tool, ToolContext, tool
 from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
 from agentsvc.v1.content_pb2 import Content, FunctionCall, FunctionResponse, Part
@@ -99,6 +99,7 @@ __all__ = [
     "ResponseTooLargeError",
     "Session",
     "SessionBusyError",
+    "SessionListPage",
     "SessionPage",
     "SessionTooLargeError",
     "ShuttingDownError",

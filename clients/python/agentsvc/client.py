@@ -14,7 +14,7 @@ import grpc.aio
 from agentsvc._values import to_struct
 from agentsvc.errors import from_rpc_error
 from agentsvc.invocation import Invocation
-from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionPage
+from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
 from agentsvc.tools import Tool, as_tool
 from agentsvc.v1 import (
     app_service_pb2,
@@ -420,10 +420,71 @@ class Client:
                     yield event
 
     async def list_sessions(self, app_name: str, user_id: str) -> list[session_pb2.Session]:
-        """Returns the user's sessions of the app, without their events."""
+        """Returns the user's sessions of the app, without their events.
+
+        A list too large for one response is refused: read it with
+        :meth:`iter_sessions` or :meth:`list_sessions_page`.
+
+        Raises:
+            ResponseTooLargeError: the sessions do not fit one response.
+        """
         request = session_service_pb2.ListSessionsRequest(app_name=app_name, user_id=user_id)
         response = await self._unary(self._connection().sessions.ListSessions, request, session_service_pb2.ListSessionsResponse)
         return list(response.sessions)
+
+    async def list_sessions_page(
+        self,
+        app_name: str,
+        user_id: str,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        page_token: str = "",
+    ) -> SessionListPage:
+        """Returns one page of the user's sessions of the app, without their
+        events, oldest first, and the token of the next page.
+
+        The first call passes no ``page_token``; each next one passes the
+        previous page's ``next_page_token`` (``page_size`` may change). A
+        listing neither repeats nor skips a session that exists throughout
+        it. The service serves at most 1000 sessions a page and ends a page
+        early rather than send more than 4 MiB; :meth:`iter_sessions` reads
+        every page for you.
+
+        Raises:
+            ValueError: ``page_size`` is not positive.
+            InvalidArgumentError: the token is malformed or belongs to
+                another user's listing.
+        """
+        if page_size < 1:
+            raise ValueError(f"page_size must be positive, not {page_size}")
+        request = session_service_pb2.ListSessionsRequest(
+            app_name=app_name, user_id=user_id, page_size=page_size, page_token=page_token
+        )
+        response = await self._unary(self._connection().sessions.ListSessions, request, session_service_pb2.ListSessionsResponse)
+        return SessionListPage(sessions=list(response.sessions), next_page_token=response.next_page_token)
+
+    async def iter_sessions(
+        self,
+        app_name: str,
+        user_id: str,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+    ) -> AsyncGenerator[session_pb2.Session, None]:
+        """Yields every session of the user, oldest first, without events,
+        reading them page by page as they are consumed (see
+        :meth:`list_sessions_page`), so that a list of any size can be read::
+
+            async for session in client.iter_sessions("weather", "alice"):
+                print(session.id)
+        """
+        token = ""
+        while True:
+            page = await self.list_sessions_page(app_name, user_id, page_size=page_size, page_token=token)
+            for session in page.sessions:
+                yield session
+            if page.last:
+                return
+            token = page.next_page_token
 
     async def delete_session(self, app_name: str, user_id: str, session_id: str) -> None:
         """Deletes a session; deleting a missing one is not an error."""

@@ -199,9 +199,11 @@ class SessionTooLargeError(ResourceExhaustedError):
 
 
 class ResponseTooLargeError(ResourceExhaustedError):
-    """The whole session is larger than one response may carry
-    (RESOURCE_EXHAUSTED, reason ``RESPONSE_TOO_LARGE``); read it in pages
-    with :meth:`Client.session_events` or :meth:`Client.get_session_page`."""
+    """The whole session, or the whole list of a user's sessions, is larger
+    than one response may carry (RESOURCE_EXHAUSTED, reason
+    ``RESPONSE_TOO_LARGE``); read it in pages with
+    :meth:`Client.session_events` or :meth:`Client.get_session_page`, the
+    list with :meth:`Client.iter_sessions`."""
 
 
 class TooManyConnectStreamsError(ResourceExhaustedError):

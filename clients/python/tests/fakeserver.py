@@ -31,6 +31,10 @@ GetSessionHandler = Callable[
     [session_service_pb2.GetSessionRequest, grpc.aio.ServicerContext[Any, Any]],
     Awaitable[session_service_pb2.GetSessionResponse],
 ]
+ListSessionsHandler = Callable[
+    [session_service_pb2.ListSessionsRequest, grpc.aio.ServicerContext[Any, Any]],
+    Awaitable[session_service_pb2.ListSessionsResponse],
+]
 
 
 async def abort_with_info(
@@ -73,6 +77,11 @@ class _Sessions(session_service_pb2_grpc.SessionServiceServicer):
             raise NotImplementedError("GetSession")
         return await self._fake.get_session(request, context)
 
+    async def ListSessions(self, request: Any, context: Any) -> Any:  # noqa: N802
+        if self._fake.list_sessions is None:
+            raise NotImplementedError("ListSessions")
+        return await self._fake.list_sessions(request, context)
+
 
 class FakeServer:
     """A grpc.aio server on a free loopback port; set ``run``, ``connect``
@@ -82,6 +91,7 @@ class FakeServer:
         self.run: RunHandler | None = None
         self.connect: ConnectHandler | None = None
         self.get_session: GetSessionHandler | None = None
+        self.list_sessions: ListSessionsHandler | None = None
         self.server = grpc.aio.server()
         runner_service_pb2_grpc.add_RunnerServiceServicer_to_server(_Runner(self), self.server)
         session_service_pb2_grpc.add_SessionServiceServicer_to_server(_Sessions(self), self.server)

@@ -104,6 +104,27 @@ export interface SessionPage {
   nextPageToken: string;
 }
 
+/** Options of {@link AgentsvcClient.listSessionsPage} and {@link AgentsvcClient.iterSessions}. */
+export interface ListSessionsPageOptions {
+  appName: string;
+  userId: string;
+  /**
+   * At most this many sessions (the service serves at most 1000); a page
+   * also ends early rather than exceed 4 MiB. Default {@link DEFAULT_PAGE_SIZE}.
+   */
+  pageSize?: number;
+  /** The nextPageToken of the previous page; omitted for the first page. */
+  pageToken?: string;
+}
+
+/** One page of a user's sessions. */
+export interface SessionListPage {
+  /** The page's sessions, without events, oldest first. */
+  sessions: Session[];
+  /** Names the next page; "" on the last one. */
+  nextPageToken: string;
+}
+
 /**
  * A client of agentsvc: runs agents (with tools that live in this process),
  * manages sessions and describes apps. One client holds one HTTP/2
@@ -254,10 +275,48 @@ export class AgentsvcClient {
     }
   }
 
-  /** Returns the sessions of a user, without their events. */
+  /**
+   * Returns the sessions of a user, without their events. Rejects with
+   * ResourceExhaustedError (reason RESPONSE_TOO_LARGE) when they are too
+   * many for one response: read them with {@link AgentsvcClient.iterSessions}.
+   */
   async listSessions(options: { appName: string; userId: string }): Promise<Session[]> {
-    const res = await this.call(() => this.sessions.listSessions(options, this.callOptions()));
+    const res = await this.call(() => this.sessions.listSessions({ appName: options.appName, userId: options.userId }, this.callOptions()));
     return res.sessions;
+  }
+
+  /**
+   * Returns one page of a user's sessions, without their events, oldest
+   * first, and the token of the next page. A listing neither repeats nor
+   * skips a session that exists throughout it. Rejects with
+   * InvalidArgumentError for a token of another user's listing.
+   */
+  async listSessionsPage(options: ListSessionsPageOptions): Promise<SessionListPage> {
+    const res = await this.call(() => this.sessions.listSessions({
+      appName: options.appName,
+      userId: options.userId,
+      pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+      pageToken: options.pageToken ?? "",
+    }, this.callOptions()));
+    return { sessions: res.sessions, nextPageToken: res.nextPageToken };
+  }
+
+  /**
+   * Yields every session of a user once, without events, oldest first,
+   * reading them page by page as they are consumed (see
+   * {@link AgentsvcClient.listSessionsPage}).
+   *
+   * ```ts
+   * for await (const session of client.iterSessions({ appName, userId })) console.log(session.id);
+   * ```
+   */
+  async *iterSessions(options: ListSessionsPageOptions): AsyncGenerator<Session, void, undefined> {
+    let pageToken = options.pageToken ?? "";
+    do {
+      const page = await this.listSessionsPage({ ...options, pageToken });
+      yield* page.sessions;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
   }
 
   /** Deletes a session; deleting a missing one is not an error. */

@@ -13,7 +13,9 @@ export {
   type GetSessionOptions,
   type GetSessionPageOptions,
   type HeadersOption,
+  type ListSessionsPageOptions,
   type SessionKey,
+  type SessionListPage,
   type SessionPage,
   type TlsOptions,
 } from "./client.js";

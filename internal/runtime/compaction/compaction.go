@@ -139,12 +139,16 @@ func Prompt(events []*v1.Event) string {
 // The caller sets its id and timestamp. It returns nil when events are
 // none or the model answers without content.
 func Summarize(ctx context.Context, model models.Model, events []*v1.Event) (*v1.Event, error) {
+	return summarize(ctx, model, events, Prompt)
+}
+
+func summarize(ctx context.Context, model models.Model, events []*v1.Event, prompt func([]*v1.Event) string) (*v1.Event, error) {
 	if len(events) == 0 {
 		return nil, nil
 	}
 	req := &v1.LlmRequest{
 		Model:    model.Name(),
-		Contents: []*v1.Content{{Role: "user", Parts: []*v1.Part{{Text: Prompt(events)}}}},
+		Contents: []*v1.Content{{Role: "user", Parts: []*v1.Part{{Text: prompt(events)}}}},
 	}
 	for resp, err := range model.GenerateContent(ctx, req, false) {
 		if err != nil {

@@ -31,6 +31,10 @@ type Options struct {
 	// the new events. See [Cache]. Default: none; every build reads the
 	// whole history.
 	Cache *Cache
+	// QuoteOtherAgents retells other agents' turns as ADK 2.x does: quoted
+	// between markers after a preamble saying quoted text is data, never
+	// instructions. Default: ADK 1.x's "For context:" form.
+	QuoteOtherAgents bool
 }
 
 // Build returns the contents of a model request for the agent agentName
@@ -54,9 +58,9 @@ func Build(events []*v1.Event, agentName, branch string, opts Options) ([]*v1.Co
 		events = events[start:]
 	}
 	if opts.Cache != nil {
-		return opts.Cache.build(events, agentName, branch, opts.KeepClientIDs)
+		return opts.Cache.build(events, agentName, branch, opts.KeepClientIDs, opts.QuoteOtherAgents)
 	}
-	return build(events, agentName, branch, opts.KeepClientIDs)
+	return build(events, agentName, branch, opts.KeepClientIDs, opts.QuoteOtherAgents)
 }
 
 // currentTurnStart returns the index of the latest visible event written by
@@ -81,11 +85,12 @@ func isOtherAgent(agentName, author string) bool {
 	return agentName != "" && author != agentName && author != "user"
 }
 
-func build(events []*v1.Event, agentName, branch string, keepClientIDs bool) ([]*v1.Content, error) {
+func build(events []*v1.Event, agentName, branch string, keepClientIDs, quoted bool) ([]*v1.Content, error) {
 	l := newContentList(len(events))
+	l.quoted = quoted
 	if !l.collectCommon(events, agentName, branch, nil) {
 		l.paired.release()
-		l = collectGeneral(events, agentName, branch)
+		l = collectGeneral(events, agentName, branch, quoted)
 	}
 	l.keepClientIDs = keepClientIDs
 	return l.finish()
@@ -126,7 +131,7 @@ func (l *contentList) collectCommon(events []*v1.Event, agentName, branch string
 		added := c
 		if author := e.GetAuthor(); isOtherAgent(agentName, author) {
 			var keep bool
-			if added, keep = presentOtherAgent(author, c); !keep {
+			if added, keep = l.retell(author, c); !keep {
 				continue
 			}
 			f = 0
@@ -144,13 +149,14 @@ func (l *contentList) collectCommon(events []*v1.Event, agentName, branch string
 
 // collectGeneral handles any history: it drops rewound events, filters,
 // applies compaction, then joins transcriptions as it goes.
-func collectGeneral(events []*v1.Event, agentName, branch string) contentList {
+func collectGeneral(events []*v1.Event, agentName, branch string, quoted bool) contentList {
 	src := dropRewound(events)
 	src = filterIncluded(src, branch)
 	if slices.ContainsFunc(src, isCompaction) {
 		src = applyCompaction(src, agentName)
 	}
 	l := newContentList(len(src))
+	l.quoted = quoted
 	var transcripts transcriptBuffer
 	for i, e := range src {
 		c := e.GetContent()

@@ -26,6 +26,7 @@ import (
 type Cache struct {
 	mu                sync.Mutex
 	agentName, branch string
+	quoted            bool // Options.QuoteOtherAgents of the builds
 	// events are the events read so far.
 	events []*v1.Event
 	// general is set when events need the general path (rewinds,
@@ -45,11 +46,12 @@ type Cache struct {
 	paired pairing
 }
 
-func (c *Cache) build(events []*v1.Event, agentName, branch string, keepClientIDs bool) ([]*v1.Content, error) {
+func (c *Cache) build(events []*v1.Event, agentName, branch string, keepClientIDs, quoted bool) ([]*v1.Content, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if agentName != c.agentName || branch != c.branch {
+	if agentName != c.agentName || branch != c.branch || quoted != c.quoted {
 		c.reset(agentName, branch)
+		c.quoted = quoted
 	}
 	if read := c.readPrefix(events); read < len(c.events) {
 		c.truncate(events, read)
@@ -60,7 +62,7 @@ func (c *Cache) build(events []*v1.Event, agentName, branch string, keepClientID
 			n := len(events) + 16
 			c.list, c.flags, c.from = make([]*v1.Content, 0, n), make([]partFlags, 0, n), make([]int32, 0, n)
 		}
-		l := contentList{contents: c.list, all: c.all, paired: c.paired}
+		l := contentList{contents: c.list, all: c.all, paired: c.paired, quoted: quoted}
 		l.paired.tableSize = len(events)/8 + 16
 		rec := recorder{flags: c.flags, from: c.from, base: len(c.events)}
 		if l.collectCommon(events[len(c.events):], agentName, branch, &rec) {
@@ -79,7 +81,7 @@ func (c *Cache) build(events []*v1.Event, agentName, branch string, keepClientID
 		c.general = true
 	}
 	c.events = events
-	l := collectGeneral(events, agentName, branch)
+	l := collectGeneral(events, agentName, branch, quoted)
 	l.keepClientIDs = keepClientIDs
 	return l.finish()
 }

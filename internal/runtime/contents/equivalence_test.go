@@ -262,7 +262,7 @@ func buildGeneral(events []*v1.Event, agentName, branch string, opts Options) ([
 		}
 		events = events[start:]
 	}
-	l := collectGeneral(events, agentName, branch)
+	l := collectGeneral(events, agentName, branch, false)
 	l.paired.release()
 	l.paired.broken = true
 	l.keepClientIDs = opts.KeepClientIDs

@@ -11,6 +11,9 @@ import (
 type contentList struct {
 	// keepClientIDs skips clearing engine-made ids (Options.KeepClientIDs).
 	keepClientIDs bool
+	// quoted retells other agents' turns as ADK 2.x does
+	// (Options.QuoteOtherAgents).
+	quoted bool
 	// shared is set when contents is an array others read; see
 	// [contentList.own].
 	shared   bool
@@ -37,12 +40,21 @@ func newContentList(capacity int) contentList {
 func (l *contentList) addEvent(author string, c *v1.Content, f partFlags, agentName string) {
 	if isOtherAgent(agentName, author) {
 		var keep bool
-		if c, keep = presentOtherAgent(author, c); !keep {
+		if c, keep = l.retell(author, c); !keep {
 			return
 		}
 		f = 0
 	}
 	l.add(c, f)
+}
+
+// retell retells another agent's content as user context, in ADK 1.x's
+// form or, when l.quoted, 2.x's.
+func (l *contentList) retell(author string, c *v1.Content) (*v1.Content, bool) {
+	if l.quoted {
+		return presentOtherAgentQuoted(author, c)
+	}
+	return presentOtherAgent(author, c)
 }
 
 // add appends c, whose part flags are f.

@@ -39,7 +39,11 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 				continue
 			}
 			ev := finalize(skeleton, resp, r.tools)
-			skeleton.Id = runtime.NewEventID()
+			// ADK 2.x gives the partial chunks of one response the id of
+			// its final event; 1.x gives every event an id of its own.
+			if !ev.Partial || ictx.App().Behavior != runtime.Behavior2x {
+				skeleton.Id = runtime.NewEventID()
+			}
 			if !yield(ev, nil) {
 				return
 			}

@@ -1,6 +1,7 @@
 package llmagent
 
 import (
+	"cmp"
 	"strings"
 	"sync"
 
@@ -82,12 +83,15 @@ func (a *Agent) runTool(ictx *runtime.InvocationContext, call *v1.FunctionCall, 
 	}
 	tool, ok := tools.byName[call.Name]
 	if !ok {
-		cause := toolNotFound(call.Name, tools.names())
-		resp, err := a.onToolError(tctx, missingTool{name: call.Name}, args, cause)
-		if err != nil {
-			return nil, err
+		if ictx.App().Behavior != runtime.Behavior2x {
+			cause := toolNotFound(call.Name, tools.names())
+			resp, err := a.onToolError(tctx, missingTool{name: call.Name}, args, cause)
+			if err != nil {
+				return nil, err
+			}
+			return responseEvent(ictx, tctx, call, call.Name, resp), nil
 		}
-		return responseEvent(ictx, tctx, call, call.Name, resp), nil
+		tool = missingTool{name: cmp.Or(call.Name, unnamedTool)}
 	}
 
 	plugins := ictx.App().Plugins
@@ -101,6 +105,9 @@ func (a *Agent) runTool(ictx *runtime.InvocationContext, call *v1.FunctionCall, 
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !ok && resp == nil {
+		return a.answerUnknownTool(ictx, tctx, call, tool, args, tools.names())
 	}
 	noResult := false
 	if resp == nil {
@@ -145,6 +152,19 @@ func (a *Agent) runTool(ictx *runtime.InvocationContext, call *v1.FunctionCall, 
 // onToolError lets the on-tool-error callbacks (plugins first) answer for a
 // failed or unknown tool; without an answer the failure stands.
 func (a *Agent) onToolError(tctx *runtime.ToolContext, tool runtime.Tool, args *structpb.Struct, cause error) (*structpb.Struct, error) {
+	resp, err := a.toolErrorAnswer(tctx, tool, args, cause)
+	if err != nil {
+		return nil, err
+	}
+	if resp == nil {
+		return nil, cause
+	}
+	return resp, nil
+}
+
+// toolErrorAnswer runs the on-tool-error callbacks, plugins first, until
+// one answers; nil when none does.
+func (a *Agent) toolErrorAnswer(tctx *runtime.ToolContext, tool runtime.Tool, args *structpb.Struct, cause error) (*structpb.Struct, error) {
 	resp, err := tctx.App().Plugins.OnToolError(tctx, tool, args, cause)
 	if err != nil {
 		return nil, err
@@ -157,10 +177,34 @@ func (a *Agent) onToolError(tctx *runtime.ToolContext, tool runtime.Tool, args *
 			return nil, err
 		}
 	}
-	if resp == nil {
-		return nil, cause
-	}
 	return resp, nil
+}
+
+// unnamedTool is the name ADK 2.x gives a call that names no tool.
+const unnamedTool = "<unnamed>"
+
+// answerUnknownTool is ADK 2.x's answer to a call of a tool the agent does
+// not have, once no before-tool callback answered it: the on-tool-error
+// callbacks (plugins first) may answer; otherwise the model is told, in an
+// error response, which tools it may call, so that it can correct itself.
+// The after-tool callbacks do not run: no tool ran.
+func (a *Agent) answerUnknownTool(ictx *runtime.InvocationContext, tctx *runtime.ToolContext, call *v1.FunctionCall,
+	tool runtime.Tool, args *structpb.Struct, names []string) (*v1.Event, error) {
+	resp, err := a.toolErrorAnswer(tctx, tool, args, toolNotFound(call.Name, names))
+	if err != nil {
+		return nil, err
+	}
+	if resp == nil {
+		available := strings.Join(names, ", ")
+		if available == "" {
+			available = "none"
+		}
+		resp = &structpb.Struct{Fields: map[string]*structpb.Value{"error": structpb.NewStringValue(
+			"Invoking `" + tool.Name() + "()` failed as no tool with that name is available. " +
+				"The tools you can call are: " + available + ". " +
+				"You could retry, but it is IMPORTANT that you only call a tool from that list.")}}
+	}
+	return responseEvent(ictx, tctx, call, tool.Name(), resp), nil
 }
 
 // responseEvent is the function response event of one call: authored by the

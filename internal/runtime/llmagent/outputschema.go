@@ -17,8 +17,14 @@ const (
 	// only call it, on the last the invocation ends.
 	maxToolRounds = 25
 
+	// setModelResponseDescription is the tool function's docstring,
+	// cleaned, which ADK 2.x declares.
 	setModelResponseDescription = "Set your final response using the required output schema.\n\n" +
 		"Use this tool to provide your final structured answer instead\nof outputting text directly."
+	// setModelResponseDescription1x is the docstring as written, indentation
+	// included, which ADK 1.x declares.
+	setModelResponseDescription1x = "Set your final response using the required output schema.\n\n" +
+		"      Use this tool to provide your final structured answer instead\n      of outputting text directly.\n      "
 	objectSchemaInstruction = "After completing any needed tool calls, provide your final response by calling " +
 		"set_model_response with the required fields."
 	valueSchemaInstruction = "IMPORTANT: After using any needed tools, you MUST call set_model_response to provide " +
@@ -52,7 +58,7 @@ func (a *Agent) outputSchema(ictx *runtime.InvocationContext, r *request) {
 		ictx.EndInvocation()
 		return
 	}
-	smr := newSetModelResponse(a.cfg.OutputSchema)
+	smr := newSetModelResponse(a.cfg.OutputSchema, ictx.App().Behavior)
 	r.procTools = append(r.procTools, smr)
 	if r.tools == nil {
 		r.tools = map[string]runtime.Tool{}
@@ -78,7 +84,7 @@ type setModelResponse struct {
 	object bool
 }
 
-func newSetModelResponse(schema *structpb.Struct) *setModelResponse {
+func newSetModelResponse(schema *structpb.Struct, b runtime.Behavior) *setModelResponse {
 	object := schema.GetFields()["type"].GetStringValue() == "object" && schema.GetFields()["properties"] != nil
 	params := schema
 	if !object {
@@ -88,8 +94,12 @@ func newSetModelResponse(schema *structpb.Struct) *setModelResponse {
 			"required":   structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{structpb.NewStringValue("response")}}),
 		}}
 	}
+	description := setModelResponseDescription1x
+	if b == runtime.Behavior2x {
+		description = setModelResponseDescription
+	}
 	return &setModelResponse{
-		decl:   tools.Declaration(setModelResponseName, setModelResponseDescription, params, nil, false),
+		decl:   tools.Declaration(setModelResponseName, description, params, nil, false),
 		object: object,
 	}
 }

@@ -51,7 +51,7 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	}
 	a.outputSchema(ictx, r)
 	a.agentTransfer(ictx, r)
-	a.declareTools(r)
+	a.declareTools(ictx, r)
 	return r, nil
 }
 
@@ -184,7 +184,8 @@ func (a *Agent) identity(req *v1.LlmRequest) {
 // before the trailing run of user contents.
 func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, instruction *v1.Content, history *contents.Cache) error {
 	list, err := contents.Build(ictx.Events(), a.cfg.Name, ictx.Branch,
-		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone, KeepClientIDs: true, Cache: history})
+		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone, KeepClientIDs: true, Cache: history,
+			QuoteOtherAgents: ictx.App().Behavior == runtime.Behavior2x})
 	if err != nil {
 		return runtime.AppConfigError("CONTENTS", err)
 	}
@@ -202,8 +203,8 @@ func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, in
 }
 
 // declareTools adds the declarations of the step's tools, in order, to one
-// Tool of function declarations.
-func (a *Agent) declareTools(r *request) {
+// Tool of function declarations, as the app's ADK behaviour declares them.
+func (a *Agent) declareTools(ictx *runtime.InvocationContext, r *request) {
 	if len(r.procTools)+len(r.toolList) == 0 {
 		return
 	}
@@ -212,7 +213,7 @@ func (a *Agent) declareTools(r *request) {
 		if r.tools[t.Name()] != t {
 			continue // replaced by a later tool of the same name
 		}
-		if d := t.Declaration(); d != nil {
+		if d := runtime.DeclarationFor(t, ictx.App().Behavior); d != nil {
 			decls = append(decls, d)
 		}
 	}

@@ -15,9 +15,23 @@ import (
 // another agent.
 const transferToolName = "transfer_to_agent"
 
+// transferToolDescription is the docstring of ADK 1.x's transfer_to_agent
+// function as written, indentation and the note on TransferToAgentTool
+// included: ADK 1.x declares it so.
 const transferToolDescription = "Transfer the question to another agent.\n\n" +
-	"This tool hands off control to another agent when it's more suitable to\n" +
-	"answer the user's question according to the agent's description.\n\n" +
+	"  This tool hands off control to another agent when it's more suitable to\n" +
+	"  answer the user's question according to the agent's description.\n\n" +
+	"  Note:\n" +
+	"    For most use cases, you should use TransferToAgentTool instead of this\n" +
+	"    function directly. TransferToAgentTool provides additional enum constraints\n" +
+	"    that prevent LLMs from hallucinating invalid agent names.\n\n" +
+	"  Args:\n    agent_name: the agent name to transfer to.\n  "
+
+// transferToolDescription2x is ADK 2.x's TransferToAgentTool description:
+// the cleaned docstring of its function without a transfer reason.
+const transferToolDescription2x = "Transfer the query to another agent.\n\n" +
+	"Use this tool to hand off control to another agent that is more suitable to\n" +
+	"answer the user's query according to the agent's description.\n\n" +
 	"Args:\n  agent_name: the agent name to transfer to."
 
 // transferTargets lists the agents a may hand over to, in ADK's order: its
@@ -52,7 +66,7 @@ func (a *Agent) agentTransfer(ictx *runtime.InvocationContext, r *request) {
 		return
 	}
 	appendInstruction(r.llm, a.transferInstruction(tree, targets))
-	tool := newTransferTool(targets)
+	tool := newTransferTool(targets, ictx.App().Behavior)
 	r.procTools = append(r.procTools, tool)
 	if r.tools == nil {
 		r.tools = map[string]runtime.Tool{}
@@ -96,29 +110,40 @@ func (a *Agent) transferInstruction(tree *runtime.Tree, targets []runtime.Agent)
 
 // transferTool sets actions.transfer_to_agent; the flow then runs the target.
 type transferTool struct {
-	decl *v1.FunctionDeclaration
+	description string
+	decl        *v1.FunctionDeclaration
 }
 
-func newTransferTool(targets []runtime.Agent) *transferTool {
+func newTransferTool(targets []runtime.Agent, b runtime.Behavior) *transferTool {
 	enum := make([]*structpb.Value, len(targets))
 	for i, t := range targets {
 		enum[i] = structpb.NewStringValue(t.Name())
 	}
-	params := &structpb.Struct{Fields: map[string]*structpb.Value{
+	agentName := map[string]*structpb.Value{
+		"type": structpb.NewStringValue("string"),
+		"enum": structpb.NewListValue(&structpb.ListValue{Values: enum}),
+	}
+	params := map[string]*structpb.Value{
 		"type": structpb.NewStringValue("object"),
 		"properties": structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{
-			"agent_name": structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{
-				"type": structpb.NewStringValue("string"),
-				"enum": structpb.NewListValue(&structpb.ListValue{Values: enum}),
-			}}),
+			"agent_name": structpb.NewStructValue(&structpb.Struct{Fields: agentName}),
 		}}),
 		"required": structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{structpb.NewStringValue("agent_name")}}),
-	}}
-	return &transferTool{decl: tools.Declaration(transferToolName, transferToolDescription, params, nil, false)}
+	}
+	description := transferToolDescription
+	if b == runtime.Behavior2x {
+		// ADK 2.x declares the JSON schema pydantic derives from the
+		// function's signature, titles included.
+		description = transferToolDescription2x
+		agentName["title"] = structpb.NewStringValue("Agent Name")
+		params["title"] = structpb.NewStringValue(transferToolName + "Params")
+	}
+	return &transferTool{description: description, decl: tools.Declaration(transferToolName, description,
+		&structpb.Struct{Fields: params}, nil, false)}
 }
 
 func (t *transferTool) Name() string                         { return transferToolName }
-func (t *transferTool) Description() string                  { return transferToolDescription }
+func (t *transferTool) Description() string                  { return t.description }
 func (t *transferTool) Declaration() *v1.FunctionDeclaration { return t.decl }
 func (t *transferTool) IsLongRunning() bool                  { return false }
 

@@ -10,18 +10,35 @@ import (
 // ExitLoopName is the name of the built-in tool that ends a LoopAgent.
 const ExitLoopName = "exit_loop"
 
+// exitLoopDescription is exit_loop's docstring, cleaned, which ADK 2.x
+// declares.
 const exitLoopDescription = "Exits the loop.\n\nCall this function only when you are instructed to do so."
+
+// exitLoopDescription1x is the docstring as written, indentation included,
+// which ADK 1.x declares.
+const exitLoopDescription1x = "Exits the loop.\n\n  Call this function only when you are instructed to do so.\n  "
 
 // ExitLoop is ADK's exit_loop tool: it escalates, which ends the enclosing
 // LoopAgent, and skips summarization.
-var ExitLoop runtime.Tool = exitLoop{decl: Declaration(ExitLoopName, exitLoopDescription, nil, nil, false)}
+var ExitLoop runtime.Tool = exitLoop{
+	decl1x: Declaration(ExitLoopName, exitLoopDescription1x, nil, nil, false),
+	decl2x: Declaration(ExitLoopName, exitLoopDescription, nil, nil, false),
+}
 
-type exitLoop struct{ decl *v1.FunctionDeclaration }
+type exitLoop struct{ decl1x, decl2x *v1.FunctionDeclaration }
 
 func (exitLoop) Name() string                           { return ExitLoopName }
 func (exitLoop) Description() string                    { return exitLoopDescription }
-func (e exitLoop) Declaration() *v1.FunctionDeclaration { return e.decl }
+func (e exitLoop) Declaration() *v1.FunctionDeclaration { return e.decl1x }
 func (exitLoop) IsLongRunning() bool                    { return false }
+
+// DeclarationFor implements [runtime.BehaviorDeclarer].
+func (e exitLoop) DeclarationFor(b runtime.Behavior) *v1.FunctionDeclaration {
+	if b == runtime.Behavior2x {
+		return e.decl2x
+	}
+	return e.decl1x
+}
 
 // ToolType implements [runtime.ToolTyper]: ADK's exit_loop is a FunctionTool.
 func (exitLoop) ToolType() string { return "FunctionTool" }

@@ -161,19 +161,49 @@ func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Sessi
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("sessions.list: %w", err)
 	}
+	return snapshots(s.listed(appName, userID, sessions.ListCursor{})), nil
+}
+
+// ListPage implements [sessions.Service].
+func (s *Service) ListPage(ctx context.Context, appName, userID string, page sessions.ListPageRequest) ([]*v1.Session, sessions.ListCursor, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, sessions.ListCursor{}, fmt.Errorf("sessions.list: %w", err)
+	}
+	if page.Size <= 0 {
+		return nil, sessions.ListCursor{}, fmt.Errorf("sessions.list: page size %d is not positive", page.Size)
+	}
+	found := s.listed(appName, userID, page.After)
+	var next sessions.ListCursor
+	if len(found) > page.Size {
+		found = found[:page.Size]
+		last := found[len(found)-1]
+		next = sessions.ListCursor{Created: last.created, ID: last.id}
+	}
+	return snapshots(found), next, nil
+}
+
+// listed returns the user's sessions after cursor after, in List's order.
+func (s *Service) listed(appName, userID string, after sessions.ListCursor) []*session {
 	sh := s.idx.shardOf(appName, userID)
 	sh.mu.RLock()
 	var found []*session
 	if ue := sh.users[userKey{appName, userID}]; ue != nil {
 		found = make([]*session, 0, len(ue.sessions))
 		for _, st := range ue.sessions {
-			found = append(found, st)
+			if after.Start() || after.After(st.created, st.id) {
+				found = append(found, st)
+			}
 		}
 	}
 	sh.mu.RUnlock()
 	slices.SortFunc(found, func(a, b *session) int {
 		return cmp.Or(cmp.Compare(a.created, b.created), cmp.Compare(a.id, b.id))
 	})
+	return found
+}
+
+// snapshots copies the sessions that are not deleted, without events.
+func snapshots(found []*session) []*v1.Session {
 	out := make([]*v1.Session, 0, len(found))
 	for _, st := range found {
 		st.mu.RLock()
@@ -182,7 +212,7 @@ func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Sessi
 		}
 		st.mu.RUnlock()
 	}
-	return out, nil
+	return out
 }
 
 // snapshot copies the session without events; st.mu must be held.

@@ -21,7 +21,8 @@ const (
 	appendTooLarge  = 4
 )
 
-// AppendEvent implements [sessions.Service] in one round trip: one script
+// AppendEvent implements [sessions.Service] in one round trip (on Redis
+// Cluster, two when the delta writes app: keys; see the package doc): one script
 // checks that the handle's LastUpdateTime is the stored version, pushes the
 // event, indexes its timestamp, applies the delta to the session, user and
 // app hashes ("temp:" keys never leave the process), sets the new version
@@ -31,7 +32,8 @@ const (
 // If the stored session's last event is this very event (same id), the
 // append is a retry of one whose reply was lost; it succeeds without storing
 // the event again, and the handle and ev take the stored version and
-// timestamp, not the ones this attempt computed.
+// timestamp, not the ones this attempt computed. When writes wait for
+// replicas, the append is acknowledged only once they hold it.
 func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Event) error {
 	const op = "sessions.append"
 	if sess == nil || ev == nil {
@@ -49,15 +51,20 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	next := scope.NextVersion(handle, p.Timestamp)
 	sk := s.keys.session(sess.GetAppName(), sess.GetUserId(), sess.GetId())
 	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
-		s.keys.appState(sess.GetAppName()), s.keys.userState(sess.GetAppName(), sess.GetUserId()),
+		s.keys.scriptAppState(sess.GetAppName(), sess.GetUserId()), s.keys.userState(sess.GetAppName(), sess.GetUserId()),
 		s.keys.index(sess.GetAppName(), sess.GetUserId())}
 	args := make([]any, 0, 11+2*(len(p.Delta.Session)+len(p.Delta.App)+len(p.Delta.User)))
 	args = append(args, formatVersion(handle), formatVersion(next), p.ID, payload, formatScore(p.Timestamp), s.ttlMS,
 		s.limits.MaxEvents, s.limits.MaxBytes)
-	if args, err = appendScoped(args, p.Delta); err != nil {
+	delta := p.Delta
+	if s.keys.cluster {
+		// App state is in another slot: written below, once the event is.
+		delta.App = nil
+	}
+	if args, err = appendScoped(args, delta); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	reply, err := appendScript.Run(ctx, s.client, keys, args...).Slice()
+	reply, err := s.runWrite(ctx, appendScript, keys, args...)
 	if err != nil {
 		return classify(ctx, op, err)
 	}
@@ -98,6 +105,12 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	}
 	if code == appendStale {
 		return scope.StaleError(op, handle, stored)
+	}
+	if s.keys.cluster && len(p.Delta.App) > 0 {
+		// A retry of this append (appendRepeated) writes them again.
+		if err := s.writeAppState(ctx, sess.GetAppName(), p.Delta.App, nil); err != nil {
+			return classify(ctx, op, err)
+		}
 	}
 	p.Commit(sess, ev, stored)
 	return nil

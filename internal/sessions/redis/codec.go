@@ -42,15 +42,26 @@ func decodeEvent(b string) (*v1.Event, error) {
 func appendScoped(args []any, split scope.Split) ([]any, error) {
 	args = append(args, len(split.Session), len(split.App), len(split.User))
 	for _, entries := range [][]scope.Entry{split.Session, split.App, split.User} {
-		for _, e := range entries {
-			b, err := json.Marshal(e.Value.AsInterface())
-			if err != nil {
-				return nil, fmt.Errorf("encode state %q: %w", e.Key, err)
-			}
-			args = append(args, e.Key, b)
+		pairs, err := encodeEntries(entries)
+		if err != nil {
+			return nil, err
 		}
+		args = append(args, pairs...)
 	}
 	return args, nil
+}
+
+// encodeEntries returns entries as field/value pairs, values in JSON.
+func encodeEntries(entries []scope.Entry) ([]any, error) {
+	pairs := make([]any, 0, 2*len(entries))
+	for _, e := range entries {
+		b, err := json.Marshal(e.Value.AsInterface())
+		if err != nil {
+			return nil, fmt.Errorf("encode state %q: %w", e.Key, err)
+		}
+		pairs = append(pairs, e.Key, b)
+	}
+	return pairs, nil
 }
 
 // decodeState reads HGETALL pairs of the hash at key, as returned by a

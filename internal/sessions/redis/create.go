@@ -11,7 +11,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
-// Create implements [sessions.Service] in one round trip. Each create carries
+// Create implements [sessions.Service] in one round trip (on Redis Cluster,
+// two: app state is written and read after the session). Each create carries
 // a random nonce, so a create the client retried after a lost reply succeeds
 // instead of reporting its own session as already existing.
 func (s *Service) Create(ctx context.Context, req sessions.CreateRequest) (*v1.Session, error) {
@@ -28,12 +29,17 @@ func (s *Service) Create(ctx context.Context, req sessions.CreateRequest) (*v1.S
 	version := s.now().UnixMicro()
 	sk := s.keys.session(req.AppName, req.UserID, id)
 	keys := []string{sk.meta, sk.state, sk.events, sk.ts,
-		s.keys.appState(req.AppName), s.keys.userState(req.AppName, req.UserID), s.keys.index(req.AppName, req.UserID)}
-	args, err := appendScoped([]any{id, scope.NewID(), formatVersion(version), s.ttlMS}, split)
+		s.keys.scriptAppState(req.AppName, req.UserID), s.keys.userState(req.AppName, req.UserID), s.keys.index(req.AppName, req.UserID)}
+	scripted := split
+	if s.keys.cluster {
+		// App state is in another slot: written and read below.
+		scripted.App = nil
+	}
+	args, err := appendScoped([]any{id, scope.NewID(), formatVersion(version), s.ttlMS}, scripted)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	reply, err := createScript.Run(ctx, s.client, keys, args...).Slice()
+	reply, err := s.runWrite(ctx, createScript, keys, args...)
 	if err != nil {
 		return nil, classify(ctx, op, err)
 	}
@@ -43,7 +49,14 @@ func (s *Service) Create(ctx context.Context, req sessions.CreateRequest) (*v1.S
 	if len(reply) != 3 {
 		return nil, fmt.Errorf("%s: unexpected reply of %d elements", op, len(reply))
 	}
-	app, err := s.decodeState(ctx, keys[4], reply[1])
+	if s.keys.cluster {
+		var stored map[string]string
+		if err := s.writeAppState(ctx, req.AppName, split.App, &stored); err != nil {
+			return nil, classify(ctx, op, err)
+		}
+		reply[1] = pairsOf(stored)
+	}
+	app, err := s.decodeState(ctx, s.keys.appState(req.AppName), reply[1])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	goredis "github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 )
 
@@ -65,26 +66,51 @@ func randomPrefix(t testing.TB) string {
 	return "test-" + hex.EncodeToString(b)
 }
 
-// dropKeys deletes every key under prefix.
+// dropKeys deletes every key under prefix, on every primary of a cluster.
 func dropKeys(t testing.TB, svc *Service, prefix string) {
 	t.Helper()
 	// Cleanups run after t's context is cancelled.
 	ctx := context.WithoutCancel(t.Context())
-	iter := svc.client.Scan(ctx, 0, prefix+":*", 500).Iterator()
+	if cc, ok := svc.client.(*goredis.ClusterClient); ok {
+		err := cc.ForEachMaster(ctx, func(ctx context.Context, node *goredis.Client) error {
+			return dropNodeKeys(ctx, node, prefix, true)
+		})
+		if err != nil {
+			t.Logf("deleting test keys: %v", err)
+		}
+		return
+	}
+	if err := dropNodeKeys(ctx, svc.client, prefix, false); err != nil {
+		t.Logf("deleting test keys: %v", err)
+	}
+}
+
+// dropNodeKeys deletes the keys under prefix on one node; on a cluster node
+// one by one, as the keys of one UNLINK must share a slot.
+func dropNodeKeys(ctx context.Context, c goredis.Cmdable, prefix string, oneByOne bool) error {
+	iter := c.Scan(ctx, 0, prefix+":*", 500).Iterator()
 	var keys []string
 	for iter.Next(ctx) {
 		keys = append(keys, iter.Val())
 	}
 	if err := iter.Err(); err != nil {
-		t.Logf("scanning test keys: %v", err)
-		return
+		return err
+	}
+	if oneByOne {
+		_, err := c.Pipelined(ctx, func(p goredis.Pipeliner) error {
+			for _, k := range keys {
+				p.Unlink(ctx, k)
+			}
+			return nil
+		})
+		return err
 	}
 	for len(keys) > 0 {
 		n := min(len(keys), 500)
-		if err := svc.client.Unlink(ctx, keys[:n]...).Err(); err != nil {
-			t.Logf("deleting test keys: %v", err)
-			return
+		if err := c.Unlink(ctx, keys[:n]...).Err(); err != nil {
+			return err
 		}
 		keys = keys[n:]
 	}
+	return nil
 }

@@ -72,7 +72,7 @@ func (s *Service) GetPage(ctx context.Context, req sessions.GetRequest, page ses
 	}
 	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
 	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
-		s.keys.appState(req.AppName), s.keys.userState(req.AppName, req.UserID)}
+		s.keys.scriptAppState(req.AppName, req.UserID), s.keys.userState(req.AppName, req.UserID)}
 	after := ""
 	if req.AfterTimestamp > 0 {
 		after = formatScore(req.AfterTimestamp)
@@ -81,8 +81,8 @@ func (s *Service) GetPage(ctx context.Context, req sessions.GetRequest, page ses
 	if !page.Cursor.Start() {
 		next, end = max(page.Cursor.Next, 0), page.Cursor.End
 	}
-	reply, err := pageScript.Run(ctx, s.client, keys, next, end, max(req.NumRecentEvents, 0), after,
-		page.Size, max(page.MaxBytes, 0)).Slice()
+	reply, err := s.runRead(ctx, pageScript, keys, req.AppName, 2, next, end, max(req.NumRecentEvents, 0), after,
+		page.Size, max(page.MaxBytes, 0))
 	if errors.Is(err, goredis.Nil) {
 		return nil, sessions.Cursor{}, fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, req.SessionID)
 	}

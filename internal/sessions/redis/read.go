@@ -12,7 +12,8 @@ import (
 )
 
 // Get implements [sessions.Service] in one round trip that reads a
-// consistent snapshot. Selecting the last N events reads N list entries from
+// consistent snapshot (on Redis Cluster, app state is read concurrently, in
+// a second one). Selecting the last N events reads N list entries from
 // the tail; selecting by timestamp finds the first matching entry in the
 // timestamp index and reads from there. The full history is read only when
 // asked for.
@@ -20,12 +21,12 @@ func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session
 	const op = "sessions.get"
 	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
 	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
-		s.keys.appState(req.AppName), s.keys.userState(req.AppName, req.UserID)}
+		s.keys.scriptAppState(req.AppName, req.UserID), s.keys.userState(req.AppName, req.UserID)}
 	after := ""
 	if req.AfterTimestamp > 0 {
 		after = formatScore(req.AfterTimestamp)
 	}
-	reply, err := getScript.Run(ctx, s.client, keys, max(req.NumRecentEvents, 0), after).Slice()
+	reply, err := s.runRead(ctx, getScript, keys, req.AppName, 2, max(req.NumRecentEvents, 0), after)
 	if errors.Is(err, goredis.Nil) {
 		return nil, fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, req.SessionID)
 	}
@@ -54,7 +55,7 @@ func (s *Service) decodeSession(ctx context.Context, keys []string, req sessions
 	if err != nil {
 		return nil, err
 	}
-	app, err := s.decodeState(ctx, keys[4], reply[2])
+	app, err := s.decodeState(ctx, s.keys.appState(req.AppName), reply[2])
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +96,13 @@ func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Sessi
 	if err != nil {
 		return nil, classify(ctx, op, err)
 	}
+	return s.listed(ctx, appName, userID, ids)
+}
+
+// listed reads the sessions ids name, in their order, without events;
+// sessions that expired are left out, and dropped from the index.
+func (s *Service) listed(ctx context.Context, appName, userID string, ids []string) ([]*v1.Session, error) {
+	const op = "sessions.list"
 	if len(ids) == 0 {
 		return nil, nil
 	}

@@ -354,7 +354,7 @@ func TestNewAppliesURLAndOptions(t *testing.T) {
 		want func(t *testing.T, s *Service)
 	}{
 		{"tls_password_db", "rediss://:secret@cache.example:6380/3", Options{DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 3 * time.Second, PoolSize: 7}, func(t *testing.T, s *Service) {
-			o := s.client.Options()
+			o := s.client.(*goredis.Client).Options()
 			if o.TLSConfig == nil || o.TLSConfig.ServerName != "cache.example" || o.Password != "secret" || o.DB != 3 || o.Addr != "cache.example:6380" {
 				t.Errorf("connection options = tls %v, password %q, db %d, addr %q", o.TLSConfig, o.Password, o.DB, o.Addr)
 			}
@@ -363,7 +363,7 @@ func TestNewAppliesURLAndOptions(t *testing.T) {
 			}
 		}},
 		{"defaults", "redis://localhost:6379/0", Options{}, func(t *testing.T, s *Service) {
-			o := s.client.Options()
+			o := s.client.(*goredis.Client).Options()
 			if !o.DisableIdentity || !o.ContextTimeoutEnabled || o.TLSConfig != nil {
 				t.Errorf("DisableIdentity %v, ContextTimeoutEnabled %v, TLS %v", o.DisableIdentity, o.ContextTimeoutEnabled, o.TLSConfig)
 			}
@@ -372,7 +372,7 @@ func TestNewAppliesURLAndOptions(t *testing.T) {
 			}
 		}},
 		{"url_query_kept_when_options_are_zero", "redis://localhost:6379/0?dial_timeout=7s&pool_size=3", Options{TTL: 90 * time.Second, KeyPrefix: "x"}, func(t *testing.T, s *Service) {
-			o := s.client.Options()
+			o := s.client.(*goredis.Client).Options()
 			if o.DialTimeout != 7*time.Second || o.PoolSize != 3 || s.ttlMS != 90_000 || s.keys.prefix != "x" {
 				t.Errorf("dial %v, pool %d, ttl %d ms, prefix %q", o.DialTimeout, o.PoolSize, s.ttlMS, s.keys.prefix)
 			}

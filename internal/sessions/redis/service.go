@@ -11,24 +11,39 @@
 //
 // # Deployment
 //
-// All keys of one session share a hash tag, so they sit in one slot. App and
-// user state are shared by many sessions and so sit in other slots; the
-// scripts that create, read and append touch them together with the
-// session's keys. That is atomic on one Redis node: a standalone server, or a
-// primary with replicas (the managed offerings in their non-clustered modes).
-// Redis Cluster is not supported: it rejects those scripts with CROSSSLOT.
-// Supporting it means splitting an append in two, the session's script and
-// then a second script in the app's and user's slots, with the app: and user:
-// deltas recorded in the session's meta until the second one confirms —
-// giving up the single round trip and the all-or-nothing guarantee across
-// scopes.
+// All keys of one session share a hash tag, so they sit in one slot. On one
+// Redis node (a standalone server, or a primary with replicas: the managed
+// offerings in their non-clustered modes) app and user state sit in slots of
+// their own, and the scripts that create, read and append touch them
+// together with the session's keys.
+//
+// On Redis Cluster ([NewCluster], or [New] with a redis+cluster:// URL) the
+// hash tag is the user's instead, so user state and the user's session index
+// share the session's slot and every script still runs on one primary; only
+// app state lives elsewhere. An append that writes app: keys writes them in
+// a second round trip once its script succeeded (the session's part is all
+// or nothing, the app's follows it), and reads fetch app state concurrently
+// with the session. See keyspace for the keys. The client follows MOVED and
+// ASK redirections and failovers, and loads scripts on any primary that
+// lacks them.
+//
+// # Durability
+//
+// Redis replicates asynchronously: a primary that dies right after a write
+// can take it with it when a replica takes over. With [Options.WaitReplicas]
+// (on by default on a cluster) every write is followed by WAIT on the same
+// connection, in the same round trip, and is acknowledged only once that many
+// replicas hold it; otherwise it fails with [sessions.ErrUnavailable] after
+// [Options.WaitTimeout], although the primary applied it (a retry of the
+// same append is recognised). A primary left without a replica therefore
+// refuses to acknowledge writes until one is back.
 //
 // # Failures
 //
 // When Redis cannot be reached, operations fail with errors wrapping
 // [sessions.ErrUnavailable] and nothing is half written; the client
 // reconnects by itself once the server is back. A circuit breaker around
-// every command makes a Redis that is down or hung cost milliseconds per
+// every command (on a cluster, one per node) makes a Redis that is down or hung cost milliseconds per
 // call rather than a timeout: after a few consecutive failures calls fail at
 // once, and a single probe call per cooldown finds out when Redis is back. A write whose reply was lost
 // may have been applied: retrying the same append (same event id) through the
@@ -88,6 +103,14 @@ type Options struct {
 	// Logger receives warnings, such as a lease lost to expiry. Default
 	// slog.Default().
 	Logger *slog.Logger
+	// WaitReplicas is how many replicas must hold a write before it is
+	// acknowledged (Redis WAIT). Default: the URL's wait_replicas, else 1 on
+	// Redis Cluster and none on a single node; negative disables it.
+	WaitReplicas int
+	// WaitTimeout bounds that wait. Default: the URL's wait_timeout, else
+	// [DefaultWaitTimeout]; at most half the read timeout, so that the reply
+	// arrives before the connection gives up on it.
+	WaitTimeout time.Duration
 	// TracerProvider, when set, traces every Redis command as a span (the
 	// command's name, not its arguments, which hold users' data). Default
 	// nil: no spans.
@@ -98,12 +121,16 @@ type Options struct {
 // A Service holds a connection pool; share one per process and Close it on
 // shutdown.
 type Service struct {
-	client *goredis.Client
-	keys   keyspace
-	ttlMS  int64
-	limits sessions.Limits
-	log    *slog.Logger
-	now    func() time.Time
+	client goredis.UniversalClient
+	// primaries finds the primary that holds a key, for writes that wait
+	// for replicas.
+	primaries primaries
+	wait      waitPolicy
+	keys      keyspace
+	ttlMS     int64
+	limits    sessions.Limits
+	log       *slog.Logger
+	now       func() time.Time
 
 	// leases tracks the renewal goroutines so that Close can stop them.
 	mu      sync.Mutex
@@ -118,7 +145,19 @@ var _ sessions.Service = (*Service)(nil)
 // rediss:// for TLS, with go-redis's optional query parameters
 // (dial_timeout, pool_size, ...). Non-zero fields of opts override the URL.
 // It does not contact the server; see [Service.Ping].
+//
+// redis+cluster://[user:password@]host:port,host:port,... (rediss+cluster://
+// for TLS) connects to a Redis Cluster through those seed nodes; see
+// [NewCluster]. Both schemes also take wait_replicas and wait_timeout (see
+// [Options.WaitReplicas]).
 func New(url string, opts Options) (*Service, error) {
+	url, err := takeWaitParams(url, &opts)
+	if err != nil {
+		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+	}
+	if isClusterURL(url) {
+		return NewCluster(url, opts)
+	}
 	o, err := goredis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
@@ -148,10 +187,18 @@ func New(url string, opts Options) (*Service, error) {
 
 // NewFromClient builds a Service on a client the caller configured. The
 // Service owns the client from then on and closes it in Close. Of opts, only
-// KeyPrefix, TTL, Limits, the breaker's settings, Logger and TracerProvider
-// apply. Enable ContextTimeoutEnabled on the client
-// so that cancellation reaches Redis.
+// KeyPrefix, TTL, Limits, the breaker's settings, the wait for replicas,
+// Logger and TracerProvider apply. Enable ContextTimeoutEnabled on the
+// client so that cancellation reaches Redis.
 func NewFromClient(client *goredis.Client, opts Options) *Service {
+	if b := newBreaker(opts); b != nil {
+		client.AddHook(breakerHook{b})
+	}
+	return newService(client, singlePrimary{client}, opts, false, client.Options().ReadTimeout)
+}
+
+// newService builds a Service on client, whose breakers are in place.
+func newService(client goredis.UniversalClient, p primaries, opts Options, cluster bool, readTimeout time.Duration) *Service {
 	prefix := opts.KeyPrefix
 	if prefix == "" {
 		prefix = DefaultKeyPrefix
@@ -164,28 +211,35 @@ func NewFromClient(client *goredis.Client, opts Options) *Service {
 	if opts.TTL > 0 {
 		ttlMS = max(opts.TTL.Milliseconds(), 1)
 	}
-	if opts.BreakerFailures >= 0 {
-		b := &breaker{failures: opts.BreakerFailures, cooldown: opts.BreakerCooldown, now: time.Now}
-		if b.failures == 0 {
-			b.failures = DefaultBreakerFailures
-		}
-		if b.cooldown <= 0 {
-			b.cooldown = DefaultBreakerCooldown
-		}
-		client.AddHook(breakerHook{b})
-	}
 	if opts.TracerProvider != nil {
 		instrumentTracing(client, opts.TracerProvider)
 	}
 	return &Service{
-		client: client,
-		keys:   keyspace{prefix: prefix},
-		ttlMS:  ttlMS,
-		limits: opts.Limits.Resolved(),
-		log:    logger,
-		now:    time.Now,
-		stop:   make(chan struct{}),
+		client:    client,
+		primaries: p,
+		wait:      resolveWait(opts, cluster, readTimeout),
+		keys:      keyspace{prefix: prefix, cluster: cluster},
+		ttlMS:     ttlMS,
+		limits:    opts.Limits.Resolved(),
+		log:       logger,
+		now:       time.Now,
+		stop:      make(chan struct{}),
 	}
+}
+
+// newBreaker returns the circuit breaker opts ask for, or nil.
+func newBreaker(opts Options) *breaker {
+	if opts.BreakerFailures < 0 {
+		return nil
+	}
+	b := &breaker{failures: opts.BreakerFailures, cooldown: opts.BreakerCooldown, now: time.Now}
+	if b.failures == 0 {
+		b.failures = DefaultBreakerFailures
+	}
+	if b.cooldown <= 0 {
+		b.cooldown = DefaultBreakerCooldown
+	}
+	return b
 }
 
 // Ping implements [sessions.Service]: it checks that Redis answers, for

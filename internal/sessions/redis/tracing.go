@@ -9,7 +9,7 @@ import (
 // instrumentTracing makes every command of client a span of tp. Statements
 // stay out of the spans: the scripts' arguments are events and state, the
 // users' data.
-func instrumentTracing(client *goredis.Client, tp trace.TracerProvider) {
+func instrumentTracing(client goredis.UniversalClient, tp trace.TracerProvider) {
 	// InstrumentTracing fails only for client types it does not know.
 	_ = redisotel.InstrumentTracing(client, redisotel.WithTracerProvider(tp), redisotel.WithDBStatement(false),
 		redisotel.WithDialFilter(true))

@@ -45,6 +45,7 @@ func Run(t *testing.T, newService Factory) {
 	all = append(all, leaseCases...)
 	all = append(all, concurrencyCases...)
 	all = append(all, pageCases...)
+	all = append(all, listCases...)
 	for _, c := range all {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

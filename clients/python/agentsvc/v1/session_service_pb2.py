@@ -27,7 +27,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!agentsvc/v1/session_service.proto\x12\x0b\x61gentsvc.v1\x1a\x19\x61gentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"u\n\x14\x43reateSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12&\n\x05state\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\">\n\x15\x43reateSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"\xa5\x01\n\x11GetSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x19\n\x11num_recent_events\x18\x04 \x01(\x05\x12\x17\n\x0f\x61\x66ter_timestamp\x18\x05 \x01(\x01\x12\x11\n\tpage_size\x18\x06 \x01(\x05\x12\x12\n\npage_token\x18\x07 \x01(\t\"T\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"8\n\x13ListSessionsRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\">\n\x14ListSessionsResponse\x12&\n\x08sessions\x18\x01 \x03(\x0b\x32\x14.agentsvc.v1.Session\"M\n\x14\x44\x65leteSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x17\n\x15\x44\x65leteSessionResponse\"\x80\x01\n\x19UpdateSessionStateRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12,\n\x0bstate_delta\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"C\n\x1aUpdateSessionStateResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"r\n\x14RewindSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12#\n\x1brewind_before_invocation_id\x18\x04 \x01(\t\">\n\x15RewindSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session2\xcd\x07\n\x0eSessionService\x12\x95\x01\n\rCreateSession\x12!.agentsvc.v1.CreateSessionRequest\x1a\".agentsvc.v1.CreateSessionResponse\"=\x82\xd3\xe4\x93\x02\x37\")/apps/{app_name}/users/{user_id}/sessions:\x01*b\x07session\x12\x96\x01\n\nGetSession\x12\x1e.agentsvc.v1.GetSessionRequest\x1a\x1f.agentsvc.v1.GetSessionResponse\"G\x82\xd3\xe4\x93\x02\x41\x12\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}b\x07session\x12\x90\x01\n\x0cListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x02\x35\x12)/apps/{app_name}/users/{user_id}/sessionsb\x08sessions\x12\x96\x01\n\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x02\x38*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind:\x01*b\x07session\x12\xb1\x01\n\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a\'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02\x44\x32\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}:\x01*b\x07sessionB9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!agentsvc/v1/session_service.proto\x12\x0b\x61gentsvc.v1\x1a\x19\x61gentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"u\n\x14\x43reateSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12&\n\x05state\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\">\n\x15\x43reateSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"\xa5\x01\n\x11GetSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x19\n\x11num_recent_events\x18\x04 \x01(\x05\x12\x17\n\x0f\x61\x66ter_timestamp\x18\x05 \x01(\x01\x12\x11\n\tpage_size\x18\x06 \x01(\x05\x12\x12\n\npage_token\x18\x07 \x01(\t\"T\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"_\n\x13ListSessionsRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"W\n\x14ListSessionsResponse\x12&\n\x08sessions\x18\x01 \x03(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"M\n\x14\x44\x65leteSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x17\n\x15\x44\x65leteSessionResponse\"\x80\x01\n\x19UpdateSessionStateRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12,\n\x0bstate_delta\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"C\n\x1aUpdateSessionStateResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"r\n\x14RewindSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12#\n\x1brewind_before_invocation_id\x18\x04 \x01(\t\">\n\x15RewindSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session2\xcd\x07\n\x0eSessionService\x12\x95\x01\n\rCreateSession\x12!.agentsvc.v1.CreateSessionRequest\x1a\".agentsvc.v1.CreateSessionResponse\"=\x82\xd3\xe4\x93\x02\x37\")/apps/{app_name}/users/{user_id}/sessions:\x01*b\x07session\x12\x96\x01\n\nGetSession\x12\x1e.agentsvc.v1.GetSessionRequest\x1a\x1f.agentsvc.v1.GetSessionResponse\"G\x82\xd3\xe4\x93\x02\x41\x12\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}b\x07session\x12\x90\x01\n\x0cListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x02\x35\x12)/apps/{app_name}/users/{user_id}/sessionsb\x08sessions\x12\x96\x01\n\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x02\x38*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind:\x01*b\x07session\x12\xb1\x01\n\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a\'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02\x44\x32\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}:\x01*b\x07sessionB9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -56,21 +56,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETSESSIONRESPONSE']._serialized_start=488
   _globals['_GETSESSIONRESPONSE']._serialized_end=572
   _globals['_LISTSESSIONSREQUEST']._serialized_start=574
-  _globals['_LISTSESSIONSREQUEST']._serialized_end=630
-  _globals['_LISTSESSIONSRESPONSE']._serialized_start=632
-  _globals['_LISTSESSIONSRESPONSE']._serialized_end=694
-  _globals['_DELETESESSIONREQUEST']._serialized_start=696
-  _globals['_DELETESESSIONREQUEST']._serialized_end=773
-  _globals['_DELETESESSIONRESPONSE']._serialized_start=775
-  _globals['_DELETESESSIONRESPONSE']._serialized_end=798
-  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_start=801
-  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_end=929
-  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_start=931
-  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_end=998
-  _globals['_REWINDSESSIONREQUEST']._serialized_start=1000
-  _globals['_REWINDSESSIONREQUEST']._serialized_end=1114
-  _globals['_REWINDSESSIONRESPONSE']._serialized_start=1116
-  _globals['_REWINDSESSIONRESPONSE']._serialized_end=1178
-  _globals['_SESSIONSERVICE']._serialized_start=1181
-  _globals['_SESSIONSERVICE']._serialized_end=2154
+  _globals['_LISTSESSIONSREQUEST']._serialized_end=669
+  _globals['_LISTSESSIONSRESPONSE']._serialized_start=671
+  _globals['_LISTSESSIONSRESPONSE']._serialized_end=758
+  _globals['_DELETESESSIONREQUEST']._serialized_start=760
+  _globals['_DELETESESSIONREQUEST']._serialized_end=837
+  _globals['_DELETESESSIONRESPONSE']._serialized_start=839
+  _globals['_DELETESESSIONRESPONSE']._serialized_end=862
+  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_start=865
+  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_end=993
+  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_start=995
+  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_end=1062
+  _globals['_REWINDSESSIONREQUEST']._serialized_start=1064
+  _globals['_REWINDSESSIONREQUEST']._serialized_end=1178
+  _globals['_REWINDSESSIONRESPONSE']._serialized_start=1180
+  _globals['_REWINDSESSIONRESPONSE']._serialized_end=1242
+  _globals['_SESSIONSERVICE']._serialized_start=1245
+  _globals['_SESSIONSERVICE']._serialized_end=2218
 # @@protoc_insertion_point(module_scope)

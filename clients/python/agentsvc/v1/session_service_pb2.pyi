@@ -54,18 +54,24 @@ class GetSessionResponse(_message.Message):
     def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ListSessionsRequest(_message.Message):
-    __slots__ = ("app_name", "user_id")
+    __slots__ = ("app_name", "user_id", "page_size", "page_token")
     APP_NAME_FIELD_NUMBER: _ClassVar[int]
     USER_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     app_name: str
     user_id: str
-    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListSessionsResponse(_message.Message):
-    __slots__ = ("sessions",)
+    __slots__ = ("sessions", "next_page_token")
     SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     sessions: _containers.RepeatedCompositeFieldContainer[_session_pb2.Session]
-    def __init__(self, sessions: _Optional[_Iterable[_Union[_session_pb2.Session, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, sessions: _Optional[_Iterable[_Union[_session_pb2.Session, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class DeleteSessionRequest(_message.Message):
     __slots__ = ("app_name", "user_id", "session_id")

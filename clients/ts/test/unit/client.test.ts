@@ -16,7 +16,7 @@ import {
   type ToolContext,
 } from "../../src/index.js";
 import type { ConnectRequest, ConnectResponseSchema, StartRun, ToolResult } from "../../src/gen/agentsvc/v1/runner_service_pb.js";
-import type { GetSessionRequest } from "../../src/gen/agentsvc/v1/session_service_pb.js";
+import type { GetSessionRequest, ListSessionsRequest } from "../../src/gen/agentsvc/v1/session_service_pb.js";
 import { ErrorInfoSchema } from "../../src/gen/google/rpc/error_details_pb.js";
 import { deferred, within } from "../support.js";
 import { type FakeServer, type FakeServices, startFakeServer } from "./fakeserver.js";
@@ -436,6 +436,53 @@ describe("plain runs, sessions and apps against an in-process server", () => {
     assert.equal(requests.length, 1);
 
     await assert.rejects(c.getSessionPage({ ...key, pageToken: "bad" }), InvalidArgumentError);
+  });
+
+  test("pages of a user's sessions: listSessionsPage and iterSessions follow next_page_token", async () => {
+    // Five sessions served in pages of pageSize; the token is the position
+    // of the next session.
+    const requests: ListSessionsRequest[] = [];
+    const ids = ["s0", "s1", "s2", "s3", "s4"];
+    const c = await serve({
+      sessions: {
+        listSessions(req) {
+          requests.push(req);
+          if (req.pageToken === "bad") {
+            throw statusError("page_token is not a valid token for this request", Code.InvalidArgument, "INVALID_ARGUMENT");
+          }
+          const from = req.pageToken === "" ? 0 : Number(req.pageToken);
+          const to = req.pageSize === 0 ? ids.length : Math.min(from + req.pageSize, ids.length);
+          return { sessions: ids.slice(from, to).map((id) => ({ id })), nextPageToken: to < ids.length ? String(to) : "" };
+        },
+      },
+    });
+    const user = { appName: "weather", userId: "alice" };
+
+    assert.deepEqual((await c.listSessions(user)).map((s) => s.id), ids);
+    assert.equal(requests[0]?.pageSize, 0);
+
+    requests.length = 0;
+    const page = await c.listSessionsPage({ ...user, pageSize: 2, pageToken: "2" });
+    assert.deepEqual(page.sessions.map((s) => s.id), ["s2", "s3"]);
+    assert.equal(page.nextPageToken, "4");
+    assert.deepEqual([requests[0]?.appName, requests[0]?.userId, requests[0]?.pageSize, requests[0]?.pageToken], ["weather", "alice", 2, "2"]);
+
+    requests.length = 0;
+    const all = [];
+    for await (const s of c.iterSessions({ ...user, pageSize: 2 })) {
+      all.push(s.id);
+    }
+    assert.deepEqual(all, ids);
+    assert.deepEqual(requests.map((r) => [r.pageToken, r.pageSize]), [["", 2], ["2", 2], ["4", 2]]);
+
+    // Pages are read as they are consumed: leaving the loop reads no more.
+    requests.length = 0;
+    for await (const s of c.iterSessions({ ...user, pageSize: 2 })) {
+      if (s.id === "s1") break;
+    }
+    assert.equal(requests.length, 1);
+
+    await assert.rejects(c.listSessionsPage({ ...user, pageToken: "bad" }), InvalidArgumentError);
   });
 
   test("sessionEvents rejects with the mapped error of a page", async () => {

@@ -34,6 +34,7 @@ private static final long serialVersionUID = 0L;
   private ListSessionsRequest() {
     appName_ = "";
     userId_ = "";
+    pageToken_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -127,6 +128,72 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int PAGE_SIZE_FIELD_NUMBER = 3;
+  private int pageSize_ = 0;
+  /**
+   * <pre>
+   * When positive, at most this many sessions, oldest first, and
+   * next_page_token names the rest; a page also ends early rather than
+   * exceed the server's response size limit. Without it (and without
+   * page_token) every session comes in one response, which fails with
+   * RESOURCE_EXHAUSTED when it would exceed that limit.
+   * </pre>
+   *
+   * <code>int32 page_size = 3;</code>
+   * @return The pageSize.
+   */
+  @java.lang.Override
+  public int getPageSize() {
+    return pageSize_;
+  }
+
+  public static final int PAGE_TOKEN_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object pageToken_ = "";
+  /**
+   * <pre>
+   * The next_page_token of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 4;</code>
+   * @return The pageToken.
+   */
+  @java.lang.Override
+  public java.lang.String getPageToken() {
+    java.lang.Object ref = pageToken_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      pageToken_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The next_page_token of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 4;</code>
+   * @return The bytes for pageToken.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getPageTokenBytes() {
+    java.lang.Object ref = pageToken_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      pageToken_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -147,6 +214,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(userId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 2, userId_);
     }
+    if (pageSize_ != 0) {
+      output.writeInt32(3, pageSize_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 4, pageToken_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -161,6 +234,13 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(userId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(2, userId_);
+    }
+    if (pageSize_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(3, pageSize_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(4, pageToken_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -181,6 +261,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getAppName())) return false;
     if (!getUserId()
         .equals(other.getUserId())) return false;
+    if (getPageSize()
+        != other.getPageSize()) return false;
+    if (!getPageToken()
+        .equals(other.getPageToken())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -196,6 +280,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getAppName().hashCode();
     hash = (37 * hash) + USER_ID_FIELD_NUMBER;
     hash = (53 * hash) + getUserId().hashCode();
+    hash = (37 * hash) + PAGE_SIZE_FIELD_NUMBER;
+    hash = (53 * hash) + getPageSize();
+    hash = (37 * hash) + PAGE_TOKEN_FIELD_NUMBER;
+    hash = (53 * hash) + getPageToken().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -333,6 +421,8 @@ private static final long serialVersionUID = 0L;
       bitField0_ = 0;
       appName_ = "";
       userId_ = "";
+      pageSize_ = 0;
+      pageToken_ = "";
       return this;
     }
 
@@ -372,6 +462,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.userId_ = userId_;
       }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.pageSize_ = pageSize_;
+      }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.pageToken_ = pageToken_;
+      }
     }
 
     @java.lang.Override
@@ -394,6 +490,14 @@ private static final long serialVersionUID = 0L;
       if (!other.getUserId().isEmpty()) {
         userId_ = other.userId_;
         bitField0_ |= 0x00000002;
+        onChanged();
+      }
+      if (other.getPageSize() != 0) {
+        setPageSize(other.getPageSize());
+      }
+      if (!other.getPageToken().isEmpty()) {
+        pageToken_ = other.pageToken_;
+        bitField0_ |= 0x00000008;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -432,6 +536,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 18
+            case 24: {
+              pageSize_ = input.readInt32();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 24
+            case 34: {
+              pageToken_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -589,6 +703,154 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       userId_ = value;
       bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+
+    private int pageSize_ ;
+    /**
+     * <pre>
+     * When positive, at most this many sessions, oldest first, and
+     * next_page_token names the rest; a page also ends early rather than
+     * exceed the server's response size limit. Without it (and without
+     * page_token) every session comes in one response, which fails with
+     * RESOURCE_EXHAUSTED when it would exceed that limit.
+     * </pre>
+     *
+     * <code>int32 page_size = 3;</code>
+     * @return The pageSize.
+     */
+    @java.lang.Override
+    public int getPageSize() {
+      return pageSize_;
+    }
+    /**
+     * <pre>
+     * When positive, at most this many sessions, oldest first, and
+     * next_page_token names the rest; a page also ends early rather than
+     * exceed the server's response size limit. Without it (and without
+     * page_token) every session comes in one response, which fails with
+     * RESOURCE_EXHAUSTED when it would exceed that limit.
+     * </pre>
+     *
+     * <code>int32 page_size = 3;</code>
+     * @param value The pageSize to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPageSize(int value) {
+
+      pageSize_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When positive, at most this many sessions, oldest first, and
+     * next_page_token names the rest; a page also ends early rather than
+     * exceed the server's response size limit. Without it (and without
+     * page_token) every session comes in one response, which fails with
+     * RESOURCE_EXHAUSTED when it would exceed that limit.
+     * </pre>
+     *
+     * <code>int32 page_size = 3;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPageSize() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      pageSize_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object pageToken_ = "";
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 4;</code>
+     * @return The pageToken.
+     */
+    public java.lang.String getPageToken() {
+      java.lang.Object ref = pageToken_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        pageToken_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 4;</code>
+     * @return The bytes for pageToken.
+     */
+    public com.google.protobuf.ByteString
+        getPageTokenBytes() {
+      java.lang.Object ref = pageToken_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        pageToken_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 4;</code>
+     * @param value The pageToken to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPageToken(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      pageToken_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPageToken() {
+      pageToken_ = getDefaultInstance().getPageToken();
+      bitField0_ = (bitField0_ & ~0x00000008);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The next_page_token of the previous page; empty for the first page.
+     * </pre>
+     *
+     * <code>string page_token = 4;</code>
+     * @param value The bytes for pageToken to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPageTokenBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      pageToken_ = value;
+      bitField0_ |= 0x00000008;
       onChanged();
       return this;
     }

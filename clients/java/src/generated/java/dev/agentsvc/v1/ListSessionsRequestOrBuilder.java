@@ -33,4 +33,38 @@ public interface ListSessionsRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getUserIdBytes();
+
+  /**
+   * <pre>
+   * When positive, at most this many sessions, oldest first, and
+   * next_page_token names the rest; a page also ends early rather than
+   * exceed the server's response size limit. Without it (and without
+   * page_token) every session comes in one response, which fails with
+   * RESOURCE_EXHAUSTED when it would exceed that limit.
+   * </pre>
+   *
+   * <code>int32 page_size = 3;</code>
+   * @return The pageSize.
+   */
+  int getPageSize();
+
+  /**
+   * <pre>
+   * The next_page_token of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 4;</code>
+   * @return The pageToken.
+   */
+  java.lang.String getPageToken();
+  /**
+   * <pre>
+   * The next_page_token of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 4;</code>
+   * @return The bytes for pageToken.
+   */
+  com.google.protobuf.ByteString
+      getPageTokenBytes();
 }

@@ -33,4 +33,24 @@ public interface ListSessionsResponseOrBuilder extends
    */
   dev.agentsvc.v1.SessionOrBuilder getSessionsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * Names the next page of sessions; empty on the last page.
+   * </pre>
+   *
+   * <code>string next_page_token = 2;</code>
+   * @return The nextPageToken.
+   */
+  java.lang.String getNextPageToken();
+  /**
+   * <pre>
+   * Names the next page of sessions; empty on the last page.
+   * </pre>
+   *
+   * <code>string next_page_token = 2;</code>
+   * @return The bytes for nextPageToken.
+   */
+  com.google.protobuf.ByteString
+      getNextPageTokenBytes();
 }

@@ -109,48 +109,50 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
       "p\030\005 \001(\001\022\021\n\tpage_size\030\006 \001(\005\022\022\n\npage_token" +
       "\030\007 \001(\t\"T\n\022GetSessionResponse\022%\n\007session\030" +
       "\001 \001(\0132\024.agentsvc.v1.Session\022\027\n\017next_page" +
-      "_token\030\002 \001(\t\"8\n\023ListSessionsRequest\022\020\n\010a" +
-      "pp_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\">\n\024ListSe" +
-      "ssionsResponse\022&\n\010sessions\030\001 \003(\0132\024.agent" +
-      "svc.v1.Session\"M\n\024DeleteSessionRequest\022\020" +
-      "\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nses" +
-      "sion_id\030\003 \001(\t\"\027\n\025DeleteSessionResponse\"\200" +
-      "\001\n\031UpdateSessionStateRequest\022\020\n\010app_name" +
-      "\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 " +
-      "\001(\t\022,\n\013state_delta\030\004 \001(\0132\027.google.protob" +
-      "uf.Struct\"C\n\032UpdateSessionStateResponse\022" +
-      "%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Session\"r" +
-      "\n\024RewindSessionRequest\022\020\n\010app_name\030\001 \001(\t" +
-      "\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022#\n" +
-      "\033rewind_before_invocation_id\030\004 \001(\t\">\n\025Re" +
-      "windSessionResponse\022%\n\007session\030\001 \001(\0132\024.a" +
-      "gentsvc.v1.Session2\315\007\n\016SessionService\022\225\001" +
-      "\n\rCreateSession\022!.agentsvc.v1.CreateSess" +
-      "ionRequest\032\".agentsvc.v1.CreateSessionRe" +
-      "sponse\"=\202\323\344\223\0027\")/apps/{app_name}/users/{" +
-      "user_id}/sessions:\001*b\007session\022\226\001\n\nGetSes" +
-      "sion\022\036.agentsvc.v1.GetSessionRequest\032\037.a" +
-      "gentsvc.v1.GetSessionResponse\"G\202\323\344\223\002A\0226/" +
-      "apps/{app_name}/users/{user_id}/sessions" +
-      "/{session_id}b\007session\022\220\001\n\014ListSessions\022" +
-      " .agentsvc.v1.ListSessionsRequest\032!.agen" +
-      "tsvc.v1.ListSessionsResponse\";\202\323\344\223\0025\022)/a" +
-      "pps/{app_name}/users/{user_id}/sessionsb" +
-      "\010sessions\022\226\001\n\rDeleteSession\022!.agentsvc.v" +
-      "1.DeleteSessionRequest\032\".agentsvc.v1.Del" +
-      "eteSessionResponse\">\202\323\344\223\0028*6/apps/{app_n" +
-      "ame}/users/{user_id}/sessions/{session_i" +
-      "d}\022\251\001\n\rRewindSession\022!.agentsvc.v1.Rewin" +
-      "dSessionRequest\032\".agentsvc.v1.RewindSess" +
-      "ionResponse\"Q\202\323\344\223\002K\"=/apps/{app_name}/us" +
-      "ers/{user_id}/sessions/{session_id}/rewi" +
-      "nd:\001*b\007session\022\261\001\n\022UpdateSessionState\022&." +
-      "agentsvc.v1.UpdateSessionStateRequest\032\'." +
-      "agentsvc.v1.UpdateSessionStateResponse\"J" +
-      "\202\323\344\223\002D26/apps/{app_name}/users/{user_id}" +
-      "/sessions/{session_id}:\001*b\007sessionBL\n\017de" +
-      "v.agentsvc.v1P\001Z7github.com/agentsvc/age" +
-      "ntsvc/gen/go/agentsvc/v1/api;apib\006proto3"
+      "_token\030\002 \001(\t\"_\n\023ListSessionsRequest\022\020\n\010a" +
+      "pp_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\021\n\tpage_s" +
+      "ize\030\003 \001(\005\022\022\n\npage_token\030\004 \001(\t\"W\n\024ListSes" +
+      "sionsResponse\022&\n\010sessions\030\001 \003(\0132\024.agents" +
+      "vc.v1.Session\022\027\n\017next_page_token\030\002 \001(\t\"M" +
+      "\n\024DeleteSessionRequest\022\020\n\010app_name\030\001 \001(\t" +
+      "\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\"\027\n" +
+      "\025DeleteSessionResponse\"\200\001\n\031UpdateSession" +
+      "StateRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_i" +
+      "d\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022,\n\013state_del" +
+      "ta\030\004 \001(\0132\027.google.protobuf.Struct\"C\n\032Upd" +
+      "ateSessionStateResponse\022%\n\007session\030\001 \001(\013" +
+      "2\024.agentsvc.v1.Session\"r\n\024RewindSessionR" +
+      "equest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(" +
+      "\t\022\022\n\nsession_id\030\003 \001(\t\022#\n\033rewind_before_i" +
+      "nvocation_id\030\004 \001(\t\">\n\025RewindSessionRespo" +
+      "nse\022%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Sessi" +
+      "on2\315\007\n\016SessionService\022\225\001\n\rCreateSession\022" +
+      "!.agentsvc.v1.CreateSessionRequest\032\".age" +
+      "ntsvc.v1.CreateSessionResponse\"=\202\323\344\223\0027\")" +
+      "/apps/{app_name}/users/{user_id}/session" +
+      "s:\001*b\007session\022\226\001\n\nGetSession\022\036.agentsvc." +
+      "v1.GetSessionRequest\032\037.agentsvc.v1.GetSe" +
+      "ssionResponse\"G\202\323\344\223\002A\0226/apps/{app_name}/" +
+      "users/{user_id}/sessions/{session_id}b\007s" +
+      "ession\022\220\001\n\014ListSessions\022 .agentsvc.v1.Li" +
+      "stSessionsRequest\032!.agentsvc.v1.ListSess" +
+      "ionsResponse\";\202\323\344\223\0025\022)/apps/{app_name}/u" +
+      "sers/{user_id}/sessionsb\010sessions\022\226\001\n\rDe" +
+      "leteSession\022!.agentsvc.v1.DeleteSessionR" +
+      "equest\032\".agentsvc.v1.DeleteSessionRespon" +
+      "se\">\202\323\344\223\0028*6/apps/{app_name}/users/{user" +
+      "_id}/sessions/{session_id}\022\251\001\n\rRewindSes" +
+      "sion\022!.agentsvc.v1.RewindSessionRequest\032" +
+      "\".agentsvc.v1.RewindSessionResponse\"Q\202\323\344" +
+      "\223\002K\"=/apps/{app_name}/users/{user_id}/se" +
+      "ssions/{session_id}/rewind:\001*b\007session\022\261" +
+      "\001\n\022UpdateSessionState\022&.agentsvc.v1.Upda" +
+      "teSessionStateRequest\032\'.agentsvc.v1.Upda" +
+      "teSessionStateResponse\"J\202\323\344\223\002D26/apps/{a" +
+      "pp_name}/users/{user_id}/sessions/{sessi" +
+      "on_id}:\001*b\007sessionBL\n\017dev.agentsvc.v1P\001Z" +
+      "7github.com/agentsvc/agentsvc/gen/go/age" +
+      "ntsvc/v1/api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -188,13 +190,13 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
     internal_static_agentsvc_v1_ListSessionsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ListSessionsRequest_descriptor,
-        new java.lang.String[] { "AppName", "UserId", });
+        new java.lang.String[] { "AppName", "UserId", "PageSize", "PageToken", });
     internal_static_agentsvc_v1_ListSessionsResponse_descriptor =
       getDescriptor().getMessageType(5);
     internal_static_agentsvc_v1_ListSessionsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ListSessionsResponse_descriptor,
-        new java.lang.String[] { "Sessions", });
+        new java.lang.String[] { "Sessions", "NextPageToken", });
     internal_static_agentsvc_v1_DeleteSessionRequest_descriptor =
       getDescriptor().getMessageType(6);
     internal_static_agentsvc_v1_DeleteSessionRequest_fieldAccessorTable = new

@@ -10,6 +10,7 @@ import dev.agentsvc.v1.GetSessionRequest;
 import dev.agentsvc.v1.GetSessionResponse;
 import dev.agentsvc.v1.ListAppsRequest;
 import dev.agentsvc.v1.ListSessionsRequest;
+import dev.agentsvc.v1.ListSessionsResponse;
 import dev.agentsvc.v1.RewindSessionRequest;
 import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.RunnerServiceGrpc;
@@ -265,11 +266,71 @@ public final class AgentsvcClient implements AutoCloseable {
     return SessionPages.stream(request, this::getSessionPage);
   }
 
-  /** Returns the sessions of a user, without their events. */
+  /**
+   * Returns the sessions of a user, without their events.
+   *
+   * @throws ResourceExhaustedException ({@value ErrorReasons#RESPONSE_TOO_LARGE}) when they are
+   *     too many for one response: read them with {@link #userSessions(String, String)}
+   */
   public List<Session> listSessions(String appName, String userId) {
     return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel))
         .listSessions(ListSessionsRequest.newBuilder().setAppName(appName).setUserId(userId).build())
         .getSessionsList());
+  }
+
+  /**
+   * Returns one page of a user's sessions, without their events, oldest first, and the token of
+   * the next page. A listing neither repeats nor skips a session that exists throughout it.
+   *
+   * @param pageSize at most this many sessions (the service caps it at 1000; a page also ends
+   *     early rather than exceed 4 MiB); 0 for the service's default of 100
+   * @param pageToken the {@code next_page_token} of the previous page, or null or empty for the
+   *     first page
+   * @return the page's sessions, and the next page's token, empty on the last page
+   * @throws InvalidArgumentException when the token is not one of this listing
+   */
+  public ListSessionsResponse listSessionsPage(
+      String appName, String userId, int pageSize, String pageToken) {
+    ListSessionsRequest.Builder req = ListSessionsRequest.newBuilder()
+        .setAppName(appName).setUserId(userId)
+        .setPageSize(pageSize > 0 ? pageSize : SessionPages.DEFAULT_PAGE_SIZE);
+    if (pageToken != null) {
+      req.setPageToken(pageToken);
+    }
+    return listSessionsPage(req.build());
+  }
+
+  /**
+   * Calls ListSessions: returns the sessions the request asks for and, when it asks for a page
+   * ({@code page_size}, {@code page_token}), the {@code next_page_token} of the next one (empty
+   * on the last page).
+   */
+  public ListSessionsResponse listSessionsPage(ListSessionsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return unary(() -> unaryStub(SessionServiceGrpc.newBlockingStub(channel)).listSessions(request));
+  }
+
+  /**
+   * Returns every session of a user, without events, oldest first, read in pages of 100 as the
+   * stream is consumed: a list of any size, without holding more than one page. No call is made
+   * before the stream is consumed; each page is one call, with the client's timeout, and a
+   * failed one throws its {@link AgentsvcException} from the stream.
+   */
+  public Stream<Session> userSessions(String appName, String userId) {
+    return sessionListPages(ListSessionsRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).build())
+        .flatMap(page -> page.getSessionsList().stream());
+  }
+
+  /**
+   * Returns the pages of a ListSessions listing, fetched as the stream is consumed, from the
+   * page the request's {@code page_token} names (the first when empty), of its {@code page_size}
+   * (100 when 0).
+   *
+   * @throws IllegalArgumentException when {@code page_size} is negative
+   */
+  public Stream<ListSessionsResponse> sessionListPages(ListSessionsRequest request) {
+    return SessionListPages.stream(request, this::listSessionsPage);
   }
 
   /** Deletes a session; deleting a missing one is not an error. */

@@ -4,6 +4,8 @@ import dev.agentsvc.v1.ConnectRequest;
 import dev.agentsvc.v1.ConnectResponse;
 import dev.agentsvc.v1.GetSessionRequest;
 import dev.agentsvc.v1.GetSessionResponse;
+import dev.agentsvc.v1.ListSessionsRequest;
+import dev.agentsvc.v1.ListSessionsResponse;
 import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.RunResponse;
 import dev.agentsvc.v1.RunnerServiceGrpc;
@@ -27,6 +29,7 @@ final class FakeAgentsvc implements AutoCloseable {
   volatile Function<StreamObserver<ConnectResponse>, StreamObserver<ConnectRequest>> connect;
   volatile BiConsumer<RunRequest, StreamObserver<RunResponse>> run;
   volatile BiConsumer<GetSessionRequest, StreamObserver<GetSessionResponse>> getSession;
+  volatile BiConsumer<ListSessionsRequest, StreamObserver<ListSessionsResponse>> listSessions;
 
   private final Server server;
   private final ManagedChannel channel;
@@ -60,6 +63,16 @@ final class FakeAgentsvc implements AutoCloseable {
               return;
             }
             getSession.accept(request, out);
+          }
+
+          @Override
+          public void listSessions(
+              ListSessionsRequest request, StreamObserver<ListSessionsResponse> out) {
+            if (listSessions == null) {
+              out.onError(Status.UNIMPLEMENTED.asRuntimeException());
+              return;
+            }
+            listSessions.accept(request, out);
           }
         })
         .build()

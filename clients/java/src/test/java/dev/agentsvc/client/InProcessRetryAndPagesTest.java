@@ -10,6 +10,8 @@ import dev.agentsvc.v1.ConnectResponse;
 import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.GetSessionRequest;
 import dev.agentsvc.v1.GetSessionResponse;
+import dev.agentsvc.v1.ListSessionsRequest;
+import dev.agentsvc.v1.ListSessionsResponse;
 import dev.agentsvc.v1.RunDone;
 import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.RunResponse;
@@ -240,5 +242,58 @@ class InProcessRetryAndPagesTest {
     try (run) {
       return run.stream().toList();
     }
+  }
+
+  /** Serves n sessions in pages the way the service does; the token is the next position. */
+  private List<ListSessionsRequest> serveSessionList(int n) {
+    List<ListSessionsRequest> requests = Collections.synchronizedList(new ArrayList<>());
+    fake.listSessions = (req, out) -> {
+      requests.add(req);
+      if (req.getPageToken().equals("bad")) {
+        out.onError(Status.INVALID_ARGUMENT.withDescription("page_token is not valid").asRuntimeException());
+        return;
+      }
+      int from = req.getPageToken().isEmpty() ? 0 : Integer.parseInt(req.getPageToken());
+      int to = req.getPageSize() == 0 ? n : Math.min(n, from + req.getPageSize());
+      ListSessionsResponse.Builder resp = ListSessionsResponse.newBuilder();
+      IntStream.range(from, to).forEach(i -> resp.addSessions(Session.newBuilder().setId("s" + i)));
+      if (to < n) {
+        resp.setNextPageToken(Integer.toString(to));
+      }
+      out.onNext(resp.build());
+      out.onCompleted();
+    };
+    return requests;
+  }
+
+  @Test
+  void userSessionsReadsEveryPageLazilyInOrder() {
+    List<ListSessionsRequest> requests = serveSessionList(5);
+    assertEquals(List.of("s0", "s1", "s2", "s3", "s4"),
+        client.listSessions("app", "u").stream().map(Session::getId).toList());
+    assertEquals(0, requests.get(0).getPageSize());
+
+    requests.clear();
+    ListSessionsResponse page = client.listSessionsPage("app", "u", 2, "2");
+    assertEquals(List.of("s2", "s3"), page.getSessionsList().stream().map(Session::getId).toList());
+    assertEquals("4", page.getNextPageToken());
+
+    requests.clear();
+    assertEquals(List.of("s0", "s1", "s2", "s3", "s4"),
+        client.sessionListPages(ListSessionsRequest.newBuilder().setAppName("app").setUserId("u")
+                .setPageSize(2).build())
+            .flatMap(p -> p.getSessionsList().stream()).map(Session::getId).toList());
+    assertEquals(List.of("", "2", "4"),
+        requests.stream().map(ListSessionsRequest::getPageToken).toList());
+
+    // Pages of 100 by default, read as the stream is consumed.
+    requests.clear();
+    try (Stream<Session> s = client.userSessions("app", "u")) {
+      assertEquals("s0", s.findFirst().orElseThrow().getId());
+    }
+    assertEquals(1, requests.size());
+    assertEquals(100, requests.get(0).getPageSize());
+
+    assertThrows(InvalidArgumentException.class, () -> client.listSessionsPage("app", "u", 2, "bad"));
   }
 }

@@ -1,0 +1,326 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// Cluster URL schemes, see [New].
+const (
+	clusterScheme    = "redis+cluster://"
+	clusterTLSScheme = "rediss+cluster://"
+)
+
+func isClusterURL(u string) bool {
+	return strings.HasPrefix(u, clusterScheme) || strings.HasPrefix(u, clusterTLSScheme)
+}
+
+// NewCluster connects to the Redis Cluster at url:
+// redis+cluster://[user:password@]host:port,host:port,... or
+// rediss+cluster://... for TLS. The hosts are seeds: any reachable one tells
+// the client the others. go-redis's cluster query parameters (dial_timeout,
+// pool_size, max_redirects, ...) apply, as do wait_replicas and
+// wait_timeout (see [Options.WaitReplicas]; by default every create and
+// append waits for one replica). Non-zero fields of opts override the URL;
+// the key prefix must not hold braces. It does not contact the cluster; see
+// [Service.Ping].
+func NewCluster(url string, opts Options) (*Service, error) {
+	url, err := takeWaitParams(url, &opts)
+	if err != nil {
+		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+	}
+	o, err := parseClusterURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+	}
+	if strings.ContainsAny(opts.KeyPrefix, "{}") {
+		// A brace would move the hash tag off the user's name.
+		return nil, fmt.Errorf("sessions.redis: key prefix %q holds a brace", opts.KeyPrefix)
+	}
+	if opts.DialTimeout > 0 {
+		o.DialTimeout = opts.DialTimeout
+	}
+	if opts.ReadTimeout > 0 {
+		o.ReadTimeout = opts.ReadTimeout
+	}
+	if opts.WriteTimeout > 0 {
+		o.WriteTimeout = opts.WriteTimeout
+	}
+	if opts.PoolSize > 0 {
+		o.PoolSize = opts.PoolSize
+	}
+	if opts.MaxRetries != 0 {
+		o.MaxRetries = opts.MaxRetries
+	}
+	o.DisableIdentity = true
+	o.ContextTimeoutEnabled = true
+	return NewFromClusterClient(goredis.NewClusterClient(o), opts), nil
+}
+
+// NewFromClusterClient builds a Service on a cluster client the caller
+// configured, before its first command. The Service owns the client from
+// then on and closes it in Close. Of opts, only KeyPrefix, TTL, Limits, the
+// breaker's settings, the wait for replicas, Logger and TracerProvider
+// apply; each node gets
+// a circuit breaker of its own, so that a primary that is down fails its
+// calls quickly while the others serve theirs.
+func NewFromClusterClient(client *goredis.ClusterClient, opts Options) *Service {
+	client.OnNewNode(func(node *goredis.Client) {
+		if b := newBreaker(opts); b != nil {
+			node.AddHook(breakerHook{b})
+		}
+	})
+	return newService(client, clusterPrimaries{client}, opts, true, client.Options().ReadTimeout)
+}
+
+// parseClusterURL turns a redis+cluster:// URL into go-redis's cluster
+// options: the first host is the URL's, the others become addr parameters.
+func parseClusterURL(raw string) (*goredis.ClusterOptions, error) {
+	scheme, rest, _ := strings.Cut(raw, "://")
+	hosts, query, _ := strings.Cut(rest, "?")
+	userinfo := ""
+	if at := strings.LastIndex(hosts, "@"); at >= 0 {
+		userinfo, hosts = hosts[:at+1], hosts[at+1:]
+	}
+	hosts = strings.TrimSuffix(strings.TrimSuffix(hosts, "/0"), "/")
+	if strings.Contains(hosts, "/") {
+		return nil, errors.New("a Redis Cluster has only database 0")
+	}
+	addrs := strings.Split(hosts, ",")
+	for _, a := range addrs {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return nil, fmt.Errorf("cluster node %q: want host:port", a)
+		}
+	}
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range addrs[1:] {
+		q.Add("addr", a)
+	}
+	u := strings.TrimSuffix(scheme, "+cluster") + "://" + userinfo + addrs[0]
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	o, err := goredis.ParseClusterURL(u)
+	if err != nil {
+		return nil, err
+	}
+	if o.TLSConfig != nil {
+		// Each node's certificate is checked against the host it is
+		// dialled at, not against the first seed's.
+		o.TLSConfig.ServerName = ""
+	}
+	return o, nil
+}
+
+// primaries finds the primary that holds a key.
+type primaries interface {
+	primary(ctx context.Context, key string) (*goredis.Client, error)
+	// refresh makes the next lookups learn the topology anew, after a
+	// redirection or a failed primary.
+	refresh(ctx context.Context)
+}
+
+type singlePrimary struct{ c *goredis.Client }
+
+func (p singlePrimary) primary(context.Context, string) (*goredis.Client, error) { return p.c, nil }
+func (p singlePrimary) refresh(context.Context)                                  {}
+
+type clusterPrimaries struct{ c *goredis.ClusterClient }
+
+func (p clusterPrimaries) primary(ctx context.Context, key string) (*goredis.Client, error) {
+	return p.c.MasterForKey(ctx, key)
+}
+func (p clusterPrimaries) refresh(ctx context.Context) { p.c.ReloadState(ctx) }
+
+// errNotReplicated fails a write that its primary applied but too few
+// replicas confirmed in time; classify makes it unavailable.
+var errNotReplicated = errors.New("redis: write not confirmed by enough replicas in time")
+
+// Attempts of a write that waits for replicas, when its primary moved or
+// failed: the first, then retries after 50, 100 and 200 ms.
+const (
+	primaryAttempts = 4
+	primaryBackoff  = 50 * time.Millisecond
+)
+
+// writeScripts are the scripts sent by [Service.onPrimary]; a primary that
+// lacks one gets them all.
+var writeScripts = []*goredis.Script{createScript, appendScript}
+
+// onPrimary sends the commands build adds to a pipeline to the primary that
+// holds key and, when writes wait for replicas, WAIT after them on the same
+// connection: one round trip. build may run more than once, after a
+// redirection, a failed primary or a script cache that lacked a script
+// (retried writes are recognised by the scripts); the commands of its last
+// run carry the replies. The error is the first command's error, or one
+// wrapping errNotReplicated.
+func (s *Service) onPrimary(ctx context.Context, key string, build func(goredis.Pipeliner)) error {
+	backoff := primaryBackoff
+	for attempt := 1; ; attempt++ {
+		err := s.onPrimaryOnce(ctx, key, build)
+		if err == nil || attempt == primaryAttempts || !moved(ctx, err) {
+			return err
+		}
+		s.primaries.refresh(ctx)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(backoff):
+		}
+		backoff *= 2
+	}
+}
+
+func (s *Service) onPrimaryOnce(ctx context.Context, key string, build func(goredis.Pipeliner)) error {
+	node, err := s.primaries.primary(ctx, key)
+	if err != nil {
+		return err
+	}
+	for loaded := false; ; loaded = true {
+		pipe := node.Pipeline()
+		build(pipe)
+		var wait *goredis.Cmd
+		if s.wait.replicas > 0 {
+			wait = pipe.Do(ctx, "wait", s.wait.replicas, s.wait.timeout.Milliseconds())
+		}
+		cmds, err := pipe.Exec(ctx)
+		if !loaded && lacksScript(cmds) {
+			for _, script := range writeScripts {
+				if err := script.Load(ctx, node).Err(); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		for _, cmd := range cmds {
+			if cmd != goredis.Cmder(wait) && cmd.Err() != nil {
+				return cmd.Err()
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if wait == nil {
+			return nil
+		}
+		if n, err := wait.Int64(); err != nil || n < int64(s.wait.replicas) {
+			return fmt.Errorf("%w: %d of %d within %v", errNotReplicated, n, s.wait.replicas, s.wait.timeout)
+		}
+		return nil
+	}
+}
+
+func lacksScript(cmds []goredis.Cmder) bool {
+	for _, cmd := range cmds {
+		if goredis.HasErrorPrefix(cmd.Err(), "NOSCRIPT") {
+			return true
+		}
+	}
+	return false
+}
+
+// moved reports whether err may pass once the client learnt where the key
+// lives now: a redirection, a primary that is down or demoted, a cluster
+// between two states.
+func moved(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	return errors.Is(err, errCircuitOpen) || isOutage(ctx, err) ||
+		goredis.HasErrorPrefix(err, "MOVED") || goredis.HasErrorPrefix(err, "ASK")
+}
+
+// runWrite runs a writing script: on the primary of keys[0] followed by WAIT
+// when writes wait for replicas, else through the client, which follows
+// redirections and loads the script where it is missing.
+func (s *Service) runWrite(ctx context.Context, script *goredis.Script, keys []string, args ...any) ([]any, error) {
+	if s.wait.replicas == 0 {
+		return script.Run(ctx, s.client, keys, args...).Slice()
+	}
+	var cmd *goredis.Cmd
+	err := s.onPrimary(ctx, keys[0], func(p goredis.Pipeliner) {
+		cmd = script.EvalSha(ctx, p, keys, args...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cmd.Slice()
+}
+
+// writeAppState writes entries to the app's state hash on a cluster, where
+// it is in a slot of its own, and reads the hash back into *read when read
+// is not nil: one round trip.
+func (s *Service) writeAppState(ctx context.Context, app string, entries []scope.Entry, read *map[string]string) error {
+	key := s.keys.appState(app)
+	pairs, err := encodeEntries(entries)
+	if err != nil {
+		return err
+	}
+	var got *goredis.MapStringStringCmd
+	build := func(p goredis.Pipeliner) {
+		if len(pairs) > 0 {
+			p.HSet(ctx, key, pairs...)
+		}
+		if read != nil {
+			got = p.HGetAll(ctx, key)
+		}
+	}
+	if s.wait.replicas > 0 && len(pairs) > 0 {
+		err = s.onPrimary(ctx, key, build)
+	} else {
+		_, err = s.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+			build(p)
+			return nil
+		})
+	}
+	if err != nil {
+		return err
+	}
+	if read != nil {
+		*read = got.Val()
+	}
+	return nil
+}
+
+// runRead runs a reading script whose reply holds, at appAt, the pairs of
+// the app state key it was given. On a cluster that key is the empty
+// stand-in: the app's state is read concurrently and put in its place.
+func (s *Service) runRead(ctx context.Context, script *goredis.Script, keys []string, app string, appAt int, args ...any) ([]any, error) {
+	if !s.keys.cluster {
+		return script.Run(ctx, s.client, keys, args...).Slice()
+	}
+	appCmd := make(chan *goredis.MapStringStringCmd, 1)
+	go func() { appCmd <- s.client.HGetAll(ctx, s.keys.appState(app)) }()
+	reply, err := script.Run(ctx, s.client, keys, args...).Slice()
+	state := <-appCmd
+	if err != nil {
+		return nil, err
+	}
+	if err := state.Err(); err != nil {
+		return nil, err
+	}
+	if len(reply) > appAt {
+		reply[appAt] = pairsOf(state.Val())
+	}
+	return reply, nil
+}
+
+// pairsOf turns a hash into the field/value list HGETALL gives a script.
+func pairsOf(m map[string]string) []any {
+	out := make([]any, 0, 2*len(m))
+	for k, v := range m {
+		out = append(out, k, v)
+	}
+	return out
+}
