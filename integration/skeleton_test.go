@@ -44,6 +44,12 @@ var (
 // startStack writes the apps into a directory and starts both processes.
 func startStack(t *testing.T, apps map[string]string, extra ...string) *stack {
 	t.Helper()
+	return startStackEnv(t, apps, nil, extra...)
+}
+
+// startStackEnv is startStack with env added to agentsvc's environment.
+func startStackEnv(t *testing.T, apps map[string]string, extraEnv []string, extra ...string) *stack {
+	t.Helper()
 	dir := t.TempDir()
 	// A key is an app's name for its root_agent.yaml, or a file's path.
 	for name, yaml := range apps {
@@ -62,7 +68,7 @@ func startStack(t *testing.T, apps map[string]string, extra ...string) *stack {
 	s := &stack{fakeURL: m[1]}
 	args := append([]string{"serve", "--agents", dir, "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0",
 		"--gemini-base-url", s.fakeURL}, extra...)
-	env := []string{"GOOGLE_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_GENAI_USE_VERTEXAI="}
+	env := append([]string{"GOOGLE_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_GENAI_USE_VERTEXAI="}, extraEnv...)
 	svc, m := start(t, svcReady, env, bins.agentsvc, args...)
 	s.svc, s.grpcAddr, s.httpURL = svc, m[1], "http://"+m[2]
 	conn, err := grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))

@@ -67,6 +67,7 @@ type options struct {
 	geminiBaseURL string
 	shutdownGrace time.Duration
 	debugAddr     string
+	metricsAddr   string
 	toolTimeout   time.Duration
 	// modelTimeout, maxModelResponseBytes and maxModelChunks bound each
 	// model call; maxInvocationTime bounds each invocation.
@@ -130,6 +131,7 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.IntVar(&o.maxModelChunks, "max-model-chunks", 10_000, "the most chunks one streamed model answer may have; past it the call fails with RESOURCE_EXHAUSTED")
 	fs.DurationVar(&o.maxInvocationTime, "max-invocation-time", 10*time.Minute, "how long one invocation (Run, Connect, /run, /run_sse) may take, its session lease included; then it fails with DEADLINE_EXCEEDED")
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics (Prometheus text) on this address instead of the REST listener")
 	fs.IntVar(&o.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest REST request body and received gRPC message, in bytes; a REST body over it is answered 413")
 	fs.StringVar(&o.allowOrigins, "allow-origins", "", "comma-separated browser origins (scheme://host[:port], or *) that may call the REST API besides the loopback ones; others are answered 403")
 	fs.DurationVar(&o.httpBodyTimeout, "http-body-timeout", server.DefaultBodyReadTimeout, "how long a client may take to send a REST request body")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -35,7 +36,17 @@ const stopTimeout = 5 * time.Second
 
 // serve wires the service and runs it until ctx ends, then drains.
 func serve(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) error {
-	store, err := openSessions(ctx, o, log)
+	tel, err := newTelemetry(ctx, getenv, log)
+	if err != nil {
+		return err
+	}
+	// Deferred first, so it runs last: the spans of the drain are flushed.
+	defer func() {
+		if err := tel.shutdown(ctx); err != nil {
+			log.Warn("telemetry flush", "err", err)
+		}
+	}()
+	store, err := openSessions(ctx, o, log, tel.storeTracer())
 	if err != nil {
 		return err
 	}
@@ -67,6 +78,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 	for _, a := range apps {
 		a.Runner.MaxDepth = o.maxDepth
+		a.Runner.Telemetry = tel.engine
 	}
 	audit, closeAudit, err := openAuditLog(o.auditLog)
 	if err != nil {
@@ -85,7 +97,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		UserRate:                        o.userRate, UserBurst: o.userBurst,
 		MaxSessionsPerUser: o.maxUserSessions,
 		AuditLogger:        audit,
-		Authenticator:      authn})
+		Authenticator:      authn,
+		MeterProvider:      tel.meter})
 
 	tlsr, err := newTLS(o, log)
 	if err != nil {
@@ -112,6 +125,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		grpc.MaxConcurrentStreams(maxStreamsPerConn),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: time.Minute, Timeout: 20 * time.Second}),
+		tel.grpcOption(),
 	)...)
 	api.RegisterRunnerServiceServer(gs, srv)
 	api.RegisterSessionServiceServer(gs, srv)
@@ -133,7 +147,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	// bounds the body's read time itself and answers 408, where
 	// ReadTimeout would drop the connection without an answer.
 	hs := &http.Server{
-		Handler:           handler,
+		Handler:           tel.httpHandler(handler, o.metricsAddr == ""),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
@@ -144,6 +158,22 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 
 	if o.debugAddr != "" {
 		go serveDebug(o.debugAddr, log)
+	}
+	var ms *http.Server
+	if o.metricsAddr != "" {
+		metricsLis, err := net.Listen("tcp", o.metricsAddr)
+		if err != nil {
+			grpcLis.Close()
+			httpLis.Close()
+			return fmt.Errorf("metrics listener: %w", err)
+		}
+		ms = tel.metricsServer()
+		go func() {
+			if err := ms.Serve(metricsLis); !errors.Is(err, http.ErrServerClosed) {
+				log.Error("metrics listener", "err", err)
+			}
+		}()
+		log.Info("metrics serving", "addr", metricsLis.Addr().String())
 	}
 	errc := make(chan error, 2)
 	go func() { errc <- gs.Serve(grpcLis) }()
@@ -196,6 +226,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err := hs.Shutdown(drainCtx); err != nil {
 		hs.Close()
 	}
+	if ms != nil {
+		ms.Close()
+	}
 	log.Info("stopped")
 	return nil
 }
@@ -216,7 +249,7 @@ func maxConnectStreams(o *options) int {
 	return o.maxConnectStreams
 }
 
-func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.Service, error) {
+func openSessions(ctx context.Context, o *options, log *slog.Logger, tp trace.TracerProvider) (sessions.Service, error) {
 	uri := o.sessions
 	switch {
 	case uri == "" || uri == "memory://":
@@ -226,8 +259,9 @@ func openSessions(ctx context.Context, o *options, log *slog.Logger) (sessions.S
 		// One retry: a store that is down fails requests with UNAVAILABLE
 		// quickly instead of holding them through several reconnects.
 		store, err := redis.New(uri, redis.Options{TTL: o.sessionTTL, Logger: log, MaxRetries: 1,
-			Limits:      sessionLimits(o),
-			DialTimeout: o.redisTimeout, ReadTimeout: o.redisTimeout, WriteTimeout: o.redisTimeout})
+			Limits:         sessionLimits(o),
+			TracerProvider: tp,
+			DialTimeout:    o.redisTimeout, ReadTimeout: o.redisTimeout, WriteTimeout: o.redisTimeout})
 		if err != nil {
 			return nil, fmt.Errorf("--sessions %s: %w", redactURL(uri), err)
 		}

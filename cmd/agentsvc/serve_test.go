@@ -89,7 +89,7 @@ func TestOpenSessionsSchemes(t *testing.T) {
 		{"cluster://127.0.0.1:1", true},
 	} {
 		o := &options{sessions: c.uri, redisTimeout: 20 * time.Millisecond}
-		store, err := openSessions(t.Context(), o, slog.New(slog.DiscardHandler))
+		store, err := openSessions(t.Context(), o, slog.New(slog.DiscardHandler), nil)
 		if (err != nil) != c.wantErr {
 			t.Errorf("openSessions(%s) = %v, want error %v", c.uri, err, c.wantErr)
 		}

@@ -13,8 +13,12 @@ import (
 func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
 		ictx := parent.WithAgent(agent)
+		ctx, span := ictx.inv.tel.startAgent(ictx.ctx, agent, ictx.SessionID())
+		defer span.End()
+		ictx.ctx = ctx
 		ev, err := beforeAgent(ictx, agent)
 		if err != nil {
+			failSpan(span, err)
 			yield(nil, err)
 			return
 		}
@@ -25,6 +29,9 @@ func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error
 			return
 		}
 		for ev, err := range agent.Run(ictx) {
+			if err != nil {
+				failSpan(span, err)
+			}
 			if !yield(ev, err) || err != nil {
 				return
 			}
@@ -34,6 +41,7 @@ func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error
 		}
 		ev, err = afterAgent(ictx, agent)
 		if err != nil {
+			failSpan(span, err)
 			yield(nil, err)
 			return
 		}

@@ -50,6 +50,9 @@ type invocation struct {
 	// history holds the session's kept contents caches; nil when the
 	// runner keeps none.
 	history *sessionHistory
+	// tel traces the invocation; attrs are its metric attributes.
+	tel   *Telemetry
+	attrs *appAttrs
 }
 
 // InvocationContext is what an agent sees of the invocation it runs in. A

@@ -8,7 +8,8 @@ import (
 
 // TestEngineImportsNoService checks that the engine depends on the API's
 // message types only: not on the server, the generated service code (gRPC
-// and gateway) or gRPC itself.
+// and gateway) or gRPC itself; and that it speaks to OpenTelemetry through
+// its API only, never its SDK or exporters.
 func TestEngineImportsNoService(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -23,7 +24,9 @@ func TestEngineImportsNoService(t *testing.T) {
 		case dep == "google.golang.org/grpc",
 			strings.HasPrefix(dep, "github.com/grpc-ecosystem/grpc-gateway"),
 			strings.HasPrefix(dep, "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"),
-			strings.HasPrefix(dep, "github.com/agentsvc/agentsvc/internal/server"):
+			strings.HasPrefix(dep, "github.com/agentsvc/agentsvc/internal/server"),
+			strings.HasPrefix(dep, "go.opentelemetry.io/otel/sdk"),
+			strings.HasPrefix(dep, "go.opentelemetry.io/otel/exporters"):
 			t.Errorf("the engine depends on %s", dep)
 		}
 	}

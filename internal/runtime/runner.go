@@ -49,6 +49,9 @@ type Runner struct {
 	// deeper response fails its model call (see [CheckModelResponse]) and
 	// none of it is stored. Zero means [limits.DefaultMaxDepth].
 	MaxDepth int
+	// Telemetry traces and measures the invocations; nil means none (see
+	// [NewTelemetry] for the global OpenTelemetry providers).
+	Telemetry *Telemetry
 
 	historiesOnce sync.Once
 	histories     *histories
@@ -156,7 +159,9 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		return nil, &Error{Code: CodeNotFound, Reason: ErrSessionNotFound.Reason,
 			Message: "Session not found: " + req.SessionID, Err: err}
 	}
+	tel := r.Telemetry
 	if err != nil {
+		tel.storeError(ctx, err)
 		return nil, fmt.Errorf("runner: load session: %w", err)
 	}
 	rc := req.RunConfig
@@ -167,7 +172,8 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		UserContent:  msg,
 		RunConfig:    &rc,
 		inv: &invocation{app: r.App, models: r.Models, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events), client: req.Client,
-			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID})},
+			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID}),
+			tel:     tel, attrs: tel.attrsOf(r.App.Name)},
 	}
 	if req.InvocationID != "" {
 		if !r.App.Resumable {
@@ -216,11 +222,15 @@ func (r *Runner) sessionHistory(key sessionKey) *sessionHistory {
 
 func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Seq2[*v1.Event, error] {
 	return func(yieldOut func(*v1.Event, error) bool) {
+		ctx, tr := ictx.inv.tel.startInvocation(ictx.ctx, r.App.Name)
+		ictx.ctx = ctx
+		var failure error
+		defer func() { tr.end(ctx, failure) }()
+
 		// Earlier invocations that died mid-call are closed first, so
 		// that neither this one nor a retry sees their calls open.
 		r.closeDanglingCalls(ictx, "", nil)
 
-		var failure error
 		finished := false
 		yield := func(ev *v1.Event, err error) bool {
 			if err != nil {
@@ -356,6 +366,7 @@ func (r *Runner) appendWith(ctx context.Context, ictx *InvocationContext, ev *v1
 	ictx.inv.mu.Lock()
 	defer ictx.inv.mu.Unlock()
 	if err := r.Sessions.AppendEvent(ctx, ictx.inv.session, ev); err != nil {
+		ictx.inv.tel.storeError(ctx, err)
 		return fmt.Errorf("runner: append event: %w", err)
 	}
 	return nil

@@ -156,3 +156,10 @@ func (s *Server) Stop(ctx context.Context) error {
 	s.invocations.mu.Unlock()
 	return s.invocations.wait(ctx)
 }
+
+// running returns how many invocations run.
+func (t *tracker) running() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.active)
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/metric"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/auth"
@@ -89,6 +90,10 @@ type Config struct {
 	// other call is PERMISSION_DENIED before anything is read. Nil: every
 	// caller may act for every user.
 	Authenticator *auth.Authenticator
+	// MeterProvider, when set, reports the open Connect streams and the
+	// running invocations (agentsvc.connect.streams,
+	// agentsvc.invocations.running). Default nil: none.
+	MeterProvider metric.MeterProvider
 }
 
 // Defaults of [Config].
@@ -183,6 +188,11 @@ func New(cfg Config) *Server {
 		s.names = append(s.names, a.Info.Name)
 	}
 	sort.Strings(s.names)
+	if cfg.MeterProvider != nil {
+		if err := s.registerMetrics(cfg.MeterProvider); err != nil {
+			s.log.Warn("server metrics not reported", "err", err)
+		}
+	}
 	return s
 }
 

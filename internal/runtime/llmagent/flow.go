@@ -30,7 +30,7 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			return
 		}
 		skeleton := ictx.NewEvent()
-		for resp, err := range a.callModel(ictx, r.model, r.llm, skeleton.Actions) {
+		for resp, err := range a.callModel(ictx, r.model, r.llm, skeleton, &r.callCtx) {
 			if err != nil {
 				yield(nil, err)
 				return
@@ -50,7 +50,13 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			if ev.Partial || len(runtime.FunctionCalls(ev)) == 0 {
 				continue
 			}
-			if !a.handleCalls(ictx, ev, r.stepTools(), yield) {
+			// The calls of an answer run in the model call's context,
+			// inside its call_llm span as in ADK.
+			callCtx := ictx
+			if r.callCtx != nil {
+				callCtx = r.callCtx
+			}
+			if !a.handleCalls(callCtx, ev, r.stepTools(), yield) {
 				return
 			}
 		}

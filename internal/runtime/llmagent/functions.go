@@ -49,12 +49,30 @@ func (a *Agent) runCallList(ictx *runtime.InvocationContext, calls []*v1.Functio
 			out = append(out, events[i])
 		}
 	}
-	return mergeResponses(out), nil
+	merged := mergeResponses(out)
+	if len(out) > 1 {
+		ictx.TraceMergedCalls(merged)
+	}
+	return merged, nil
 }
 
-// runCall runs one call through the tool callbacks (plugins first) and
-// builds its response event; nil when a long-running tool has no result yet.
+// runCall runs one call, traced as ADK's execute_tool span when the tool
+// exists (see runTool).
 func (a *Agent) runCall(ictx *runtime.InvocationContext, call *v1.FunctionCall, tools stepTools,
+	answers resumeWith) (*v1.Event, error) {
+	tool, ok := tools.byName[call.Name]
+	if !ok {
+		return a.runTool(ictx, call, tools, answers)
+	}
+	ictx, trace := ictx.StartToolCall(tool, call.Args)
+	ev, err := a.runTool(ictx, call, tools, answers)
+	trace.End(ev, err)
+	return ev, err
+}
+
+// runTool runs one call through the tool callbacks (plugins first) and
+// builds its response event; nil when a long-running tool has no result yet.
+func (a *Agent) runTool(ictx *runtime.InvocationContext, call *v1.FunctionCall, tools stepTools,
 	answers resumeWith) (*v1.Event, error) {
 	tctx := runtime.NewToolContext(ictx, call.Id)
 	tctx.Confirmation = answers.confirmations[call.Id]

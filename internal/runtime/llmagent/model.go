@@ -13,10 +13,13 @@ import (
 // callModel runs the model callbacks around one model call (ADK's
 // _call_llm_async): a before-model answer skips the model and is not counted
 // against max_llm_calls; after-model callbacks may replace each response;
-// on-model-error callbacks may answer instead of a failure.
-func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, req *v1.LlmRequest, actions *v1.EventActions) iter.Seq2[*v1.LlmResponse, error] {
+// on-model-error callbacks may answer instead of a failure. A call of the
+// model is traced (ADK's call_llm span), and *callCtx is set to the context
+// it runs in; skeleton is the step's event, whose id the answer takes.
+func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, req *v1.LlmRequest, skeleton *v1.Event,
+	callCtx **runtime.InvocationContext) iter.Seq2[*v1.LlmResponse, error] {
 	return func(yield func(*v1.LlmResponse, error) bool) {
-		cctx := &runtime.CallbackContext{InvocationContext: ictx, Actions: actions}
+		cctx := &runtime.CallbackContext{InvocationContext: ictx, Actions: skeleton.Actions}
 		plugins := ictx.App().Plugins
 		if plugins.SeeModelRequests() || len(a.cfg.ModelCallbacks.Before) > 0 || len(a.cfg.ModelCallbacks.OnError) > 0 {
 			detachContents(req)
@@ -42,7 +45,11 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 			yield(nil, err)
 			return
 		}
-		for resp, err := range model.GenerateContent(ictx.Context(), req, ictx.RunConfig.Streaming) {
+		tctx, call := ictx.StartModelCall(req)
+		defer call.End()
+		*callCtx = tctx
+		cctx.InvocationContext = tctx
+		for resp, err := range model.GenerateContent(tctx.Context(), req, ictx.RunConfig.Streaming) {
 			if err == nil {
 				// An answer too deep fails the call as a model error
 				// does; the rest of the stream is dropped.
@@ -52,11 +59,16 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 			if err != nil {
 				resp, err = a.onModelError(cctx, req, err)
 				if err != nil {
+					call.Fail(err)
 					yield(nil, err)
 					return
 				}
 			}
+			call.Response(skeleton.Id, resp)
 			resp, err = a.afterModel(cctx, resp)
+			if err != nil {
+				call.Fail(err)
+			}
 			if !yield(resp, err) || err != nil || failed {
 				return
 			}

@@ -26,6 +26,9 @@ type request struct {
 	procTools []runtime.Tool
 	toolList  []runtime.Tool
 	tools     map[string]runtime.Tool
+	// callCtx is the context the model call runs in once the model is
+	// called (inside its call_llm span); nil before.
+	callCtx *runtime.InvocationContext
 }
 
 // buildRequest runs the request processors in ADK's order: basic,

@@ -40,6 +40,9 @@ func (e exitLoop) DeclarationFor(b runtime.Behavior) *v1.FunctionDeclaration {
 	return e.decl1x
 }
 
+// ToolType implements [runtime.ToolTyper]: ADK's exit_loop is a FunctionTool.
+func (exitLoop) ToolType() string { return "FunctionTool" }
+
 func (exitLoop) Run(tctx *runtime.ToolContext, _ *structpb.Struct) (any, error) {
 	tctx.Actions.Escalate = true
 	tctx.Actions.SkipSummarization = true

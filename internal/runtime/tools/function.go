@@ -114,6 +114,14 @@ func (f *Function) Declaration() *v1.FunctionDeclaration { return f.decl }
 // IsLongRunning implements [runtime.Tool].
 func (f *Function) IsLongRunning() bool { return f.cfg.LongRunning }
 
+// ToolType implements [runtime.ToolTyper] with ADK's class names.
+func (f *Function) ToolType() string {
+	if f.cfg.LongRunning {
+		return "LongRunningFunctionTool"
+	}
+	return "FunctionTool"
+}
+
 // Run implements [runtime.Tool]: a call missing mandatory arguments is
 // answered with ADK's error without running the function.
 func (f *Function) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, error) {

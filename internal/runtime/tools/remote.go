@@ -129,6 +129,10 @@ func (t *ClientTool) Declaration() *v1.FunctionDeclaration { return t.decl }
 // IsLongRunning implements [runtime.Tool].
 func (t *ClientTool) IsLongRunning() bool { return t.longRunning }
 
+// ToolType implements [runtime.ToolTyper]: a tool that runs in the client,
+// reached over its Connect stream.
+func (t *ClientTool) ToolType() string { return "ClientTool" }
+
 // Run implements [runtime.Tool]. A call that lacks mandatory arguments is
 // answered with ADK's error without reaching the client. Otherwise the call
 // is sent with the state the tool may read (the session's, with the call's

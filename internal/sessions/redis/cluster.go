@@ -68,7 +68,8 @@ func NewCluster(url string, opts Options) (*Service, error) {
 // NewFromClusterClient builds a Service on a cluster client the caller
 // configured, before its first command. The Service owns the client from
 // then on and closes it in Close. Of opts, only KeyPrefix, TTL, Limits, the
-// breaker's settings, the wait for replicas and Logger apply; each node gets
+// breaker's settings, the wait for replicas, Logger and TracerProvider
+// apply; each node gets
 // a circuit breaker of its own, so that a primary that is down fails its
 // calls quickly while the others serve theirs.
 func NewFromClusterClient(client *goredis.ClusterClient, opts Options) *Service {

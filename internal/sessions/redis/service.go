@@ -59,6 +59,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	goredis "github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // DefaultKeyPrefix starts every key when [Options.KeyPrefix] is empty.
@@ -110,6 +111,10 @@ type Options struct {
 	// [DefaultWaitTimeout]; at most half the read timeout, so that the reply
 	// arrives before the connection gives up on it.
 	WaitTimeout time.Duration
+	// TracerProvider, when set, traces every Redis command as a span (the
+	// command's name, not its arguments, which hold users' data). Default
+	// nil: no spans.
+	TracerProvider trace.TracerProvider
 }
 
 // Service is a [sessions.Service] on Redis. It is safe for concurrent use.
@@ -182,9 +187,9 @@ func New(url string, opts Options) (*Service, error) {
 
 // NewFromClient builds a Service on a client the caller configured. The
 // Service owns the client from then on and closes it in Close. Of opts, only
-// KeyPrefix, TTL, Limits, the breaker's settings, the wait for replicas and
-// Logger apply. Enable ContextTimeoutEnabled on the client so that
-// cancellation reaches Redis.
+// KeyPrefix, TTL, Limits, the breaker's settings, the wait for replicas,
+// Logger and TracerProvider apply. Enable ContextTimeoutEnabled on the
+// client so that cancellation reaches Redis.
 func NewFromClient(client *goredis.Client, opts Options) *Service {
 	if b := newBreaker(opts); b != nil {
 		client.AddHook(breakerHook{b})
@@ -205,6 +210,9 @@ func newService(client goredis.UniversalClient, p primaries, opts Options, clust
 	var ttlMS int64
 	if opts.TTL > 0 {
 		ttlMS = max(opts.TTL.Milliseconds(), 1)
+	}
+	if opts.TracerProvider != nil {
+		instrumentTracing(client, opts.TracerProvider)
 	}
 	return &Service{
 		client:    client,
