@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/auth/authtest"
 	"github.com/agentsvc/agentsvc/internal/procstat"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
@@ -36,13 +37,17 @@ func (discardSpans) Shutdown(context.Context) error                             
 //   - metrics: what agentsvc runs without OTEL_* variables: SDK metrics,
 //     the otelgrpc stats handler, a no-op tracer;
 //   - traces: metrics, and every trace sampled into a batch span
-//     processor whose exporter discards the spans.
+//     processor whose exporter discards the spans;
+//   - auth+traces: traces, and every call authenticated with a JWT
+//     (--auth jwt) and authorised for its user.
 //
 // cpu-ns/op is the process's CPU time (user and system) per turn, client
 // included.
 func BenchmarkConnectToolTurnTelemetry(b *testing.B) {
-	for _, mode := range []string{"off", "metrics", "traces"} {
+	key := authtest.NewKey(b, "k1")
+	for _, mode := range []string{"off", "metrics", "traces", "auth+traces"} {
 		b.Run(mode, func(b *testing.B) {
+			ctx := context.Background()
 			var tp trace.TracerProvider = tracenoop.NewTracerProvider()
 			var mp metric.MeterProvider = metricnoop.NewMeterProvider()
 			var opts []fixtureOption
@@ -51,7 +56,13 @@ func BenchmarkConnectToolTurnTelemetry(b *testing.B) {
 				b.Cleanup(func() { _ = smp.Shutdown(context.Background()) })
 				mp = smp
 			}
-			if mode == "traces" {
+			if mode == "auth+traces" {
+				a := newJWTAuthenticator(b, key)
+				opts = append(opts, withConfig(func(cfg *server.Config) { cfg.Authenticator = a }),
+					withServerOptions(server.AuthOptions(a, nil)...))
+				ctx = withToken(ctx, key.Token(b, userID, nil))
+			}
+			if mode == "traces" || mode == "auth+traces" {
 				stp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discardSpans{}), sdktrace.WithSampler(sdktrace.AlwaysSample()))
 				b.Cleanup(func() { _ = stp.Shutdown(context.Background()) })
 				tp = stp
@@ -73,7 +84,6 @@ func BenchmarkConnectToolTurnTelemetry(b *testing.B) {
 			}))
 			fx := newFixture(b, opts...)
 			fx.model.SetRecording(false)
-			ctx := context.Background()
 			sunny := structpb.NewStructValue(et.Struct(`{"sky":"sunny"}`))
 			turn := func() {
 				created, err := fx.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID})
