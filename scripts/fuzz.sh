@@ -15,6 +15,7 @@ targets=(
   "internal/server FuzzRunRequest"
   "internal/server FuzzConnectRequest"
   "internal/server FuzzDecodePageToken"
+  "internal/server FuzzDecodeListToken"
   "internal/config FuzzLoadAll"
   "internal/runtime/instructions FuzzInject"
   "internal/models/gemini FuzzGenerateContent"
