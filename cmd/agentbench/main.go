@@ -10,6 +10,10 @@
 // empty result, which ends the turn: one model call per invocation. The
 // app's agent must name the tool (--write-app writes such an app) and the
 // model must call it; --fake-url scripts a fake Gemini server to do so.
+//
+// For load runs in a mesh setting, --write-jwt DIR writes a JWKS and a
+// token for --user (sent with --token-file), and --otlp-sink ADDR receives
+// the server's OTLP traces and metrics and drops them.
 package main
 
 import (
@@ -20,8 +24,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+
+	"google.golang.org/grpc/metadata"
 )
 
 func main() {
@@ -54,6 +61,9 @@ type options struct {
 	serverPID   int
 	fakeURL     string
 	writeApp    string
+	writeJWT    string
+	tokenFile   string
+	otlpSink    string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -75,6 +85,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.serverPID, "server-pid", 0, "process id of the server, to report its memory (Linux)")
 	fs.StringVar(&o.fakeURL, "fake-url", "", "fake Gemini server to script first: every request declaring tools gets a call of --tool")
 	fs.StringVar(&o.writeApp, "write-app", "", "write DIR/<app>/root_agent.yaml, an agent naming --tool, and exit")
+	fs.StringVar(&o.writeJWT, "write-jwt", "", "write DIR/jwks.json and DIR/token (a JWT for --user, issuer agentbench, audience agentsvc), and exit")
+	fs.StringVar(&o.tokenFile, "token-file", "", "send the token in this file as authorization: Bearer on every call")
+	fs.StringVar(&o.otlpSink, "otlp-sink", "", "receive OTLP/gRPC traces and metrics on this address and drop them, until interrupted")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -97,6 +110,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if o.writeJWT != "" {
+		if err := writeJWT(o.writeJWT, o.user); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "wrote", o.writeJWT)
+		return nil
+	}
+	if o.otlpSink != "" {
+		return serveOTLPSink(ctx, o.otlpSink, func(spans, metrics int64) {
+			fmt.Fprintf(stdout, "otlp sink: %d spans, %d metrics\n", spans, metrics)
+		})
+	}
+	if o.tokenFile != "" {
+		token, err := os.ReadFile(o.tokenFile)
+		if err != nil {
+			return err
+		}
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+strings.TrimSpace(string(token)))
 	}
 	if o.writeApp != "" {
 		file, err := writeApp(o.writeApp, o.app, o.tool)

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# What authentication and tracing cost per invocation: the same Run load on
+# the built binary with sessions in Redis and the model over HTTP (a fake
+# Gemini server at 0 ms), first plain, then with --auth jwt (every call
+# carries a token) and every trace sampled and exported over OTLP/gRPC to a
+# receiver that drops it. Each setting runs twice, alternating, and the
+# server's CPU per invocation is printed for each run. Loopback only; it
+# stops by itself.
+#
+#   scripts/with-redis.sh scripts/bench-mesh.sh [DURATION]   (default 15s per run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${1:-15s}
+: "${AGENTSVC_TEST_REDIS:?run it under scripts/with-redis.sh}"
+dir=.bench
+mkdir -p "$dir"
+go build -o "$dir/agentsvc" ./cmd/agentsvc
+go build -o "$dir/fakegemini" ./integration/fakegemini/cmd/fakegemini
+go build -o "$dir/agentbench" ./cmd/agentbench
+rm -rf "$dir/agents" "$dir/jwt"
+"$dir/agentbench" --write-app "$dir/agents" >/dev/null
+"$dir/agentbench" --write-jwt "$dir/jwt" --user bench >/dev/null
+
+fake=127.0.0.1:8092
+grpc=127.0.0.1:50062
+sink=127.0.0.1:4319
+pids=()
+stop() {
+	for pid in "${pids[@]}"; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	pids=()
+}
+trap stop EXIT
+
+ready() {
+	for _ in $(seq 100); do
+		if (exec 3<>"/dev/tcp/${1%:*}/${1#*:}") 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "bench-mesh: $1 did not come up" >&2
+	return 1
+}
+
+"$dir/fakegemini" --addr "$fake" >"$dir/fake.log" 2>&1 &
+pids+=($!)
+"$dir/agentbench" --otlp-sink "$sink" >"$dir/sink.log" 2>&1 &
+pids+=($!)
+ready "$fake"
+ready "$sink"
+
+one() {
+	local name=$1
+	shift
+	local server
+	env -u GOOGLE_API_KEY -u GEMINI_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI "${envs[@]}" \
+		"$dir/agentsvc" serve --agents "$dir/agents" --gemini-base-url "http://$fake" \
+		--sessions "$AGENTSVC_TEST_REDIS" --grpc-addr "$grpc" --http-addr 127.0.0.1:8082 "$@" >"$dir/agentsvc.log" 2>&1 &
+	server=$!
+	ready "$grpc"
+	echo "== $name"
+	"$dir/agentbench" --addr "$grpc" --server-pid "$server" --mode run --concurrency 16 --duration "$duration" \
+		"${bench_args[@]}" | grep -E 'invocations|server CPU'
+	kill "$server"
+	wait "$server" 2>/dev/null || true
+}
+
+for round in 1 2; do
+	envs=(-u OTEL_EXPORTER_OTLP_ENDPOINT)
+	bench_args=()
+	one "plain (round $round)"
+	envs=(OTEL_EXPORTER_OTLP_ENDPOINT="http://$sink" OTEL_EXPORTER_OTLP_PROTOCOL=grpc OTEL_TRACES_SAMPLER=always_on)
+	bench_args=(--token-file "$dir/jwt/token")
+	one "auth jwt + traces and metrics over OTLP (round $round)" \
+		--auth jwt --jwks-file "$dir/jwt/jwks.json" --jwt-issuer agentbench --jwt-audience agentsvc
+done
