@@ -42,7 +42,7 @@ func (ictx *InvocationContext) StartModelCall(req *v1.LlmRequest) (*InvocationCo
 	}
 	ctx, span := tel.tracer.Start(ictx.ctx, "call_llm")
 	if span.IsRecording() {
-		span.SetAttributes(
+		attrs := append(make([]attribute.KeyValue, 0, 7),
 			attrSystem.String(systemName),
 			attrRequestModel.String(req.GetModel()),
 			attrInvocationID.String(ictx.InvocationID),
@@ -50,15 +50,16 @@ func (ictx *InvocationContext) StartModelCall(req *v1.LlmRequest) (*InvocationCo
 		)
 		if cfg := req.GetConfig(); cfg != nil {
 			if cfg.TopP != nil && *cfg.TopP != 0 {
-				span.SetAttributes(attrTopP.Float64(float64(*cfg.TopP)))
+				attrs = append(attrs, attrTopP.Float64(float64(*cfg.TopP)))
 			}
 			if cfg.MaxOutputTokens != nil && *cfg.MaxOutputTokens != 0 {
-				span.SetAttributes(attrMaxTokens.Int(int(*cfg.MaxOutputTokens)))
+				attrs = append(attrs, attrMaxTokens.Int(int(*cfg.MaxOutputTokens)))
 			}
 		}
 		if tel.content {
-			span.SetAttributes(attrLLMRequest.String(requestJSON(req)))
+			attrs = append(attrs, attrLLMRequest.String(requestJSON(req)))
 		}
+		span.SetAttributes(attrs...)
 	}
 	return ictx.WithContext(ctx), &ModelCall{ictx: ictx, span: span, start: time.Now()}
 }
@@ -76,23 +77,27 @@ func (m *ModelCall) Response(eventID string, resp *v1.LlmResponse) {
 	if !m.span.IsRecording() {
 		return
 	}
-	m.span.SetAttributes(attrEventID.String(eventID))
+	// One SetAttributes call: each call may grow the span's attribute
+	// slice.
+	attrs := make([]attribute.KeyValue, 1, 5)
+	attrs[0] = attrEventID.String(eventID)
 	if m.ictx.inv.tel.content {
 		b, err := protojson.Marshal(resp)
 		if err != nil {
 			b = []byte("<not serializable>")
 		}
-		m.span.SetAttributes(attrLLMResponse.String(string(b)))
+		attrs = append(attrs, attrLLMResponse.String(string(b)))
 	}
 	if u := resp.GetUsageMetadata(); u != nil {
-		m.span.SetAttributes(attrInputTokens.Int(int(u.PromptTokenCount)))
+		attrs = append(attrs, attrInputTokens.Int(int(u.PromptTokenCount)))
 		if u.CandidatesTokenCount != 0 {
-			m.span.SetAttributes(attrOutputTokens.Int(int(u.CandidatesTokenCount)))
+			attrs = append(attrs, attrOutputTokens.Int(int(u.CandidatesTokenCount)))
 		}
 	}
 	if resp.GetFinishReason() != "" {
-		m.span.SetAttributes(attrFinishReasons.StringSlice([]string{strings.ToLower(resp.FinishReason)}))
+		attrs = append(attrs, attrFinishReasons.StringSlice([]string{strings.ToLower(resp.FinishReason)}))
 	}
+	m.span.SetAttributes(attrs...)
 }
 
 // Fail records that the call failed with err.
@@ -188,7 +193,7 @@ func (c *ToolCall) End(resp *v1.Event, err error) {
 		if t, ok := c.tool.(ToolTyper); ok {
 			kind = t.ToolType()
 		}
-		c.span.SetAttributes(
+		attrs := append(make([]attribute.KeyValue, 0, 10),
 			attrOperation.String(operationTool),
 			attrToolDesc.String(c.tool.Description()),
 			attrToolName.String(c.tool.Name()),
@@ -199,7 +204,7 @@ func (c *ToolCall) End(resp *v1.Event, err error) {
 		)
 		content := c.ictx.inv.tel.content
 		if content {
-			c.span.SetAttributes(attrToolCallArgs.String(structJSON(c.args)))
+			attrs = append(attrs, attrToolCallArgs.String(structJSON(c.args)))
 		}
 		callID, result := "<not specified>", (*structpb.Struct)(nil)
 		if resp != nil {
@@ -210,12 +215,13 @@ func (c *ToolCall) End(resp *v1.Event, err error) {
 				}
 				result = fr.Response
 			}
-			c.span.SetAttributes(attrEventID.String(resp.Id))
+			attrs = append(attrs, attrEventID.String(resp.Id))
 		}
-		c.span.SetAttributes(attrToolCallID.String(callID))
+		attrs = append(attrs, attrToolCallID.String(callID))
 		if content {
-			c.span.SetAttributes(attrToolResponse.String(structJSON(result)))
+			attrs = append(attrs, attrToolResponse.String(structJSON(result)))
 		}
+		c.span.SetAttributes(attrs...)
 		failSpan(c.span, err)
 	}
 	c.span.End()

@@ -8,9 +8,10 @@ import (
 
 // instrumentTracing makes every command of client a span of tp. Statements
 // stay out of the spans: the scripts' arguments are events and state, the
-// users' data.
+// users' data, and so does the caller's code position (a stack walk per
+// command, and the same few lines of this package every time).
 func instrumentTracing(client goredis.UniversalClient, tp trace.TracerProvider) {
 	// InstrumentTracing fails only for client types it does not know.
 	_ = redisotel.InstrumentTracing(client, redisotel.WithTracerProvider(tp), redisotel.WithDBStatement(false),
-		redisotel.WithDialFilter(true))
+		redisotel.WithCallerEnabled(false), redisotel.WithDialFilter(true))
 }
