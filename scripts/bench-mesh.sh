@@ -2,10 +2,11 @@
 # What authentication and tracing cost per invocation: the same Run load on
 # the built binary with sessions in Redis and the model over HTTP (a fake
 # Gemini server at 0 ms), first plain, then with --auth jwt (every call
-# carries a token) and every trace sampled and exported over OTLP/gRPC to a
-# receiver that drops it. Each setting runs twice, alternating, and the
-# server's CPU per invocation is printed for each run. Loopback only; it
-# stops by itself.
+# carries a token) and traces exported over OTLP/gRPC to a receiver that
+# drops them, every trace sampled and then one in ten. Each setting runs
+# BENCH_ROUNDS times (3), alternating, at BENCH_CONCURRENCY invocations in
+# flight (8), and the server's CPU per invocation is printed for each run.
+# Loopback only; it stops by itself.
 #
 #   scripts/with-redis.sh scripts/bench-mesh.sh [DURATION]   (default 15s per run)
 set -euo pipefail
@@ -62,18 +63,21 @@ one() {
 	server=$!
 	ready "$grpc"
 	echo "== $name"
-	"$dir/agentbench" --addr "$grpc" --server-pid "$server" --mode run --concurrency 16 --duration "$duration" \
+	"$dir/agentbench" --addr "$grpc" --server-pid "$server" --mode run --concurrency "${BENCH_CONCURRENCY:-8}" --duration "$duration" \
 		"${bench_args[@]}" | grep -E 'invocations|server CPU'
 	kill "$server"
 	wait "$server" 2>/dev/null || true
 }
 
-for round in 1 2; do
+for round in $(seq "${BENCH_ROUNDS:-3}"); do
 	envs=(-u OTEL_EXPORTER_OTLP_ENDPOINT)
 	bench_args=()
 	one "plain (round $round)"
-	envs=(OTEL_EXPORTER_OTLP_ENDPOINT="http://$sink" OTEL_EXPORTER_OTLP_PROTOCOL=grpc OTEL_TRACES_SAMPLER=always_on)
 	bench_args=(--token-file "$dir/jwt/token")
-	one "auth jwt + traces and metrics over OTLP (round $round)" \
-		--auth jwt --jwks-file "$dir/jwt/jwks.json" --jwt-issuer agentbench --jwt-audience agentsvc
+	for sampler in always_on "traceidratio 0.1"; do
+		envs=(OTEL_EXPORTER_OTLP_ENDPOINT="http://$sink" OTEL_EXPORTER_OTLP_PROTOCOL=grpc
+			OTEL_TRACES_SAMPLER="${sampler% *}" OTEL_TRACES_SAMPLER_ARG="${sampler#* }")
+		one "auth jwt + metrics and traces over OTLP, sampler $sampler (round $round)" \
+			--auth jwt --jwks-file "$dir/jwt/jwks.json" --jwt-issuer agentbench --jwt-audience agentsvc
+	done
 done
