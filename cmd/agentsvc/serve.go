@@ -135,11 +135,16 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	healthpb.RegisterHealthServer(gs, healthSrv)
 	reflection.Register(gs)
 
-	handler, err := srv.HTTPHandler(ctx, ready.serving,
+	httpOpts := []server.HTTPOption{
 		server.WithMaxRequestBytes(int64(o.maxRequestBytes)),
 		server.WithAllowOrigins(splitList(o.allowOrigins)),
 		server.WithListenAddr(o.httpAddr),
-		server.WithBodyReadTimeout(o.httpBodyTimeout))
+		server.WithBodyReadTimeout(o.httpBodyTimeout),
+	}
+	if o.metricsAddr == "" {
+		httpOpts = append(httpOpts, server.WithMetrics(tel.metricsHandler()))
+	}
+	handler, err := srv.HTTPHandler(ctx, ready.serving, httpOpts...)
 	if err != nil {
 		return err
 	}
@@ -147,7 +152,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	// bounds the body's read time itself and answers 408, where
 	// ReadTimeout would drop the connection without an answer.
 	hs := &http.Server{
-		Handler:           tel.httpHandler(handler, o.metricsAddr == ""),
+		Handler:           tel.httpHandler(handler),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,

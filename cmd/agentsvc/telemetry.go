@@ -156,26 +156,19 @@ func (t *telemetry) grpcOption() grpc.ServerOption {
 }
 
 // httpHandler wraps the REST handler in a span per request, joined to the
-// caller's trace context, and, when withMetrics, answers GET /metrics
-// itself, before the REST guard: operators scrape it without credentials,
-// as they probe /health.
-func (t *telemetry) httpHandler(api http.Handler, withMetrics bool) http.Handler {
-	h := otelhttp.NewHandler(api, "agentsvc.rest",
+// caller's trace context; probes and scrapes (/health, /metrics) are left
+// out.
+func (t *telemetry) httpHandler(api http.Handler) http.Handler {
+	return otelhttp.NewHandler(api, "agentsvc.rest",
 		otelhttp.WithTracerProvider(t.tracer), otelhttp.WithMeterProvider(t.meter),
 		otelhttp.WithPropagators(t.propagator),
-		otelhttp.WithFilter(func(r *http.Request) bool { return r.URL.Path != "/health" }),
+		otelhttp.WithFilter(func(r *http.Request) bool { return r.URL.Path != "/health" && r.URL.Path != "/metrics" }),
 		otelhttp.WithSpanNameFormatter(restSpanName))
-	if !withMetrics {
-		return h
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/metrics" {
-			h.ServeHTTP(w, r)
-			return
-		}
-		t.serveMetrics(w, r)
-	})
 }
+
+// metricsHandler answers with the metrics in the Prometheus text format,
+// for GET /metrics on the REST listener (see [server.WithMetrics]).
+func (t *telemetry) metricsHandler() http.Handler { return t.metrics }
 
 // serveMetrics answers GET (and HEAD) with the metrics, 405 otherwise.
 func (t *telemetry) serveMetrics(w http.ResponseWriter, r *http.Request) {

@@ -118,7 +118,7 @@ func authStatus(ctx context.Context, log *slog.Logger, err error) error {
 
 // openPath reports whether a REST path is served without authentication.
 func openPath(path string) bool {
-	return path == "/health" || path == "/openapi.json"
+	return path == "/health" || path == "/openapi.json" || path == "/metrics"
 }
 
 // authenticateHTTP returns r with the identity of its bearer token or

@@ -58,7 +58,7 @@ func TestOpenEndpoints(t *testing.T) {
 		}
 	}
 	for path, open := range map[string]bool{
-		"/health": true, "/openapi.json": true,
+		"/health": true, "/openapi.json": true, "/metrics": true,
 		"/health/": false, "/list-apps": false, "/run": false, "//health": false, "/openapi.json/x": false,
 	} {
 		if openPath(path) != open {

@@ -80,6 +80,16 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 			_, _ = io.WriteString(w, `{"status":"SERVING"}`)
 		}},
 	}
+	if cfg.metrics != nil {
+		serve := func(w http.ResponseWriter, r *http.Request, _ map[string]string) { cfg.metrics.ServeHTTP(w, r) }
+		routes = append(routes, struct {
+			method, path string
+			handle       gwruntime.HandlerFunc
+		}{"GET", "/metrics", serve}, struct {
+			method, path string
+			handle       gwruntime.HandlerFunc
+		}{"HEAD", "/metrics", serve})
+	}
 	for _, r := range routes {
 		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {
 			return nil, fmt.Errorf("server: route %s %s: %w", r.method, r.path, err)

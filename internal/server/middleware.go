@@ -32,6 +32,7 @@ type httpConfig struct {
 	bodyReadTimeout time.Duration
 	allowOrigins    []string
 	listenAddr      string
+	metrics         http.Handler
 }
 
 type httpOptionFunc func(*httpConfig)
@@ -71,6 +72,13 @@ func WithAllowOrigins(origins []string) HTTPOption {
 // rebinding; on any other address Host is not restricted.
 func WithListenAddr(addr string) HTTPOption {
 	return httpOptionFunc(func(c *httpConfig) { c.listenAddr = addr })
+}
+
+// WithMetrics serves h at GET /metrics (HEAD too), behind the Host and
+// Origin checks but without authentication: scrapers need no token, as
+// probes of /health need none.
+func WithMetrics(h http.Handler) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.metrics = h })
 }
 
 // limitedBody is a request body read through [http.MaxBytesReader], so at
