@@ -45,21 +45,7 @@ func NewCluster(url string, opts Options) (*Service, error) {
 		// A brace would move the hash tag off the user's name.
 		return nil, fmt.Errorf("sessions.redis: key prefix %q holds a brace", opts.KeyPrefix)
 	}
-	if opts.DialTimeout > 0 {
-		o.DialTimeout = opts.DialTimeout
-	}
-	if opts.ReadTimeout > 0 {
-		o.ReadTimeout = opts.ReadTimeout
-	}
-	if opts.WriteTimeout > 0 {
-		o.WriteTimeout = opts.WriteTimeout
-	}
-	if opts.PoolSize > 0 {
-		o.PoolSize = opts.PoolSize
-	}
-	if opts.MaxRetries != 0 {
-		o.MaxRetries = opts.MaxRetries
-	}
+	opts.overrideConn(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.PoolSize, &o.MaxRetries)
 	o.DisableIdentity = true
 	o.ContextTimeoutEnabled = true
 	return NewFromClusterClient(goredis.NewClusterClient(o), opts), nil
@@ -69,9 +55,8 @@ func NewCluster(url string, opts Options) (*Service, error) {
 // configured, before its first command. The Service owns the client from
 // then on and closes it in Close. Of opts, only KeyPrefix, TTL, Limits, the
 // breaker's settings, the wait for replicas, Logger and TracerProvider
-// apply; each node gets
-// a circuit breaker of its own, so that a primary that is down fails its
-// calls quickly while the others serve theirs.
+// apply; each node gets a circuit breaker of its own, so that a primary
+// that is down fails its calls quickly while the others serve theirs.
 func NewFromClusterClient(client *goredis.ClusterClient, opts Options) *Service {
 	client.OnNewNode(func(node *goredis.Client) {
 		if b := newBreaker(opts); b != nil {

@@ -162,27 +162,33 @@ func New(url string, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
 	}
-	if opts.DialTimeout > 0 {
-		o.DialTimeout = opts.DialTimeout
-	}
-	if opts.ReadTimeout > 0 {
-		o.ReadTimeout = opts.ReadTimeout
-	}
-	if opts.WriteTimeout > 0 {
-		o.WriteTimeout = opts.WriteTimeout
-	}
-	if opts.PoolSize > 0 {
-		o.PoolSize = opts.PoolSize
-	}
-	if opts.MaxRetries != 0 {
-		o.MaxRetries = opts.MaxRetries
-	}
+	opts.overrideConn(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.PoolSize, &o.MaxRetries)
 	// Managed servers often refuse CLIENT SETINFO; the library identity is
 	// of no use to us.
 	o.DisableIdentity = true
 	// Let callers' deadlines and cancellation reach the socket.
 	o.ContextTimeoutEnabled = true
 	return NewFromClient(goredis.NewClient(o), opts), nil
+}
+
+// overrideConn sets the connection settings opts gives (those that are not
+// zero) over a client's, single or cluster, parsed from its URL.
+func (opts Options) overrideConn(dial, read, write *time.Duration, pool, retries *int) {
+	if opts.DialTimeout > 0 {
+		*dial = opts.DialTimeout
+	}
+	if opts.ReadTimeout > 0 {
+		*read = opts.ReadTimeout
+	}
+	if opts.WriteTimeout > 0 {
+		*write = opts.WriteTimeout
+	}
+	if opts.PoolSize > 0 {
+		*pool = opts.PoolSize
+	}
+	if opts.MaxRetries != 0 {
+		*retries = opts.MaxRetries
+	}
 }
 
 // NewFromClient builds a Service on a client the caller configured. The
