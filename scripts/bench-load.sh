@@ -21,26 +21,8 @@ rm -rf "$dir/agents"
 
 fake=127.0.0.1:8091
 grpc=127.0.0.1:50061
-pids=()
-stop() {
-	for pid in "${pids[@]}"; do
-		kill "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	done
-	pids=()
-}
-trap stop EXIT
-
-ready() {
-	for _ in $(seq 100); do
-		if (exec 3<>"/dev/tcp/${1%:*}/${1#*:}") 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "bench-load: $1 did not come up" >&2
-	return 1
-}
+# shellcheck source=scripts/bench-procs.sh
+source scripts/bench-procs.sh
 
 for latency in 0ms 200ms; do
 	"$dir/fakegemini" --addr "$fake" --latency "$latency" >"$dir/fake.log" 2>&1 &

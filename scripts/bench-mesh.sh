@@ -25,26 +25,8 @@ rm -rf "$dir/agents" "$dir/jwt"
 fake=127.0.0.1:8092
 grpc=127.0.0.1:50062
 sink=127.0.0.1:4319
-pids=()
-stop() {
-	for pid in "${pids[@]}"; do
-		kill "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	done
-	pids=()
-}
-trap stop EXIT
-
-ready() {
-	for _ in $(seq 100); do
-		if (exec 3<>"/dev/tcp/${1%:*}/${1#*:}") 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "bench-mesh: $1 did not come up" >&2
-	return 1
-}
+# shellcheck source=scripts/bench-procs.sh
+source scripts/bench-procs.sh
 
 "$dir/fakegemini" --addr "$fake" >"$dir/fake.log" 2>&1 &
 pids+=($!)
