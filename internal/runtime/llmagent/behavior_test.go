@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
@@ -367,6 +368,61 @@ func TestBehaviorProfileCompactionPrompt(t *testing.T) {
 				runtime.Behavior1x: compaction.Prompt(events), runtime.Behavior2x: compaction.Prompt2x(events)}[b]
 			if got := reqs[1].Contents[0].Parts[0].Text; got != want {
 				t.Errorf("summarizer prompt = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestBehaviorProfileModelError: ADK 2.x yields and stores an error event
+// authored by the agent when the model call fails, then fails the run; 1.x
+// only fails the run.
+func TestBehaviorProfileModelError(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		b        runtime.Behavior
+		cause    *models.Error
+		wantCode string
+		wantMsg  string
+	}{
+		{"1.x 429", runtime.Behavior1x, &models.Error{HTTPStatus: 429, Status: "RESOURCE_EXHAUSTED", Message: "Quota exceeded"}, "", ""},
+		{"2.x 429", runtime.Behavior2x, &models.Error{HTTPStatus: 429, Status: "RESOURCE_EXHAUSTED", Message: "Quota exceeded"},
+			"RESOURCE_EXHAUSTED", "429 RESOURCE_EXHAUSTED. Quota exceeded"},
+		{"2.x 500", runtime.Behavior2x, &models.Error{HTTPStatus: 500, Status: "INTERNAL", Message: "boom"},
+			"INTERNAL", "500 INTERNAL. boom"},
+		{"2.x 400", runtime.Behavior2x, &models.Error{HTTPStatus: 400, Status: "INVALID_ARGUMENT", Message: "bad request"},
+			"INVALID_ARGUMENT", "400 INVALID_ARGUMENT. bad request"},
+		{"2.x no answer", runtime.Behavior2x, &models.Error{Message: "connection refused"},
+			"UNKNOWN_ERROR", "connection refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			agent := newAgent(t, llmagent.Config{Name: "critic"})
+			h, m, sid := setup(t, agent, nil)
+			withBehavior(h, tc.b)
+			m.Push(scripted.Fail(tc.cause))
+			events, err := h.Run(context.Background(), sid, et.UserText("hello"), runtime.RunConfig{})
+			var merr *models.Error
+			if !errors.As(err, &merr) || merr != tc.cause {
+				t.Fatalf("err = %v, want the model's error", err)
+			}
+			stored := h.Session(t, sid).GetEvents()
+			if tc.wantCode == "" {
+				if len(events) != 0 || len(stored) != 1 {
+					t.Fatalf("events = %v, stored %d, want none and the user's message", events, len(stored))
+				}
+				return
+			}
+			if len(events) != 1 {
+				t.Fatalf("events = %v, want one error event", events)
+			}
+			ev := events[0]
+			if ev.Author != "critic" || ev.ErrorCode != tc.wantCode || ev.ErrorMessage != tc.wantMsg ||
+				ev.Content != nil || ev.Id == "" || ev.InvocationId == "" {
+				t.Errorf("event = %v, want critic's %s %q without content", ev, tc.wantCode, tc.wantMsg)
+			}
+			if len(stored) != 2 || stored[1].Id != ev.Id || stored[1].ErrorCode != tc.wantCode {
+				t.Errorf("stored = %v, want the user's message then the error event", stored)
 			}
 		})
 	}

@@ -32,6 +32,9 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 		skeleton := ictx.NewEvent()
 		for resp, err := range a.callModel(ictx, r.model, r.llm, skeleton, &r.callCtx) {
 			if err != nil {
+				if ev := modelErrorEvent(ictx, skeleton, err); ev != nil && !yield(ev, nil) {
+					return
+				}
 				yield(nil, err)
 				return
 			}

@@ -1,0 +1,41 @@
+package llmagent
+
+import (
+	"errors"
+	"strconv"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// unknownModelError is the error code of a model failure without a status
+// name (no answer came, or the call was cut off without one).
+const unknownModelError = "UNKNOWN_ERROR"
+
+// modelErrorEvent is the event ADK 2.x yields and stores when the model call
+// fails and no on-model-error callback answers: authored by the agent, no
+// content, errorCode the API's status name (e.g. "RESOURCE_EXHAUSTED") and
+// errorMessage "<http status> <status name>. <message>". The run then fails
+// as in 1.x. It is nil in the 1.x behaviour, which stores nothing, and for
+// any failure that is not the model's.
+func modelErrorEvent(ictx *runtime.InvocationContext, skeleton *v1.Event, err error) *v1.Event {
+	var merr *models.Error
+	if ictx.App().Behavior != runtime.Behavior2x || !errors.As(err, &merr) {
+		return nil
+	}
+	code := merr.Status
+	if code == "" {
+		code = unknownModelError
+	}
+	msg := merr.Message
+	if merr.HTTPStatus > 0 {
+		msg = strconv.Itoa(merr.HTTPStatus) + " " + merr.Status + ". " + merr.Message
+	}
+	if msg == "" {
+		msg = code
+	}
+	ev := finalize(skeleton, &v1.LlmResponse{ErrorCode: code, ErrorMessage: msg}, nil)
+	skeleton.Id = runtime.NewEventID()
+	return ev
+}

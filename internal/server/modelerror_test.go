@@ -1,0 +1,142 @@
+package server_test
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"google.golang.org/grpc/codes"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/integration/fakegemini"
+	"github.com/agentsvc/agentsvc/internal/models/gemini"
+)
+
+// newGeminiStackBehavior is newGeminiStack with the app's adk_behavior set.
+func newGeminiStackBehavior(t *testing.T, behavior string) *geminiStack {
+	t.Helper()
+	fake := fakegemini.New(fakegemini.WithLogger(slog.New(slog.DiscardHandler)))
+	modelSrv := httptest.NewServer(fake.Handler())
+	transport := &http.Transport{}
+	t.Cleanup(func() {
+		transport.CloseIdleConnections()
+		modelSrv.Close()
+	})
+	provider, err := gemini.New(t.Context(), gemini.Config{BaseURL: modelSrv.URL, APIKey: "test-key",
+		HTTPClient: &http.Client{Transport: transport}, Retry: gemini.RetryConfig{MaxAttempts: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := newFixture(t, withApp(fstest.MapFS{
+		geminiApp + "/root_agent.yaml": {Data: []byte("name: chat_agent\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n")},
+		geminiApp + "/app.yaml":        {Data: []byte("adk_behavior: \"" + behavior + "\"\n")},
+	}), withModels(provider))
+	return &geminiStack{fixture: fx, fake: fake, httpURL: fx.serveHTTP(t).URL}
+}
+
+// TestModelErrorEventProfile: with adk_behavior "2.x", a model failure
+// (429, 500, 400 from Gemini) is an error event authored by the agent,
+// streamed over gRPC Run and REST /run_sse and stored in the session, and
+// then the run fails with MODEL_ERROR as in 1.x (over /run_sse, ADK's error
+// frame with the model's message). With "1.x" nothing is streamed or stored.
+func TestModelErrorEventProfile(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		behavior string
+		code     int
+		status   string
+		grpcCode codes.Code
+	}{
+		{"1.x", 429, "RESOURCE_EXHAUSTED", codes.ResourceExhausted},
+		{"2.x", 429, "RESOURCE_EXHAUSTED", codes.ResourceExhausted},
+		{"2.x", 500, "INTERNAL", codes.Unavailable},
+		{"2.x", 400, "INVALID_ARGUMENT", codes.FailedPrecondition},
+	}
+	for _, tt := range tests {
+		t.Run(tt.behavior+" "+http.StatusText(tt.code), func(t *testing.T) {
+			t.Parallel()
+			const msg = "The model says no."
+			wantMsg := itoa(tt.code) + " " + tt.status + ". " + msg
+			s := newGeminiStackBehavior(t, tt.behavior)
+			modelErr := fakegemini.Item{Error: &fakegemini.APIError{Code: tt.code, Message: msg}}
+
+			// gRPC Run.
+			sid := s.newSession(t)
+			s.enqueue(t, modelErr)
+			events, err := s.run(t.Context(), sid, "hi", false)
+			if got := infoOf(err); got.Code != tt.grpcCode || got.Message != msg || got.Reason != "MODEL_ERROR" {
+				t.Errorf("Run status = %+v, want %v %q MODEL_ERROR", got, tt.grpcCode, msg)
+			}
+			stored := s.storedEvents(t, sid)
+			if tt.behavior == "1.x" {
+				if len(events) != 0 || len(stored) != 1 {
+					t.Errorf("1.x: streamed %v, stored %d events, want nothing and the user's message", events, len(stored))
+				}
+			} else {
+				if len(events) != 1 || !isErrorEvent(events[0], tt.status, wantMsg) {
+					t.Fatalf("Run events = %v, want chat_agent's error event %s %q", events, tt.status, wantMsg)
+				}
+				if len(stored) != 2 || stored[1].Id != events[0].Id || !isErrorEvent(stored[1], tt.status, wantMsg) {
+					t.Errorf("stored = %v, want the user's message then the error event", stored)
+				}
+			}
+
+			// REST /run_sse.
+			sid = s.newSession(t)
+			s.enqueue(t, modelErr)
+			code, body := postRun(t, s.httpURL+"/run_sse", sid)
+			if tt.behavior == "1.x" {
+				if code != http.StatusTooManyRequests {
+					t.Errorf("/run_sse: %d %s, want the gateway's error", code, body)
+				}
+				return
+			}
+			frames := strings.Split(strings.TrimSpace(string(body)), "\n\n")
+			if code != http.StatusOK || len(frames) != 2 {
+				t.Fatalf("/run_sse: %d %q, want 200 with an event frame and an error frame", code, body)
+			}
+			var ev struct {
+				Author       string `json:"author"`
+				ErrorCode    string `json:"errorCode"`
+				ErrorMessage string `json:"errorMessage"`
+				ID           string `json:"id"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(frames[0], "data: ")), &ev); err != nil ||
+				ev.Author != "chat_agent" || ev.ErrorCode != tt.status || ev.ErrorMessage != wantMsg || ev.ID == "" {
+				t.Errorf("/run_sse first frame %q (%v), want the error event", frames[0], err)
+			}
+			var final struct {
+				Error string `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(frames[1], "data: ")), &final); err != nil || final.Error != msg {
+				t.Errorf("/run_sse last frame %q (%v), want the model's message", frames[1], err)
+			}
+			if stored := s.storedEvents(t, sid); len(stored) != 2 || stored[1].Id != ev.ID {
+				t.Errorf("after /run_sse stored = %v, want the user's message then the error event", stored)
+			}
+		})
+	}
+}
+
+func isErrorEvent(ev *v1.Event, code, msg string) bool {
+	return ev.Author == "chat_agent" && ev.ErrorCode == code && ev.ErrorMessage == msg && ev.Content == nil && ev.Id != ""
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+func (s *geminiStack) storedEvents(t *testing.T, sid string) []*v1.Event {
+	t.Helper()
+	resp, err := s.sessions.GetSession(t.Context(), &api.GetSessionRequest{AppName: geminiApp, UserId: userID, SessionId: sid})
+	if err != nil {
+		t.Fatalf("GetSession: %v", err)
+	}
+	return resp.Session.Events
+}
