@@ -265,6 +265,7 @@ var restCalls = []struct {
 	req             request
 }{
 	{"GET /list-apps", false, false, request{method: "GET", path: "/list-apps"}},
+	{"GET /version", false, false, request{method: "GET", path: "/version"}},
 	{"GET /apps/*", false, false, request{method: "GET", path: "/apps/desk"}},
 	{"GET /apps/*/users/*/sessions", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions"}},
 	{"POST /apps/*/users/*/sessions", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions", body: `{"sessionId": "s2"}`}},

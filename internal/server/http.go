@@ -66,6 +66,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	}{
 		{"POST", "/run", h.run},
 		{"POST", "/run_sse", h.runSSE},
+		{"GET", "/version", serveVersion},
 		{"GET", "/openapi.json", func(w http.ResponseWriter, _ *http.Request, _ map[string]string) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write(openapi.JSON)
