@@ -15,7 +15,6 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -106,19 +105,7 @@ func TestServeAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		hctx, hcancel := context.WithTimeout(ctx, time.Second)
-		resp, err := healthpb.NewHealthClient(conn).Check(hctx, &healthpb.HealthCheckRequest{})
-		hcancel()
-		if err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_SERVING {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("health without a token: %v, %v", resp, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitServing(t, ctx, conn, "health without a token")
 
 	rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
 	defer rcancel()

@@ -119,19 +119,7 @@ func TestServeMutualTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		hctx, hcancel := context.WithTimeout(ctx, time.Second)
-		resp, err := healthpb.NewHealthClient(conn).Check(hctx, &healthpb.HealthCheckRequest{})
-		hcancel()
-		if err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_SERVING {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("health over mTLS: %v, %v", resp, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitServing(t, ctx, conn, "health over mTLS")
 
 	rctx, rcancel := context.WithTimeout(ctx, 5*time.Second)
 	defer rcancel()
@@ -232,3 +220,22 @@ func portOf(addr string) string {
 const tlsconfigInterval = tlsconfig.DefaultCheckInterval
 
 func insecureCreds() credentials.TransportCredentials { return insecure.NewCredentials() }
+
+// waitServing waits up to 10s for conn's server to report SERVING on
+// health checks; what names the check in the failure.
+func waitServing(t *testing.T, ctx context.Context, conn *grpc.ClientConn, what string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		hctx, hcancel := context.WithTimeout(ctx, time.Second)
+		resp, err := healthpb.NewHealthClient(conn).Check(hctx, &healthpb.HealthCheckRequest{})
+		hcancel()
+		if err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_SERVING {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %v, %v", what, resp, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
