@@ -7,13 +7,13 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/limits"
 )
 
 // auditedRPCs are the RPCs that change state: each call of one, refused or
@@ -191,16 +191,5 @@ func (s *Server) auditCall(ctx context.Context, c *call, err error) {
 // auditValue bounds a value of the request (which may not have passed
 // validation) for the audit line: valid UTF-8 of at most maxIDLength bytes.
 func auditValue(v string) string {
-	if len(v) <= maxIDLength && utf8.ValidString(v) {
-		return v
-	}
-	cut := min(len(v), maxIDLength)
-	for cut > 0 && cut < len(v) && !utf8.RuneStart(v[cut]) {
-		cut--
-	}
-	out := strings.ToValidUTF8(v[:cut], "\uFFFD")
-	if cut < len(v) {
-		out += "..."
-	}
-	return out
+	return limits.Clip(v, maxIDLength)
 }

@@ -8,12 +8,13 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/agentsvc/agentsvc/internal/limits"
 )
 
 // maxErrorMessage bounds the message of a REST error: the gateway's own
@@ -84,16 +85,7 @@ func (g *gatewayErrors) routing(ctx context.Context, mux *gwruntime.ServeMux, m 
 // ErrorInfo detail (domain agentsvc); a status without one gets the reason
 // named after its code, such as INVALID_ARGUMENT.
 func withErrorInfo(st *status.Status) *status.Status {
-	msg := st.Message()
-	if len(msg) > maxErrorMessage || !utf8.ValidString(msg) {
-		cut := min(len(msg), maxErrorMessage)
-		for cut > 0 && cut < len(msg) && !utf8.RuneStart(msg[cut]) {
-			cut--
-		}
-		msg = strings.ToValidUTF8(msg[:cut], "\uFFFD")
-		if cut < len(st.Message()) {
-			msg += "..."
-		}
+	if msg := limits.Clip(st.Message(), maxErrorMessage); msg != st.Message() {
 		p := st.Proto()
 		p.Message = msg
 		st = status.FromProto(p)
