@@ -394,6 +394,9 @@ func TestBehaviorProfileModelError(t *testing.T) {
 			"INVALID_ARGUMENT", "400 INVALID_ARGUMENT. bad request"},
 		{"2.x no answer", runtime.Behavior2x, &models.Error{Message: "connection refused"},
 			"UNKNOWN_ERROR", "connection refused"},
+		{"2.x hostile answer bounded", runtime.Behavior2x,
+			&models.Error{HTTPStatus: 500, Status: strings.Repeat("X", 100), Message: "\xff" + strings.Repeat("é", 5000)},
+			strings.Repeat("X", 64) + "...", "500 " + strings.Repeat("X", 100) + ". \uFFFD" + strings.Repeat("é", 1994) + "..."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

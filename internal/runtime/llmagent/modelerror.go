@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
@@ -12,6 +13,13 @@ import (
 // unknownModelError is the error code of a model failure without a status
 // name (no answer came, or the call was cut off without one).
 const unknownModelError = "UNKNOWN_ERROR"
+
+// Bounds of a model error event's fields: the message quotes the model's
+// error body, which the event must not store whole.
+const (
+	maxModelErrorCode    = 64
+	maxModelErrorMessage = 4096
+)
 
 // modelErrorEvent is the event ADK 2.x yields and stores when the model call
 // fails and no on-model-error callback answers: authored by the agent, no
@@ -35,6 +43,7 @@ func modelErrorEvent(ictx *runtime.InvocationContext, skeleton *v1.Event, err er
 	if msg == "" {
 		msg = code
 	}
+	code, msg = limits.Clip(code, maxModelErrorCode), limits.Clip(msg, maxModelErrorMessage)
 	ev := finalize(skeleton, &v1.LlmResponse{ErrorCode: code, ErrorMessage: msg}, nil)
 	skeleton.Id = runtime.NewEventID()
 	return ev
