@@ -30,7 +30,7 @@ type discardSpans struct{}
 func (discardSpans) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
 func (discardSpans) Shutdown(context.Context) error                             { return nil }
 
-// BenchmarkConnectToolTurnTelemetry measures one two-step tool turn over
+// BenchmarkConnectToolTurnTelemetryMemoryStoreScriptedModel measures one two-step tool turn over
 // Connect (the model calls the client's tool, the client answers, the model
 // answers) through the gRPC server on bufconn, session creation included:
 //   - off: no-op providers and no stats handler;
@@ -43,7 +43,7 @@ func (discardSpans) Shutdown(context.Context) error                             
 //
 // cpu-ns/op is the process's CPU time (user and system) per turn, client
 // included.
-func BenchmarkConnectToolTurnTelemetry(b *testing.B) {
+func BenchmarkConnectToolTurnTelemetryMemoryStoreScriptedModel(b *testing.B) {
 	key := authtest.NewKey(b, "k1")
 	for _, mode := range []string{"off", "metrics", "traces", "auth+traces"} {
 		b.Run(mode, func(b *testing.B) {
