@@ -125,6 +125,10 @@ fuzz: ## Every fuzz target for FUZZTIME each (default 5s).
 integration: ## End-to-end tests against the built binaries, with a private Redis and Redis Cluster.
 	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 ./integration/
 
+.PHONY: conformance
+conformance: ## ADK's conformance suite (adk conformance test, google-adk in .tools) against agentsvc, both streaming modes.
+	integration/conformance/run.sh
+
 .PHONY: bench-load
 bench-load: ## Load figures: Run throughput and 10,000 held Connect streams, fake model at 0 ms and 200 ms.
 	scripts/bench-load.sh
@@ -141,4 +145,4 @@ bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
 	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
-test: lint check-gen unit fuzz integration test-clients ## Everything CI runs.
+test: lint check-gen unit fuzz integration conformance test-clients ## Everything CI runs.

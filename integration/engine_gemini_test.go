@@ -112,7 +112,7 @@ func TestEngineStreamingOverGeminiAPI(t *testing.T) {
 	var kinds []string
 	for _, ev := range events {
 		k := "final"
-		if ev.Partial {
+		if ev.GetPartial() {
 			k = "partial"
 		}
 		kinds = append(kinds, k+" "+ev.GetContent().GetParts()[0].GetText())
@@ -125,7 +125,7 @@ func TestEngineStreamingOverGeminiAPI(t *testing.T) {
 		t.Fatalf("stored %d events, want 2 (user, aggregated answer)", len(stored))
 	}
 	for _, ev := range stored {
-		if ev.Partial {
+		if ev.GetPartial() {
 			t.Errorf("partial event stored: %v", ev)
 		}
 	}

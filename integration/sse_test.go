@@ -53,7 +53,7 @@ func TestRunSSEFramesAreEvents(t *testing.T) {
 	var kinds []string
 	for _, ev := range events {
 		k := "final"
-		if ev.Partial {
+		if ev.GetPartial() {
 			k = "partial"
 		}
 		kinds = append(kinds, k+" "+ev.GetContent().GetParts()[0].GetText())

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -80,7 +81,7 @@ func TestFoldSession(t *testing.T) {
 		}},
 		{"partial events are not stored", nil, []*v1.Event{
 			deltaEvent("e1", "user", delta("a", num(1))),
-			{Id: "p", Partial: true, Actions: &v1.EventActions{StateDelta: delta("a", num(9))}},
+			{Id: "p", Partial: proto.Bool(true), Actions: &v1.EventActions{StateDelta: delta("a", num(9))}},
 		}, folded{session: map[string]*structpb.Value{"a": num(1)}, scoped: map[string]*structpb.Value{}}},
 		{"temp keys in stored deltas are reported", nil, []*v1.Event{
 			deltaEvent("e1", "user", delta("temp:n", num(1), "n", num(1))),

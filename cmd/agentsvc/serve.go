@@ -80,6 +80,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		a.Runner.MaxDepth = o.maxDepth
 		a.Runner.Telemetry = tel.engine
 	}
+	if err := addReplay(apps, o.conformanceDir, log); err != nil {
+		return err
+	}
 	audit, closeAudit, err := openAuditLog(o.auditLog)
 	if err != nil {
 		return err

@@ -41,6 +41,14 @@ type SchemaWithTools interface {
 	OutputSchemaWithTools() bool
 }
 
+// The user turns ADK's BaseLlm adds to a request whose contents are empty
+// or do not end with a user turn, so that the model has something to
+// answer. Every adapter sends them.
+const (
+	EmptyContentsText = "Handle the requests as specified in the System Instruction."
+	ContinueTurnText  = "Continue processing previous requests as instructed. Exit or provide a summary if no more outputs are needed."
+)
+
 // ClientIDPrefix starts the function call ids the engine makes for calls
 // that came without one ("adk-<uuid4>"). Such ids pair a call with its
 // response in the session but are never shown to a model: a request's

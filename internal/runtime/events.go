@@ -86,7 +86,7 @@ func IsFinalResponse(ev *v1.Event) bool {
 	if ev.GetActions().GetSkipSummarization() || len(ev.LongRunningToolIds) > 0 {
 		return true
 	}
-	if ev.Partial {
+	if ev.GetPartial() {
 		return false
 	}
 	if hasPart(ev, func(p *v1.Part) bool { return p.FunctionCall != nil || p.FunctionResponse != nil }) {

@@ -5,6 +5,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"google.golang.org/protobuf/proto"
 )
 
 func TestBehaviorL1IsFinalResponse(t *testing.T) {
@@ -23,7 +24,7 @@ func TestBehaviorL1IsFinalResponse(t *testing.T) {
 		{"no content", &v1.Event{}, true},
 		{"function call", &v1.Event{Content: content(text, call)}, false},
 		{"function response", &v1.Event{Content: content(resp)}, false},
-		{"partial", &v1.Event{Content: content(text), Partial: true}, false},
+		{"partial", &v1.Event{Content: content(text), Partial: proto.Bool(true)}, false},
 		{"trailing code execution result", &v1.Event{Content: content(text, codeResult)}, false},
 		{"code execution result then text", &v1.Event{Content: content(codeResult, text)}, true},
 		{"skip_summarization wins", &v1.Event{Content: content(resp), Actions: &v1.EventActions{SkipSummarization: true}}, true},

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models"
 )
 
 // Plugin holds callbacks that apply to every agent, model call and tool of
@@ -29,6 +30,11 @@ type Plugin struct {
 	BeforeModel  func(cctx *CallbackContext, req *v1.LlmRequest) (*v1.LlmResponse, error)
 	AfterModel   func(cctx *CallbackContext, resp *v1.LlmResponse) (*v1.LlmResponse, error)
 	OnModelError func(cctx *CallbackContext, req *v1.LlmRequest, err error) (*v1.LlmResponse, error)
+	// Model may stand in for the model named name in the agent's call
+	// (ictx.Agent): a model it returns answers that call instead, with the
+	// model callbacks and the call's trace as usual. Conformance replay
+	// uses it.
+	Model func(ictx *InvocationContext, name string) (models.Model, error)
 
 	BeforeTool  func(tctx *ToolContext, tool Tool, args *structpb.Struct) (*structpb.Struct, error)
 	AfterTool   func(tctx *ToolContext, tool Tool, args, result *structpb.Struct) (*structpb.Struct, error)
@@ -57,6 +63,15 @@ func NewPlugins(list ...*Plugin) (*Plugins, error) {
 		seen[p.Name] = true
 	}
 	return &Plugins{list: list}, nil
+}
+
+// With returns the chain followed by more plugins.
+func (ps *Plugins) With(more ...*Plugin) (*Plugins, error) {
+	var list []*Plugin
+	if ps != nil {
+		list = append(list, ps.list...)
+	}
+	return NewPlugins(append(list, more...)...)
 }
 
 // first runs call over the plugins until one returns a non-nil result.
@@ -158,6 +173,27 @@ func (ps *Plugins) BeforeModel(cctx *CallbackContext, req *v1.LlmRequest) (*v1.L
 		r, err := p.BeforeModel(cctx, req)
 		return r, true, err
 	})
+}
+
+// Model returns the model a plugin puts in place of the model named name
+// for the agent's next call, or nil.
+func (ps *Plugins) Model(ictx *InvocationContext, name string) (models.Model, error) {
+	if ps == nil {
+		return nil, nil
+	}
+	for _, p := range ps.list {
+		if p.Model == nil {
+			continue
+		}
+		m, err := p.Model(ictx, name)
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s model: %w", p.Name, err)
+		}
+		if m != nil {
+			return m, nil
+		}
+	}
+	return nil, nil
 }
 
 // AfterModel may replace the model's response.

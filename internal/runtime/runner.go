@@ -297,7 +297,7 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Se
 			if req.RunConfig.CustomMetadata != nil {
 				ev.CustomMetadata = mergeMetadata(ev.CustomMetadata, req.RunConfig.CustomMetadata)
 			}
-			if !ev.Partial {
+			if !ev.GetPartial() {
 				if err := r.append(ictx, ev); err != nil {
 					yield(nil, err)
 					return

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 
 	"google.golang.org/genai"
+	"google.golang.org/protobuf/proto"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
@@ -180,7 +181,7 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 			setKeyOrders(resp, responseCallKeys(data))
 		}
 		agg.add(chunk, resp)
-		resp.Partial = true
+		resp.Partial = proto.Bool(true)
 		if !yield(resp, nil) {
 			return
 		}
@@ -190,6 +191,9 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 		return
 	}
 	if final := agg.result(); final != nil {
+		// ADK's aggregate says partial=False where a whole answer says
+		// nothing; the stored event keeps the difference.
+		final.Partial = proto.Bool(false)
 		yield(final, nil)
 	}
 }

@@ -13,10 +13,10 @@ import (
 )
 
 // The texts ADK's BaseLlm appends when the conversation does not end with a
-// user turn, so that the model has something to answer.
+// user turn (see models.ContinueTurnText).
 const (
-	emptyContentsText = "Handle the requests as specified in the System Instruction."
-	continueTurnText  = "Continue processing previous requests as instructed. Exit or provide a summary if no more outputs are needed."
+	emptyContentsText = models.EmptyContentsText
+	continueTurnText  = models.ContinueTurnText
 	roleUser          = "user"
 	roleModel         = "model"
 )

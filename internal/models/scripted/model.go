@@ -46,9 +46,11 @@ func Stream(chunks ...*v1.LlmResponse) Step {
 	partials := make([]*v1.LlmResponse, len(chunks))
 	for i, c := range chunks {
 		partials[i] = proto.CloneOf(c)
-		partials[i].Partial = true
+		partials[i].Partial = proto.Bool(true)
 	}
 	final := aggregate(chunks)
+	streamed := proto.CloneOf(final)
+	streamed.Partial = proto.Bool(false)
 	return Step{
 		once: func(yield func(*v1.LlmResponse, error) bool) { yield(final, nil) },
 		stream: func(yield func(*v1.LlmResponse, error) bool) {
@@ -57,7 +59,7 @@ func Stream(chunks ...*v1.LlmResponse) Step {
 					return
 				}
 			}
-			yield(final, nil)
+			yield(streamed, nil)
 		},
 	}
 }

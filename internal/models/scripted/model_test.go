@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -56,10 +57,10 @@ func TestScriptedSteps(t *testing.T) {
 			),
 			stream: true,
 			want: []*v1.LlmResponse{
-				{Partial: true, Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "hm", Thought: true}}}},
-				{Partial: true, Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "Hel"}}}},
-				{Partial: true, Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "lo"}, call}}, FinishReason: "STOP", UsageMetadata: &v1.UsageMetadata{TotalTokenCount: 5}},
-				{Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "hm", Thought: true}, {Text: "Hello"}, call}}, FinishReason: "STOP", UsageMetadata: &v1.UsageMetadata{TotalTokenCount: 5}},
+				{Partial: proto.Bool(true), Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "hm", Thought: true}}}},
+				{Partial: proto.Bool(true), Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "Hel"}}}},
+				{Partial: proto.Bool(true), Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "lo"}, call}}, FinishReason: "STOP", UsageMetadata: &v1.UsageMetadata{TotalTokenCount: 5}},
+				{Partial: proto.Bool(false), Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "hm", Thought: true}, {Text: "Hello"}, call}}, FinishReason: "STOP", UsageMetadata: &v1.UsageMetadata{TotalTokenCount: 5}},
 			},
 		},
 		{

@@ -131,7 +131,7 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 					return
 				}
 			}
-			if last == nil || last.Partial || runtime.IsFinalResponse(last) || ictx.Ended() {
+			if last == nil || last.GetPartial() || runtime.IsFinalResponse(last) || ictx.Ended() {
 				break
 			}
 		}

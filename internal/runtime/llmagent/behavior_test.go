@@ -265,7 +265,7 @@ func TestBehaviorProfileStreamedEventIDs(t *testing.T) {
 					letters[ev.Id] = string(rune('A' + len(letters)))
 				}
 				kind := "final"
-				if ev.Partial {
+				if ev.GetPartial() {
 					kind = "partial"
 				}
 				got = append(got, kind+" "+letters[ev.Id])
@@ -274,7 +274,7 @@ func TestBehaviorProfileStreamedEventIDs(t *testing.T) {
 				t.Errorf("ids = %s, want %s", g, tt.want)
 			}
 			for _, ev := range h.Session(t, sid).Events {
-				if ev.Partial {
+				if ev.GetPartial() {
 					t.Errorf("partial event %s was stored", ev.Id)
 				}
 			}

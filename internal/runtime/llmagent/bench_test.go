@@ -29,7 +29,7 @@ func (s *replayStore) Get(_ context.Context, req sessions.GetRequest) (*v1.Sessi
 }
 
 func (s *replayStore) AppendEvent(_ context.Context, sess *v1.Session, ev *v1.Event) error {
-	if ev.Partial {
+	if ev.GetPartial() {
 		return nil
 	}
 	for k, v := range ev.GetActions().GetStateDelta().GetFields() {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -175,7 +176,7 @@ func TestBehaviorL3StreamingPartialEvents(t *testing.T) {
 	agent := newAgent(t, llmagent.Config{Tools: []runtime.Tool{echoTool(t, "echo")}})
 	h := et.New(t, agent)
 	callChunk := et.Call("echo", `{"a":1}`)
-	callChunk.Partial = true
+	callChunk.Partial = proto.Bool(true)
 	h.Models.Add(scripted.New(modelName).Push(
 		scripted.Stream(partial(et.Text("Let me ")), partial(et.Text("check.")), callChunk),
 		scripted.Stream(partial(et.Text("Done")), partial(et.Text(".")))))
@@ -187,7 +188,7 @@ func TestBehaviorL3StreamingPartialEvents(t *testing.T) {
 	var streamed []string
 	for _, ev := range events {
 		kind := "final"
-		if ev.Partial {
+		if ev.GetPartial() {
 			kind = "partial"
 		}
 		streamed = append(streamed, kind+" "+strings.Join(partStrings(ev), "|"))
@@ -202,7 +203,7 @@ func TestBehaviorL3StreamingPartialEvents(t *testing.T) {
 		t.Errorf("streamed events (-want +got):\n%s", d)
 	}
 	for _, ev := range h.Session(t, sid).Events {
-		if ev.Partial {
+		if ev.GetPartial() {
 			t.Errorf("partial event %s was stored", ev.Id)
 		}
 	}
@@ -211,7 +212,7 @@ func TestBehaviorL3StreamingPartialEvents(t *testing.T) {
 	}
 }
 
-func partial(r *v1.LlmResponse) *v1.LlmResponse { r.Partial = true; return r }
+func partial(r *v1.LlmResponse) *v1.LlmResponse { r.Partial = proto.Bool(true); return r }
 
 func partStrings(ev *v1.Event) []string {
 	var out []string

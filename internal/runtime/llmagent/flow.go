@@ -44,13 +44,13 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			ev := finalize(skeleton, resp, r.tools)
 			// ADK 2.x gives the partial chunks of one response the id of
 			// its final event; 1.x gives every event an id of its own.
-			if !ev.Partial || ictx.App().Behavior != runtime.Behavior2x {
+			if !ev.GetPartial() || ictx.App().Behavior != runtime.Behavior2x {
 				skeleton.Id = runtime.NewEventID()
 			}
 			if !yield(ev, nil) {
 				return
 			}
-			if ev.Partial || len(runtime.FunctionCalls(ev)) == 0 {
+			if ev.GetPartial() || len(runtime.FunctionCalls(ev)) == 0 {
 				continue
 			}
 			// The calls of an answer run in the model call's context,

@@ -109,8 +109,13 @@ func (a *Agent) basic(ictx *runtime.InvocationContext, r *request) error {
 		return err
 	}
 	r.llm.Model = name
-	if r.model, err = ictx.Models().Model(ictx.Context(), name); err != nil {
-		return runtime.AppConfigError("MODEL", fmt.Errorf("model %q: %w", name, err))
+	if r.model, err = ictx.App().Plugins.Model(ictx, name); err != nil {
+		return err
+	}
+	if r.model == nil {
+		if r.model, err = ictx.Models().Model(ictx.Context(), name); err != nil {
+			return runtime.AppConfigError("MODEL", fmt.Errorf("model %q: %w", name, err))
+		}
 	}
 	if a.cfg.GenerateContentConfig != nil {
 		r.llm.Config = proto.CloneOf(a.cfg.GenerateContentConfig)

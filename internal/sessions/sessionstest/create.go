@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 )
 
@@ -69,7 +70,7 @@ var createCases = []contractCase{
 		sess := create(t, svc, "app", "u1", "s1", nil)
 		version := sess.GetLastUpdateTime()
 		ev := event(t, "agent", map[string]any{"k": "partial"}, 0)
-		ev.Partial = true
+		ev.Partial = proto.Bool(true)
 		appendEvent(t, svc, sess, ev)
 		if len(sess.GetEvents()) != 0 || sess.GetLastUpdateTime() != version || sess.GetState().AsMap()["k"] != nil {
 			t.Errorf("handle changed by a partial event: %v", sess)

@@ -28,9 +28,11 @@ const (
 type Event struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// LlmResponse fields.
-	Content      *Content `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
-	Partial      bool     `protobuf:"varint,2,opt,name=partial,proto3" json:"partial,omitempty"`
-	TurnComplete bool     `protobuf:"varint,3,opt,name=turn_complete,json=turnComplete,proto3" json:"turn_complete,omitempty"`
+	Content *Content `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
+	// Set (false) on the aggregated final event of a streamed answer, as ADK
+	// sets it; unset otherwise.
+	Partial      *bool `protobuf:"varint,2,opt,name=partial,proto3,oneof" json:"partial,omitempty"`
+	TurnComplete bool  `protobuf:"varint,3,opt,name=turn_complete,json=turnComplete,proto3" json:"turn_complete,omitempty"`
 	// Finish reason as google.genai names it, e.g. "STOP" or "MAX_TOKENS".
 	FinishReason        string           `protobuf:"bytes,4,opt,name=finish_reason,json=finishReason,proto3" json:"finish_reason,omitempty"`
 	ErrorCode           string           `protobuf:"bytes,5,opt,name=error_code,json=errorCode,proto3" json:"error_code,omitempty"`
@@ -102,8 +104,8 @@ func (x *Event) GetContent() *Content {
 }
 
 func (x *Event) GetPartial() bool {
-	if x != nil {
-		return x.Partial
+	if x != nil && x.Partial != nil {
+		return *x.Partial
 	}
 	return false
 }
@@ -654,10 +656,10 @@ var File_agentsvc_v1_event_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\n" +
-	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xa9\b\n" +
+	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xba\b\n" +
 	"\x05Event\x12.\n" +
-	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x18\n" +
-	"\apartial\x18\x02 \x01(\bR\apartial\x12#\n" +
+	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x1d\n" +
+	"\apartial\x18\x02 \x01(\bH\x00R\apartial\x88\x01\x01\x12#\n" +
 	"\rturn_complete\x18\x03 \x01(\bR\fturnComplete\x12#\n" +
 	"\rfinish_reason\x18\x04 \x01(\tR\ffinishReason\x12\x1d\n" +
 	"\n" +
@@ -682,7 +684,9 @@ const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\x02id\x18\x19 \x01(\tR\x02id\x12\x1c\n" +
 	"\ttimestamp\x18\x1a \x01(\x01R\ttimestamp\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x1b \x01(\tR\trequestId\"\xe7\a\n" +
+	"request_id\x18\x1b \x01(\tR\trequestIdB\n" +
+	"\n" +
+	"\b_partial\"\xe7\a\n" +
 	"\fEventActions\x12-\n" +
 	"\x12skip_summarization\x18\x01 \x01(\bR\x11skipSummarization\x128\n" +
 	"\vstate_delta\x18\x02 \x01(\v2\x17.google.protobuf.StructR\n" +
@@ -787,6 +791,7 @@ func file_agentsvc_v1_event_proto_init() {
 		return
 	}
 	file_agentsvc_v1_content_proto_init()
+	file_agentsvc_v1_event_proto_msgTypes[0].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -664,23 +664,25 @@ func (x *ThinkingConfig) GetThinkingLevel() string {
 
 // LlmResponse is one answer (or one streamed chunk) of a model.
 type LlmResponse struct {
-	state               protoimpl.MessageState `protogen:"open.v1"`
-	Content             *Content               `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
-	Partial             bool                   `protobuf:"varint,2,opt,name=partial,proto3" json:"partial,omitempty"`
-	TurnComplete        bool                   `protobuf:"varint,3,opt,name=turn_complete,json=turnComplete,proto3" json:"turn_complete,omitempty"`
-	FinishReason        string                 `protobuf:"bytes,4,opt,name=finish_reason,json=finishReason,proto3" json:"finish_reason,omitempty"`
-	ErrorCode           string                 `protobuf:"bytes,5,opt,name=error_code,json=errorCode,proto3" json:"error_code,omitempty"`
-	ErrorMessage        string                 `protobuf:"bytes,6,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
-	Interrupted         bool                   `protobuf:"varint,7,opt,name=interrupted,proto3" json:"interrupted,omitempty"`
-	CustomMetadata      *structpb.Struct       `protobuf:"bytes,8,opt,name=custom_metadata,json=customMetadata,proto3" json:"custom_metadata,omitempty"`
-	UsageMetadata       *UsageMetadata         `protobuf:"bytes,9,opt,name=usage_metadata,json=usageMetadata,proto3" json:"usage_metadata,omitempty"`
-	GroundingMetadata   *structpb.Struct       `protobuf:"bytes,10,opt,name=grounding_metadata,json=groundingMetadata,proto3" json:"grounding_metadata,omitempty"`
-	ModelVersion        string                 `protobuf:"bytes,11,opt,name=model_version,json=modelVersion,proto3" json:"model_version,omitempty"`
-	AvgLogprobs         float64                `protobuf:"fixed64,12,opt,name=avg_logprobs,json=avgLogprobs,proto3" json:"avg_logprobs,omitempty"`
-	CitationMetadata    *structpb.Struct       `protobuf:"bytes,13,opt,name=citation_metadata,json=citationMetadata,proto3" json:"citation_metadata,omitempty"`
-	InteractionId       string                 `protobuf:"bytes,14,opt,name=interaction_id,json=interactionId,proto3" json:"interaction_id,omitempty"`
-	InputTranscription  *Transcription         `protobuf:"bytes,15,opt,name=input_transcription,json=inputTranscription,proto3" json:"input_transcription,omitempty"`
-	OutputTranscription *Transcription         `protobuf:"bytes,16,opt,name=output_transcription,json=outputTranscription,proto3" json:"output_transcription,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Content *Content               `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
+	// Set (false) on the aggregated final response of a streamed call, as
+	// ADK sets it; unset otherwise.
+	Partial             *bool            `protobuf:"varint,2,opt,name=partial,proto3,oneof" json:"partial,omitempty"`
+	TurnComplete        bool             `protobuf:"varint,3,opt,name=turn_complete,json=turnComplete,proto3" json:"turn_complete,omitempty"`
+	FinishReason        string           `protobuf:"bytes,4,opt,name=finish_reason,json=finishReason,proto3" json:"finish_reason,omitempty"`
+	ErrorCode           string           `protobuf:"bytes,5,opt,name=error_code,json=errorCode,proto3" json:"error_code,omitempty"`
+	ErrorMessage        string           `protobuf:"bytes,6,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
+	Interrupted         bool             `protobuf:"varint,7,opt,name=interrupted,proto3" json:"interrupted,omitempty"`
+	CustomMetadata      *structpb.Struct `protobuf:"bytes,8,opt,name=custom_metadata,json=customMetadata,proto3" json:"custom_metadata,omitempty"`
+	UsageMetadata       *UsageMetadata   `protobuf:"bytes,9,opt,name=usage_metadata,json=usageMetadata,proto3" json:"usage_metadata,omitempty"`
+	GroundingMetadata   *structpb.Struct `protobuf:"bytes,10,opt,name=grounding_metadata,json=groundingMetadata,proto3" json:"grounding_metadata,omitempty"`
+	ModelVersion        string           `protobuf:"bytes,11,opt,name=model_version,json=modelVersion,proto3" json:"model_version,omitempty"`
+	AvgLogprobs         float64          `protobuf:"fixed64,12,opt,name=avg_logprobs,json=avgLogprobs,proto3" json:"avg_logprobs,omitempty"`
+	CitationMetadata    *structpb.Struct `protobuf:"bytes,13,opt,name=citation_metadata,json=citationMetadata,proto3" json:"citation_metadata,omitempty"`
+	InteractionId       string           `protobuf:"bytes,14,opt,name=interaction_id,json=interactionId,proto3" json:"interaction_id,omitempty"`
+	InputTranscription  *Transcription   `protobuf:"bytes,15,opt,name=input_transcription,json=inputTranscription,proto3" json:"input_transcription,omitempty"`
+	OutputTranscription *Transcription   `protobuf:"bytes,16,opt,name=output_transcription,json=outputTranscription,proto3" json:"output_transcription,omitempty"`
 	unknownFields       protoimpl.UnknownFields
 	sizeCache           protoimpl.SizeCache
 }
@@ -723,8 +725,8 @@ func (x *LlmResponse) GetContent() *Content {
 }
 
 func (x *LlmResponse) GetPartial() bool {
-	if x != nil {
-		return x.Partial
+	if x != nil && x.Partial != nil {
+		return *x.Partial
 	}
 	return false
 }
@@ -902,10 +904,10 @@ const file_agentsvc_v1_llm_proto_rawDesc = "" +
 	"\x10include_thoughts\x18\x01 \x01(\bR\x0fincludeThoughts\x12,\n" +
 	"\x0fthinking_budget\x18\x02 \x01(\x05H\x00R\x0ethinkingBudget\x88\x01\x01\x12%\n" +
 	"\x0ethinking_level\x18\x03 \x01(\tR\rthinkingLevelB\x12\n" +
-	"\x10_thinking_budget\"\xa5\x06\n" +
+	"\x10_thinking_budget\"\xb6\x06\n" +
 	"\vLlmResponse\x12.\n" +
-	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x18\n" +
-	"\apartial\x18\x02 \x01(\bR\apartial\x12#\n" +
+	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x1d\n" +
+	"\apartial\x18\x02 \x01(\bH\x00R\apartial\x88\x01\x01\x12#\n" +
 	"\rturn_complete\x18\x03 \x01(\bR\fturnComplete\x12#\n" +
 	"\rfinish_reason\x18\x04 \x01(\tR\ffinishReason\x12\x1d\n" +
 	"\n" +
@@ -921,7 +923,9 @@ const file_agentsvc_v1_llm_proto_rawDesc = "" +
 	"\x11citation_metadata\x18\r \x01(\v2\x17.google.protobuf.StructR\x10citationMetadata\x12%\n" +
 	"\x0einteraction_id\x18\x0e \x01(\tR\rinteractionId\x12K\n" +
 	"\x13input_transcription\x18\x0f \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x12inputTranscription\x12M\n" +
-	"\x14output_transcription\x18\x10 \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x13outputTranscriptionB<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
+	"\x14output_transcription\x18\x10 \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x13outputTranscriptionB\n" +
+	"\n" +
+	"\b_partialB<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
 
 var (
 	file_agentsvc_v1_llm_proto_rawDescOnce sync.Once
@@ -991,6 +995,7 @@ func file_agentsvc_v1_llm_proto_init() {
 	file_agentsvc_v1_event_proto_init()
 	file_agentsvc_v1_llm_proto_msgTypes[1].OneofWrappers = []any{}
 	file_agentsvc_v1_llm_proto_msgTypes[7].OneofWrappers = []any{}
+	file_agentsvc_v1_llm_proto_msgTypes[8].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

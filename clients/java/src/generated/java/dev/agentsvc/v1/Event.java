@@ -103,7 +103,25 @@ private static final long serialVersionUID = 0L;
   public static final int PARTIAL_FIELD_NUMBER = 2;
   private boolean partial_ = false;
   /**
-   * <code>bool partial = 2;</code>
+   * <pre>
+   * Set (false) on the aggregated final event of a streamed answer, as ADK
+   * sets it; unset otherwise.
+   * </pre>
+   *
+   * <code>optional bool partial = 2;</code>
+   * @return Whether the partial field is set.
+   */
+  @java.lang.Override
+  public boolean hasPartial() {
+    return ((bitField0_ & 0x00000002) != 0);
+  }
+  /**
+   * <pre>
+   * Set (false) on the aggregated final event of a streamed answer, as ADK
+   * sets it; unset otherwise.
+   * </pre>
+   *
+   * <code>optional bool partial = 2;</code>
    * @return The partial.
    */
   @java.lang.Override
@@ -266,7 +284,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasCustomMetadata() {
-    return ((bitField0_ & 0x00000002) != 0);
+    return ((bitField0_ & 0x00000004) != 0);
   }
   /**
    * <code>.google.protobuf.Struct custom_metadata = 8;</code>
@@ -292,7 +310,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasUsageMetadata() {
-    return ((bitField0_ & 0x00000004) != 0);
+    return ((bitField0_ & 0x00000008) != 0);
   }
   /**
    * <code>.agentsvc.v1.UsageMetadata usage_metadata = 9;</code>
@@ -318,7 +336,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasGroundingMetadata() {
-    return ((bitField0_ & 0x00000008) != 0);
+    return ((bitField0_ & 0x00000010) != 0);
   }
   /**
    * <code>.google.protobuf.Struct grounding_metadata = 10;</code>
@@ -394,7 +412,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasCitationMetadata() {
-    return ((bitField0_ & 0x00000010) != 0);
+    return ((bitField0_ & 0x00000020) != 0);
   }
   /**
    * <code>.google.protobuf.Struct citation_metadata = 13;</code>
@@ -459,7 +477,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasInputTranscription() {
-    return ((bitField0_ & 0x00000020) != 0);
+    return ((bitField0_ & 0x00000040) != 0);
   }
   /**
    * <code>.agentsvc.v1.Transcription input_transcription = 15;</code>
@@ -485,7 +503,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasOutputTranscription() {
-    return ((bitField0_ & 0x00000040) != 0);
+    return ((bitField0_ & 0x00000080) != 0);
   }
   /**
    * <code>.agentsvc.v1.Transcription output_transcription = 16;</code>
@@ -607,7 +625,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasActions() {
-    return ((bitField0_ & 0x00000080) != 0);
+    return ((bitField0_ & 0x00000100) != 0);
   }
   /**
    * <code>.agentsvc.v1.EventActions actions = 22;</code>
@@ -835,7 +853,7 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(1, getContent());
     }
-    if (partial_ != false) {
+    if (((bitField0_ & 0x00000002) != 0)) {
       output.writeBool(2, partial_);
     }
     if (turnComplete_ != false) {
@@ -853,13 +871,13 @@ private static final long serialVersionUID = 0L;
     if (interrupted_ != false) {
       output.writeBool(7, interrupted_);
     }
-    if (((bitField0_ & 0x00000002) != 0)) {
+    if (((bitField0_ & 0x00000004) != 0)) {
       output.writeMessage(8, getCustomMetadata());
     }
-    if (((bitField0_ & 0x00000004) != 0)) {
+    if (((bitField0_ & 0x00000008) != 0)) {
       output.writeMessage(9, getUsageMetadata());
     }
-    if (((bitField0_ & 0x00000008) != 0)) {
+    if (((bitField0_ & 0x00000010) != 0)) {
       output.writeMessage(10, getGroundingMetadata());
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(modelVersion_)) {
@@ -868,16 +886,16 @@ private static final long serialVersionUID = 0L;
     if (java.lang.Double.doubleToRawLongBits(avgLogprobs_) != 0) {
       output.writeDouble(12, avgLogprobs_);
     }
-    if (((bitField0_ & 0x00000010) != 0)) {
+    if (((bitField0_ & 0x00000020) != 0)) {
       output.writeMessage(13, getCitationMetadata());
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(interactionId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 14, interactionId_);
     }
-    if (((bitField0_ & 0x00000020) != 0)) {
+    if (((bitField0_ & 0x00000040) != 0)) {
       output.writeMessage(15, getInputTranscription());
     }
-    if (((bitField0_ & 0x00000040) != 0)) {
+    if (((bitField0_ & 0x00000080) != 0)) {
       output.writeMessage(16, getOutputTranscription());
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(invocationId_)) {
@@ -886,7 +904,7 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(author_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 21, author_);
     }
-    if (((bitField0_ & 0x00000080) != 0)) {
+    if (((bitField0_ & 0x00000100) != 0)) {
       output.writeMessage(22, getActions());
     }
     for (int i = 0; i < longRunningToolIds_.size(); i++) {
@@ -917,7 +935,7 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(1, getContent());
     }
-    if (partial_ != false) {
+    if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(2, partial_);
     }
@@ -938,15 +956,15 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(7, interrupted_);
     }
-    if (((bitField0_ & 0x00000002) != 0)) {
+    if (((bitField0_ & 0x00000004) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(8, getCustomMetadata());
     }
-    if (((bitField0_ & 0x00000004) != 0)) {
+    if (((bitField0_ & 0x00000008) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(9, getUsageMetadata());
     }
-    if (((bitField0_ & 0x00000008) != 0)) {
+    if (((bitField0_ & 0x00000010) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(10, getGroundingMetadata());
     }
@@ -957,18 +975,18 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeDoubleSize(12, avgLogprobs_);
     }
-    if (((bitField0_ & 0x00000010) != 0)) {
+    if (((bitField0_ & 0x00000020) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(13, getCitationMetadata());
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(interactionId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(14, interactionId_);
     }
-    if (((bitField0_ & 0x00000020) != 0)) {
+    if (((bitField0_ & 0x00000040) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(15, getInputTranscription());
     }
-    if (((bitField0_ & 0x00000040) != 0)) {
+    if (((bitField0_ & 0x00000080) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(16, getOutputTranscription());
     }
@@ -978,7 +996,7 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(author_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(21, author_);
     }
-    if (((bitField0_ & 0x00000080) != 0)) {
+    if (((bitField0_ & 0x00000100) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(22, getActions());
     }
@@ -1023,8 +1041,11 @@ private static final long serialVersionUID = 0L;
       if (!getContent()
           .equals(other.getContent())) return false;
     }
-    if (getPartial()
-        != other.getPartial()) return false;
+    if (hasPartial() != other.hasPartial()) return false;
+    if (hasPartial()) {
+      if (getPartial()
+          != other.getPartial()) return false;
+    }
     if (getTurnComplete()
         != other.getTurnComplete()) return false;
     if (!getFinishReason()
@@ -1107,9 +1128,11 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + CONTENT_FIELD_NUMBER;
       hash = (53 * hash) + getContent().hashCode();
     }
-    hash = (37 * hash) + PARTIAL_FIELD_NUMBER;
-    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
-        getPartial());
+    if (hasPartial()) {
+      hash = (37 * hash) + PARTIAL_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getPartial());
+    }
     hash = (37 * hash) + TURN_COMPLETE_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getTurnComplete());
@@ -1423,6 +1446,7 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.partial_ = partial_;
+        to_bitField0_ |= 0x00000002;
       }
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.turnComplete_ = turnComplete_;
@@ -1443,19 +1467,19 @@ private static final long serialVersionUID = 0L;
         result.customMetadata_ = customMetadataBuilder_ == null
             ? customMetadata_
             : customMetadataBuilder_.build();
-        to_bitField0_ |= 0x00000002;
+        to_bitField0_ |= 0x00000004;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.usageMetadata_ = usageMetadataBuilder_ == null
             ? usageMetadata_
             : usageMetadataBuilder_.build();
-        to_bitField0_ |= 0x00000004;
+        to_bitField0_ |= 0x00000008;
       }
       if (((from_bitField0_ & 0x00000200) != 0)) {
         result.groundingMetadata_ = groundingMetadataBuilder_ == null
             ? groundingMetadata_
             : groundingMetadataBuilder_.build();
-        to_bitField0_ |= 0x00000008;
+        to_bitField0_ |= 0x00000010;
       }
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.modelVersion_ = modelVersion_;
@@ -1467,7 +1491,7 @@ private static final long serialVersionUID = 0L;
         result.citationMetadata_ = citationMetadataBuilder_ == null
             ? citationMetadata_
             : citationMetadataBuilder_.build();
-        to_bitField0_ |= 0x00000010;
+        to_bitField0_ |= 0x00000020;
       }
       if (((from_bitField0_ & 0x00002000) != 0)) {
         result.interactionId_ = interactionId_;
@@ -1476,13 +1500,13 @@ private static final long serialVersionUID = 0L;
         result.inputTranscription_ = inputTranscriptionBuilder_ == null
             ? inputTranscription_
             : inputTranscriptionBuilder_.build();
-        to_bitField0_ |= 0x00000020;
+        to_bitField0_ |= 0x00000040;
       }
       if (((from_bitField0_ & 0x00008000) != 0)) {
         result.outputTranscription_ = outputTranscriptionBuilder_ == null
             ? outputTranscription_
             : outputTranscriptionBuilder_.build();
-        to_bitField0_ |= 0x00000040;
+        to_bitField0_ |= 0x00000080;
       }
       if (((from_bitField0_ & 0x00010000) != 0)) {
         result.invocationId_ = invocationId_;
@@ -1494,7 +1518,7 @@ private static final long serialVersionUID = 0L;
         result.actions_ = actionsBuilder_ == null
             ? actions_
             : actionsBuilder_.build();
-        to_bitField0_ |= 0x00000080;
+        to_bitField0_ |= 0x00000100;
       }
       if (((from_bitField0_ & 0x00080000) != 0)) {
         longRunningToolIds_.makeImmutable();
@@ -1530,7 +1554,7 @@ private static final long serialVersionUID = 0L;
       if (other.hasContent()) {
         mergeContent(other.getContent());
       }
-      if (other.getPartial() != false) {
+      if (other.hasPartial()) {
         setPartial(other.getPartial());
       }
       if (other.getTurnComplete() != false) {
@@ -1965,7 +1989,25 @@ private static final long serialVersionUID = 0L;
 
     private boolean partial_ ;
     /**
-     * <code>bool partial = 2;</code>
+     * <pre>
+     * Set (false) on the aggregated final event of a streamed answer, as ADK
+     * sets it; unset otherwise.
+     * </pre>
+     *
+     * <code>optional bool partial = 2;</code>
+     * @return Whether the partial field is set.
+     */
+    @java.lang.Override
+    public boolean hasPartial() {
+      return ((bitField0_ & 0x00000002) != 0);
+    }
+    /**
+     * <pre>
+     * Set (false) on the aggregated final event of a streamed answer, as ADK
+     * sets it; unset otherwise.
+     * </pre>
+     *
+     * <code>optional bool partial = 2;</code>
      * @return The partial.
      */
     @java.lang.Override
@@ -1973,7 +2015,12 @@ private static final long serialVersionUID = 0L;
       return partial_;
     }
     /**
-     * <code>bool partial = 2;</code>
+     * <pre>
+     * Set (false) on the aggregated final event of a streamed answer, as ADK
+     * sets it; unset otherwise.
+     * </pre>
+     *
+     * <code>optional bool partial = 2;</code>
      * @param value The partial to set.
      * @return This builder for chaining.
      */
@@ -1985,7 +2032,12 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
-     * <code>bool partial = 2;</code>
+     * <pre>
+     * Set (false) on the aggregated final event of a streamed answer, as ADK
+     * sets it; unset otherwise.
+     * </pre>
+     *
+     * <code>optional bool partial = 2;</code>
      * @return This builder for chaining.
      */
     public Builder clearPartial() {

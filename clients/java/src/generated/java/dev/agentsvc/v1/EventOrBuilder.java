@@ -38,7 +38,22 @@ public interface EventOrBuilder extends
   dev.agentsvc.v1.ContentOrBuilder getContentOrBuilder();
 
   /**
-   * <code>bool partial = 2;</code>
+   * <pre>
+   * Set (false) on the aggregated final event of a streamed answer, as ADK
+   * sets it; unset otherwise.
+   * </pre>
+   *
+   * <code>optional bool partial = 2;</code>
+   * @return Whether the partial field is set.
+   */
+  boolean hasPartial();
+  /**
+   * <pre>
+   * Set (false) on the aggregated final event of a streamed answer, as ADK
+   * sets it; unset otherwise.
+   * </pre>
+   *
+   * <code>optional bool partial = 2;</code>
    * @return The partial.
    */
   boolean getPartial();

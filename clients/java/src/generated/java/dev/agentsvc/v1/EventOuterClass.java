@@ -82,59 +82,59 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
     java.lang.String[] descriptorData = {
       "\n\027agentsvc/v1/event.proto\022\013agentsvc.v1\032\031" +
       "agentsvc/v1/content.proto\032\034google/protob" +
-      "uf/struct.proto\"\351\005\n\005Event\022%\n\007content\030\001 \001" +
-      "(\0132\024.agentsvc.v1.Content\022\017\n\007partial\030\002 \001(" +
-      "\010\022\025\n\rturn_complete\030\003 \001(\010\022\025\n\rfinish_reaso" +
-      "n\030\004 \001(\t\022\022\n\nerror_code\030\005 \001(\t\022\025\n\rerror_mes" +
-      "sage\030\006 \001(\t\022\023\n\013interrupted\030\007 \001(\010\0220\n\017custo" +
-      "m_metadata\030\010 \001(\0132\027.google.protobuf.Struc" +
-      "t\0222\n\016usage_metadata\030\t \001(\0132\032.agentsvc.v1." +
-      "UsageMetadata\0223\n\022grounding_metadata\030\n \001(" +
-      "\0132\027.google.protobuf.Struct\022\025\n\rmodel_vers" +
-      "ion\030\013 \001(\t\022\024\n\014avg_logprobs\030\014 \001(\001\0222\n\021citat" +
-      "ion_metadata\030\r \001(\0132\027.google.protobuf.Str" +
-      "uct\022\026\n\016interaction_id\030\016 \001(\t\0227\n\023input_tra" +
-      "nscription\030\017 \001(\0132\032.agentsvc.v1.Transcrip" +
-      "tion\0228\n\024output_transcription\030\020 \001(\0132\032.age" +
-      "ntsvc.v1.Transcription\022\025\n\rinvocation_id\030" +
-      "\024 \001(\t\022\016\n\006author\030\025 \001(\t\022*\n\007actions\030\026 \001(\0132\031" +
-      ".agentsvc.v1.EventActions\022\035\n\025long_runnin" +
-      "g_tool_ids\030\027 \003(\t\022\016\n\006branch\030\030 \001(\t\022\n\n\002id\030\031" +
-      " \001(\t\022\021\n\ttimestamp\030\032 \001(\001\022\022\n\nrequest_id\030\033 " +
-      "\001(\t\"\212\006\n\014EventActions\022\032\n\022skip_summarizati" +
-      "on\030\001 \001(\010\022,\n\013state_delta\030\002 \001(\0132\027.google.p" +
-      "rotobuf.Struct\022D\n\016artifact_delta\030\003 \003(\0132," +
-      ".agentsvc.v1.EventActions.ArtifactDeltaE" +
-      "ntry\022\031\n\021transfer_to_agent\030\004 \001(\t\022\020\n\010escal" +
-      "ate\030\005 \001(\010\022S\n\026requested_auth_configs\030\006 \003(" +
-      "\01323.agentsvc.v1.EventActions.RequestedAu" +
-      "thConfigsEntry\022_\n\034requested_tool_confirm" +
-      "ations\030\007 \003(\01329.agentsvc.v1.EventActions." +
-      "RequestedToolConfirmationsEntry\0220\n\ncompa" +
-      "ction\030\010 \001(\0132\034.agentsvc.v1.EventCompactio" +
-      "n\022\024\n\014end_of_agent\030\t \001(\010\022,\n\013agent_state\030\n" +
-      " \001(\0132\027.google.protobuf.Struct\022#\n\033rewind_" +
-      "before_invocation_id\030\013 \001(\t\0324\n\022ArtifactDe" +
-      "ltaEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\003:\0028\001" +
-      "\032T\n\031RequestedAuthConfigsEntry\022\013\n\003key\030\001 \001" +
-      "(\t\022&\n\005value\030\002 \001(\0132\027.google.protobuf.Stru" +
-      "ct:\0028\001\032`\n\037RequestedToolConfirmationsEntr" +
-      "y\022\013\n\003key\030\001 \001(\t\022,\n\005value\030\002 \001(\0132\035.agentsvc" +
-      ".v1.ToolConfirmation:\0028\001\"]\n\020ToolConfirma" +
-      "tion\022\014\n\004hint\030\001 \001(\t\022\021\n\tconfirmed\030\002 \001(\010\022(\n" +
-      "\007payload\030\003 \001(\0132\027.google.protobuf.Struct\"" +
-      "r\n\017EventCompaction\022\027\n\017start_timestamp\030\001 " +
-      "\001(\001\022\025\n\rend_timestamp\030\002 \001(\001\022/\n\021compacted_" +
-      "content\030\003 \001(\0132\024.agentsvc.v1.Content\"\315\001\n\r" +
-      "UsageMetadata\022\032\n\022prompt_token_count\030\001 \001(" +
-      "\005\022\036\n\026candidates_token_count\030\002 \001(\005\022\031\n\021tot" +
-      "al_token_count\030\003 \001(\005\022\034\n\024thoughts_token_c" +
-      "ount\030\004 \001(\005\022\"\n\032cached_content_token_count" +
-      "\030\005 \001(\005\022#\n\033tool_use_prompt_token_count\030\006 " +
-      "\001(\005\"/\n\rTranscription\022\014\n\004text\030\001 \001(\t\022\020\n\010fi" +
-      "nished\030\002 \001(\010BO\n\017dev.agentsvc.v1P\001Z:githu" +
-      "b.com/agentsvc/agentsvc/gen/go/agentsvc/" +
-      "v1;agentsvcv1b\006proto3"
+      "uf/struct.proto\"\372\005\n\005Event\022%\n\007content\030\001 \001" +
+      "(\0132\024.agentsvc.v1.Content\022\024\n\007partial\030\002 \001(" +
+      "\010H\000\210\001\001\022\025\n\rturn_complete\030\003 \001(\010\022\025\n\rfinish_" +
+      "reason\030\004 \001(\t\022\022\n\nerror_code\030\005 \001(\t\022\025\n\rerro" +
+      "r_message\030\006 \001(\t\022\023\n\013interrupted\030\007 \001(\010\0220\n\017" +
+      "custom_metadata\030\010 \001(\0132\027.google.protobuf." +
+      "Struct\0222\n\016usage_metadata\030\t \001(\0132\032.agentsv" +
+      "c.v1.UsageMetadata\0223\n\022grounding_metadata" +
+      "\030\n \001(\0132\027.google.protobuf.Struct\022\025\n\rmodel" +
+      "_version\030\013 \001(\t\022\024\n\014avg_logprobs\030\014 \001(\001\0222\n\021" +
+      "citation_metadata\030\r \001(\0132\027.google.protobu" +
+      "f.Struct\022\026\n\016interaction_id\030\016 \001(\t\0227\n\023inpu" +
+      "t_transcription\030\017 \001(\0132\032.agentsvc.v1.Tran" +
+      "scription\0228\n\024output_transcription\030\020 \001(\0132" +
+      "\032.agentsvc.v1.Transcription\022\025\n\rinvocatio" +
+      "n_id\030\024 \001(\t\022\016\n\006author\030\025 \001(\t\022*\n\007actions\030\026 " +
+      "\001(\0132\031.agentsvc.v1.EventActions\022\035\n\025long_r" +
+      "unning_tool_ids\030\027 \003(\t\022\016\n\006branch\030\030 \001(\t\022\n\n" +
+      "\002id\030\031 \001(\t\022\021\n\ttimestamp\030\032 \001(\001\022\022\n\nrequest_" +
+      "id\030\033 \001(\tB\n\n\010_partial\"\212\006\n\014EventActions\022\032\n" +
+      "\022skip_summarization\030\001 \001(\010\022,\n\013state_delta" +
+      "\030\002 \001(\0132\027.google.protobuf.Struct\022D\n\016artif" +
+      "act_delta\030\003 \003(\0132,.agentsvc.v1.EventActio" +
+      "ns.ArtifactDeltaEntry\022\031\n\021transfer_to_age" +
+      "nt\030\004 \001(\t\022\020\n\010escalate\030\005 \001(\010\022S\n\026requested_" +
+      "auth_configs\030\006 \003(\01323.agentsvc.v1.EventAc" +
+      "tions.RequestedAuthConfigsEntry\022_\n\034reque" +
+      "sted_tool_confirmations\030\007 \003(\01329.agentsvc" +
+      ".v1.EventActions.RequestedToolConfirmati" +
+      "onsEntry\0220\n\ncompaction\030\010 \001(\0132\034.agentsvc." +
+      "v1.EventCompaction\022\024\n\014end_of_agent\030\t \001(\010" +
+      "\022,\n\013agent_state\030\n \001(\0132\027.google.protobuf." +
+      "Struct\022#\n\033rewind_before_invocation_id\030\013 " +
+      "\001(\t\0324\n\022ArtifactDeltaEntry\022\013\n\003key\030\001 \001(\t\022\r" +
+      "\n\005value\030\002 \001(\003:\0028\001\032T\n\031RequestedAuthConfig" +
+      "sEntry\022\013\n\003key\030\001 \001(\t\022&\n\005value\030\002 \001(\0132\027.goo" +
+      "gle.protobuf.Struct:\0028\001\032`\n\037RequestedTool" +
+      "ConfirmationsEntry\022\013\n\003key\030\001 \001(\t\022,\n\005value" +
+      "\030\002 \001(\0132\035.agentsvc.v1.ToolConfirmation:\0028" +
+      "\001\"]\n\020ToolConfirmation\022\014\n\004hint\030\001 \001(\t\022\021\n\tc" +
+      "onfirmed\030\002 \001(\010\022(\n\007payload\030\003 \001(\0132\027.google" +
+      ".protobuf.Struct\"r\n\017EventCompaction\022\027\n\017s" +
+      "tart_timestamp\030\001 \001(\001\022\025\n\rend_timestamp\030\002 " +
+      "\001(\001\022/\n\021compacted_content\030\003 \001(\0132\024.agentsv" +
+      "c.v1.Content\"\315\001\n\rUsageMetadata\022\032\n\022prompt" +
+      "_token_count\030\001 \001(\005\022\036\n\026candidates_token_c" +
+      "ount\030\002 \001(\005\022\031\n\021total_token_count\030\003 \001(\005\022\034\n" +
+      "\024thoughts_token_count\030\004 \001(\005\022\"\n\032cached_co" +
+      "ntent_token_count\030\005 \001(\005\022#\n\033tool_use_prom" +
+      "pt_token_count\030\006 \001(\005\"/\n\rTranscription\022\014\n" +
+      "\004text\030\001 \001(\t\022\020\n\010finished\030\002 \001(\010BO\n\017dev.age" +
+      "ntsvc.v1P\001Z:github.com/agentsvc/agentsvc" +
+      "/gen/go/agentsvc/v1;agentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

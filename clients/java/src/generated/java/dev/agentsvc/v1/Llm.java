@@ -132,24 +132,24 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
       "\001(\t\022\021\n\tthreshold\030\002 \001(\t\022\016\n\006method\030\003 \001(\t\"t" +
       "\n\016ThinkingConfig\022\030\n\020include_thoughts\030\001 \001" +
       "(\010\022\034\n\017thinking_budget\030\002 \001(\005H\000\210\001\001\022\026\n\016thin" +
-      "king_level\030\003 \001(\tB\022\n\020_thinking_budget\"\272\004\n" +
+      "king_level\030\003 \001(\tB\022\n\020_thinking_budget\"\313\004\n" +
       "\013LlmResponse\022%\n\007content\030\001 \001(\0132\024.agentsvc" +
-      ".v1.Content\022\017\n\007partial\030\002 \001(\010\022\025\n\rturn_com" +
-      "plete\030\003 \001(\010\022\025\n\rfinish_reason\030\004 \001(\t\022\022\n\ner" +
-      "ror_code\030\005 \001(\t\022\025\n\rerror_message\030\006 \001(\t\022\023\n" +
-      "\013interrupted\030\007 \001(\010\0220\n\017custom_metadata\030\010 " +
-      "\001(\0132\027.google.protobuf.Struct\0222\n\016usage_me" +
-      "tadata\030\t \001(\0132\032.agentsvc.v1.UsageMetadata" +
-      "\0223\n\022grounding_metadata\030\n \001(\0132\027.google.pr" +
-      "otobuf.Struct\022\025\n\rmodel_version\030\013 \001(\t\022\024\n\014" +
-      "avg_logprobs\030\014 \001(\001\0222\n\021citation_metadata\030" +
-      "\r \001(\0132\027.google.protobuf.Struct\022\026\n\016intera" +
-      "ction_id\030\016 \001(\t\0227\n\023input_transcription\030\017 " +
-      "\001(\0132\032.agentsvc.v1.Transcription\0228\n\024outpu" +
-      "t_transcription\030\020 \001(\0132\032.agentsvc.v1.Tran" +
-      "scriptionBO\n\017dev.agentsvc.v1P\001Z:github.c" +
-      "om/agentsvc/agentsvc/gen/go/agentsvc/v1;" +
-      "agentsvcv1b\006proto3"
+      ".v1.Content\022\024\n\007partial\030\002 \001(\010H\000\210\001\001\022\025\n\rtur" +
+      "n_complete\030\003 \001(\010\022\025\n\rfinish_reason\030\004 \001(\t\022" +
+      "\022\n\nerror_code\030\005 \001(\t\022\025\n\rerror_message\030\006 \001" +
+      "(\t\022\023\n\013interrupted\030\007 \001(\010\0220\n\017custom_metada" +
+      "ta\030\010 \001(\0132\027.google.protobuf.Struct\0222\n\016usa" +
+      "ge_metadata\030\t \001(\0132\032.agentsvc.v1.UsageMet" +
+      "adata\0223\n\022grounding_metadata\030\n \001(\0132\027.goog" +
+      "le.protobuf.Struct\022\025\n\rmodel_version\030\013 \001(" +
+      "\t\022\024\n\014avg_logprobs\030\014 \001(\001\0222\n\021citation_meta" +
+      "data\030\r \001(\0132\027.google.protobuf.Struct\022\026\n\016i" +
+      "nteraction_id\030\016 \001(\t\0227\n\023input_transcripti" +
+      "on\030\017 \001(\0132\032.agentsvc.v1.Transcription\0228\n\024" +
+      "output_transcription\030\020 \001(\0132\032.agentsvc.v1" +
+      ".TranscriptionB\n\n\010_partialBO\n\017dev.agents" +
+      "vc.v1P\001Z:github.com/agentsvc/agentsvc/ge" +
+      "n/go/agentsvc/v1;agentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -82,7 +82,25 @@ private static final long serialVersionUID = 0L;
   public static final int PARTIAL_FIELD_NUMBER = 2;
   private boolean partial_ = false;
   /**
-   * <code>bool partial = 2;</code>
+   * <pre>
+   * Set (false) on the aggregated final response of a streamed call, as
+   * ADK sets it; unset otherwise.
+   * </pre>
+   *
+   * <code>optional bool partial = 2;</code>
+   * @return Whether the partial field is set.
+   */
+  @java.lang.Override
+  public boolean hasPartial() {
+    return ((bitField0_ & 0x00000002) != 0);
+  }
+  /**
+   * <pre>
+   * Set (false) on the aggregated final response of a streamed call, as
+   * ADK sets it; unset otherwise.
+   * </pre>
+   *
+   * <code>optional bool partial = 2;</code>
    * @return The partial.
    */
   @java.lang.Override
@@ -237,7 +255,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasCustomMetadata() {
-    return ((bitField0_ & 0x00000002) != 0);
+    return ((bitField0_ & 0x00000004) != 0);
   }
   /**
    * <code>.google.protobuf.Struct custom_metadata = 8;</code>
@@ -263,7 +281,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasUsageMetadata() {
-    return ((bitField0_ & 0x00000004) != 0);
+    return ((bitField0_ & 0x00000008) != 0);
   }
   /**
    * <code>.agentsvc.v1.UsageMetadata usage_metadata = 9;</code>
@@ -289,7 +307,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasGroundingMetadata() {
-    return ((bitField0_ & 0x00000008) != 0);
+    return ((bitField0_ & 0x00000010) != 0);
   }
   /**
    * <code>.google.protobuf.Struct grounding_metadata = 10;</code>
@@ -365,7 +383,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasCitationMetadata() {
-    return ((bitField0_ & 0x00000010) != 0);
+    return ((bitField0_ & 0x00000020) != 0);
   }
   /**
    * <code>.google.protobuf.Struct citation_metadata = 13;</code>
@@ -430,7 +448,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasInputTranscription() {
-    return ((bitField0_ & 0x00000020) != 0);
+    return ((bitField0_ & 0x00000040) != 0);
   }
   /**
    * <code>.agentsvc.v1.Transcription input_transcription = 15;</code>
@@ -456,7 +474,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasOutputTranscription() {
-    return ((bitField0_ & 0x00000040) != 0);
+    return ((bitField0_ & 0x00000080) != 0);
   }
   /**
    * <code>.agentsvc.v1.Transcription output_transcription = 16;</code>
@@ -491,7 +509,7 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(1, getContent());
     }
-    if (partial_ != false) {
+    if (((bitField0_ & 0x00000002) != 0)) {
       output.writeBool(2, partial_);
     }
     if (turnComplete_ != false) {
@@ -509,13 +527,13 @@ private static final long serialVersionUID = 0L;
     if (interrupted_ != false) {
       output.writeBool(7, interrupted_);
     }
-    if (((bitField0_ & 0x00000002) != 0)) {
+    if (((bitField0_ & 0x00000004) != 0)) {
       output.writeMessage(8, getCustomMetadata());
     }
-    if (((bitField0_ & 0x00000004) != 0)) {
+    if (((bitField0_ & 0x00000008) != 0)) {
       output.writeMessage(9, getUsageMetadata());
     }
-    if (((bitField0_ & 0x00000008) != 0)) {
+    if (((bitField0_ & 0x00000010) != 0)) {
       output.writeMessage(10, getGroundingMetadata());
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(modelVersion_)) {
@@ -524,16 +542,16 @@ private static final long serialVersionUID = 0L;
     if (java.lang.Double.doubleToRawLongBits(avgLogprobs_) != 0) {
       output.writeDouble(12, avgLogprobs_);
     }
-    if (((bitField0_ & 0x00000010) != 0)) {
+    if (((bitField0_ & 0x00000020) != 0)) {
       output.writeMessage(13, getCitationMetadata());
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(interactionId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 14, interactionId_);
     }
-    if (((bitField0_ & 0x00000020) != 0)) {
+    if (((bitField0_ & 0x00000040) != 0)) {
       output.writeMessage(15, getInputTranscription());
     }
-    if (((bitField0_ & 0x00000040) != 0)) {
+    if (((bitField0_ & 0x00000080) != 0)) {
       output.writeMessage(16, getOutputTranscription());
     }
     getUnknownFields().writeTo(output);
@@ -549,7 +567,7 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(1, getContent());
     }
-    if (partial_ != false) {
+    if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(2, partial_);
     }
@@ -570,15 +588,15 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(7, interrupted_);
     }
-    if (((bitField0_ & 0x00000002) != 0)) {
+    if (((bitField0_ & 0x00000004) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(8, getCustomMetadata());
     }
-    if (((bitField0_ & 0x00000004) != 0)) {
+    if (((bitField0_ & 0x00000008) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(9, getUsageMetadata());
     }
-    if (((bitField0_ & 0x00000008) != 0)) {
+    if (((bitField0_ & 0x00000010) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(10, getGroundingMetadata());
     }
@@ -589,18 +607,18 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeDoubleSize(12, avgLogprobs_);
     }
-    if (((bitField0_ & 0x00000010) != 0)) {
+    if (((bitField0_ & 0x00000020) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(13, getCitationMetadata());
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(interactionId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(14, interactionId_);
     }
-    if (((bitField0_ & 0x00000020) != 0)) {
+    if (((bitField0_ & 0x00000040) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(15, getInputTranscription());
     }
-    if (((bitField0_ & 0x00000040) != 0)) {
+    if (((bitField0_ & 0x00000080) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(16, getOutputTranscription());
     }
@@ -624,8 +642,11 @@ private static final long serialVersionUID = 0L;
       if (!getContent()
           .equals(other.getContent())) return false;
     }
-    if (getPartial()
-        != other.getPartial()) return false;
+    if (hasPartial() != other.hasPartial()) return false;
+    if (hasPartial()) {
+      if (getPartial()
+          != other.getPartial()) return false;
+    }
     if (getTurnComplete()
         != other.getTurnComplete()) return false;
     if (!getFinishReason()
@@ -688,9 +709,11 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + CONTENT_FIELD_NUMBER;
       hash = (53 * hash) + getContent().hashCode();
     }
-    hash = (37 * hash) + PARTIAL_FIELD_NUMBER;
-    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
-        getPartial());
+    if (hasPartial()) {
+      hash = (37 * hash) + PARTIAL_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getPartial());
+    }
     hash = (37 * hash) + TURN_COMPLETE_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getTurnComplete());
@@ -967,6 +990,7 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.partial_ = partial_;
+        to_bitField0_ |= 0x00000002;
       }
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.turnComplete_ = turnComplete_;
@@ -987,19 +1011,19 @@ private static final long serialVersionUID = 0L;
         result.customMetadata_ = customMetadataBuilder_ == null
             ? customMetadata_
             : customMetadataBuilder_.build();
-        to_bitField0_ |= 0x00000002;
+        to_bitField0_ |= 0x00000004;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.usageMetadata_ = usageMetadataBuilder_ == null
             ? usageMetadata_
             : usageMetadataBuilder_.build();
-        to_bitField0_ |= 0x00000004;
+        to_bitField0_ |= 0x00000008;
       }
       if (((from_bitField0_ & 0x00000200) != 0)) {
         result.groundingMetadata_ = groundingMetadataBuilder_ == null
             ? groundingMetadata_
             : groundingMetadataBuilder_.build();
-        to_bitField0_ |= 0x00000008;
+        to_bitField0_ |= 0x00000010;
       }
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.modelVersion_ = modelVersion_;
@@ -1011,7 +1035,7 @@ private static final long serialVersionUID = 0L;
         result.citationMetadata_ = citationMetadataBuilder_ == null
             ? citationMetadata_
             : citationMetadataBuilder_.build();
-        to_bitField0_ |= 0x00000010;
+        to_bitField0_ |= 0x00000020;
       }
       if (((from_bitField0_ & 0x00002000) != 0)) {
         result.interactionId_ = interactionId_;
@@ -1020,13 +1044,13 @@ private static final long serialVersionUID = 0L;
         result.inputTranscription_ = inputTranscriptionBuilder_ == null
             ? inputTranscription_
             : inputTranscriptionBuilder_.build();
-        to_bitField0_ |= 0x00000020;
+        to_bitField0_ |= 0x00000040;
       }
       if (((from_bitField0_ & 0x00008000) != 0)) {
         result.outputTranscription_ = outputTranscriptionBuilder_ == null
             ? outputTranscription_
             : outputTranscriptionBuilder_.build();
-        to_bitField0_ |= 0x00000040;
+        to_bitField0_ |= 0x00000080;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1046,7 +1070,7 @@ private static final long serialVersionUID = 0L;
       if (other.hasContent()) {
         mergeContent(other.getContent());
       }
-      if (other.getPartial() != false) {
+      if (other.hasPartial()) {
         setPartial(other.getPartial());
       }
       if (other.getTurnComplete() != false) {
@@ -1361,7 +1385,25 @@ private static final long serialVersionUID = 0L;
 
     private boolean partial_ ;
     /**
-     * <code>bool partial = 2;</code>
+     * <pre>
+     * Set (false) on the aggregated final response of a streamed call, as
+     * ADK sets it; unset otherwise.
+     * </pre>
+     *
+     * <code>optional bool partial = 2;</code>
+     * @return Whether the partial field is set.
+     */
+    @java.lang.Override
+    public boolean hasPartial() {
+      return ((bitField0_ & 0x00000002) != 0);
+    }
+    /**
+     * <pre>
+     * Set (false) on the aggregated final response of a streamed call, as
+     * ADK sets it; unset otherwise.
+     * </pre>
+     *
+     * <code>optional bool partial = 2;</code>
      * @return The partial.
      */
     @java.lang.Override
@@ -1369,7 +1411,12 @@ private static final long serialVersionUID = 0L;
       return partial_;
     }
     /**
-     * <code>bool partial = 2;</code>
+     * <pre>
+     * Set (false) on the aggregated final response of a streamed call, as
+     * ADK sets it; unset otherwise.
+     * </pre>
+     *
+     * <code>optional bool partial = 2;</code>
      * @param value The partial to set.
      * @return This builder for chaining.
      */
@@ -1381,7 +1428,12 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
-     * <code>bool partial = 2;</code>
+     * <pre>
+     * Set (false) on the aggregated final response of a streamed call, as
+     * ADK sets it; unset otherwise.
+     * </pre>
+     *
+     * <code>optional bool partial = 2;</code>
      * @return This builder for chaining.
      */
     public Builder clearPartial() {

@@ -26,7 +26,22 @@ public interface LlmResponseOrBuilder extends
   dev.agentsvc.v1.ContentOrBuilder getContentOrBuilder();
 
   /**
-   * <code>bool partial = 2;</code>
+   * <pre>
+   * Set (false) on the aggregated final response of a streamed call, as
+   * ADK sets it; unset otherwise.
+   * </pre>
+   *
+   * <code>optional bool partial = 2;</code>
+   * @return Whether the partial field is set.
+   */
+  boolean hasPartial();
+  /**
+   * <pre>
+   * Set (false) on the aggregated final response of a streamed call, as
+   * ADK sets it; unset otherwise.
+   * </pre>
+   *
+   * <code>optional bool partial = 2;</code>
    * @return The partial.
    */
   boolean getPartial();
