@@ -19,3 +19,13 @@ func Routes(h http.Handler) []string {
 	}
 	return out
 }
+
+// NotServedRoutes returns the method and path template of every route
+// answered 501.
+func NotServedRoutes() [][2]string {
+	out := make([][2]string, len(notServedRoutes))
+	for i, r := range notServedRoutes {
+		out[i] = [2]string{r.method, r.path}
+	}
+	return out
+}

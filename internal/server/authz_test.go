@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -259,24 +260,51 @@ var grpcCalls = []struct {
 
 // restCalls are every REST route, each naming u1 where it names a user;
 // open routes are served to every caller.
-var restCalls = []struct {
+var restCalls = append([]routeCase{
+	{"GET /list-apps", false, false, request{method: "GET", path: "/list-apps"}, 0},
+	{"GET /version", false, false, request{method: "GET", path: "/version"}, 0},
+	{"GET /apps/*", false, false, request{method: "GET", path: "/apps/desk"}, 0},
+	{"GET /apps/*/users/*/sessions", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions"}, 0},
+	{"POST /apps/*/users/*/sessions", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions", body: `{"sessionId": "s2"}`}, 0},
+	{"GET /apps/*/users/*/sessions/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1"}, 0},
+	{"DELETE /apps/*/users/*/sessions/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1"}, 0},
+	{"PATCH /apps/*/users/*/sessions/*", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/sessions/s1", body: `{"stateDelta": {"k": "v"}}`}, 0},
+	{"POST /apps/*/users/*/sessions/*/rewind", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/rewind", body: `{"rewindBeforeInvocationId": "inv1"}`}, 0},
+	{"POST /run", true, false, request{method: "POST", path: "/run", body: runBody("s1", "hello")}, 0},
+	{"POST /run_sse", true, false, request{method: "POST", path: "/run_sse", body: runBody("s1", "hello")}, 0},
+	{"GET /health", false, true, request{method: "GET", path: "/health"}, 0},
+	{"GET /openapi.json", false, true, request{method: "GET", path: "/openapi.json"}, 0},
+	{"GET /apps/*/app-info", false, false, request{method: "GET", path: "/apps/desk/app-info"}, 0},
+	{"GET /config/telemetry", false, false, request{method: "GET", path: "/config/telemetry"}, 0},
+	{"POST /config/telemetry", false, false, request{method: "POST", path: "/config/telemetry", body: `{"telemetry": true}`}, 0},
+}, notServedCalls()...)
+
+// routeCase is one REST route's authorisation case; a route agentsvc does
+// not serve answers 501 (served) to every caller it authenticates.
+type routeCase struct {
 	route           string // as server.Routes lists it
 	namesUser, open bool
 	req             request
-}{
-	{"GET /list-apps", false, false, request{method: "GET", path: "/list-apps"}},
-	{"GET /version", false, false, request{method: "GET", path: "/version"}},
-	{"GET /apps/*", false, false, request{method: "GET", path: "/apps/desk"}},
-	{"GET /apps/*/users/*/sessions", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions"}},
-	{"POST /apps/*/users/*/sessions", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions", body: `{"sessionId": "s2"}`}},
-	{"GET /apps/*/users/*/sessions/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1"}},
-	{"DELETE /apps/*/users/*/sessions/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1"}},
-	{"PATCH /apps/*/users/*/sessions/*", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/sessions/s1", body: `{"stateDelta": {"k": "v"}}`}},
-	{"POST /apps/*/users/*/sessions/*/rewind", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/rewind", body: `{"rewindBeforeInvocationId": "inv1"}`}},
-	{"POST /run", true, false, request{method: "POST", path: "/run", body: runBody("s1", "hello")}},
-	{"POST /run_sse", true, false, request{method: "POST", path: "/run_sse", body: runBody("s1", "hello")}},
-	{"GET /health", false, true, request{method: "GET", path: "/health"}},
-	{"GET /openapi.json", false, true, request{method: "GET", path: "/openapi.json"}},
+	served          int
+}
+
+// notServedCalls are the cases of the routes answered 501.
+func notServedCalls() []routeCase {
+	var out []routeCase
+	for _, r := range server.NotServedRoutes() {
+		route, path := r[0]+" ", ""
+		for _, seg := range strings.Split(strings.TrimPrefix(r[1], "/"), "/") {
+			if strings.HasPrefix(seg, "{") {
+				route += "/*"
+				path += "/" + cmp.Or(map[string]string{"{app_name}": "desk", "{user_id}": "u1", "{session_id}": "s1"}[seg], "x")
+				continue
+			}
+			route += "/" + seg
+			path += "/" + seg
+		}
+		out = append(out, routeCase{route: route, req: request{method: r[0], path: path, body: "{}"}, served: 501})
+	}
+	return out
 }
 
 // errorReason is the ErrorInfo reason of a gRPC error.
@@ -359,7 +387,10 @@ func TestAuthorizationEveryRoute(t *testing.T) {
 					req.header = map[string]string{"Authorization": "Bearer " + c.token}
 				}
 				rep := s.do(t, req)
-				wantHTTP := map[codes.Code]int{codes.OK: 200, codes.Unauthenticated: 401, codes.PermissionDenied: 403}[want]
+				wantHTTP := map[codes.Code]int{codes.OK: cmp.Or(rc.served, 200), codes.Unauthenticated: 401, codes.PermissionDenied: 403}[want]
+				if want == codes.OK && rc.served != 0 {
+					reason = "NOT_SERVED"
+				}
 				if rep.status != wantHTTP || rep.err.reason() != reason {
 					t.Fatalf("%d %s (reason %q), want %d (%q)", rep.status, rep.body, rep.err.reason(), wantHTTP, reason)
 				}

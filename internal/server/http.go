@@ -67,6 +67,10 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 		{"POST", "/run", h.run},
 		{"POST", "/run_sse", h.runSSE},
 		{"GET", "/version", serveVersion},
+		{"GET", "/list-apps", h.listApps},
+		{"GET", "/apps/{app_name}/app-info", h.appInfo},
+		{"GET", "/config/telemetry", telemetryConsent},
+		{"POST", "/config/telemetry", telemetryConsent},
 		{"GET", "/openapi.json", func(w http.ResponseWriter, _ *http.Request, _ map[string]string) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write(openapi.JSON)
@@ -90,6 +94,12 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 			method, path string
 			handle       gwruntime.HandlerFunc
 		}{"HEAD", "/metrics", serve})
+	}
+	for _, r := range notServedRoutes {
+		routes = append(routes, struct {
+			method, path string
+			handle       gwruntime.HandlerFunc
+		}{r.method, r.path, h.notServed(r.what)})
 	}
 	for _, r := range routes {
 		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {

@@ -1,0 +1,82 @@
+package server
+
+import (
+	"net/http"
+
+	"google.golang.org/grpc/codes"
+)
+
+// notServedRoute is a route of ADK's API server that agentsvc answers 501,
+// naming what is missing.
+type notServedRoute struct {
+	method, path, what string
+}
+
+const (
+	evalFeature     = "ADK's evaluation features (eval sets, eval results, metrics) are not served by agentsvc"
+	builderFeature  = "ADK's agent builder is not served by agentsvc: edit the Agent Config YAML and restart"
+	testsFeature    = "ADK's agent tests are not served by agentsvc"
+	artifactFeature = "artifacts are not served by agentsvc yet"
+	memoryFeature   = "the memory service is not served by agentsvc yet"
+	liveFeature     = "live (bidirectional audio/video) runs are not served by agentsvc"
+	traceFeature    = "traces and agent graphs of the dev UI are not served by agentsvc yet"
+	identityFeature = "agent identity is not served by agentsvc"
+)
+
+// notServedRoutes are ADK 2.13's API-server routes that agentsvc does not
+// serve.
+var notServedRoutes = []notServedRoute{
+	{"POST", "/agent-identity/finalize", identityFeature},
+	{"GET", "/run_live", liveFeature},
+	{"PATCH", "/apps/{app_name}/users/{user_id}/memory", memoryFeature},
+	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts", artifactFeature},
+	{"POST", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts", artifactFeature},
+	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}", artifactFeature},
+	{"DELETE", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}", artifactFeature},
+	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions", artifactFeature},
+	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions/metadata", artifactFeature},
+	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions/{version_id}", artifactFeature},
+	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions/{version_id}/metadata", artifactFeature},
+	{"GET", "/dev/apps/{app_name}/builder", builderFeature},
+	{"POST", "/dev/apps/{app_name}/builder/save", builderFeature},
+	{"POST", "/dev/apps/{app_name}/builder/cancel", builderFeature},
+	{"GET", "/dev/apps/{app_name}/tests", testsFeature},
+	{"POST", "/dev/apps/{app_name}/tests/rebuild", testsFeature},
+	{"POST", "/dev/apps/{app_name}/tests/run", testsFeature},
+	{"GET", "/dev/apps/{app_name}/tests/{test_name}", testsFeature},
+	{"PUT", "/dev/apps/{app_name}/tests/{test_name}", testsFeature},
+	{"DELETE", "/dev/apps/{app_name}/tests/{test_name}", testsFeature},
+	{"GET", "/dev/apps/{app_name}/eval_sets", evalFeature},
+	{"GET", "/dev/apps/{app_name}/eval-sets", evalFeature},
+	{"POST", "/dev/apps/{app_name}/eval-sets", evalFeature},
+	{"POST", "/dev/apps/{app_name}/eval_sets/{eval_set_id}", evalFeature},
+	{"POST", "/dev/apps/{app_name}/eval_sets/{eval_set_id}/run_eval", evalFeature},
+	{"POST", "/dev/apps/{app_name}/eval-sets/{eval_set_id}/run", evalFeature},
+	{"POST", "/dev/apps/{app_name}/eval_sets/{eval_set_id}/add_session", evalFeature},
+	{"POST", "/dev/apps/{app_name}/eval-sets/{eval_set_id}/add-session", evalFeature},
+	{"GET", "/dev/apps/{app_name}/eval_sets/{eval_set_id}/evals", evalFeature},
+	{"GET", "/dev/apps/{app_name}/eval_sets/{eval_set_id}/evals/{eval_case_id}", evalFeature},
+	{"PUT", "/dev/apps/{app_name}/eval_sets/{eval_set_id}/evals/{eval_case_id}", evalFeature},
+	{"DELETE", "/dev/apps/{app_name}/eval_sets/{eval_set_id}/evals/{eval_case_id}", evalFeature},
+	{"GET", "/dev/apps/{app_name}/eval-sets/{eval_set_id}/eval-cases/{eval_case_id}", evalFeature},
+	{"PUT", "/dev/apps/{app_name}/eval-sets/{eval_set_id}/eval-cases/{eval_case_id}", evalFeature},
+	{"DELETE", "/dev/apps/{app_name}/eval-sets/{eval_set_id}/eval-cases/{eval_case_id}", evalFeature},
+	{"GET", "/dev/apps/{app_name}/eval_results", evalFeature},
+	{"GET", "/dev/apps/{app_name}/eval-results", evalFeature},
+	{"GET", "/dev/apps/{app_name}/eval_results/{eval_result_id}", evalFeature},
+	{"GET", "/dev/apps/{app_name}/eval-results/{eval_result_id}", evalFeature},
+	{"GET", "/dev/apps/{app_name}/metrics-info", evalFeature},
+	{"GET", "/dev/apps/{app_name}/debug/trace/{event_id}", traceFeature},
+	{"GET", "/dev/apps/{app_name}/debug/trace/session/{session_id}", traceFeature},
+	{"GET", "/dev/apps/{app_name}/build_graph", traceFeature},
+	{"GET", "/dev/apps/{app_name}/build_graph_image", traceFeature},
+	{"GET", "/dev/apps/{app_name}/graph", traceFeature},
+	{"GET", "/dev/apps/{app_name}/users/{user_id}/sessions/{session_id}/events/{event_id}/graph", traceFeature},
+}
+
+// notServed answers 501 with what agentsvc does not serve.
+func (h *restRunner) notServed(what string) func(http.ResponseWriter, *http.Request, map[string]string) {
+	return func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
+		h.fail(w, r, statusError(codes.Unimplemented, "NOT_SERVED", what))
+	}
+}
