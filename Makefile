@@ -40,7 +40,7 @@ $(TOOLS)/protodeps/.v$(GOOGLEAPIS_PROTOS_VERSION):
 	rm -rf $(TOOLS)/protodeps $(TOOLS)/wheels
 	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(TOOLS)/wheels \
 		googleapis-common-protos==$(GOOGLEAPIS_PROTOS_VERSION)
-	python3 scripts/unpack_protos.py $(TOOLS)/wheels $(TOOLS)/protodeps google/api/
+	python3 scripts/unpack_wheels.py $(TOOLS)/wheels $(TOOLS)/protodeps google/api/ .proto
 	@touch $@
 
 .PHONY: protodeps
@@ -104,8 +104,23 @@ build: ## Build bin/agentsvc and bin/fakegemini.
 	go build -o bin/agentsvc ./cmd/agentsvc
 	go build -o bin/fakegemini ./integration/fakegemini/cmd/fakegemini
 
+# ADK's web UI, as the google-adk wheel ships it (never committed).
+ADK_UI_VERSION := 2.13.0
+DEV_UI := $(TOOLS)/dev-ui
+
+$(DEV_UI)/.v$(ADK_UI_VERSION):
+	rm -rf $(DEV_UI) $(TOOLS)/adk-wheel
+	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(TOOLS)/adk-wheel google-adk==$(ADK_UI_VERSION)
+	python3 scripts/unpack_wheels.py $(TOOLS)/adk-wheel $(DEV_UI) google/adk/cli/browser/ "" strip
+	rm -rf $(TOOLS)/adk-wheel
+	@touch $@
+
+.PHONY: dev-ui
+dev-ui: $(DEV_UI)/.v$(ADK_UI_VERSION) ## Install ADK's web UI (from the google-adk wheel) into .tools/dev-ui.
+
 .PHONY: run
-run: build ## Serve the example apps on embedded defaults (offline model when no Gemini credentials).
+run: build ## Serve the example apps on embedded defaults (offline model when no Gemini credentials), with ADK's web UI at /dev-ui/.
+	$(MAKE) dev-ui || echo "make run: ADK's web UI could not be installed; serving without it" >&2
 	scripts/run.sh
 
 # Tests that need Redis get a private redis-server (installed when missing)

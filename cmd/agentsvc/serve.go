@@ -147,6 +147,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if o.metricsAddr == "" {
 		httpOpts = append(httpOpts, server.WithMetrics(tel.metricsHandler()))
 	}
+	if o.devUI != "" {
+		ui := os.DirFS(o.devUI)
+		if err := server.CheckDevUI(ui); err != nil {
+			return fmt.Errorf("--dev-ui %s: %w (make dev-ui installs ADK's web UI into .tools/dev-ui)", o.devUI, err)
+		}
+		httpOpts = append(httpOpts, server.WithDevUI(ui))
+	}
 	handler, err := srv.HTTPHandler(ctx, ready.serving, httpOpts...)
 	if err != nil {
 		return err

@@ -60,10 +60,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 		return nil, fmt.Errorf("server: register app routes: %w", err)
 	}
 	h := &restRunner{s: s, mux: mux, marshaler: marshaler}
-	routes := []struct {
-		method, path string
-		handle       gwruntime.HandlerFunc
-	}{
+	routes := []handlerRoute{
 		{"POST", "/run", h.run},
 		{"POST", "/run_sse", h.runSSE},
 		{"GET", "/version", serveVersion},
@@ -87,19 +84,13 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	}
 	if cfg.metrics != nil {
 		serve := func(w http.ResponseWriter, r *http.Request, _ map[string]string) { cfg.metrics.ServeHTTP(w, r) }
-		routes = append(routes, struct {
-			method, path string
-			handle       gwruntime.HandlerFunc
-		}{"GET", "/metrics", serve}, struct {
-			method, path string
-			handle       gwruntime.HandlerFunc
-		}{"HEAD", "/metrics", serve})
+		routes = append(routes, handlerRoute{"GET", "/metrics", serve}, handlerRoute{"HEAD", "/metrics", serve})
+	}
+	if cfg.devUI != nil {
+		routes = append(routes, devUIRoutes(cfg.devUI)...)
 	}
 	for _, r := range notServedRoutes {
-		routes = append(routes, struct {
-			method, path string
-			handle       gwruntime.HandlerFunc
-		}{r.method, r.path, h.notServed(r.what)})
+		routes = append(routes, handlerRoute{r.method, r.path, h.notServed(r.what)})
 	}
 	for _, r := range routes {
 		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {

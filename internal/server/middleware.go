@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"mime"
 	"net"
@@ -33,6 +34,7 @@ type httpConfig struct {
 	allowOrigins    []string
 	listenAddr      string
 	metrics         http.Handler
+	devUI           fs.FS
 }
 
 type httpOptionFunc func(*httpConfig)

@@ -15,7 +15,7 @@ buf=${BUF:-$root/.tools/bin/buf}
 
 rpc="$root/.tools/protodeps-ts"
 rm -rf "$rpc"
-python3 "$root/scripts/unpack_protos.py" "$root/.tools/wheels" "$rpc" google/rpc/error_details.proto
+python3 "$root/scripts/unpack_wheels.py" "$root/.tools/wheels" "$rpc" google/rpc/error_details.proto .proto
 
 cd "$root"
 "$buf" generate --template clients/ts/buf.gen.yaml
