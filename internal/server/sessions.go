@@ -30,6 +30,10 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 	if err := s.checkDepth("state", req.GetState()); err != nil {
 		return nil, err
 	}
+	events, err := s.importEvents(req.GetEvents())
+	if err != nil {
+		return nil, err
+	}
 	if err := s.authorize(ctx, req.UserId); err != nil {
 		return nil, err
 	}
@@ -46,6 +50,9 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 		AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId, State: req.State,
 	})
 	if err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
+	if err := s.restore(ctx, sess, events); err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
 	noteSession(ctx, sess.GetId())

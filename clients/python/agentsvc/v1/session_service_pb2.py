@@ -22,12 +22,13 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from agentsvc.v1 import event_pb2 as agentsvc_dot_v1_dot_event__pb2
 from agentsvc.v1 import session_pb2 as agentsvc_dot_v1_dot_session__pb2
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!agentsvc/v1/session_service.proto\x12\x0b\x61gentsvc.v1\x1a\x19\x61gentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"u\n\x14\x43reateSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12&\n\x05state\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\">\n\x15\x43reateSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"\xa5\x01\n\x11GetSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x19\n\x11num_recent_events\x18\x04 \x01(\x05\x12\x17\n\x0f\x61\x66ter_timestamp\x18\x05 \x01(\x01\x12\x11\n\tpage_size\x18\x06 \x01(\x05\x12\x12\n\npage_token\x18\x07 \x01(\t\"T\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"_\n\x13ListSessionsRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"W\n\x14ListSessionsResponse\x12&\n\x08sessions\x18\x01 \x03(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"M\n\x14\x44\x65leteSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x17\n\x15\x44\x65leteSessionResponse\"\x80\x01\n\x19UpdateSessionStateRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12,\n\x0bstate_delta\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"C\n\x1aUpdateSessionStateResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"r\n\x14RewindSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12#\n\x1brewind_before_invocation_id\x18\x04 \x01(\t\">\n\x15RewindSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session2\xcd\x07\n\x0eSessionService\x12\x95\x01\n\rCreateSession\x12!.agentsvc.v1.CreateSessionRequest\x1a\".agentsvc.v1.CreateSessionResponse\"=\x82\xd3\xe4\x93\x02\x37\")/apps/{app_name}/users/{user_id}/sessions:\x01*b\x07session\x12\x96\x01\n\nGetSession\x12\x1e.agentsvc.v1.GetSessionRequest\x1a\x1f.agentsvc.v1.GetSessionResponse\"G\x82\xd3\xe4\x93\x02\x41\x12\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}b\x07session\x12\x90\x01\n\x0cListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x02\x35\x12)/apps/{app_name}/users/{user_id}/sessionsb\x08sessions\x12\x96\x01\n\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x02\x38*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind:\x01*b\x07session\x12\xb1\x01\n\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a\'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02\x44\x32\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}:\x01*b\x07sessionB9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!agentsvc/v1/session_service.proto\x12\x0b\x61gentsvc.v1\x1a\x17\x61gentsvc/v1/event.proto\x1a\x19\x61gentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x99\x01\n\x14\x43reateSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12&\n\x05state\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\"\n\x06\x65vents\x18\x05 \x03(\x0b\x32\x12.agentsvc.v1.Event\">\n\x15\x43reateSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"\xa5\x01\n\x11GetSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x19\n\x11num_recent_events\x18\x04 \x01(\x05\x12\x17\n\x0f\x61\x66ter_timestamp\x18\x05 \x01(\x01\x12\x11\n\tpage_size\x18\x06 \x01(\x05\x12\x12\n\npage_token\x18\x07 \x01(\t\"T\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"_\n\x13ListSessionsRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"W\n\x14ListSessionsResponse\x12&\n\x08sessions\x18\x01 \x03(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"M\n\x14\x44\x65leteSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x17\n\x15\x44\x65leteSessionResponse\"\x80\x01\n\x19UpdateSessionStateRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12,\n\x0bstate_delta\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"C\n\x1aUpdateSessionStateResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"r\n\x14RewindSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12#\n\x1brewind_before_invocation_id\x18\x04 \x01(\t\">\n\x15RewindSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session2\xcd\x07\n\x0eSessionService\x12\x95\x01\n\rCreateSession\x12!.agentsvc.v1.CreateSessionRequest\x1a\".agentsvc.v1.CreateSessionResponse\"=\x82\xd3\xe4\x93\x02\x37\")/apps/{app_name}/users/{user_id}/sessions:\x01*b\x07session\x12\x96\x01\n\nGetSession\x12\x1e.agentsvc.v1.GetSessionRequest\x1a\x1f.agentsvc.v1.GetSessionResponse\"G\x82\xd3\xe4\x93\x02\x41\x12\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}b\x07session\x12\x90\x01\n\x0cListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x02\x35\x12)/apps/{app_name}/users/{user_id}/sessionsb\x08sessions\x12\x96\x01\n\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x02\x38*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind:\x01*b\x07session\x12\xb1\x01\n\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a\'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02\x44\x32\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}:\x01*b\x07sessionB9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -47,30 +48,30 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SESSIONSERVICE'].methods_by_name['RewindSession']._serialized_options = b'\202\323\344\223\002K\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind:\001*b\007session'
   _globals['_SESSIONSERVICE'].methods_by_name['UpdateSessionState']._loaded_options = None
   _globals['_SESSIONSERVICE'].methods_by_name['UpdateSessionState']._serialized_options = b'\202\323\344\223\002D26/apps/{app_name}/users/{user_id}/sessions/{session_id}:\001*b\007session'
-  _globals['_CREATESESSIONREQUEST']._serialized_start=137
-  _globals['_CREATESESSIONREQUEST']._serialized_end=254
-  _globals['_CREATESESSIONRESPONSE']._serialized_start=256
-  _globals['_CREATESESSIONRESPONSE']._serialized_end=318
-  _globals['_GETSESSIONREQUEST']._serialized_start=321
-  _globals['_GETSESSIONREQUEST']._serialized_end=486
-  _globals['_GETSESSIONRESPONSE']._serialized_start=488
-  _globals['_GETSESSIONRESPONSE']._serialized_end=572
-  _globals['_LISTSESSIONSREQUEST']._serialized_start=574
-  _globals['_LISTSESSIONSREQUEST']._serialized_end=669
-  _globals['_LISTSESSIONSRESPONSE']._serialized_start=671
-  _globals['_LISTSESSIONSRESPONSE']._serialized_end=758
-  _globals['_DELETESESSIONREQUEST']._serialized_start=760
-  _globals['_DELETESESSIONREQUEST']._serialized_end=837
-  _globals['_DELETESESSIONRESPONSE']._serialized_start=839
-  _globals['_DELETESESSIONRESPONSE']._serialized_end=862
-  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_start=865
-  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_end=993
-  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_start=995
-  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_end=1062
-  _globals['_REWINDSESSIONREQUEST']._serialized_start=1064
-  _globals['_REWINDSESSIONREQUEST']._serialized_end=1178
-  _globals['_REWINDSESSIONRESPONSE']._serialized_start=1180
-  _globals['_REWINDSESSIONRESPONSE']._serialized_end=1242
-  _globals['_SESSIONSERVICE']._serialized_start=1245
-  _globals['_SESSIONSERVICE']._serialized_end=2218
+  _globals['_CREATESESSIONREQUEST']._serialized_start=163
+  _globals['_CREATESESSIONREQUEST']._serialized_end=316
+  _globals['_CREATESESSIONRESPONSE']._serialized_start=318
+  _globals['_CREATESESSIONRESPONSE']._serialized_end=380
+  _globals['_GETSESSIONREQUEST']._serialized_start=383
+  _globals['_GETSESSIONREQUEST']._serialized_end=548
+  _globals['_GETSESSIONRESPONSE']._serialized_start=550
+  _globals['_GETSESSIONRESPONSE']._serialized_end=634
+  _globals['_LISTSESSIONSREQUEST']._serialized_start=636
+  _globals['_LISTSESSIONSREQUEST']._serialized_end=731
+  _globals['_LISTSESSIONSRESPONSE']._serialized_start=733
+  _globals['_LISTSESSIONSRESPONSE']._serialized_end=820
+  _globals['_DELETESESSIONREQUEST']._serialized_start=822
+  _globals['_DELETESESSIONREQUEST']._serialized_end=899
+  _globals['_DELETESESSIONRESPONSE']._serialized_start=901
+  _globals['_DELETESESSIONRESPONSE']._serialized_end=924
+  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_start=927
+  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_end=1055
+  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_start=1057
+  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_end=1124
+  _globals['_REWINDSESSIONREQUEST']._serialized_start=1126
+  _globals['_REWINDSESSIONREQUEST']._serialized_end=1240
+  _globals['_REWINDSESSIONRESPONSE']._serialized_start=1242
+  _globals['_REWINDSESSIONRESPONSE']._serialized_end=1304
+  _globals['_SESSIONSERVICE']._serialized_start=1307
+  _globals['_SESSIONSERVICE']._serialized_end=2280
 # @@protoc_insertion_point(module_scope)

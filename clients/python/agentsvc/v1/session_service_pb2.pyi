@@ -1,3 +1,4 @@
+from agentsvc.v1 import event_pb2 as _event_pb2
 from agentsvc.v1 import session_pb2 as _session_pb2
 from google.api import annotations_pb2 as _annotations_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
@@ -10,16 +11,18 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ("app_name", "user_id", "session_id", "state")
+    __slots__ = ("app_name", "user_id", "session_id", "state", "events")
     APP_NAME_FIELD_NUMBER: _ClassVar[int]
     USER_ID_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     app_name: str
     user_id: str
     session_id: str
     state: _struct_pb2.Struct
-    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_event_pb2.Event]
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_event_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ("session",)

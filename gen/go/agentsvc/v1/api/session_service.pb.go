@@ -32,7 +32,12 @@ type CreateSessionRequest struct {
 	// Optional; a uuid4 is generated when empty.
 	SessionId string `protobuf:"bytes,3,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	// Initial state; prefixed keys go to their scopes.
-	State         *structpb.Struct `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	State *structpb.Struct `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	// Events of a conversation to restore (ADK's create body `events`),
+	// appended in order after the state. Each needs an author and may carry
+	// no actions, no long-running tool ids and no framework (adk_) calls;
+	// ids and timestamps are kept when given and made otherwise.
+	Events        []*v1.Event `protobuf:"bytes,5,rep,name=events,proto3" json:"events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -91,6 +96,13 @@ func (x *CreateSessionRequest) GetSessionId() string {
 func (x *CreateSessionRequest) GetState() *structpb.Struct {
 	if x != nil {
 		return x.State
+	}
+	return nil
+}
+
+func (x *CreateSessionRequest) GetEvents() []*v1.Event {
+	if x != nil {
+		return x.Events
 	}
 	return nil
 }
@@ -752,13 +764,14 @@ var File_agentsvc_v1_session_service_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_session_service_proto_rawDesc = "" +
 	"\n" +
-	"!agentsvc/v1/session_service.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x98\x01\n" +
+	"!agentsvc/v1/session_service.proto\x12\vagentsvc.v1\x1a\x17agentsvc/v1/event.proto\x1a\x19agentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xc4\x01\n" +
 	"\x14CreateSessionRequest\x12\x19\n" +
 	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12-\n" +
-	"\x05state\x18\x04 \x01(\v2\x17.google.protobuf.StructR\x05state\"G\n" +
+	"\x05state\x18\x04 \x01(\v2\x17.google.protobuf.StructR\x05state\x12*\n" +
+	"\x06events\x18\x05 \x03(\v2\x12.agentsvc.v1.EventR\x06events\"G\n" +
 	"\x15CreateSessionResponse\x12.\n" +
 	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession\"\xf7\x01\n" +
 	"\x11GetSessionRequest\x12\x19\n" +
@@ -842,33 +855,35 @@ var file_agentsvc_v1_session_service_proto_goTypes = []any{
 	(*RewindSessionRequest)(nil),       // 10: agentsvc.v1.RewindSessionRequest
 	(*RewindSessionResponse)(nil),      // 11: agentsvc.v1.RewindSessionResponse
 	(*structpb.Struct)(nil),            // 12: google.protobuf.Struct
-	(*v1.Session)(nil),                 // 13: agentsvc.v1.Session
+	(*v1.Event)(nil),                   // 13: agentsvc.v1.Event
+	(*v1.Session)(nil),                 // 14: agentsvc.v1.Session
 }
 var file_agentsvc_v1_session_service_proto_depIdxs = []int32{
 	12, // 0: agentsvc.v1.CreateSessionRequest.state:type_name -> google.protobuf.Struct
-	13, // 1: agentsvc.v1.CreateSessionResponse.session:type_name -> agentsvc.v1.Session
-	13, // 2: agentsvc.v1.GetSessionResponse.session:type_name -> agentsvc.v1.Session
-	13, // 3: agentsvc.v1.ListSessionsResponse.sessions:type_name -> agentsvc.v1.Session
-	12, // 4: agentsvc.v1.UpdateSessionStateRequest.state_delta:type_name -> google.protobuf.Struct
-	13, // 5: agentsvc.v1.UpdateSessionStateResponse.session:type_name -> agentsvc.v1.Session
-	13, // 6: agentsvc.v1.RewindSessionResponse.session:type_name -> agentsvc.v1.Session
-	0,  // 7: agentsvc.v1.SessionService.CreateSession:input_type -> agentsvc.v1.CreateSessionRequest
-	2,  // 8: agentsvc.v1.SessionService.GetSession:input_type -> agentsvc.v1.GetSessionRequest
-	4,  // 9: agentsvc.v1.SessionService.ListSessions:input_type -> agentsvc.v1.ListSessionsRequest
-	6,  // 10: agentsvc.v1.SessionService.DeleteSession:input_type -> agentsvc.v1.DeleteSessionRequest
-	10, // 11: agentsvc.v1.SessionService.RewindSession:input_type -> agentsvc.v1.RewindSessionRequest
-	8,  // 12: agentsvc.v1.SessionService.UpdateSessionState:input_type -> agentsvc.v1.UpdateSessionStateRequest
-	1,  // 13: agentsvc.v1.SessionService.CreateSession:output_type -> agentsvc.v1.CreateSessionResponse
-	3,  // 14: agentsvc.v1.SessionService.GetSession:output_type -> agentsvc.v1.GetSessionResponse
-	5,  // 15: agentsvc.v1.SessionService.ListSessions:output_type -> agentsvc.v1.ListSessionsResponse
-	7,  // 16: agentsvc.v1.SessionService.DeleteSession:output_type -> agentsvc.v1.DeleteSessionResponse
-	11, // 17: agentsvc.v1.SessionService.RewindSession:output_type -> agentsvc.v1.RewindSessionResponse
-	9,  // 18: agentsvc.v1.SessionService.UpdateSessionState:output_type -> agentsvc.v1.UpdateSessionStateResponse
-	13, // [13:19] is the sub-list for method output_type
-	7,  // [7:13] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	13, // 1: agentsvc.v1.CreateSessionRequest.events:type_name -> agentsvc.v1.Event
+	14, // 2: agentsvc.v1.CreateSessionResponse.session:type_name -> agentsvc.v1.Session
+	14, // 3: agentsvc.v1.GetSessionResponse.session:type_name -> agentsvc.v1.Session
+	14, // 4: agentsvc.v1.ListSessionsResponse.sessions:type_name -> agentsvc.v1.Session
+	12, // 5: agentsvc.v1.UpdateSessionStateRequest.state_delta:type_name -> google.protobuf.Struct
+	14, // 6: agentsvc.v1.UpdateSessionStateResponse.session:type_name -> agentsvc.v1.Session
+	14, // 7: agentsvc.v1.RewindSessionResponse.session:type_name -> agentsvc.v1.Session
+	0,  // 8: agentsvc.v1.SessionService.CreateSession:input_type -> agentsvc.v1.CreateSessionRequest
+	2,  // 9: agentsvc.v1.SessionService.GetSession:input_type -> agentsvc.v1.GetSessionRequest
+	4,  // 10: agentsvc.v1.SessionService.ListSessions:input_type -> agentsvc.v1.ListSessionsRequest
+	6,  // 11: agentsvc.v1.SessionService.DeleteSession:input_type -> agentsvc.v1.DeleteSessionRequest
+	10, // 12: agentsvc.v1.SessionService.RewindSession:input_type -> agentsvc.v1.RewindSessionRequest
+	8,  // 13: agentsvc.v1.SessionService.UpdateSessionState:input_type -> agentsvc.v1.UpdateSessionStateRequest
+	1,  // 14: agentsvc.v1.SessionService.CreateSession:output_type -> agentsvc.v1.CreateSessionResponse
+	3,  // 15: agentsvc.v1.SessionService.GetSession:output_type -> agentsvc.v1.GetSessionResponse
+	5,  // 16: agentsvc.v1.SessionService.ListSessions:output_type -> agentsvc.v1.ListSessionsResponse
+	7,  // 17: agentsvc.v1.SessionService.DeleteSession:output_type -> agentsvc.v1.DeleteSessionResponse
+	11, // 18: agentsvc.v1.SessionService.RewindSession:output_type -> agentsvc.v1.RewindSessionResponse
+	9,  // 19: agentsvc.v1.SessionService.UpdateSessionState:output_type -> agentsvc.v1.UpdateSessionStateResponse
+	14, // [14:20] is the sub-list for method output_type
+	8,  // [8:14] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_session_service_proto_init() }

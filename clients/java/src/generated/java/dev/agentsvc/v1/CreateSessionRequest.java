@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
     appName_ = "";
     userId_ = "";
     sessionId_ = "";
+    events_ = java.util.Collections.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -214,6 +215,82 @@ private static final long serialVersionUID = 0L;
     return state_ == null ? com.google.protobuf.Struct.getDefaultInstance() : state_;
   }
 
+  public static final int EVENTS_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentsvc.v1.Event> events_;
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentsvc.v1.Event> getEventsList() {
+    return events_;
+  }
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentsvc.v1.EventOrBuilder> 
+      getEventsOrBuilderList() {
+    return events_;
+  }
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  @java.lang.Override
+  public int getEventsCount() {
+    return events_.size();
+  }
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.Event getEvents(int index) {
+    return events_.get(index);
+  }
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.EventOrBuilder getEventsOrBuilder(
+      int index) {
+    return events_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -240,6 +317,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(4, getState());
     }
+    for (int i = 0; i < events_.size(); i++) {
+      output.writeMessage(5, events_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -261,6 +341,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(4, getState());
+    }
+    for (int i = 0; i < events_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, events_.get(i));
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -288,6 +372,8 @@ private static final long serialVersionUID = 0L;
       if (!getState()
           .equals(other.getState())) return false;
     }
+    if (!getEventsList()
+        .equals(other.getEventsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -308,6 +394,10 @@ private static final long serialVersionUID = 0L;
     if (hasState()) {
       hash = (37 * hash) + STATE_FIELD_NUMBER;
       hash = (53 * hash) + getState().hashCode();
+    }
+    if (getEventsCount() > 0) {
+      hash = (37 * hash) + EVENTS_FIELD_NUMBER;
+      hash = (53 * hash) + getEventsList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -444,6 +534,7 @@ private static final long serialVersionUID = 0L;
       if (com.google.protobuf.GeneratedMessage
               .alwaysUseFieldBuilders) {
         internalGetStateFieldBuilder();
+        internalGetEventsFieldBuilder();
       }
     }
     @java.lang.Override
@@ -458,6 +549,13 @@ private static final long serialVersionUID = 0L;
         stateBuilder_.dispose();
         stateBuilder_ = null;
       }
+      if (eventsBuilder_ == null) {
+        events_ = java.util.Collections.emptyList();
+      } else {
+        events_ = null;
+        eventsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000010);
       return this;
     }
 
@@ -484,9 +582,22 @@ private static final long serialVersionUID = 0L;
     @java.lang.Override
     public dev.agentsvc.v1.CreateSessionRequest buildPartial() {
       dev.agentsvc.v1.CreateSessionRequest result = new dev.agentsvc.v1.CreateSessionRequest(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.agentsvc.v1.CreateSessionRequest result) {
+      if (eventsBuilder_ == null) {
+        if (((bitField0_ & 0x00000010) != 0)) {
+          events_ = java.util.Collections.unmodifiableList(events_);
+          bitField0_ = (bitField0_ & ~0x00000010);
+        }
+        result.events_ = events_;
+      } else {
+        result.events_ = eventsBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.agentsvc.v1.CreateSessionRequest result) {
@@ -540,6 +651,32 @@ private static final long serialVersionUID = 0L;
       if (other.hasState()) {
         mergeState(other.getState());
       }
+      if (eventsBuilder_ == null) {
+        if (!other.events_.isEmpty()) {
+          if (events_.isEmpty()) {
+            events_ = other.events_;
+            bitField0_ = (bitField0_ & ~0x00000010);
+          } else {
+            ensureEventsIsMutable();
+            events_.addAll(other.events_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.events_.isEmpty()) {
+          if (eventsBuilder_.isEmpty()) {
+            eventsBuilder_.dispose();
+            eventsBuilder_ = null;
+            events_ = other.events_;
+            bitField0_ = (bitField0_ & ~0x00000010);
+            eventsBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetEventsFieldBuilder() : null;
+          } else {
+            eventsBuilder_.addAllMessages(other.events_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -588,6 +725,19 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              dev.agentsvc.v1.Event m =
+                  input.readMessage(
+                      dev.agentsvc.v1.Event.parser(),
+                      extensionRegistry);
+              if (eventsBuilder_ == null) {
+                ensureEventsIsMutable();
+                events_.add(m);
+              } else {
+                eventsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -996,6 +1146,372 @@ private static final long serialVersionUID = 0L;
         state_ = null;
       }
       return stateBuilder_;
+    }
+
+    private java.util.List<dev.agentsvc.v1.Event> events_ =
+      java.util.Collections.emptyList();
+    private void ensureEventsIsMutable() {
+      if (!((bitField0_ & 0x00000010) != 0)) {
+        events_ = new java.util.ArrayList<dev.agentsvc.v1.Event>(events_);
+        bitField0_ |= 0x00000010;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.Event, dev.agentsvc.v1.Event.Builder, dev.agentsvc.v1.EventOrBuilder> eventsBuilder_;
+
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.Event> getEventsList() {
+      if (eventsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(events_);
+      } else {
+        return eventsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public int getEventsCount() {
+      if (eventsBuilder_ == null) {
+        return events_.size();
+      } else {
+        return eventsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public dev.agentsvc.v1.Event getEvents(int index) {
+      if (eventsBuilder_ == null) {
+        return events_.get(index);
+      } else {
+        return eventsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder setEvents(
+        int index, dev.agentsvc.v1.Event value) {
+      if (eventsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureEventsIsMutable();
+        events_.set(index, value);
+        onChanged();
+      } else {
+        eventsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder setEvents(
+        int index, dev.agentsvc.v1.Event.Builder builderForValue) {
+      if (eventsBuilder_ == null) {
+        ensureEventsIsMutable();
+        events_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        eventsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder addEvents(dev.agentsvc.v1.Event value) {
+      if (eventsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureEventsIsMutable();
+        events_.add(value);
+        onChanged();
+      } else {
+        eventsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder addEvents(
+        int index, dev.agentsvc.v1.Event value) {
+      if (eventsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureEventsIsMutable();
+        events_.add(index, value);
+        onChanged();
+      } else {
+        eventsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder addEvents(
+        dev.agentsvc.v1.Event.Builder builderForValue) {
+      if (eventsBuilder_ == null) {
+        ensureEventsIsMutable();
+        events_.add(builderForValue.build());
+        onChanged();
+      } else {
+        eventsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder addEvents(
+        int index, dev.agentsvc.v1.Event.Builder builderForValue) {
+      if (eventsBuilder_ == null) {
+        ensureEventsIsMutable();
+        events_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        eventsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder addAllEvents(
+        java.lang.Iterable<? extends dev.agentsvc.v1.Event> values) {
+      if (eventsBuilder_ == null) {
+        ensureEventsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, events_);
+        onChanged();
+      } else {
+        eventsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder clearEvents() {
+      if (eventsBuilder_ == null) {
+        events_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000010);
+        onChanged();
+      } else {
+        eventsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public Builder removeEvents(int index) {
+      if (eventsBuilder_ == null) {
+        ensureEventsIsMutable();
+        events_.remove(index);
+        onChanged();
+      } else {
+        eventsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public dev.agentsvc.v1.Event.Builder getEventsBuilder(
+        int index) {
+      return internalGetEventsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public dev.agentsvc.v1.EventOrBuilder getEventsOrBuilder(
+        int index) {
+      if (eventsBuilder_ == null) {
+        return events_.get(index);  } else {
+        return eventsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public java.util.List<? extends dev.agentsvc.v1.EventOrBuilder> 
+         getEventsOrBuilderList() {
+      if (eventsBuilder_ != null) {
+        return eventsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(events_);
+      }
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public dev.agentsvc.v1.Event.Builder addEventsBuilder() {
+      return internalGetEventsFieldBuilder().addBuilder(
+          dev.agentsvc.v1.Event.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public dev.agentsvc.v1.Event.Builder addEventsBuilder(
+        int index) {
+      return internalGetEventsFieldBuilder().addBuilder(
+          index, dev.agentsvc.v1.Event.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Events of a conversation to restore (ADK's create body `events`),
+     * appended in order after the state. Each needs an author and may carry
+     * no actions, no long-running tool ids and no framework (adk_) calls;
+     * ids and timestamps are kept when given and made otherwise.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event events = 5;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.Event.Builder> 
+         getEventsBuilderList() {
+      return internalGetEventsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.Event, dev.agentsvc.v1.Event.Builder, dev.agentsvc.v1.EventOrBuilder> 
+        internalGetEventsFieldBuilder() {
+      if (eventsBuilder_ == null) {
+        eventsBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.agentsvc.v1.Event, dev.agentsvc.v1.Event.Builder, dev.agentsvc.v1.EventOrBuilder>(
+                events_,
+                ((bitField0_ & 0x00000010) != 0),
+                getParentForChildren(),
+                isClean());
+        events_ = null;
+      }
+      return eventsBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.CreateSessionRequest)

@@ -80,4 +80,63 @@ public interface CreateSessionRequestOrBuilder extends
    * <code>.google.protobuf.Struct state = 4;</code>
    */
   com.google.protobuf.StructOrBuilder getStateOrBuilder();
+
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  java.util.List<dev.agentsvc.v1.Event> 
+      getEventsList();
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  dev.agentsvc.v1.Event getEvents(int index);
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  int getEventsCount();
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  java.util.List<? extends dev.agentsvc.v1.EventOrBuilder> 
+      getEventsOrBuilderList();
+  /**
+   * <pre>
+   * Events of a conversation to restore (ADK's create body `events`),
+   * appended in order after the state. Each needs an author and may carry
+   * no actions, no long-running tool ids and no framework (adk_) calls;
+   * ids and timestamps are kept when given and made otherwise.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event events = 5;</code>
+   */
+  dev.agentsvc.v1.EventOrBuilder getEventsOrBuilder(
+      int index);
 }

@@ -96,67 +96,70 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
   static {
     java.lang.String[] descriptorData = {
       "\n!agentsvc/v1/session_service.proto\022\013age" +
-      "ntsvc.v1\032\031agentsvc/v1/session.proto\032\034goo" +
-      "gle/api/annotations.proto\032\034google/protob" +
-      "uf/struct.proto\"u\n\024CreateSessionRequest\022" +
-      "\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nse" +
-      "ssion_id\030\003 \001(\t\022&\n\005state\030\004 \001(\0132\027.google.p" +
-      "rotobuf.Struct\">\n\025CreateSessionResponse\022" +
-      "%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Session\"\245" +
-      "\001\n\021GetSessionRequest\022\020\n\010app_name\030\001 \001(\t\022\017" +
-      "\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022\031\n\021n" +
-      "um_recent_events\030\004 \001(\005\022\027\n\017after_timestam" +
-      "p\030\005 \001(\001\022\021\n\tpage_size\030\006 \001(\005\022\022\n\npage_token" +
-      "\030\007 \001(\t\"T\n\022GetSessionResponse\022%\n\007session\030" +
-      "\001 \001(\0132\024.agentsvc.v1.Session\022\027\n\017next_page" +
-      "_token\030\002 \001(\t\"_\n\023ListSessionsRequest\022\020\n\010a" +
-      "pp_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\021\n\tpage_s" +
-      "ize\030\003 \001(\005\022\022\n\npage_token\030\004 \001(\t\"W\n\024ListSes" +
-      "sionsResponse\022&\n\010sessions\030\001 \003(\0132\024.agents" +
-      "vc.v1.Session\022\027\n\017next_page_token\030\002 \001(\t\"M" +
-      "\n\024DeleteSessionRequest\022\020\n\010app_name\030\001 \001(\t" +
-      "\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\"\027\n" +
-      "\025DeleteSessionResponse\"\200\001\n\031UpdateSession" +
-      "StateRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_i" +
-      "d\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022,\n\013state_del" +
-      "ta\030\004 \001(\0132\027.google.protobuf.Struct\"C\n\032Upd" +
-      "ateSessionStateResponse\022%\n\007session\030\001 \001(\013" +
-      "2\024.agentsvc.v1.Session\"r\n\024RewindSessionR" +
-      "equest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(" +
-      "\t\022\022\n\nsession_id\030\003 \001(\t\022#\n\033rewind_before_i" +
-      "nvocation_id\030\004 \001(\t\">\n\025RewindSessionRespo" +
-      "nse\022%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Sessi" +
-      "on2\315\007\n\016SessionService\022\225\001\n\rCreateSession\022" +
-      "!.agentsvc.v1.CreateSessionRequest\032\".age" +
-      "ntsvc.v1.CreateSessionResponse\"=\202\323\344\223\0027\")" +
-      "/apps/{app_name}/users/{user_id}/session" +
-      "s:\001*b\007session\022\226\001\n\nGetSession\022\036.agentsvc." +
-      "v1.GetSessionRequest\032\037.agentsvc.v1.GetSe" +
-      "ssionResponse\"G\202\323\344\223\002A\0226/apps/{app_name}/" +
-      "users/{user_id}/sessions/{session_id}b\007s" +
-      "ession\022\220\001\n\014ListSessions\022 .agentsvc.v1.Li" +
-      "stSessionsRequest\032!.agentsvc.v1.ListSess" +
-      "ionsResponse\";\202\323\344\223\0025\022)/apps/{app_name}/u" +
-      "sers/{user_id}/sessionsb\010sessions\022\226\001\n\rDe" +
-      "leteSession\022!.agentsvc.v1.DeleteSessionR" +
-      "equest\032\".agentsvc.v1.DeleteSessionRespon" +
-      "se\">\202\323\344\223\0028*6/apps/{app_name}/users/{user" +
-      "_id}/sessions/{session_id}\022\251\001\n\rRewindSes" +
-      "sion\022!.agentsvc.v1.RewindSessionRequest\032" +
-      "\".agentsvc.v1.RewindSessionResponse\"Q\202\323\344" +
-      "\223\002K\"=/apps/{app_name}/users/{user_id}/se" +
-      "ssions/{session_id}/rewind:\001*b\007session\022\261" +
-      "\001\n\022UpdateSessionState\022&.agentsvc.v1.Upda" +
-      "teSessionStateRequest\032\'.agentsvc.v1.Upda" +
-      "teSessionStateResponse\"J\202\323\344\223\002D26/apps/{a" +
-      "pp_name}/users/{user_id}/sessions/{sessi" +
-      "on_id}:\001*b\007sessionBL\n\017dev.agentsvc.v1P\001Z" +
-      "7github.com/agentsvc/agentsvc/gen/go/age" +
-      "ntsvc/v1/api;apib\006proto3"
+      "ntsvc.v1\032\027agentsvc/v1/event.proto\032\031agent" +
+      "svc/v1/session.proto\032\034google/api/annotat" +
+      "ions.proto\032\034google/protobuf/struct.proto" +
+      "\"\231\001\n\024CreateSessionRequest\022\020\n\010app_name\030\001 " +
+      "\001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t" +
+      "\022&\n\005state\030\004 \001(\0132\027.google.protobuf.Struct" +
+      "\022\"\n\006events\030\005 \003(\0132\022.agentsvc.v1.Event\">\n\025" +
+      "CreateSessionResponse\022%\n\007session\030\001 \001(\0132\024" +
+      ".agentsvc.v1.Session\"\245\001\n\021GetSessionReque" +
+      "st\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n" +
+      "\nsession_id\030\003 \001(\t\022\031\n\021num_recent_events\030\004" +
+      " \001(\005\022\027\n\017after_timestamp\030\005 \001(\001\022\021\n\tpage_si" +
+      "ze\030\006 \001(\005\022\022\n\npage_token\030\007 \001(\t\"T\n\022GetSessi" +
+      "onResponse\022%\n\007session\030\001 \001(\0132\024.agentsvc.v" +
+      "1.Session\022\027\n\017next_page_token\030\002 \001(\t\"_\n\023Li" +
+      "stSessionsRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007u" +
+      "ser_id\030\002 \001(\t\022\021\n\tpage_size\030\003 \001(\005\022\022\n\npage_" +
+      "token\030\004 \001(\t\"W\n\024ListSessionsResponse\022&\n\010s" +
+      "essions\030\001 \003(\0132\024.agentsvc.v1.Session\022\027\n\017n" +
+      "ext_page_token\030\002 \001(\t\"M\n\024DeleteSessionReq" +
+      "uest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022" +
+      "\022\n\nsession_id\030\003 \001(\t\"\027\n\025DeleteSessionResp" +
+      "onse\"\200\001\n\031UpdateSessionStateRequest\022\020\n\010ap" +
+      "p_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession" +
+      "_id\030\003 \001(\t\022,\n\013state_delta\030\004 \001(\0132\027.google." +
+      "protobuf.Struct\"C\n\032UpdateSessionStateRes" +
+      "ponse\022%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Ses" +
+      "sion\"r\n\024RewindSessionRequest\022\020\n\010app_name" +
+      "\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 " +
+      "\001(\t\022#\n\033rewind_before_invocation_id\030\004 \001(\t" +
+      "\">\n\025RewindSessionResponse\022%\n\007session\030\001 \001" +
+      "(\0132\024.agentsvc.v1.Session2\315\007\n\016SessionServ" +
+      "ice\022\225\001\n\rCreateSession\022!.agentsvc.v1.Crea" +
+      "teSessionRequest\032\".agentsvc.v1.CreateSes" +
+      "sionResponse\"=\202\323\344\223\0027\")/apps/{app_name}/u" +
+      "sers/{user_id}/sessions:\001*b\007session\022\226\001\n\n" +
+      "GetSession\022\036.agentsvc.v1.GetSessionReque" +
+      "st\032\037.agentsvc.v1.GetSessionResponse\"G\202\323\344" +
+      "\223\002A\0226/apps/{app_name}/users/{user_id}/se" +
+      "ssions/{session_id}b\007session\022\220\001\n\014ListSes" +
+      "sions\022 .agentsvc.v1.ListSessionsRequest\032" +
+      "!.agentsvc.v1.ListSessionsResponse\";\202\323\344\223" +
+      "\0025\022)/apps/{app_name}/users/{user_id}/ses" +
+      "sionsb\010sessions\022\226\001\n\rDeleteSession\022!.agen" +
+      "tsvc.v1.DeleteSessionRequest\032\".agentsvc." +
+      "v1.DeleteSessionResponse\">\202\323\344\223\0028*6/apps/" +
+      "{app_name}/users/{user_id}/sessions/{ses" +
+      "sion_id}\022\251\001\n\rRewindSession\022!.agentsvc.v1" +
+      ".RewindSessionRequest\032\".agentsvc.v1.Rewi" +
+      "ndSessionResponse\"Q\202\323\344\223\002K\"=/apps/{app_na" +
+      "me}/users/{user_id}/sessions/{session_id" +
+      "}/rewind:\001*b\007session\022\261\001\n\022UpdateSessionSt" +
+      "ate\022&.agentsvc.v1.UpdateSessionStateRequ" +
+      "est\032\'.agentsvc.v1.UpdateSessionStateResp" +
+      "onse\"J\202\323\344\223\002D26/apps/{app_name}/users/{us" +
+      "er_id}/sessions/{session_id}:\001*b\007session" +
+      "BL\n\017dev.agentsvc.v1P\001Z7github.com/agents" +
+      "vc/agentsvc/gen/go/agentsvc/v1/api;apib\006" +
+      "proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
+          dev.agentsvc.v1.EventOuterClass.getDescriptor(),
           dev.agentsvc.v1.SessionOuterClass.getDescriptor(),
           com.google.api.AnnotationsProto.getDescriptor(),
           com.google.protobuf.StructProto.getDescriptor(),
@@ -166,7 +169,7 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
     internal_static_agentsvc_v1_CreateSessionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CreateSessionRequest_descriptor,
-        new java.lang.String[] { "AppName", "UserId", "SessionId", "State", });
+        new java.lang.String[] { "AppName", "UserId", "SessionId", "State", "Events", });
     internal_static_agentsvc_v1_CreateSessionResponse_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_agentsvc_v1_CreateSessionResponse_fieldAccessorTable = new
@@ -234,6 +237,7 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
         internal_static_agentsvc_v1_RewindSessionResponse_descriptor,
         new java.lang.String[] { "Session", });
     descriptor.resolveAllFeaturesImmutable();
+    dev.agentsvc.v1.EventOuterClass.getDescriptor();
     dev.agentsvc.v1.SessionOuterClass.getDescriptor();
     com.google.api.AnnotationsProto.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();
