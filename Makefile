@@ -140,6 +140,10 @@ fuzz: ## Every fuzz target for FUZZTIME each (default 5s).
 integration: ## End-to-end tests against the built binaries, with a private Redis and Redis Cluster.
 	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 ./integration/
 
+.PHONY: test-browser
+test-browser: ## ADK's web UI in headless Chromium against agentsvc --dev-ui (screenshots in .test-out/browser).
+	integration/browser/run.sh
+
 .PHONY: conformance
 conformance: ## ADK's conformance suite (adk conformance test, google-adk in .tools) against agentsvc, both streaming modes.
 	integration/conformance/run.sh
@@ -160,4 +164,4 @@ bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
 	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
-test: lint check-gen unit fuzz integration conformance test-clients ## Everything CI runs.
+test: lint check-gen unit fuzz integration conformance test-browser test-clients ## Everything CI runs.

@@ -1,0 +1,153 @@
+"""Drives ADK's web UI, served by agentsvc --dev-ui, in headless Chromium.
+
+Usage: dev_ui.py BASE_URL FAKE_URL OUT_DIR CHROMIUM
+
+BASE_URL is agentsvc's REST listener, FAKE_URL the fake Gemini server the
+service calls (scripted here through its control API), OUT_DIR where the
+screenshots go. Each step prints PASS or SKIP; the first failure ends the
+run with a non-zero status and a screenshot named after the step.
+"""
+
+import json
+import pathlib
+import sys
+import urllib.request
+
+from playwright.sync_api import expect, sync_playwright
+
+BASE, FAKE, OUT, CHROMIUM = sys.argv[1:5]
+OUT_DIR = pathlib.Path(OUT)
+OUT_DIR.mkdir(parents=True, exist_ok=True)
+TIMEOUT_MS = 15_000
+
+
+def script_model(responses):
+    """Queues the fake model's next answers."""
+    req = urllib.request.Request(FAKE + "/_fake/script", data=json.dumps({"responses": responses}).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    urllib.request.urlopen(req, timeout=5).read()
+
+
+def reply(parts):
+    return {"response": {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}],
+                         "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 3, "totalTokenCount": 8}}}
+
+
+def main():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.set_default_timeout(TIMEOUT_MS)
+        run_bodies = []
+        page.on("request", lambda r: run_bodies.append(r.post_data_json) if r.url.endswith("/run_sse") else None)
+        creates, created = [], []
+        page.on("response", lambda r: created.append((r.status, r.text()))
+                if r.request.method == "POST" and r.url.endswith("/sessions") else None)
+        page.on("request", lambda r: creates.append(r.post_data_json or {})
+                if r.method == "POST" and r.url.endswith("/sessions") else None)
+        step = "start"
+
+        def done(name):
+            page.screenshot(path=str(OUT_DIR / f"{name}.png"))
+            print(f"PASS {name}", flush=True)
+
+        try:
+            step = "app-list"
+            page.goto(BASE + "/dev-ui/", wait_until="networkidle")
+            page.get_by_role("button", name="Select an app").click()
+            for app in ("assistant", "dispatcher", "story_pipeline", "weather_bot"):
+                expect(page.get_by_text(app, exact=True)).to_be_visible()
+            done(step)
+            page.get_by_text("assistant", exact=True).click()
+
+            step = "message-and-reply"
+            page.fill("textarea", "Hello there")
+            page.keyboard.press("Enter")
+            expect(page.get_by_text("Echo: Hello there")).to_be_visible()
+            assert "session=" in page.url, page.url
+            session_id = page.url.split("session=")[1].split("&")[0]
+            done(step)
+
+            step = "streaming"
+            page.get_by_role("button", name="More options").click()
+            page.get_by_role("menuitem", name="Streaming").click()
+            page.keyboard.press("Escape")
+            page.fill("textarea", "Stream this")
+            page.keyboard.press("Enter")
+            expect(page.get_by_text("Echo: Stream this")).to_be_visible()
+            assert run_bodies and run_bodies[-1].get("streaming") is True, run_bodies[-1:]
+            done(step)
+
+            step = "export-and-import"
+            page.get_by_text("arrow_drop_down").nth(1).click()
+            with page.expect_download() as dl:
+                page.get_by_role("button", name="Export").click()
+            exported = OUT_DIR / "exported-session.json"
+            dl.value.save_as(exported)
+            with page.expect_file_chooser() as fc:
+                page.get_by_role("button", name="Import").click()
+            fc.value.set_files(str(exported))
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(500)
+            assert creates and creates[-1].get("events"), "the import sent no events"
+            original = json.loads(exported.read_text())
+            sessions = page.request.get(f"{BASE}/apps/assistant/users/user/sessions").json()
+            imported = [x for x in sessions if x["id"] != original["id"]]
+            assert imported, (sessions, created[-1:], json.dumps(creates[-1])[:1500])
+            restored = page.request.get(f"{BASE}/apps/assistant/users/user/sessions/{imported[-1]['id']}").json()
+            assert [e.get("author") for e in restored["events"]] == [e.get("author") for e in original["events"]], restored
+            done(step)
+
+            step = "state-tab"
+            page.request.patch(f"{BASE}/apps/assistant/users/user/sessions/{session_id}",
+                               data={"stateDelta": {"favourite_city": "Lisbon"}})
+            page.goto(f"{BASE}/dev-ui/?app=assistant&userId=user&session={session_id}", wait_until="networkidle")
+            page.get_by_role("tab", name="State").click()
+            expect(page.get_by_text("Lisbon")).to_be_visible()
+            done(step)
+
+            step = "tool-call"
+            script_model([reply([{"functionCall": {"name": "transfer_to_agent", "args": {"agent_name": "support"}}}]),
+                          reply([{"text": "Support here: let us fix it."}])])
+            page.goto(BASE + "/dev-ui/?app=dispatcher", wait_until="networkidle")
+            page.fill("textarea", "My router is broken")
+            page.keyboard.press("Enter")
+            expect(page.get_by_text("Support here: let us fix it.")).to_be_visible()
+            expect(page.get_by_text("transfer_to_agent").first).to_be_visible()
+            done(step)
+
+            step = "trace-tab"
+            page.get_by_text("Traces", exact=True).click()
+            page.wait_for_timeout(500)
+            traced = page.request.get(f"{BASE}/dev/apps/dispatcher/debug/trace/session/x")
+            if traced.status == 501:
+                print("SKIP trace-tab: agentsvc does not serve the trace routes yet (501)", flush=True)
+            else:
+                done(step)
+            page.get_by_text("Events", exact=True).click()
+
+            step = "delete"
+            sessions_before = page.request.get(f"{BASE}/apps/dispatcher/users/user/sessions").json()
+            delete = page.get_by_role("button", name="Delete").first
+            if not delete.is_visible():  # the session panel is still open after an import
+                page.get_by_text("arrow_drop_down").nth(1).click()
+            page.on("dialog", lambda d: d.accept())
+            page.get_by_role("button", name="Delete").first.click()
+            confirm = page.get_by_role("button", name="Delete")
+            if confirm.count() > 0:
+                confirm.last.click()
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(500)
+            sessions_after = page.request.get(f"{BASE}/apps/dispatcher/users/user/sessions").json()
+            assert len(sessions_after) == len(sessions_before) - 1, (sessions_before, sessions_after, imported)
+            done(step)
+        except Exception as e:  # noqa: BLE001 - report any failure with a screenshot
+            page.screenshot(path=str(OUT_DIR / f"FAILED-{step}.png"))
+            print(f"FAIL {step}: {e}", flush=True)
+            browser.close()
+            sys.exit(1)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
