@@ -20,6 +20,6 @@ if [[ -z "${GOOGLE_API_KEY:-}${GEMINI_API_KEY:-}${GOOGLE_GEMINI_BASE_URL:-}${AGE
 fi
 if [[ -f .tools/dev-ui/index.html ]]; then
   echo "ADK's web UI: http://${AGENTSVC_HTTP_ADDR:-127.0.0.1:8080}/dev-ui/" >&2
-  args=(--dev-ui .tools/dev-ui "${args[@]}")
+  args=(--dev-ui .tools/dev-ui --trace-buffer 10000 "${args[@]}")
 fi
 bin/agentsvc serve "${args[@]}"

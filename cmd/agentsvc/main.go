@@ -68,6 +68,8 @@ type options struct {
 	shutdownGrace time.Duration
 	debugAddr     string
 	metricsAddr   string
+	// traceBuffer is how many spans the dev UI's trace routes keep.
+	traceBuffer int
 	// devUI is the folder of ADK's web UI, served at /dev-ui/ when set.
 	devUI string
 	// conformanceDir turns on ADK's conformance replay (see package conformance).
@@ -135,6 +137,7 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.IntVar(&o.maxModelChunks, "max-model-chunks", 10_000, "the most chunks one streamed model answer may have; past it the call fails with RESOURCE_EXHAUSTED")
 	fs.DurationVar(&o.maxInvocationTime, "max-invocation-time", 10*time.Minute, "how long one invocation (Run, Connect, /run, /run_sse) may take, its session lease included; then it fails with DEADLINE_EXCEEDED")
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")
+	fs.IntVar(&o.traceBuffer, "trace-buffer", 0, "keep the last N finished spans in memory and serve them on the dev UI's trace routes (/dev/apps/{app}/debug/trace/...); 0 turns it off")
 	fs.StringVar(&o.devUI, "dev-ui", "", "serve ADK's web UI from this folder (make dev-ui installs it into .tools/dev-ui) at /dev-ui/ on the REST listener; off when empty")
 	fs.StringVar(&o.conformanceDir, "conformance-dir", "", "answer ADK's conformance protocol (_adk_replay_config in a run's state delta) from case directories under this directory; for tests only, off when empty")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics (Prometheus text) on this address instead of the REST listener")

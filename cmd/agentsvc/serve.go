@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/tracebuffer"
+
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
@@ -36,7 +38,14 @@ const stopTimeout = 5 * time.Second
 
 // serve wires the service and runs it until ctx ends, then drains.
 func serve(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) error {
-	tel, err := newTelemetry(ctx, getenv, log)
+	var traces *tracebuffer.Buffer
+	if o.traceBuffer > maxTraceBuffer {
+		return fmt.Errorf("--trace-buffer %d: at most %d spans", o.traceBuffer, maxTraceBuffer)
+	}
+	if o.traceBuffer > 0 {
+		traces = tracebuffer.New(o.traceBuffer)
+	}
+	tel, err := newTelemetry(ctx, getenv, log, traces)
 	if err != nil {
 		return err
 	}
@@ -146,6 +155,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 	if o.metricsAddr == "" {
 		httpOpts = append(httpOpts, server.WithMetrics(tel.metricsHandler()))
+	}
+	if traces != nil {
+		httpOpts = append(httpOpts, server.WithTraces(traces))
 	}
 	if o.devUI != "" {
 		ui := os.DirFS(o.devUI)
@@ -319,6 +331,10 @@ func historySessions(o *options) int {
 		return 0 // the runtime's default
 	}
 }
+
+// maxTraceBuffer bounds --trace-buffer: a span kept takes about a
+// kilobyte.
+const maxTraceBuffer = 1_000_000
 
 func loadApps(dir string, store sessions.Service, provider *gemini.Provider, history int) ([]*server.App, error) {
 	var fsys fs.FS = examples.FS

@@ -28,6 +28,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
 
 // captureContentEnv is ADK's switch for prompt text in spans. ADK records it
@@ -53,8 +54,9 @@ type telemetry struct {
 }
 
 // newTelemetry sets up tracing and metrics from the environment and makes
-// them the global providers.
-func newTelemetry(ctx context.Context, getenv func(string) string, log *slog.Logger) (*telemetry, error) {
+// them the global providers. With buf, spans are also kept in it (for the
+// dev UI's trace routes), exported or not.
+func newTelemetry(ctx context.Context, getenv func(string) string, log *slog.Logger, buf *tracebuffer.Buffer) (*telemetry, error) {
 	t := &telemetry{
 		tracer:     tracenoop.NewTracerProvider(),
 		propagator: propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
@@ -65,16 +67,23 @@ func newTelemetry(ctx context.Context, getenv func(string) string, log *slog.Log
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: resource: %w", err)
 	}
+	var spanOpts []sdktrace.TracerProviderOption
 	if tracesAsked(getenv) {
 		exp, err := autoexport.NewSpanExporter(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: trace exporter: %w", err)
 		}
 		if !autoexport.IsNoneSpanExporter(exp) {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
-			t.tracer, t.tracing = tp, true
-			t.shutdownFns = append(t.shutdownFns, tp.Shutdown)
+			spanOpts = append(spanOpts, sdktrace.WithBatcher(exp))
 		}
+	}
+	if buf != nil {
+		spanOpts = append(spanOpts, sdktrace.WithSpanProcessor(buf))
+	}
+	if len(spanOpts) > 0 {
+		tp := sdktrace.NewTracerProvider(append(spanOpts, sdktrace.WithResource(res))...)
+		t.tracer, t.tracing = tp, true
+		t.shutdownFns = append(t.shutdownFns, tp.Shutdown)
 	}
 
 	reg := prometheus.NewRegistry()

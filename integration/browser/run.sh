@@ -39,7 +39,7 @@ rm -rf "$out"
 mkdir -p "$out"
 bin/fakegemini --addr "$fake" >"$out/fakegemini.log" 2>&1 &
 pids+=($!)
-env -u GOOGLE_API_KEY -u GEMINI_API_KEY bin/agentsvc serve --dev-ui .tools/dev-ui --gemini-base-url "http://$fake" \
+env -u GOOGLE_API_KEY -u GEMINI_API_KEY bin/agentsvc serve --dev-ui .tools/dev-ui --trace-buffer 10000 --gemini-base-url "http://$fake" \
 	--http-addr "$http" --grpc-addr 127.0.0.1:0 >"$out/agentsvc.log" 2>&1 &
 pids+=($!)
 ready "$fake"

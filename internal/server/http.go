@@ -92,6 +92,10 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	for _, r := range notServedRoutes {
 		routes = append(routes, handlerRoute{r.method, r.path, h.notServed(r.what)})
 	}
+	if cfg.traces != nil {
+		// Registered after the 501 routes, so that they win.
+		routes = append(routes, h.traceRoutes(cfg.traces)...)
+	}
 	for _, r := range routes {
 		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {
 			return nil, fmt.Errorf("server: route %s %s: %w", r.method, r.path, err)

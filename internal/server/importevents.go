@@ -95,4 +95,3 @@ func (s *Server) restore(ctx context.Context, sess *v1.Session, events []*v1.Eve
 	}
 	return nil
 }
-

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/tracebuffer"
+
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc/codes"
 
@@ -35,6 +37,7 @@ type httpConfig struct {
 	listenAddr      string
 	metrics         http.Handler
 	devUI           fs.FS
+	traces          *tracebuffer.Buffer
 }
 
 type httpOptionFunc func(*httpConfig)

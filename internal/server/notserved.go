@@ -19,7 +19,8 @@ const (
 	artifactFeature = "artifacts are not served by agentsvc yet"
 	memoryFeature   = "the memory service is not served by agentsvc yet"
 	liveFeature     = "live (bidirectional audio/video) runs are not served by agentsvc"
-	traceFeature    = "traces and agent graphs of the dev UI are not served by agentsvc yet"
+	traceFeature    = "the dev UI's traces are kept only when agentsvc runs with --trace-buffer N"
+	graphFeature    = "agent graphs of the dev UI are not served by agentsvc yet"
 	identityFeature = "agent identity is not served by agentsvc"
 )
 
@@ -68,10 +69,10 @@ var notServedRoutes = []notServedRoute{
 	{"GET", "/dev/apps/{app_name}/metrics-info", evalFeature},
 	{"GET", "/dev/apps/{app_name}/debug/trace/{event_id}", traceFeature},
 	{"GET", "/dev/apps/{app_name}/debug/trace/session/{session_id}", traceFeature},
-	{"GET", "/dev/apps/{app_name}/build_graph", traceFeature},
-	{"GET", "/dev/apps/{app_name}/build_graph_image", traceFeature},
-	{"GET", "/dev/apps/{app_name}/graph", traceFeature},
-	{"GET", "/dev/apps/{app_name}/users/{user_id}/sessions/{session_id}/events/{event_id}/graph", traceFeature},
+	{"GET", "/dev/apps/{app_name}/build_graph", graphFeature},
+	{"GET", "/dev/apps/{app_name}/build_graph_image", graphFeature},
+	{"GET", "/dev/apps/{app_name}/graph", graphFeature},
+	{"GET", "/dev/apps/{app_name}/users/{user_id}/sessions/{session_id}/events/{event_id}/graph", graphFeature},
 }
 
 // notServed answers 501 with what agentsvc does not serve.

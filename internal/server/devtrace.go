@@ -1,0 +1,109 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+	"net/http"
+
+	"go.opentelemetry.io/otel/attribute"
+	"google.golang.org/grpc/codes"
+
+	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+	"github.com/agentsvc/agentsvc/internal/tracebuffer"
+)
+
+// WithTraces serves ADK's trace routes of the web UI
+// (/dev/apps/{app}/debug/trace/...) from the spans buf keeps; without it
+// they answer 501.
+func WithTraces(buf *tracebuffer.Buffer) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.traces = buf })
+}
+
+// traceRoutes are the trace routes served from buf.
+func (h *restRunner) traceRoutes(buf *tracebuffer.Buffer) []handlerRoute {
+	return []handlerRoute{
+		{"GET", "/dev/apps/{app_name}/debug/trace/{event_id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+			sp, ok := buf.Event(p["event_id"])
+			if !ok || !h.s.mayTrace(r.Context(), p["app_name"], tracebuffer.SessionOf(sp)) {
+				h.fail(w, r, statusError(codes.NotFound, "TRACE_NOT_FOUND", "Trace not found"))
+				return
+			}
+			out := attributes(sp.Attributes)
+			out["trace_id"] = json.Number(new(big.Int).SetBytes(sp.TraceID[:]).String())
+			out["span_id"] = json.Number(new(big.Int).SetBytes(sp.SpanID[:]).String())
+			writeTraceJSON(w, out)
+		}},
+		{"GET", "/dev/apps/{app_name}/debug/trace/session/{session_id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+			out := []webUISpan{}
+			if h.s.mayTrace(r.Context(), p["app_name"], p["session_id"]) {
+				for _, sp := range buf.Session(p["session_id"]) {
+					out = append(out, uiSpan(sp))
+				}
+			}
+			writeTraceJSON(w, out)
+		}},
+	}
+}
+
+// webUISpan is ADK's WebUiSpan: ids as the integers OpenTelemetry's Python
+// SDK has.
+type webUISpan struct {
+	Name         string         `json:"name"`
+	StartTime    int64          `json:"start_time"`
+	EndTime      int64          `json:"end_time"`
+	TraceID      json.Number    `json:"trace_id"`
+	SpanID       json.Number    `json:"span_id"`
+	ParentSpanID *json.Number   `json:"parent_span_id"`
+	Attributes   map[string]any `json:"attributes"`
+	Logs         []any          `json:"logs"`
+}
+
+func uiSpan(sp tracebuffer.Span) webUISpan {
+	out := webUISpan{Name: sp.Name, StartTime: sp.Start, EndTime: sp.End,
+		TraceID:    json.Number(new(big.Int).SetBytes(sp.TraceID[:]).String()),
+		SpanID:     json.Number(new(big.Int).SetBytes(sp.SpanID[:]).String()),
+		Attributes: attributes(sp.Attributes), Logs: []any{}}
+	if sp.Parent.IsValid() {
+		n := json.Number(new(big.Int).SetBytes(sp.Parent[:]).String())
+		out.ParentSpanID = &n
+	}
+	return out
+}
+
+// attributes renders span attributes as JSON values.
+func attributes(kvs []attribute.KeyValue) map[string]any {
+	out := make(map[string]any, len(kvs)+2)
+	for _, kv := range kvs {
+		out[string(kv.Key)] = kv.Value.AsInterface()
+	}
+	return out
+}
+
+func writeTraceJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// mayTrace reports whether the caller may read the trace of a session of
+// app: without authentication everyone may, an admin may, and a user may
+// for its own sessions only. A session that is not the caller's reads as
+// having no trace, whether or not it exists.
+func (s *Server) mayTrace(ctx context.Context, app, sessionID string) bool {
+	if sessionID == "" {
+		return false
+	}
+	if s.authn == nil {
+		return true
+	}
+	id, ok := auth.FromContext(ctx)
+	if !ok {
+		return false
+	}
+	if id.Admin {
+		return true
+	}
+	_, err := s.sessions.Get(ctx, sessions.GetRequest{AppName: app, UserID: id.Subject, SessionID: sessionID, NumRecentEvents: 1})
+	return err == nil
+}
