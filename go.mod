@@ -3,6 +3,7 @@ module github.com/agentsvc/agentsvc
 go 1.26.0
 
 require (
+	github.com/emicklei/dot v1.6.2
 	github.com/go-jose/go-jose/v4 v4.1.4
 	github.com/google/go-cmp v0.7.0
 	github.com/google/uuid v1.6.0

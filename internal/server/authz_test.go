@@ -277,6 +277,9 @@ var restCalls = append([]routeCase{
 	{"GET /apps/*/app-info", false, false, request{method: "GET", path: "/apps/desk/app-info"}, 0},
 	{"GET /config/telemetry", false, false, request{method: "GET", path: "/config/telemetry"}, 0},
 	{"POST /config/telemetry", false, false, request{method: "POST", path: "/config/telemetry", body: `{"telemetry": true}`}, 0},
+	{"GET /dev/apps/*/graph", false, false, request{method: "GET", path: "/dev/apps/desk/graph"}, 0},
+	{"GET /dev/apps/*/build_graph_image", false, false, request{method: "GET", path: "/dev/apps/desk/build_graph_image"}, 0},
+	{"GET /dev/apps/*/users/*/sessions/*/events/*/graph", true, false, request{method: "GET", path: "/dev/apps/desk/users/u1/sessions/s1/events/x/graph"}, 0},
 }, notServedCalls()...)
 
 // routeCase is one REST route's authorisation case; a route agentsvc does

@@ -92,6 +92,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	for _, r := range notServedRoutes {
 		routes = append(routes, handlerRoute{r.method, r.path, h.notServed(r.what)})
 	}
+	routes = append(routes, h.graphRoutes()...)
 	if cfg.traces != nil {
 		// Registered after the 501 routes, so that they win.
 		routes = append(routes, h.traceRoutes(cfg.traces)...)
