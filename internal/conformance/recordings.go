@@ -77,8 +77,8 @@ func caseFile(root, dir, mode string) (string, error) {
 	return filepath.Join(real, name), nil
 }
 
-// loadRecordings reads and parses a recordings file.
-func loadRecordings(path string) (*recordings, error) {
+// readYAML reads a bounded YAML file as JSON-like values.
+func readYAML(path string) (any, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("recordings: %w", err)
@@ -95,9 +95,22 @@ func loadRecordings(path string) (*recordings, error) {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("recordings %s: %w", filepath.Base(path), err)
 	}
+	doc = jsonable(doc)
+	if _, ok := doc.(map[string]any); !ok {
+		return nil, fmt.Errorf("recordings %s: not a mapping", filepath.Base(path))
+	}
+	return doc, nil
+}
+
+// loadRecordings reads and parses a recordings file.
+func loadRecordings(path string) (*recordings, error) {
+	doc, err := readYAML(path)
+	if err != nil {
+		return nil, err
+	}
 	// Through JSON, so that the recordings read as the JSON values the
 	// model request is compared with.
-	j, err := json.Marshal(jsonable(doc))
+	j, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("recordings %s: %w", filepath.Base(path), err)
 	}

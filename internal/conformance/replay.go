@@ -18,8 +18,7 @@ import (
 )
 
 // ReplayKey is the state key that asks for replay; RecordKey asks for
-// recording, which agentsvc leaves to adk-python: ADK's recordings are the
-// reference the replay checks agentsvc against.
+// recording (see [Recorder]).
 const (
 	ReplayKey = "_adk_replay_config"
 	RecordKey = "_adk_recordings_config"
@@ -57,15 +56,25 @@ type Replayer struct {
 
 // NewReplayer returns the replay plugin for case directories under root.
 func NewReplayer(root string) (*Replayer, error) {
-	abs, err := filepath.Abs(root)
+	real, err := realRoot(root)
 	if err != nil {
 		return nil, err
 	}
+	return &Replayer{root: real, active: map[string]*replay{}}, nil
+}
+
+// realRoot is the conformance directory as an absolute path without
+// symbolic links.
+func realRoot(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("conformance directory: %w", err)
+		return "", fmt.Errorf("conformance directory: %w", err)
 	}
-	return &Replayer{root: real, active: map[string]*replay{}}, nil
+	return real, nil
 }
 
 // replay is the replay of one invocation: the recordings of its user
@@ -93,9 +102,6 @@ func (r *Replayer) Plugin() *runtime.Plugin {
 
 // beforeRun loads the recordings when the session state asks for replay.
 func (r *Replayer) beforeRun(ictx *runtime.InvocationContext) (*v1.Content, error) {
-	if v, ok := ictx.StateValue(RecordKey); ok && v.GetStructValue() != nil {
-		return nil, failure(ErrConfig, "agentsvc replays recordings but does not make them: record the case with adk-python's recordings plugin")
-	}
 	v, ok := ictx.StateValue(ReplayKey)
 	if !ok {
 		return nil, nil

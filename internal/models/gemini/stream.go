@@ -132,7 +132,7 @@ func (a *streamAggregator) result() *v1.LlmResponse {
 		UsageMetadata:     proto.CloneOf(a.usage),
 		GroundingMetadata: proto.CloneOf(a.grounding),
 		CitationMetadata:  proto.CloneOf(a.citation),
-		ModelVersion:      a.last.ModelVersion,
+		// ADK's aggregate carries no model version: the chunks do.
 	}
 	if len(a.parts) > 0 {
 		out.Content = &v1.Content{Role: roleModel, Parts: a.parts}

@@ -188,10 +188,12 @@ func TestGenerateContentStream(t *testing.T) {
 			}
 			want := tt.want
 			if tt.stream && len(want) > 0 {
-				// ADK's aggregate of a streamed call says partial=False.
+				// ADK's aggregate of a streamed call says partial=False
+				// and carries no model version.
 				want = slices.Clone(want)
 				last := proto.CloneOf(want[len(want)-1])
 				last.Partial = proto.Bool(false)
+				last.ModelVersion = ""
 				want[len(want)-1] = last
 			}
 			if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {

@@ -49,8 +49,11 @@ func Stream(chunks ...*v1.LlmResponse) Step {
 		partials[i].Partial = proto.Bool(true)
 	}
 	final := aggregate(chunks)
+	// As the Gemini adapter's: ADK's aggregate of a streamed call says
+	// partial=False and carries no model version.
 	streamed := proto.CloneOf(final)
 	streamed.Partial = proto.Bool(false)
+	streamed.ModelVersion = ""
 	return Step{
 		once: func(yield func(*v1.LlmResponse, error) bool) { yield(final, nil) },
 		stream: func(yield func(*v1.LlmResponse, error) bool) {
