@@ -7,14 +7,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/gen/openapi"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 var (
@@ -217,9 +220,39 @@ func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string
 	case err != nil:
 		err = toStatus(r.Context(), h.s.log, err)
 		noteRESTError(r.Context(), err)
-		msg := status.Convert(err).Message()
-		_, _ = fmt.Fprintf(w, "data: {\"error\": %s}\n\n", jsonString(msg))
+		_, _ = fmt.Fprintf(w, "data: %s\n\n", sseErrorFrame(err, inv.behavior, time.Now()))
 	}
+}
+
+// sseErrorFrame is the frame that ends a failed /run_sse stream, as the
+// app's ADK release writes it: 1.x {"error": "<message>"}; 2.x
+// {"error": "<type>: <message>", "error_details": {"error_type",
+// "error_message", "timestamp"}}, the type being the ErrorInfo reason
+// where ADK names the Python exception's class.
+func sseErrorFrame(err error, b runtime.Behavior, now time.Time) []byte {
+	st := status.Convert(err)
+	msg := st.Message()
+	if b != runtime.Behavior2x {
+		return append(append([]byte(`{"error": `), jsonString(msg)...), '}')
+	}
+	kind := st.Code().String()
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok && info.Reason != "" {
+			kind = info.Reason
+		}
+	}
+	details, _ := json.Marshal(struct {
+		Type      string  `json:"error_type"`
+		Message   string  `json:"error_message"`
+		Timestamp float64 `json:"timestamp"`
+	}{kind, msg, float64(now.UnixMicro()) / 1e6})
+	var b2 bytes.Buffer
+	b2.WriteString(`{"error": `)
+	b2.Write(jsonString(kind + ": " + msg))
+	b2.WriteString(`, "error_details": `)
+	b2.Write(details)
+	b2.WriteByte('}')
+	return b2.Bytes()
 }
 
 // jsonString quotes s as a JSON string, leaving <, > and & as they are (ADK

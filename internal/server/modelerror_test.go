@@ -110,11 +110,20 @@ func TestModelErrorEventProfile(t *testing.T) {
 				ev.Author != "chat_agent" || ev.ErrorCode != tt.status || ev.ErrorMessage != wantMsg || ev.ID == "" {
 				t.Errorf("/run_sse first frame %q (%v), want the error event", frames[0], err)
 			}
+			// ADK 2.x's error frame: the error's type and message, and
+			// error_details.
 			var final struct {
-				Error string `json:"error"`
+				Error   string `json:"error"`
+				Details struct {
+					Type      string  `json:"error_type"`
+					Message   string  `json:"error_message"`
+					Timestamp float64 `json:"timestamp"`
+				} `json:"error_details"`
 			}
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(frames[1], "data: ")), &final); err != nil || final.Error != msg {
-				t.Errorf("/run_sse last frame %q (%v), want the model's message", frames[1], err)
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(frames[1], "data: ")), &final); err != nil ||
+				final.Error != "MODEL_ERROR: "+msg || final.Details.Type != "MODEL_ERROR" || final.Details.Message != msg ||
+				final.Details.Timestamp == 0 {
+				t.Errorf("/run_sse last frame %q (%v), want the model's message with error_details", frames[1], err)
 			}
 			if stored := s.storedEvents(t, sid); len(stored) != 2 || stored[1].Id != ev.ID {
 				t.Errorf("after /run_sse stored = %v, want the user's message then the error event", stored)

@@ -25,6 +25,8 @@ type invocation struct {
 	ctx context.Context
 	// user holds one of the user's slots until the invocation ends.
 	user userKey
+	// behavior is the app's ADK release line.
+	behavior runtime.Behavior
 }
 
 // errInvocationTimeout is the cause of an invocation's context ending at
@@ -110,7 +112,7 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 		s.releaseLease(ctx, lease)
 		return nil, err
 	}
-	i := &invocation{s: s, inv: inv, lease: lease, ctx: ctx, user: user}
+	i := &invocation{s: s, inv: inv, lease: lease, ctx: ctx, user: user, behavior: app.Runner.App.Behavior}
 	if err := s.invocations.add(i, cancel); err != nil {
 		s.releaseLease(ctx, lease)
 		return nil, err

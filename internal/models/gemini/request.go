@@ -242,10 +242,14 @@ func (rc requestConverter) tools(tools []*v1.Tool) ([]*genai.Tool, error) {
 // when genai.Schema can express them.
 func functionDeclaration(d *v1.FunctionDeclaration) genai.FunctionDeclaration {
 	out := genai.FunctionDeclaration{Name: d.GetName(), Description: d.GetDescription()}
-	params := convertSchema(d.GetParameters())
-	out.Parameters = params.typed
-	if params.raw != nil {
-		out.ParametersJsonSchema = params.raw
+	if js := d.GetParametersJsonSchema(); js != nil {
+		out.ParametersJsonSchema = js.AsInterface()
+	} else {
+		params := convertSchema(d.GetParameters())
+		out.Parameters = params.typed
+		if params.raw != nil {
+			out.ParametersJsonSchema = params.raw
+		}
 	}
 	resp := convertSchema(d.GetResponse())
 	out.Response = resp.typed

@@ -138,8 +138,13 @@ func newTransferTool(targets []runtime.Agent, b runtime.Behavior) *transferTool 
 		agentName["title"] = structpb.NewStringValue("Agent Name")
 		params["title"] = structpb.NewStringValue(transferToolName + "Params")
 	}
-	return &transferTool{description: description, decl: tools.Declaration(transferToolName, description,
-		&structpb.Struct{Fields: params}, nil, false)}
+	decl := tools.Declaration(transferToolName, description, &structpb.Struct{Fields: params}, nil, false)
+	if b == runtime.Behavior2x {
+		// ... and sends it as a JSON schema, not as the API's Schema.
+		decl.ParametersJsonSchema = structpb.NewStructValue(decl.Parameters)
+		decl.Parameters = nil
+	}
+	return &transferTool{description: description, decl: decl}
 }
 
 func (t *transferTool) Name() string                         { return transferToolName }

@@ -87,16 +87,18 @@ class Tool(_message.Message):
     def __init__(self, function_declarations: _Optional[_Iterable[_Union[FunctionDeclaration, _Mapping]]] = ..., google_search: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., code_execution: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., url_context: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class FunctionDeclaration(_message.Message):
-    __slots__ = ("name", "description", "parameters", "response")
+    __slots__ = ("name", "description", "parameters", "response", "parameters_json_schema")
     NAME_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_JSON_SCHEMA_FIELD_NUMBER: _ClassVar[int]
     name: str
     description: str
     parameters: _struct_pb2.Struct
     response: _struct_pb2.Struct
-    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    parameters_json_schema: _struct_pb2.Value
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., parameters_json_schema: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class ToolConfig(_message.Message):
     __slots__ = ("function_calling_config",)

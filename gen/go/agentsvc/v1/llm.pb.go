@@ -378,9 +378,13 @@ type FunctionDeclaration struct {
 	// JSON schema of the arguments.
 	Parameters *structpb.Struct `protobuf:"bytes,3,opt,name=parameters,proto3" json:"parameters,omitempty"`
 	// JSON schema of the result, when declared.
-	Response      *structpb.Struct `protobuf:"bytes,4,opt,name=response,proto3" json:"response,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Response *structpb.Struct `protobuf:"bytes,4,opt,name=response,proto3" json:"response,omitempty"`
+	// JSON schema of the arguments sent as written (the API's
+	// parametersJsonSchema), in place of parameters: ADK 2.x declares its
+	// built-in tools so.
+	ParametersJsonSchema *structpb.Value `protobuf:"bytes,5,opt,name=parameters_json_schema,json=parametersJsonSchema,proto3" json:"parameters_json_schema,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *FunctionDeclaration) Reset() {
@@ -437,6 +441,13 @@ func (x *FunctionDeclaration) GetParameters() *structpb.Struct {
 func (x *FunctionDeclaration) GetResponse() *structpb.Struct {
 	if x != nil {
 		return x.Response
+	}
+	return nil
+}
+
+func (x *FunctionDeclaration) GetParametersJsonSchema() *structpb.Value {
+	if x != nil {
+		return x.ParametersJsonSchema
 	}
 	return nil
 }
@@ -882,14 +893,15 @@ const file_agentsvc_v1_llm_proto_rawDesc = "" +
 	"\rgoogle_search\x18\x02 \x01(\v2\x17.google.protobuf.StructR\fgoogleSearch\x12>\n" +
 	"\x0ecode_execution\x18\x03 \x01(\v2\x17.google.protobuf.StructR\rcodeExecution\x128\n" +
 	"\vurl_context\x18\x04 \x01(\v2\x17.google.protobuf.StructR\n" +
-	"urlContext\"\xb9\x01\n" +
+	"urlContext\"\x87\x02\n" +
 	"\x13FunctionDeclaration\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x127\n" +
 	"\n" +
 	"parameters\x18\x03 \x01(\v2\x17.google.protobuf.StructR\n" +
 	"parameters\x123\n" +
-	"\bresponse\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bresponse\"h\n" +
+	"\bresponse\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bresponse\x12L\n" +
+	"\x16parameters_json_schema\x18\x05 \x01(\v2\x16.google.protobuf.ValueR\x14parametersJsonSchema\"h\n" +
 	"\n" +
 	"ToolConfig\x12Z\n" +
 	"\x17function_calling_config\x18\x01 \x01(\v2\".agentsvc.v1.FunctionCallingConfigR\x15functionCallingConfig\"a\n" +
@@ -953,8 +965,9 @@ var file_agentsvc_v1_llm_proto_goTypes = []any{
 	nil,                           // 9: agentsvc.v1.GenerateContentConfig.LabelsEntry
 	(*Content)(nil),               // 10: agentsvc.v1.Content
 	(*structpb.Struct)(nil),       // 11: google.protobuf.Struct
-	(*UsageMetadata)(nil),         // 12: agentsvc.v1.UsageMetadata
-	(*Transcription)(nil),         // 13: agentsvc.v1.Transcription
+	(*structpb.Value)(nil),        // 12: google.protobuf.Value
+	(*UsageMetadata)(nil),         // 13: agentsvc.v1.UsageMetadata
+	(*Transcription)(nil),         // 14: agentsvc.v1.Transcription
 }
 var file_agentsvc_v1_llm_proto_depIdxs = []int32{
 	10, // 0: agentsvc.v1.LlmRequest.contents:type_name -> agentsvc.v1.Content
@@ -971,19 +984,20 @@ var file_agentsvc_v1_llm_proto_depIdxs = []int32{
 	11, // 11: agentsvc.v1.Tool.url_context:type_name -> google.protobuf.Struct
 	11, // 12: agentsvc.v1.FunctionDeclaration.parameters:type_name -> google.protobuf.Struct
 	11, // 13: agentsvc.v1.FunctionDeclaration.response:type_name -> google.protobuf.Struct
-	5,  // 14: agentsvc.v1.ToolConfig.function_calling_config:type_name -> agentsvc.v1.FunctionCallingConfig
-	10, // 15: agentsvc.v1.LlmResponse.content:type_name -> agentsvc.v1.Content
-	11, // 16: agentsvc.v1.LlmResponse.custom_metadata:type_name -> google.protobuf.Struct
-	12, // 17: agentsvc.v1.LlmResponse.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
-	11, // 18: agentsvc.v1.LlmResponse.grounding_metadata:type_name -> google.protobuf.Struct
-	11, // 19: agentsvc.v1.LlmResponse.citation_metadata:type_name -> google.protobuf.Struct
-	13, // 20: agentsvc.v1.LlmResponse.input_transcription:type_name -> agentsvc.v1.Transcription
-	13, // 21: agentsvc.v1.LlmResponse.output_transcription:type_name -> agentsvc.v1.Transcription
-	22, // [22:22] is the sub-list for method output_type
-	22, // [22:22] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	12, // 14: agentsvc.v1.FunctionDeclaration.parameters_json_schema:type_name -> google.protobuf.Value
+	5,  // 15: agentsvc.v1.ToolConfig.function_calling_config:type_name -> agentsvc.v1.FunctionCallingConfig
+	10, // 16: agentsvc.v1.LlmResponse.content:type_name -> agentsvc.v1.Content
+	11, // 17: agentsvc.v1.LlmResponse.custom_metadata:type_name -> google.protobuf.Struct
+	13, // 18: agentsvc.v1.LlmResponse.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
+	11, // 19: agentsvc.v1.LlmResponse.grounding_metadata:type_name -> google.protobuf.Struct
+	11, // 20: agentsvc.v1.LlmResponse.citation_metadata:type_name -> google.protobuf.Struct
+	14, // 21: agentsvc.v1.LlmResponse.input_transcription:type_name -> agentsvc.v1.Transcription
+	14, // 22: agentsvc.v1.LlmResponse.output_transcription:type_name -> agentsvc.v1.Transcription
+	23, // [23:23] is the sub-list for method output_type
+	23, // [23:23] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_llm_proto_init() }

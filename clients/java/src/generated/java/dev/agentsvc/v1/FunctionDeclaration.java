@@ -204,6 +204,50 @@ private static final long serialVersionUID = 0L;
     return response_ == null ? com.google.protobuf.Struct.getDefaultInstance() : response_;
   }
 
+  public static final int PARAMETERS_JSON_SCHEMA_FIELD_NUMBER = 5;
+  private com.google.protobuf.Value parametersJsonSchema_;
+  /**
+   * <pre>
+   * JSON schema of the arguments sent as written (the API's
+   * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+   * built-in tools so.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+   * @return Whether the parametersJsonSchema field is set.
+   */
+  @java.lang.Override
+  public boolean hasParametersJsonSchema() {
+    return ((bitField0_ & 0x00000004) != 0);
+  }
+  /**
+   * <pre>
+   * JSON schema of the arguments sent as written (the API's
+   * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+   * built-in tools so.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+   * @return The parametersJsonSchema.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Value getParametersJsonSchema() {
+    return parametersJsonSchema_ == null ? com.google.protobuf.Value.getDefaultInstance() : parametersJsonSchema_;
+  }
+  /**
+   * <pre>
+   * JSON schema of the arguments sent as written (the API's
+   * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+   * built-in tools so.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.ValueOrBuilder getParametersJsonSchemaOrBuilder() {
+    return parametersJsonSchema_ == null ? com.google.protobuf.Value.getDefaultInstance() : parametersJsonSchema_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -230,6 +274,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeMessage(4, getResponse());
     }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      output.writeMessage(5, getParametersJsonSchema());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -252,6 +299,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(4, getResponse());
+    }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, getParametersJsonSchema());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -282,6 +333,11 @@ private static final long serialVersionUID = 0L;
       if (!getResponse()
           .equals(other.getResponse())) return false;
     }
+    if (hasParametersJsonSchema() != other.hasParametersJsonSchema()) return false;
+    if (hasParametersJsonSchema()) {
+      if (!getParametersJsonSchema()
+          .equals(other.getParametersJsonSchema())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -304,6 +360,10 @@ private static final long serialVersionUID = 0L;
     if (hasResponse()) {
       hash = (37 * hash) + RESPONSE_FIELD_NUMBER;
       hash = (53 * hash) + getResponse().hashCode();
+    }
+    if (hasParametersJsonSchema()) {
+      hash = (37 * hash) + PARAMETERS_JSON_SCHEMA_FIELD_NUMBER;
+      hash = (53 * hash) + getParametersJsonSchema().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -441,6 +501,7 @@ private static final long serialVersionUID = 0L;
               .alwaysUseFieldBuilders) {
         internalGetParametersFieldBuilder();
         internalGetResponseFieldBuilder();
+        internalGetParametersJsonSchemaFieldBuilder();
       }
     }
     @java.lang.Override
@@ -458,6 +519,11 @@ private static final long serialVersionUID = 0L;
       if (responseBuilder_ != null) {
         responseBuilder_.dispose();
         responseBuilder_ = null;
+      }
+      parametersJsonSchema_ = null;
+      if (parametersJsonSchemaBuilder_ != null) {
+        parametersJsonSchemaBuilder_.dispose();
+        parametersJsonSchemaBuilder_ = null;
       }
       return this;
     }
@@ -511,6 +577,12 @@ private static final long serialVersionUID = 0L;
             : responseBuilder_.build();
         to_bitField0_ |= 0x00000002;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.parametersJsonSchema_ = parametersJsonSchemaBuilder_ == null
+            ? parametersJsonSchema_
+            : parametersJsonSchemaBuilder_.build();
+        to_bitField0_ |= 0x00000004;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -541,6 +613,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasResponse()) {
         mergeResponse(other.getResponse());
+      }
+      if (other.hasParametersJsonSchema()) {
+        mergeParametersJsonSchema(other.getParametersJsonSchema());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -592,6 +667,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              input.readMessage(
+                  internalGetParametersJsonSchemaFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1065,6 +1147,181 @@ private static final long serialVersionUID = 0L;
         response_ = null;
       }
       return responseBuilder_;
+    }
+
+    private com.google.protobuf.Value parametersJsonSchema_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder> parametersJsonSchemaBuilder_;
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     * @return Whether the parametersJsonSchema field is set.
+     */
+    public boolean hasParametersJsonSchema() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     * @return The parametersJsonSchema.
+     */
+    public com.google.protobuf.Value getParametersJsonSchema() {
+      if (parametersJsonSchemaBuilder_ == null) {
+        return parametersJsonSchema_ == null ? com.google.protobuf.Value.getDefaultInstance() : parametersJsonSchema_;
+      } else {
+        return parametersJsonSchemaBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     */
+    public Builder setParametersJsonSchema(com.google.protobuf.Value value) {
+      if (parametersJsonSchemaBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        parametersJsonSchema_ = value;
+      } else {
+        parametersJsonSchemaBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     */
+    public Builder setParametersJsonSchema(
+        com.google.protobuf.Value.Builder builderForValue) {
+      if (parametersJsonSchemaBuilder_ == null) {
+        parametersJsonSchema_ = builderForValue.build();
+      } else {
+        parametersJsonSchemaBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     */
+    public Builder mergeParametersJsonSchema(com.google.protobuf.Value value) {
+      if (parametersJsonSchemaBuilder_ == null) {
+        if (((bitField0_ & 0x00000010) != 0) &&
+          parametersJsonSchema_ != null &&
+          parametersJsonSchema_ != com.google.protobuf.Value.getDefaultInstance()) {
+          getParametersJsonSchemaBuilder().mergeFrom(value);
+        } else {
+          parametersJsonSchema_ = value;
+        }
+      } else {
+        parametersJsonSchemaBuilder_.mergeFrom(value);
+      }
+      if (parametersJsonSchema_ != null) {
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     */
+    public Builder clearParametersJsonSchema() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      parametersJsonSchema_ = null;
+      if (parametersJsonSchemaBuilder_ != null) {
+        parametersJsonSchemaBuilder_.dispose();
+        parametersJsonSchemaBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     */
+    public com.google.protobuf.Value.Builder getParametersJsonSchemaBuilder() {
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return internalGetParametersJsonSchemaFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     */
+    public com.google.protobuf.ValueOrBuilder getParametersJsonSchemaOrBuilder() {
+      if (parametersJsonSchemaBuilder_ != null) {
+        return parametersJsonSchemaBuilder_.getMessageOrBuilder();
+      } else {
+        return parametersJsonSchema_ == null ?
+            com.google.protobuf.Value.getDefaultInstance() : parametersJsonSchema_;
+      }
+    }
+    /**
+     * <pre>
+     * JSON schema of the arguments sent as written (the API's
+     * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+     * built-in tools so.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder> 
+        internalGetParametersJsonSchemaFieldBuilder() {
+      if (parametersJsonSchemaBuilder_ == null) {
+        parametersJsonSchemaBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder>(
+                getParametersJsonSchema(),
+                getParentForChildren(),
+                isClean());
+        parametersJsonSchema_ = null;
+      }
+      return parametersJsonSchemaBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.FunctionDeclaration)

@@ -87,4 +87,37 @@ public interface FunctionDeclarationOrBuilder extends
    * <code>.google.protobuf.Struct response = 4;</code>
    */
   com.google.protobuf.StructOrBuilder getResponseOrBuilder();
+
+  /**
+   * <pre>
+   * JSON schema of the arguments sent as written (the API's
+   * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+   * built-in tools so.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+   * @return Whether the parametersJsonSchema field is set.
+   */
+  boolean hasParametersJsonSchema();
+  /**
+   * <pre>
+   * JSON schema of the arguments sent as written (the API's
+   * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+   * built-in tools so.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+   * @return The parametersJsonSchema.
+   */
+  com.google.protobuf.Value getParametersJsonSchema();
+  /**
+   * <pre>
+   * JSON schema of the arguments sent as written (the API's
+   * parametersJsonSchema), in place of parameters: ADK 2.x declares its
+   * built-in tools so.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value parameters_json_schema = 5;</code>
+   */
+  com.google.protobuf.ValueOrBuilder getParametersJsonSchemaOrBuilder();
 }

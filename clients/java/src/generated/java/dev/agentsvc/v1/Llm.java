@@ -120,36 +120,38 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
       "tion\022.\n\rgoogle_search\030\002 \001(\0132\027.google.pro" +
       "tobuf.Struct\022/\n\016code_execution\030\003 \001(\0132\027.g" +
       "oogle.protobuf.Struct\022,\n\013url_context\030\004 \001" +
-      "(\0132\027.google.protobuf.Struct\"\220\001\n\023Function" +
+      "(\0132\027.google.protobuf.Struct\"\310\001\n\023Function" +
       "Declaration\022\014\n\004name\030\001 \001(\t\022\023\n\013description" +
       "\030\002 \001(\t\022+\n\nparameters\030\003 \001(\0132\027.google.prot" +
       "obuf.Struct\022)\n\010response\030\004 \001(\0132\027.google.p" +
-      "rotobuf.Struct\"Q\n\nToolConfig\022C\n\027function" +
-      "_calling_config\030\001 \001(\0132\".agentsvc.v1.Func" +
-      "tionCallingConfig\"E\n\025FunctionCallingConf" +
-      "ig\022\014\n\004mode\030\001 \001(\t\022\036\n\026allowed_function_nam" +
-      "es\030\002 \003(\t\"D\n\rSafetySetting\022\020\n\010category\030\001 " +
-      "\001(\t\022\021\n\tthreshold\030\002 \001(\t\022\016\n\006method\030\003 \001(\t\"t" +
-      "\n\016ThinkingConfig\022\030\n\020include_thoughts\030\001 \001" +
-      "(\010\022\034\n\017thinking_budget\030\002 \001(\005H\000\210\001\001\022\026\n\016thin" +
-      "king_level\030\003 \001(\tB\022\n\020_thinking_budget\"\313\004\n" +
-      "\013LlmResponse\022%\n\007content\030\001 \001(\0132\024.agentsvc" +
-      ".v1.Content\022\024\n\007partial\030\002 \001(\010H\000\210\001\001\022\025\n\rtur" +
-      "n_complete\030\003 \001(\010\022\025\n\rfinish_reason\030\004 \001(\t\022" +
-      "\022\n\nerror_code\030\005 \001(\t\022\025\n\rerror_message\030\006 \001" +
-      "(\t\022\023\n\013interrupted\030\007 \001(\010\0220\n\017custom_metada" +
-      "ta\030\010 \001(\0132\027.google.protobuf.Struct\0222\n\016usa" +
-      "ge_metadata\030\t \001(\0132\032.agentsvc.v1.UsageMet" +
-      "adata\0223\n\022grounding_metadata\030\n \001(\0132\027.goog" +
-      "le.protobuf.Struct\022\025\n\rmodel_version\030\013 \001(" +
-      "\t\022\024\n\014avg_logprobs\030\014 \001(\001\0222\n\021citation_meta" +
-      "data\030\r \001(\0132\027.google.protobuf.Struct\022\026\n\016i" +
-      "nteraction_id\030\016 \001(\t\0227\n\023input_transcripti" +
-      "on\030\017 \001(\0132\032.agentsvc.v1.Transcription\0228\n\024" +
-      "output_transcription\030\020 \001(\0132\032.agentsvc.v1" +
-      ".TranscriptionB\n\n\010_partialBO\n\017dev.agents" +
-      "vc.v1P\001Z:github.com/agentsvc/agentsvc/ge" +
-      "n/go/agentsvc/v1;agentsvcv1b\006proto3"
+      "rotobuf.Struct\0226\n\026parameters_json_schema" +
+      "\030\005 \001(\0132\026.google.protobuf.Value\"Q\n\nToolCo" +
+      "nfig\022C\n\027function_calling_config\030\001 \001(\0132\"." +
+      "agentsvc.v1.FunctionCallingConfig\"E\n\025Fun" +
+      "ctionCallingConfig\022\014\n\004mode\030\001 \001(\t\022\036\n\026allo" +
+      "wed_function_names\030\002 \003(\t\"D\n\rSafetySettin" +
+      "g\022\020\n\010category\030\001 \001(\t\022\021\n\tthreshold\030\002 \001(\t\022\016" +
+      "\n\006method\030\003 \001(\t\"t\n\016ThinkingConfig\022\030\n\020incl" +
+      "ude_thoughts\030\001 \001(\010\022\034\n\017thinking_budget\030\002 " +
+      "\001(\005H\000\210\001\001\022\026\n\016thinking_level\030\003 \001(\tB\022\n\020_thi" +
+      "nking_budget\"\313\004\n\013LlmResponse\022%\n\007content\030" +
+      "\001 \001(\0132\024.agentsvc.v1.Content\022\024\n\007partial\030\002" +
+      " \001(\010H\000\210\001\001\022\025\n\rturn_complete\030\003 \001(\010\022\025\n\rfini" +
+      "sh_reason\030\004 \001(\t\022\022\n\nerror_code\030\005 \001(\t\022\025\n\re" +
+      "rror_message\030\006 \001(\t\022\023\n\013interrupted\030\007 \001(\010\022" +
+      "0\n\017custom_metadata\030\010 \001(\0132\027.google.protob" +
+      "uf.Struct\0222\n\016usage_metadata\030\t \001(\0132\032.agen" +
+      "tsvc.v1.UsageMetadata\0223\n\022grounding_metad" +
+      "ata\030\n \001(\0132\027.google.protobuf.Struct\022\025\n\rmo" +
+      "del_version\030\013 \001(\t\022\024\n\014avg_logprobs\030\014 \001(\001\022" +
+      "2\n\021citation_metadata\030\r \001(\0132\027.google.prot" +
+      "obuf.Struct\022\026\n\016interaction_id\030\016 \001(\t\0227\n\023i" +
+      "nput_transcription\030\017 \001(\0132\032.agentsvc.v1.T" +
+      "ranscription\0228\n\024output_transcription\030\020 \001" +
+      "(\0132\032.agentsvc.v1.TranscriptionB\n\n\010_parti" +
+      "alBO\n\017dev.agentsvc.v1P\001Z:github.com/agen" +
+      "tsvc/agentsvc/gen/go/agentsvc/v1;agentsv" +
+      "cv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -187,7 +189,7 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
     internal_static_agentsvc_v1_FunctionDeclaration_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_FunctionDeclaration_descriptor,
-        new java.lang.String[] { "Name", "Description", "Parameters", "Response", });
+        new java.lang.String[] { "Name", "Description", "Parameters", "Response", "ParametersJsonSchema", });
     internal_static_agentsvc_v1_ToolConfig_descriptor =
       getDescriptor().getMessageType(4);
     internal_static_agentsvc_v1_ToolConfig_fieldAccessorTable = new
