@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -24,15 +23,12 @@ import (
 // order they were made, added to the case's recordings file when the
 // invocation ends. Safe for concurrent use.
 type Recorder struct {
-	root string
-
-	mu     sync.Mutex
-	active map[string]*take // invocation id → what it recorded so far
+	root   string
+	active active[*take]
 }
 
 // take is what one invocation recorded.
 type take struct {
-	done context.Context
 	path string
 	msg  int
 
@@ -49,7 +45,7 @@ func NewRecorder(root string) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Recorder{root: real, active: map[string]*take{}}, nil
+	return &Recorder{root: real}, nil
 }
 
 // Plugin returns the runtime plugin.
@@ -66,46 +62,17 @@ func (r *Recorder) Plugin() *runtime.Plugin {
 }
 
 func (r *Recorder) beforeRun(ictx *runtime.InvocationContext) (*v1.Content, error) {
-	v, ok := ictx.StateValue(RecordKey)
+	path, msg, ok, err := caseConfig(ictx, r.root, RecordKey)
 	if !ok {
-		return nil, nil
+		return nil, err
 	}
-	cfg := v.GetStructValue().GetFields()
-	dir, idx := cfg["dir"].GetStringValue(), cfg["user_message_index"]
-	if dir == "" || idx == nil {
-		return nil, failure(ErrConfig, "recording parameters are missing from session state")
-	}
-	n := idx.GetNumberValue()
-	if n < 0 || n != float64(int(n)) {
-		return nil, failure(ErrConfig, "user_message_index %v is not a whole number", n)
-	}
-	mode := cfg["streaming_mode"].GetStringValue()
-	if mode == "" {
-		return nil, failure(ErrConfig, "streaming_mode: want none or sse")
-	}
-	path, err := caseFile(r.root, dir, mode)
-	if err != nil {
-		return nil, failure(ErrConfig, "%w", err)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for id, t := range r.active {
-		if t.done.Err() != nil {
-			delete(r.active, id)
-		}
-	}
-	if len(r.active) >= maxReplays {
-		return nil, failure(ErrConfig, "more than %d invocations recording at once", maxReplays)
-	}
-	r.active[ictx.InvocationID] = &take{done: ictx.Context(), path: path, msg: int(n),
-		pending: map[string]map[string]any{}, tools: map[string]map[string]any{}}
-	return nil, nil
+	return nil, r.active.add(ictx, &take{path: path, msg: msg,
+		pending: map[string]map[string]any{}, tools: map[string]map[string]any{}})
 }
 
 func (r *Recorder) of(ictx *runtime.InvocationContext) *take {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.active[ictx.InvocationID]
+	t, _ := r.active.get(ictx)
+	return t
 }
 
 // beforeModel starts the recording of a model call with its request as the
@@ -190,11 +157,8 @@ func (r *Recorder) afterTool(tctx *runtime.ToolContext, tool runtime.Tool, _, re
 
 // afterRun adds the invocation's complete recordings to the case's file.
 func (r *Recorder) afterRun(ictx *runtime.InvocationContext) error {
-	r.mu.Lock()
-	t := r.active[ictx.InvocationID]
-	delete(r.active, ictx.InvocationID)
-	r.mu.Unlock()
-	if t == nil {
+	t, ok := r.active.remove(ictx)
+	if !ok {
 		return nil
 	}
 	var all []any

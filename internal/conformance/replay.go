@@ -24,9 +24,6 @@ const (
 	RecordKey = "_adk_recordings_config"
 )
 
-// maxReplays bounds the invocations replayed at once.
-const maxReplays = 64
-
 // ErrVerification fails a run whose model or tool request differs from the
 // recorded one, or that makes more calls than were recorded (ADK's
 // ReplayVerificationError); ErrConfig one whose replay configuration is
@@ -48,10 +45,8 @@ func failure(kind *runtime.Error, format string, args ...any) error {
 // Replayer is the plugin that answers replayed invocations. Safe for
 // concurrent use.
 type Replayer struct {
-	root string
-
-	mu     sync.Mutex
-	active map[string]*replay // invocation id → its replay
+	root   string
+	active active[*replay]
 }
 
 // NewReplayer returns the replay plugin for case directories under root.
@@ -60,7 +55,7 @@ func NewReplayer(root string) (*Replayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Replayer{root: real, active: map[string]*replay{}}, nil
+	return &Replayer{root: real}, nil
 }
 
 // realRoot is the conformance directory as an absolute path without
@@ -80,8 +75,6 @@ func realRoot(root string) (string, error) {
 // replay is the replay of one invocation: the recordings of its user
 // message and how far each agent got through them.
 type replay struct {
-	// done ends with the invocation: a failed run skips the after-run hook.
-	done       context.Context
 	msg        int
 	recordings *recordings
 	mu         sync.Mutex
@@ -102,52 +95,25 @@ func (r *Replayer) Plugin() *runtime.Plugin {
 
 // beforeRun loads the recordings when the session state asks for replay.
 func (r *Replayer) beforeRun(ictx *runtime.InvocationContext) (*v1.Content, error) {
-	v, ok := ictx.StateValue(ReplayKey)
+	path, msg, ok, err := caseConfig(ictx, r.root, ReplayKey)
 	if !ok {
-		return nil, nil
-	}
-	cfg := v.GetStructValue().GetFields()
-	dir, idx := cfg["dir"].GetStringValue(), cfg["user_message_index"]
-	if dir == "" || idx == nil {
-		return nil, nil // ADK: replay is off without both
-	}
-	n := idx.GetNumberValue()
-	if n < 0 || n != float64(int(n)) {
-		return nil, failure(ErrConfig, "user_message_index %v is not a whole number", n)
-	}
-	path, err := caseFile(r.root, dir, cfg["streaming_mode"].GetStringValue())
-	if err != nil {
-		return nil, failure(ErrConfig, "%w", err)
+		return nil, err
 	}
 	recs, err := loadRecordings(path)
 	if err != nil {
 		return nil, failure(ErrConfig, "%w", err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for id, rp := range r.active {
-		if rp.done.Err() != nil {
-			delete(r.active, id)
-		}
-	}
-	if len(r.active) >= maxReplays {
-		return nil, failure(ErrConfig, "more than %d invocations replaying at once", maxReplays)
-	}
-	r.active[ictx.InvocationID] = &replay{done: ictx.Context(), msg: int(n), recordings: recs, llmNext: map[string]int{}, toolNext: map[string]int{}}
-	return nil, nil
+	return nil, r.active.add(ictx, &replay{msg: msg, recordings: recs, llmNext: map[string]int{}, toolNext: map[string]int{}})
 }
 
 func (r *Replayer) afterRun(ictx *runtime.InvocationContext) error {
-	r.mu.Lock()
-	delete(r.active, ictx.InvocationID)
-	r.mu.Unlock()
+	r.active.remove(ictx)
 	return nil
 }
 
 func (r *Replayer) of(ictx *runtime.InvocationContext) *replay {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.active[ictx.InvocationID]
+	rp, _ := r.active.get(ictx)
+	return rp
 }
 
 // model stands in for the agent's model with its next recorded call.

@@ -1,0 +1,82 @@
+package conformance
+
+import (
+	"context"
+	"sync"
+
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// maxActive bounds the invocations replaying or recording at once.
+const maxActive = 64
+
+// active holds what each replaying or recording invocation needs, by
+// invocation id. A failed run skips the after-run hook that removes its
+// entry, so entries whose invocation ended are dropped as new ones come.
+type active[T any] struct {
+	mu sync.Mutex
+	m  map[string]activeEntry[T]
+}
+
+type activeEntry[T any] struct {
+	done context.Context
+	v    T
+}
+
+func (a *active[T]) add(ictx *runtime.InvocationContext, v T) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.m == nil {
+		a.m = map[string]activeEntry[T]{}
+	}
+	for id, e := range a.m {
+		if e.done.Err() != nil {
+			delete(a.m, id)
+		}
+	}
+	if len(a.m) >= maxActive {
+		return failure(ErrConfig, "more than %d invocations replaying or recording at once", maxActive)
+	}
+	a.m[ictx.InvocationID] = activeEntry[T]{done: ictx.Context(), v: v}
+	return nil
+}
+
+func (a *active[T]) get(ictx *runtime.InvocationContext) (T, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.m[ictx.InvocationID]
+	return e.v, ok
+}
+
+func (a *active[T]) remove(ictx *runtime.InvocationContext) (T, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.m[ictx.InvocationID]
+	delete(a.m, ictx.InvocationID)
+	return e.v, ok
+}
+
+// caseConfig reads the case a run's session state names under key
+// ({"dir", "user_message_index", "streaming_mode"}): the recordings file
+// under root and the user message index; ok is false when the state does
+// not name one.
+func caseConfig(ictx *runtime.InvocationContext, root, key string) (path string, msg int, ok bool, err error) {
+	v, ok := ictx.StateValue(key)
+	if !ok {
+		return "", 0, false, nil
+	}
+	cfg := v.GetStructValue().GetFields()
+	dir, idx := cfg["dir"].GetStringValue(), cfg["user_message_index"]
+	if dir == "" || idx == nil {
+		return "", 0, false, failure(ErrConfig, "%s needs dir and user_message_index", key)
+	}
+	n := idx.GetNumberValue()
+	if n < 0 || n != float64(int(n)) {
+		return "", 0, false, failure(ErrConfig, "user_message_index %v is not a whole number", n)
+	}
+	path, err = caseFile(root, dir, cfg["streaming_mode"].GetStringValue())
+	if err != nil {
+		return "", 0, false, failure(ErrConfig, "%w", err)
+	}
+	return path, int(n), true, nil
+}
