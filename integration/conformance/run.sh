@@ -42,6 +42,7 @@ serve() {
 	env -u GOOGLE_API_KEY -u GEMINI_API_KEY "$out/agentsvc" serve --agents "$here/agents" --conformance-dir "$1" \
 		--gemini-base-url "http://$fake" --http-addr 127.0.0.1:8000 --grpc-addr 127.0.0.1:0 >"$out/agentsvc.log" 2>&1 &
 	server=$!
+	pids+=("$server")
 	ready 127.0.0.1:8000
 }
 adk() { (cd "$out" && "$venv/bin/adk" "$@" 2>&1 | grep -v -i warning); }
