@@ -40,7 +40,7 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 		return nil, nil, err
 	}
 	rt := &runtime.App{Name: app.Name, Tree: tree, Plugins: ps, Resumable: settings.Resumable(),
-		Behavior: settings.Behavior()}
+		Behavior: settings.Behavior(), NodePaths: settings.Behavior() == runtime.Behavior2x && onlyLLMAgents(app.Root)}
 	if c := settings.EventsCompactionConfig; c != nil {
 		// ADK summarises with the root agent's model.
 		if app.Root.AgentClass != "LlmAgent" || app.Root.Model == "" {
@@ -50,6 +50,20 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 		rt.Compaction = &compaction.Config{Interval: *c.CompactionInterval, Overlap: *c.OverlapSize, Model: app.Root.Model}
 	}
 	return rt, &api.App{Name: app.Name, RootAgent: info}, nil
+}
+
+// onlyLLMAgents reports whether every agent of the tree under c is an
+// LlmAgent.
+func onlyLLMAgents(c *AgentConfig) bool {
+	if c.AgentClass != "LlmAgent" {
+		return false
+	}
+	for _, sub := range c.Children() {
+		if !onlyLLMAgents(sub) {
+			return false
+		}
+	}
+	return true
 }
 
 func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {

@@ -34,7 +34,7 @@ func (r *Runner) compact(ictx *InvocationContext) {
 			err = CheckModelResponse(&v1.LlmResponse{Content: ev.GetActions().GetCompaction().GetCompactedContent()}, r.MaxDepth)
 		}
 		if err == nil && ev != nil {
-			ev.Id, ev.Timestamp = NewEventID(), Now()
+			ev.Id, ev.Timestamp, ev.NodeInfo = NewEventID(), Now(), r.App.nodeInfo("")
 			err = r.append(ictx, ev)
 		}
 	}

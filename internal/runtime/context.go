@@ -50,6 +50,8 @@ type invocation struct {
 	// history holds the session's kept contents caches; nil when the
 	// runner keeps none.
 	history *sessionHistory
+	// nodes numbers the runs of the agents (ADK 2.x node paths).
+	nodes nodePaths
 	// tel traces the invocation; attrs are its metric attributes.
 	tel   *Telemetry
 	attrs *appAttrs
@@ -69,6 +71,8 @@ type InvocationContext struct {
 	UserContent *v1.Content
 	RunConfig   *RunConfig
 	inv         *invocation
+	// nodePath is the ADK 2.x node path of the agent's run.
+	nodePath string
 }
 
 // Context returns the invocation's context; it is cancelled when the

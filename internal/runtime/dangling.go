@@ -121,6 +121,7 @@ func closingEvents(calls []danglingCall, text string) []*v1.Event {
 				Timestamp:    Now(),
 				Content:      &v1.Content{Role: "user"},
 				Actions:      &v1.EventActions{},
+				NodeInfo:     dc.event.NodeInfo,
 			})
 		}
 		resp := &structpb.Struct{Fields: map[string]*structpb.Value{"error": structpb.NewStringValue(text)}}

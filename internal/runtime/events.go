@@ -38,6 +38,7 @@ func (ictx *InvocationContext) NewEvent() *v1.Event {
 		Branch:       ictx.Branch,
 		Timestamp:    Now(),
 		Actions:      &v1.EventActions{},
+		NodeInfo:     ictx.App().nodeInfo(ictx.nodePath),
 	}
 }
 

@@ -42,6 +42,7 @@ func (r *Runner) Rewind(ctx context.Context, userID, sessionID, invocationID str
 		InvocationId: NewInvocationID(),
 		Author:       "user",
 		Timestamp:    Now(),
+		NodeInfo:     r.App.nodeInfo(""),
 		Actions: &v1.EventActions{
 			RewindBeforeInvocationId: invocationID,
 			StateDelta:               rewindDelta(sess, at),

@@ -32,6 +32,22 @@ type App struct {
 	// Behavior is the ADK release line the app behaves like (app.yaml's
 	// adk_behavior); the zero value is ADK 1.x.
 	Behavior Behavior
+	// NodePaths gives events ADK 2.x's node info: set for 2.x apps whose
+	// agents are all LLM agents (ADK 2.x leaves the path of the old
+	// workflow agents' events empty).
+	NodePaths bool
+}
+
+// nodeInfo is the node info an event of an agent running at path carries:
+// none outside ADK 2.x, an empty path where ADK leaves it so.
+func (a *App) nodeInfo(path string) *v1.NodeInfo {
+	if a.Behavior != Behavior2x {
+		return nil
+	}
+	if !a.NodePaths {
+		path = ""
+	}
+	return &v1.NodeInfo{Path: path}
 }
 
 // Runner runs invocations of one app. It is safe for concurrent use.
@@ -378,6 +394,7 @@ func (r *Runner) appendUserEvent(ictx *InvocationContext, msg *v1.Content, delta
 		InvocationId: ictx.InvocationID,
 		RequestId:    requestID,
 		Author:       "user",
+		NodeInfo:     r.App.nodeInfo(""),
 		Content:      msg,
 		Timestamp:    Now(),
 		Actions:      &v1.EventActions{StateDelta: delta},

@@ -430,3 +430,63 @@ func TestBehaviorProfileModelError(t *testing.T) {
 		})
 	}
 }
+
+// TestBehaviorProfileNodeInfo: under 2.x every stored event carries ADK
+// 2.x's node info: the user's an empty path, an agent's the path of its run
+// ("<name>@<run>" from the root, a transfer to a sub-agent nesting it, one
+// back to the parent counting that parent's second run, and a later
+// invocation starting where the last one ended placing it under its
+// ancestors' first runs); under 1.x none. Observed on google-adk 2.13.0
+// with root → a → b, then b answering the next invocations, and with b
+// transferring back to a.
+func TestBehaviorProfileNodeInfo(t *testing.T) {
+	t.Parallel()
+	transfer := func(to string) *v1.LlmResponse { return et.Call("transfer_to_agent", `{"agent_name":"`+to+`"}`) }
+	tests := []struct {
+		name  string
+		resps []*v1.LlmResponse
+		turns int
+		want  []string // author:path of each stored event
+	}{
+		{"chain", []*v1.LlmResponse{transfer("a"), transfer("b"), et.Text("b1"), et.Text("b2")}, 2, []string{
+			"user:", "root:root@1", "root:root@1", "a:root@1/a@1", "a:root@1/a@1", "b:root@1/a@1/b@1",
+			"user:", "b:root@1/a@1/b@1"}},
+		{"back to the parent", []*v1.LlmResponse{transfer("a"), transfer("b"), transfer("a"), et.Text("a again")}, 1, []string{
+			"user:", "root:root@1", "root:root@1", "a:root@1/a@1", "a:root@1/a@1", "b:root@1/a@1/b@1",
+			"b:root@1/a@1/b@1", "a:root@1/a@2"}},
+	}
+	for _, tt := range tests {
+		for _, b := range []runtime.Behavior{runtime.Behavior1x, runtime.Behavior2x} {
+			t.Run(tt.name+"/"+b.String(), func(t *testing.T) {
+				t.Parallel()
+				bAgent := newAgent(t, llmagent.Config{Name: "b", Description: "B."})
+				aAgent := newAgent(t, llmagent.Config{Name: "a", Description: "A.", SubAgents: []runtime.Agent{bAgent}})
+				root := newAgent(t, llmagent.Config{Name: "root", Description: "Root.", SubAgents: []runtime.Agent{aAgent}})
+				h, _, sid := setup(t, root, tt.resps)
+				withBehavior(h, b)
+				h.Runner.App.NodePaths = b == runtime.Behavior2x
+				for i := range tt.turns {
+					h.RunText(t, sid, "turn "+string(rune('1'+i)))
+				}
+				var got []string
+				for _, ev := range h.Session(t, sid).Events {
+					if b == runtime.Behavior1x {
+						if ev.NodeInfo != nil {
+							t.Errorf("1.x event of %s has node info %v", ev.Author, ev.NodeInfo)
+						}
+						continue
+					}
+					if ev.NodeInfo == nil {
+						t.Fatalf("2.x event of %s has no node info", ev.Author)
+					}
+					got = append(got, ev.Author+":"+ev.NodeInfo.Path)
+				}
+				if b == runtime.Behavior2x {
+					if d := cmpDiff(tt.want, got); d != "" {
+						t.Errorf("node paths (-want +got):\n%s", d)
+					}
+				}
+			})
+		}
+	}
+}

@@ -76,6 +76,7 @@ func finalize(skeleton *v1.Event, resp *v1.LlmResponse, tools map[string]runtime
 		Branch:       skeleton.Branch,
 		Timestamp:    skeleton.Timestamp,
 		Actions:      skeleton.Actions,
+		NodeInfo:     skeleton.NodeInfo,
 	}
 	if !isEmptyActions(skeleton.Actions) {
 		ev.Actions = proto.CloneOf(skeleton.Actions)

@@ -26,6 +26,7 @@ func mergeResponses(events []*v1.Event) *v1.Event {
 		Timestamp:    first.Timestamp,
 		Content:      &v1.Content{Role: "user"},
 		Actions:      &v1.EventActions{},
+		NodeInfo:     first.NodeInfo,
 	}
 	for _, ev := range events {
 		merged.Content.Parts = append(merged.Content.Parts, ev.Content.GetParts()...)

@@ -9,7 +9,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Event(_message.Message):
-    __slots__ = ("content", "partial", "turn_complete", "finish_reason", "error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata", "grounding_metadata", "model_version", "avg_logprobs", "citation_metadata", "interaction_id", "input_transcription", "output_transcription", "invocation_id", "author", "actions", "long_running_tool_ids", "branch", "id", "timestamp", "request_id")
+    __slots__ = ("content", "partial", "turn_complete", "finish_reason", "error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata", "grounding_metadata", "model_version", "avg_logprobs", "citation_metadata", "interaction_id", "input_transcription", "output_transcription", "invocation_id", "author", "actions", "long_running_tool_ids", "branch", "id", "timestamp", "request_id", "node_info")
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     PARTIAL_FIELD_NUMBER: _ClassVar[int]
     TURN_COMPLETE_FIELD_NUMBER: _ClassVar[int]
@@ -34,6 +34,7 @@ class Event(_message.Message):
     ID_FIELD_NUMBER: _ClassVar[int]
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_INFO_FIELD_NUMBER: _ClassVar[int]
     content: _content_pb2.Content
     partial: bool
     turn_complete: bool
@@ -58,7 +59,14 @@ class Event(_message.Message):
     id: str
     timestamp: float
     request_id: str
-    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., partial: _Optional[bool] = ..., turn_complete: _Optional[bool] = ..., finish_reason: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., interrupted: _Optional[bool] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., usage_metadata: _Optional[_Union[UsageMetadata, _Mapping]] = ..., grounding_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., model_version: _Optional[str] = ..., avg_logprobs: _Optional[float] = ..., citation_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., interaction_id: _Optional[str] = ..., input_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., output_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., invocation_id: _Optional[str] = ..., author: _Optional[str] = ..., actions: _Optional[_Union[EventActions, _Mapping]] = ..., long_running_tool_ids: _Optional[_Iterable[str]] = ..., branch: _Optional[str] = ..., id: _Optional[str] = ..., timestamp: _Optional[float] = ..., request_id: _Optional[str] = ...) -> None: ...
+    node_info: NodeInfo
+    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., partial: _Optional[bool] = ..., turn_complete: _Optional[bool] = ..., finish_reason: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., interrupted: _Optional[bool] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., usage_metadata: _Optional[_Union[UsageMetadata, _Mapping]] = ..., grounding_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., model_version: _Optional[str] = ..., avg_logprobs: _Optional[float] = ..., citation_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., interaction_id: _Optional[str] = ..., input_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., output_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., invocation_id: _Optional[str] = ..., author: _Optional[str] = ..., actions: _Optional[_Union[EventActions, _Mapping]] = ..., long_running_tool_ids: _Optional[_Iterable[str]] = ..., branch: _Optional[str] = ..., id: _Optional[str] = ..., timestamp: _Optional[float] = ..., request_id: _Optional[str] = ..., node_info: _Optional[_Union[NodeInfo, _Mapping]] = ...) -> None: ...
+
+class NodeInfo(_message.Message):
+    __slots__ = ("path",)
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    def __init__(self, path: _Optional[str] = ...) -> None: ...
 
 class EventActions(_message.Message):
     __slots__ = ("skip_summarization", "state_delta", "artifact_delta", "transfer_to_agent", "escalate", "requested_auth_configs", "requested_tool_confirmations", "compaction", "end_of_agent", "agent_state", "rewind_before_invocation_id")

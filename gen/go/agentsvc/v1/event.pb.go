@@ -61,7 +61,10 @@ type Event struct {
 	// Seconds since the epoch.
 	Timestamp float64 `protobuf:"fixed64,26,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
 	// On a user event: the RunRequest.request_id it was stored for, if any.
-	RequestId     string `protobuf:"bytes,27,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	RequestId string `protobuf:"bytes,27,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+	// only).
+	NodeInfo      *NodeInfo `protobuf:"bytes,28,opt,name=node_info,json=nodeInfo,proto3" json:"node_info,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -264,6 +267,60 @@ func (x *Event) GetRequestId() string {
 	return ""
 }
 
+func (x *Event) GetNodeInfo() *NodeInfo {
+	if x != nil {
+		return x.NodeInfo
+	}
+	return nil
+}
+
+// NodeInfo is ADK 2.x's node metadata of an event.
+type NodeInfo struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The node's path: each agent that ran as "<name>@<run>", joined by "/"
+	// from the root, e.g. "root@1/helper@1"; empty for the user's events.
+	Path          string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NodeInfo) Reset() {
+	*x = NodeInfo{}
+	mi := &file_agentsvc_v1_event_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeInfo) ProtoMessage() {}
+
+func (x *NodeInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_event_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeInfo.ProtoReflect.Descriptor instead.
+func (*NodeInfo) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *NodeInfo) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
 // EventActions are the side effects an event carries.
 type EventActions struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
@@ -287,7 +344,7 @@ type EventActions struct {
 
 func (x *EventActions) Reset() {
 	*x = EventActions{}
-	mi := &file_agentsvc_v1_event_proto_msgTypes[1]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -299,7 +356,7 @@ func (x *EventActions) String() string {
 func (*EventActions) ProtoMessage() {}
 
 func (x *EventActions) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_event_proto_msgTypes[1]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -312,7 +369,7 @@ func (x *EventActions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventActions.ProtoReflect.Descriptor instead.
 func (*EventActions) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{1}
+	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *EventActions) GetSkipSummarization() bool {
@@ -404,7 +461,7 @@ type ToolConfirmation struct {
 
 func (x *ToolConfirmation) Reset() {
 	*x = ToolConfirmation{}
-	mi := &file_agentsvc_v1_event_proto_msgTypes[2]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -416,7 +473,7 @@ func (x *ToolConfirmation) String() string {
 func (*ToolConfirmation) ProtoMessage() {}
 
 func (x *ToolConfirmation) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_event_proto_msgTypes[2]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -429,7 +486,7 @@ func (x *ToolConfirmation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolConfirmation.ProtoReflect.Descriptor instead.
 func (*ToolConfirmation) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{2}
+	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ToolConfirmation) GetHint() string {
@@ -465,7 +522,7 @@ type EventCompaction struct {
 
 func (x *EventCompaction) Reset() {
 	*x = EventCompaction{}
-	mi := &file_agentsvc_v1_event_proto_msgTypes[3]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -477,7 +534,7 @@ func (x *EventCompaction) String() string {
 func (*EventCompaction) ProtoMessage() {}
 
 func (x *EventCompaction) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_event_proto_msgTypes[3]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -490,7 +547,7 @@ func (x *EventCompaction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventCompaction.ProtoReflect.Descriptor instead.
 func (*EventCompaction) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{3}
+	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *EventCompaction) GetStartTimestamp() float64 {
@@ -529,7 +586,7 @@ type UsageMetadata struct {
 
 func (x *UsageMetadata) Reset() {
 	*x = UsageMetadata{}
-	mi := &file_agentsvc_v1_event_proto_msgTypes[4]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -541,7 +598,7 @@ func (x *UsageMetadata) String() string {
 func (*UsageMetadata) ProtoMessage() {}
 
 func (x *UsageMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_event_proto_msgTypes[4]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -554,7 +611,7 @@ func (x *UsageMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UsageMetadata.ProtoReflect.Descriptor instead.
 func (*UsageMetadata) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{4}
+	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *UsageMetadata) GetPromptTokenCount() int32 {
@@ -610,7 +667,7 @@ type Transcription struct {
 
 func (x *Transcription) Reset() {
 	*x = Transcription{}
-	mi := &file_agentsvc_v1_event_proto_msgTypes[5]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -622,7 +679,7 @@ func (x *Transcription) String() string {
 func (*Transcription) ProtoMessage() {}
 
 func (x *Transcription) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_event_proto_msgTypes[5]
+	mi := &file_agentsvc_v1_event_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -635,7 +692,7 @@ func (x *Transcription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Transcription.ProtoReflect.Descriptor instead.
 func (*Transcription) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{5}
+	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Transcription) GetText() string {
@@ -656,7 +713,7 @@ var File_agentsvc_v1_event_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\n" +
-	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xba\b\n" +
+	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xee\b\n" +
 	"\x05Event\x12.\n" +
 	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x1d\n" +
 	"\apartial\x18\x02 \x01(\bH\x00R\apartial\x88\x01\x01\x12#\n" +
@@ -684,9 +741,12 @@ const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\x02id\x18\x19 \x01(\tR\x02id\x12\x1c\n" +
 	"\ttimestamp\x18\x1a \x01(\x01R\ttimestamp\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x1b \x01(\tR\trequestIdB\n" +
+	"request_id\x18\x1b \x01(\tR\trequestId\x122\n" +
+	"\tnode_info\x18\x1c \x01(\v2\x15.agentsvc.v1.NodeInfoR\bnodeInfoB\n" +
 	"\n" +
-	"\b_partial\"\xe7\a\n" +
+	"\b_partial\"\x1e\n" +
+	"\bNodeInfo\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\"\xe7\a\n" +
 	"\fEventActions\x12-\n" +
 	"\x12skip_summarization\x18\x01 \x01(\bR\x11skipSummarization\x128\n" +
 	"\vstate_delta\x18\x02 \x01(\v2\x17.google.protobuf.StructR\n" +
@@ -745,44 +805,46 @@ func file_agentsvc_v1_event_proto_rawDescGZIP() []byte {
 	return file_agentsvc_v1_event_proto_rawDescData
 }
 
-var file_agentsvc_v1_event_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_agentsvc_v1_event_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_agentsvc_v1_event_proto_goTypes = []any{
 	(*Event)(nil),            // 0: agentsvc.v1.Event
-	(*EventActions)(nil),     // 1: agentsvc.v1.EventActions
-	(*ToolConfirmation)(nil), // 2: agentsvc.v1.ToolConfirmation
-	(*EventCompaction)(nil),  // 3: agentsvc.v1.EventCompaction
-	(*UsageMetadata)(nil),    // 4: agentsvc.v1.UsageMetadata
-	(*Transcription)(nil),    // 5: agentsvc.v1.Transcription
-	nil,                      // 6: agentsvc.v1.EventActions.ArtifactDeltaEntry
-	nil,                      // 7: agentsvc.v1.EventActions.RequestedAuthConfigsEntry
-	nil,                      // 8: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
-	(*Content)(nil),          // 9: agentsvc.v1.Content
-	(*structpb.Struct)(nil),  // 10: google.protobuf.Struct
+	(*NodeInfo)(nil),         // 1: agentsvc.v1.NodeInfo
+	(*EventActions)(nil),     // 2: agentsvc.v1.EventActions
+	(*ToolConfirmation)(nil), // 3: agentsvc.v1.ToolConfirmation
+	(*EventCompaction)(nil),  // 4: agentsvc.v1.EventCompaction
+	(*UsageMetadata)(nil),    // 5: agentsvc.v1.UsageMetadata
+	(*Transcription)(nil),    // 6: agentsvc.v1.Transcription
+	nil,                      // 7: agentsvc.v1.EventActions.ArtifactDeltaEntry
+	nil,                      // 8: agentsvc.v1.EventActions.RequestedAuthConfigsEntry
+	nil,                      // 9: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
+	(*Content)(nil),          // 10: agentsvc.v1.Content
+	(*structpb.Struct)(nil),  // 11: google.protobuf.Struct
 }
 var file_agentsvc_v1_event_proto_depIdxs = []int32{
-	9,  // 0: agentsvc.v1.Event.content:type_name -> agentsvc.v1.Content
-	10, // 1: agentsvc.v1.Event.custom_metadata:type_name -> google.protobuf.Struct
-	4,  // 2: agentsvc.v1.Event.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
-	10, // 3: agentsvc.v1.Event.grounding_metadata:type_name -> google.protobuf.Struct
-	10, // 4: agentsvc.v1.Event.citation_metadata:type_name -> google.protobuf.Struct
-	5,  // 5: agentsvc.v1.Event.input_transcription:type_name -> agentsvc.v1.Transcription
-	5,  // 6: agentsvc.v1.Event.output_transcription:type_name -> agentsvc.v1.Transcription
-	1,  // 7: agentsvc.v1.Event.actions:type_name -> agentsvc.v1.EventActions
-	10, // 8: agentsvc.v1.EventActions.state_delta:type_name -> google.protobuf.Struct
-	6,  // 9: agentsvc.v1.EventActions.artifact_delta:type_name -> agentsvc.v1.EventActions.ArtifactDeltaEntry
-	7,  // 10: agentsvc.v1.EventActions.requested_auth_configs:type_name -> agentsvc.v1.EventActions.RequestedAuthConfigsEntry
-	8,  // 11: agentsvc.v1.EventActions.requested_tool_confirmations:type_name -> agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
-	3,  // 12: agentsvc.v1.EventActions.compaction:type_name -> agentsvc.v1.EventCompaction
-	10, // 13: agentsvc.v1.EventActions.agent_state:type_name -> google.protobuf.Struct
-	10, // 14: agentsvc.v1.ToolConfirmation.payload:type_name -> google.protobuf.Struct
-	9,  // 15: agentsvc.v1.EventCompaction.compacted_content:type_name -> agentsvc.v1.Content
-	10, // 16: agentsvc.v1.EventActions.RequestedAuthConfigsEntry.value:type_name -> google.protobuf.Struct
-	2,  // 17: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry.value:type_name -> agentsvc.v1.ToolConfirmation
-	18, // [18:18] is the sub-list for method output_type
-	18, // [18:18] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	10, // 0: agentsvc.v1.Event.content:type_name -> agentsvc.v1.Content
+	11, // 1: agentsvc.v1.Event.custom_metadata:type_name -> google.protobuf.Struct
+	5,  // 2: agentsvc.v1.Event.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
+	11, // 3: agentsvc.v1.Event.grounding_metadata:type_name -> google.protobuf.Struct
+	11, // 4: agentsvc.v1.Event.citation_metadata:type_name -> google.protobuf.Struct
+	6,  // 5: agentsvc.v1.Event.input_transcription:type_name -> agentsvc.v1.Transcription
+	6,  // 6: agentsvc.v1.Event.output_transcription:type_name -> agentsvc.v1.Transcription
+	2,  // 7: agentsvc.v1.Event.actions:type_name -> agentsvc.v1.EventActions
+	1,  // 8: agentsvc.v1.Event.node_info:type_name -> agentsvc.v1.NodeInfo
+	11, // 9: agentsvc.v1.EventActions.state_delta:type_name -> google.protobuf.Struct
+	7,  // 10: agentsvc.v1.EventActions.artifact_delta:type_name -> agentsvc.v1.EventActions.ArtifactDeltaEntry
+	8,  // 11: agentsvc.v1.EventActions.requested_auth_configs:type_name -> agentsvc.v1.EventActions.RequestedAuthConfigsEntry
+	9,  // 12: agentsvc.v1.EventActions.requested_tool_confirmations:type_name -> agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
+	4,  // 13: agentsvc.v1.EventActions.compaction:type_name -> agentsvc.v1.EventCompaction
+	11, // 14: agentsvc.v1.EventActions.agent_state:type_name -> google.protobuf.Struct
+	11, // 15: agentsvc.v1.ToolConfirmation.payload:type_name -> google.protobuf.Struct
+	10, // 16: agentsvc.v1.EventCompaction.compacted_content:type_name -> agentsvc.v1.Content
+	11, // 17: agentsvc.v1.EventActions.RequestedAuthConfigsEntry.value:type_name -> google.protobuf.Struct
+	3,  // 18: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry.value:type_name -> agentsvc.v1.ToolConfirmation
+	19, // [19:19] is the sub-list for method output_type
+	19, // [19:19] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_event_proto_init() }
@@ -798,7 +860,7 @@ func file_agentsvc_v1_event_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_event_proto_rawDesc), len(file_agentsvc_v1_event_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

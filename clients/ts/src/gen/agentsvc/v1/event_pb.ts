@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/event.proto.
  */
 export const file_agentsvc_v1_event: GenFile = /*@__PURE__*/
-  fileDesc("ChdhZ2VudHN2Yy92MS9ldmVudC5wcm90bxILYWdlbnRzdmMudjEi+gUKBUV2ZW50EiUKB2NvbnRlbnQYASABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50EhQKB3BhcnRpYWwYAiABKAhIAIgBARIVCg10dXJuX2NvbXBsZXRlGAMgASgIEhUKDWZpbmlzaF9yZWFzb24YBCABKAkSEgoKZXJyb3JfY29kZRgFIAEoCRIVCg1lcnJvcl9tZXNzYWdlGAYgASgJEhMKC2ludGVycnVwdGVkGAcgASgIEjAKD2N1c3RvbV9tZXRhZGF0YRgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMgoOdXNhZ2VfbWV0YWRhdGEYCSABKAsyGi5hZ2VudHN2Yy52MS5Vc2FnZU1ldGFkYXRhEjMKEmdyb3VuZGluZ19tZXRhZGF0YRgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNbW9kZWxfdmVyc2lvbhgLIAEoCRIUCgxhdmdfbG9ncHJvYnMYDCABKAESMgoRY2l0YXRpb25fbWV0YWRhdGEYDSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDmludGVyYWN0aW9uX2lkGA4gASgJEjcKE2lucHV0X3RyYW5zY3JpcHRpb24YDyABKAsyGi5hZ2VudHN2Yy52MS5UcmFuc2NyaXB0aW9uEjgKFG91dHB1dF90cmFuc2NyaXB0aW9uGBAgASgLMhouYWdlbnRzdmMudjEuVHJhbnNjcmlwdGlvbhIVCg1pbnZvY2F0aW9uX2lkGBQgASgJEg4KBmF1dGhvchgVIAEoCRIqCgdhY3Rpb25zGBYgASgLMhkuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zEh0KFWxvbmdfcnVubmluZ190b29sX2lkcxgXIAMoCRIOCgZicmFuY2gYGCABKAkSCgoCaWQYGSABKAkSEQoJdGltZXN0YW1wGBogASgBEhIKCnJlcXVlc3RfaWQYGyABKAlCCgoIX3BhcnRpYWwiigYKDEV2ZW50QWN0aW9ucxIaChJza2lwX3N1bW1hcml6YXRpb24YASABKAgSLAoLc3RhdGVfZGVsdGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkQKDmFydGlmYWN0X2RlbHRhGAMgAygLMiwuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zLkFydGlmYWN0RGVsdGFFbnRyeRIZChF0cmFuc2Zlcl90b19hZ2VudBgEIAEoCRIQCghlc2NhbGF0ZRgFIAEoCBJTChZyZXF1ZXN0ZWRfYXV0aF9jb25maWdzGAYgAygLMjMuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zLlJlcXVlc3RlZEF1dGhDb25maWdzRW50cnkSXwoccmVxdWVzdGVkX3Rvb2xfY29uZmlybWF0aW9ucxgHIAMoCzI5LmFnZW50c3ZjLnYxLkV2ZW50QWN0aW9ucy5SZXF1ZXN0ZWRUb29sQ29uZmlybWF0aW9uc0VudHJ5EjAKCmNvbXBhY3Rpb24YCCABKAsyHC5hZ2VudHN2Yy52MS5FdmVudENvbXBhY3Rpb24SFAoMZW5kX29mX2FnZW50GAkgASgIEiwKC2FnZW50X3N0YXRlGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIjChtyZXdpbmRfYmVmb3JlX2ludm9jYXRpb25faWQYCyABKAkaNAoSQXJ0aWZhY3REZWx0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEaVAoZUmVxdWVzdGVkQXV0aENvbmZpZ3NFbnRyeRILCgNrZXkYASABKAkSJgoFdmFsdWUYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0OgI4ARpgCh9SZXF1ZXN0ZWRUb29sQ29uZmlybWF0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRIsCgV2YWx1ZRgCIAEoCzIdLmFnZW50c3ZjLnYxLlRvb2xDb25maXJtYXRpb246AjgBIl0KEFRvb2xDb25maXJtYXRpb24SDAoEaGludBgBIAEoCRIRCgljb25maXJtZWQYAiABKAgSKAoHcGF5bG9hZBgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QicgoPRXZlbnRDb21wYWN0aW9uEhcKD3N0YXJ0X3RpbWVzdGFtcBgBIAEoARIVCg1lbmRfdGltZXN0YW1wGAIgASgBEi8KEWNvbXBhY3RlZF9jb250ZW50GAMgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudCLNAQoNVXNhZ2VNZXRhZGF0YRIaChJwcm9tcHRfdG9rZW5fY291bnQYASABKAUSHgoWY2FuZGlkYXRlc190b2tlbl9jb3VudBgCIAEoBRIZChF0b3RhbF90b2tlbl9jb3VudBgDIAEoBRIcChR0aG91Z2h0c190b2tlbl9jb3VudBgEIAEoBRIiChpjYWNoZWRfY29udGVudF90b2tlbl9jb3VudBgFIAEoBRIjCht0b29sX3VzZV9wcm9tcHRfdG9rZW5fY291bnQYBiABKAUiLwoNVHJhbnNjcmlwdGlvbhIMCgR0ZXh0GAEgASgJEhAKCGZpbmlzaGVkGAIgASgIQjxaOmdpdGh1Yi5jb20vYWdlbnRzdmMvYWdlbnRzdmMvZ2VuL2dvL2FnZW50c3ZjL3YxO2FnZW50c3ZjdjFiBnByb3RvMw", [file_agentsvc_v1_content, file_google_protobuf_struct]);
+  fileDesc("ChdhZ2VudHN2Yy92MS9ldmVudC5wcm90bxILYWdlbnRzdmMudjEipAYKBUV2ZW50EiUKB2NvbnRlbnQYASABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50EhQKB3BhcnRpYWwYAiABKAhIAIgBARIVCg10dXJuX2NvbXBsZXRlGAMgASgIEhUKDWZpbmlzaF9yZWFzb24YBCABKAkSEgoKZXJyb3JfY29kZRgFIAEoCRIVCg1lcnJvcl9tZXNzYWdlGAYgASgJEhMKC2ludGVycnVwdGVkGAcgASgIEjAKD2N1c3RvbV9tZXRhZGF0YRgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMgoOdXNhZ2VfbWV0YWRhdGEYCSABKAsyGi5hZ2VudHN2Yy52MS5Vc2FnZU1ldGFkYXRhEjMKEmdyb3VuZGluZ19tZXRhZGF0YRgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNbW9kZWxfdmVyc2lvbhgLIAEoCRIUCgxhdmdfbG9ncHJvYnMYDCABKAESMgoRY2l0YXRpb25fbWV0YWRhdGEYDSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDmludGVyYWN0aW9uX2lkGA4gASgJEjcKE2lucHV0X3RyYW5zY3JpcHRpb24YDyABKAsyGi5hZ2VudHN2Yy52MS5UcmFuc2NyaXB0aW9uEjgKFG91dHB1dF90cmFuc2NyaXB0aW9uGBAgASgLMhouYWdlbnRzdmMudjEuVHJhbnNjcmlwdGlvbhIVCg1pbnZvY2F0aW9uX2lkGBQgASgJEg4KBmF1dGhvchgVIAEoCRIqCgdhY3Rpb25zGBYgASgLMhkuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zEh0KFWxvbmdfcnVubmluZ190b29sX2lkcxgXIAMoCRIOCgZicmFuY2gYGCABKAkSCgoCaWQYGSABKAkSEQoJdGltZXN0YW1wGBogASgBEhIKCnJlcXVlc3RfaWQYGyABKAkSKAoJbm9kZV9pbmZvGBwgASgLMhUuYWdlbnRzdmMudjEuTm9kZUluZm9CCgoIX3BhcnRpYWwiGAoITm9kZUluZm8SDAoEcGF0aBgBIAEoCSKKBgoMRXZlbnRBY3Rpb25zEhoKEnNraXBfc3VtbWFyaXphdGlvbhgBIAEoCBIsCgtzdGF0ZV9kZWx0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSRAoOYXJ0aWZhY3RfZGVsdGEYAyADKAsyLC5hZ2VudHN2Yy52MS5FdmVudEFjdGlvbnMuQXJ0aWZhY3REZWx0YUVudHJ5EhkKEXRyYW5zZmVyX3RvX2FnZW50GAQgASgJEhAKCGVzY2FsYXRlGAUgASgIElMKFnJlcXVlc3RlZF9hdXRoX2NvbmZpZ3MYBiADKAsyMy5hZ2VudHN2Yy52MS5FdmVudEFjdGlvbnMuUmVxdWVzdGVkQXV0aENvbmZpZ3NFbnRyeRJfChxyZXF1ZXN0ZWRfdG9vbF9jb25maXJtYXRpb25zGAcgAygLMjkuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zLlJlcXVlc3RlZFRvb2xDb25maXJtYXRpb25zRW50cnkSMAoKY29tcGFjdGlvbhgIIAEoCzIcLmFnZW50c3ZjLnYxLkV2ZW50Q29tcGFjdGlvbhIUCgxlbmRfb2ZfYWdlbnQYCSABKAgSLAoLYWdlbnRfc3RhdGUYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKG3Jld2luZF9iZWZvcmVfaW52b2NhdGlvbl9pZBgLIAEoCRo0ChJBcnRpZmFjdERlbHRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARpUChlSZXF1ZXN0ZWRBdXRoQ29uZmlnc0VudHJ5EgsKA2tleRgBIAEoCRImCgV2YWx1ZRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Q6AjgBGmAKH1JlcXVlc3RlZFRvb2xDb25maXJtYXRpb25zRW50cnkSCwoDa2V5GAEgASgJEiwKBXZhbHVlGAIgASgLMh0uYWdlbnRzdmMudjEuVG9vbENvbmZpcm1hdGlvbjoCOAEiXQoQVG9vbENvbmZpcm1hdGlvbhIMCgRoaW50GAEgASgJEhEKCWNvbmZpcm1lZBgCIAEoCBIoCgdwYXlsb2FkGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJyCg9FdmVudENvbXBhY3Rpb24SFwoPc3RhcnRfdGltZXN0YW1wGAEgASgBEhUKDWVuZF90aW1lc3RhbXAYAiABKAESLwoRY29tcGFjdGVkX2NvbnRlbnQYAyABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50Is0BCg1Vc2FnZU1ldGFkYXRhEhoKEnByb21wdF90b2tlbl9jb3VudBgBIAEoBRIeChZjYW5kaWRhdGVzX3Rva2VuX2NvdW50GAIgASgFEhkKEXRvdGFsX3Rva2VuX2NvdW50GAMgASgFEhwKFHRob3VnaHRzX3Rva2VuX2NvdW50GAQgASgFEiIKGmNhY2hlZF9jb250ZW50X3Rva2VuX2NvdW50GAUgASgFEiMKG3Rvb2xfdXNlX3Byb21wdF90b2tlbl9jb3VudBgGIAEoBSIvCg1UcmFuc2NyaXB0aW9uEgwKBHRleHQYASABKAkSEAoIZmluaXNoZWQYAiABKAhCPFo6Z2l0aHViLmNvbS9hZ2VudHN2Yy9hZ2VudHN2Yy9nZW4vZ28vYWdlbnRzdmMvdjE7YWdlbnRzdmN2MWIGcHJvdG8z", [file_agentsvc_v1_content, file_google_protobuf_struct]);
 
 /**
  * Event is one step of an invocation as ADK records it: every LlmResponse
@@ -162,6 +162,14 @@ export type Event = Message<"agentsvc.v1.Event"> & {
    * @generated from field: string request_id = 27;
    */
   requestId: string;
+
+  /**
+   * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+   * only).
+   *
+   * @generated from field: agentsvc.v1.NodeInfo node_info = 28;
+   */
+  nodeInfo?: NodeInfo | undefined;
 };
 
 /**
@@ -170,6 +178,28 @@ export type Event = Message<"agentsvc.v1.Event"> & {
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_event, 0);
+
+/**
+ * NodeInfo is ADK 2.x's node metadata of an event.
+ *
+ * @generated from message agentsvc.v1.NodeInfo
+ */
+export type NodeInfo = Message<"agentsvc.v1.NodeInfo"> & {
+  /**
+   * The node's path: each agent that ran as "<name>@<run>", joined by "/"
+   * from the root, e.g. "root@1/helper@1"; empty for the user's events.
+   *
+   * @generated from field: string path = 1;
+   */
+  path: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.NodeInfo.
+ * Use `create(NodeInfoSchema)` to create a new message.
+ */
+export const NodeInfoSchema: GenMessage<NodeInfo> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_event, 1);
 
 /**
  * EventActions are the side effects an event carries.
@@ -243,7 +273,7 @@ export type EventActions = Message<"agentsvc.v1.EventActions"> & {
  * Use `create(EventActionsSchema)` to create a new message.
  */
 export const EventActionsSchema: GenMessage<EventActions> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_event, 1);
+  messageDesc(file_agentsvc_v1_event, 2);
 
 /**
  * ToolConfirmation asks for, or carries, a user's approval of a tool call.
@@ -272,7 +302,7 @@ export type ToolConfirmation = Message<"agentsvc.v1.ToolConfirmation"> & {
  * Use `create(ToolConfirmationSchema)` to create a new message.
  */
 export const ToolConfirmationSchema: GenMessage<ToolConfirmation> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_event, 2);
+  messageDesc(file_agentsvc_v1_event, 3);
 
 /**
  * EventCompaction replaces the events between two timestamps with a summary.
@@ -301,7 +331,7 @@ export type EventCompaction = Message<"agentsvc.v1.EventCompaction"> & {
  * Use `create(EventCompactionSchema)` to create a new message.
  */
 export const EventCompactionSchema: GenMessage<EventCompaction> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_event, 3);
+  messageDesc(file_agentsvc_v1_event, 4);
 
 /**
  * UsageMetadata counts the tokens of one model call.
@@ -345,7 +375,7 @@ export type UsageMetadata = Message<"agentsvc.v1.UsageMetadata"> & {
  * Use `create(UsageMetadataSchema)` to create a new message.
  */
 export const UsageMetadataSchema: GenMessage<UsageMetadata> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_event, 4);
+  messageDesc(file_agentsvc_v1_event, 5);
 
 /**
  * Transcription is text transcribed from audio.
@@ -369,5 +399,5 @@ export type Transcription = Message<"agentsvc.v1.Transcription"> & {
  * Use `create(TranscriptionSchema)` to create a new message.
  */
 export const TranscriptionSchema: GenMessage<Transcription> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_event, 5);
+  messageDesc(file_agentsvc_v1_event, 6);
 

@@ -836,6 +836,47 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int NODE_INFO_FIELD_NUMBER = 28;
+  private dev.agentsvc.v1.NodeInfo nodeInfo_;
+  /**
+   * <pre>
+   * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+   * only).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+   * @return Whether the nodeInfo field is set.
+   */
+  @java.lang.Override
+  public boolean hasNodeInfo() {
+    return ((bitField0_ & 0x00000200) != 0);
+  }
+  /**
+   * <pre>
+   * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+   * only).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+   * @return The nodeInfo.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.NodeInfo getNodeInfo() {
+    return nodeInfo_ == null ? dev.agentsvc.v1.NodeInfo.getDefaultInstance() : nodeInfo_;
+  }
+  /**
+   * <pre>
+   * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+   * only).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.NodeInfoOrBuilder getNodeInfoOrBuilder() {
+    return nodeInfo_ == null ? dev.agentsvc.v1.NodeInfo.getDefaultInstance() : nodeInfo_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -921,6 +962,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(requestId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 27, requestId_);
+    }
+    if (((bitField0_ & 0x00000200) != 0)) {
+      output.writeMessage(28, getNodeInfo());
     }
     getUnknownFields().writeTo(output);
   }
@@ -1021,6 +1065,10 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(requestId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(27, requestId_);
     }
+    if (((bitField0_ & 0x00000200) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(28, getNodeInfo());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1113,6 +1161,11 @@ private static final long serialVersionUID = 0L;
             other.getTimestamp())) return false;
     if (!getRequestId()
         .equals(other.getRequestId())) return false;
+    if (hasNodeInfo() != other.hasNodeInfo()) return false;
+    if (hasNodeInfo()) {
+      if (!getNodeInfo()
+          .equals(other.getNodeInfo())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1197,6 +1250,10 @@ private static final long serialVersionUID = 0L;
         java.lang.Double.doubleToLongBits(getTimestamp()));
     hash = (37 * hash) + REQUEST_ID_FIELD_NUMBER;
     hash = (53 * hash) + getRequestId().hashCode();
+    if (hasNodeInfo()) {
+      hash = (37 * hash) + NODE_INFO_FIELD_NUMBER;
+      hash = (53 * hash) + getNodeInfo().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1341,6 +1398,7 @@ private static final long serialVersionUID = 0L;
         internalGetInputTranscriptionFieldBuilder();
         internalGetOutputTranscriptionFieldBuilder();
         internalGetActionsFieldBuilder();
+        internalGetNodeInfoFieldBuilder();
       }
     }
     @java.lang.Override
@@ -1404,6 +1462,11 @@ private static final long serialVersionUID = 0L;
       id_ = "";
       timestamp_ = 0D;
       requestId_ = "";
+      nodeInfo_ = null;
+      if (nodeInfoBuilder_ != null) {
+        nodeInfoBuilder_.dispose();
+        nodeInfoBuilder_ = null;
+      }
       return this;
     }
 
@@ -1536,6 +1599,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00800000) != 0)) {
         result.requestId_ = requestId_;
       }
+      if (((from_bitField0_ & 0x01000000) != 0)) {
+        result.nodeInfo_ = nodeInfoBuilder_ == null
+            ? nodeInfo_
+            : nodeInfoBuilder_.build();
+        to_bitField0_ |= 0x00000200;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -1649,6 +1718,9 @@ private static final long serialVersionUID = 0L;
         requestId_ = other.requestId_;
         bitField0_ |= 0x00800000;
         onChanged();
+      }
+      if (other.hasNodeInfo()) {
+        mergeNodeInfo(other.getNodeInfo());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1813,6 +1885,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00800000;
               break;
             } // case 218
+            case 226: {
+              input.readMessage(
+                  internalGetNodeInfoFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x01000000;
+              break;
+            } // case 226
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3988,6 +4067,172 @@ private static final long serialVersionUID = 0L;
       bitField0_ |= 0x00800000;
       onChanged();
       return this;
+    }
+
+    private dev.agentsvc.v1.NodeInfo nodeInfo_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.NodeInfo, dev.agentsvc.v1.NodeInfo.Builder, dev.agentsvc.v1.NodeInfoOrBuilder> nodeInfoBuilder_;
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     * @return Whether the nodeInfo field is set.
+     */
+    public boolean hasNodeInfo() {
+      return ((bitField0_ & 0x01000000) != 0);
+    }
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     * @return The nodeInfo.
+     */
+    public dev.agentsvc.v1.NodeInfo getNodeInfo() {
+      if (nodeInfoBuilder_ == null) {
+        return nodeInfo_ == null ? dev.agentsvc.v1.NodeInfo.getDefaultInstance() : nodeInfo_;
+      } else {
+        return nodeInfoBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     */
+    public Builder setNodeInfo(dev.agentsvc.v1.NodeInfo value) {
+      if (nodeInfoBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        nodeInfo_ = value;
+      } else {
+        nodeInfoBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x01000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     */
+    public Builder setNodeInfo(
+        dev.agentsvc.v1.NodeInfo.Builder builderForValue) {
+      if (nodeInfoBuilder_ == null) {
+        nodeInfo_ = builderForValue.build();
+      } else {
+        nodeInfoBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x01000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     */
+    public Builder mergeNodeInfo(dev.agentsvc.v1.NodeInfo value) {
+      if (nodeInfoBuilder_ == null) {
+        if (((bitField0_ & 0x01000000) != 0) &&
+          nodeInfo_ != null &&
+          nodeInfo_ != dev.agentsvc.v1.NodeInfo.getDefaultInstance()) {
+          getNodeInfoBuilder().mergeFrom(value);
+        } else {
+          nodeInfo_ = value;
+        }
+      } else {
+        nodeInfoBuilder_.mergeFrom(value);
+      }
+      if (nodeInfo_ != null) {
+        bitField0_ |= 0x01000000;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     */
+    public Builder clearNodeInfo() {
+      bitField0_ = (bitField0_ & ~0x01000000);
+      nodeInfo_ = null;
+      if (nodeInfoBuilder_ != null) {
+        nodeInfoBuilder_.dispose();
+        nodeInfoBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     */
+    public dev.agentsvc.v1.NodeInfo.Builder getNodeInfoBuilder() {
+      bitField0_ |= 0x01000000;
+      onChanged();
+      return internalGetNodeInfoFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     */
+    public dev.agentsvc.v1.NodeInfoOrBuilder getNodeInfoOrBuilder() {
+      if (nodeInfoBuilder_ != null) {
+        return nodeInfoBuilder_.getMessageOrBuilder();
+      } else {
+        return nodeInfo_ == null ?
+            dev.agentsvc.v1.NodeInfo.getDefaultInstance() : nodeInfo_;
+      }
+    }
+    /**
+     * <pre>
+     * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+     * only).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.NodeInfo, dev.agentsvc.v1.NodeInfo.Builder, dev.agentsvc.v1.NodeInfoOrBuilder> 
+        internalGetNodeInfoFieldBuilder() {
+      if (nodeInfoBuilder_ == null) {
+        nodeInfoBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.NodeInfo, dev.agentsvc.v1.NodeInfo.Builder, dev.agentsvc.v1.NodeInfoOrBuilder>(
+                getNodeInfo(),
+                getParentForChildren(),
+                isClean());
+        nodeInfo_ = null;
+      }
+      return nodeInfoBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.Event)

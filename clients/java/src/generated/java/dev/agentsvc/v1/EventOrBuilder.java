@@ -385,4 +385,34 @@ public interface EventOrBuilder extends
    */
   com.google.protobuf.ByteString
       getRequestIdBytes();
+
+  /**
+   * <pre>
+   * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+   * only).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+   * @return Whether the nodeInfo field is set.
+   */
+  boolean hasNodeInfo();
+  /**
+   * <pre>
+   * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+   * only).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+   * @return The nodeInfo.
+   */
+  dev.agentsvc.v1.NodeInfo getNodeInfo();
+  /**
+   * <pre>
+   * ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
+   * only).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
+   */
+  dev.agentsvc.v1.NodeInfoOrBuilder getNodeInfoOrBuilder();
 }
