@@ -278,6 +278,7 @@ var restCalls = append([]routeCase{
 	{"GET /config/telemetry", false, false, request{method: "GET", path: "/config/telemetry"}, 0},
 	{"POST /config/telemetry", false, false, request{method: "POST", path: "/config/telemetry", body: `{"telemetry": true}`}, 0},
 	{"GET /dev/apps/*/graph", false, false, request{method: "GET", path: "/dev/apps/desk/graph"}, 0},
+	{"GET /dev/apps/*/build_graph", false, false, request{method: "GET", path: "/dev/apps/desk/build_graph"}, 0},
 	{"GET /dev/apps/*/build_graph_image", false, false, request{method: "GET", path: "/dev/apps/desk/build_graph_image"}, 0},
 	{"GET /dev/apps/*/users/*/sessions/*/events/*/graph", true, false, request{method: "GET", path: "/dev/apps/desk/users/u1/sessions/s1/events/x/graph"}, 0},
 }, notServedCalls()...)

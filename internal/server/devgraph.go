@@ -44,6 +44,14 @@ func newAgentGraph(a *App, highlights [][2]string, dark bool) *agentGraph {
 	g := dot.NewGraph(dot.Directed, dot.Strict)
 	g.Attr("rankdir", "LR")
 	g.Attr("bgcolor", map[bool]string{true: "#333537", false: "#ffffff"}[dark])
+	ag := &agentGraph{root: g, highlights: highlights, remote: remoteTools(a),
+		nodes: map[string]dot.Node{}, edges: map[[2]string]bool{}, clusters: map[string]*dot.Graph{}}
+	ag.build(g, a.Runner.App.Tree.Root(), nil)
+	return ag
+}
+
+// remoteTools names each agent's client tools, in the Agent Config's order.
+func remoteTools(a *App) map[string][]string {
 	infos := map[string]*api.AgentInfo{}
 	indexAgents(a.Info.GetRootAgent(), infos)
 	remote := map[string][]string{}
@@ -54,10 +62,7 @@ func newAgentGraph(a *App, highlights [][2]string, dark bool) *agentGraph {
 			}
 		}
 	}
-	ag := &agentGraph{root: g, highlights: highlights, remote: remote,
-		nodes: map[string]dot.Node{}, edges: map[[2]string]bool{}, clusters: map[string]*dot.Graph{}}
-	ag.build(g, a.Runner.App.Tree.Root(), nil)
-	return ag
+	return remote
 }
 
 func (ag *agentGraph) String() string { return ag.root.String() }

@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // dotEdges reads the edges of a DOT graph by node label ("from->to",
@@ -115,6 +116,22 @@ func TestAgentGraphWorkflow(t *testing.T) {
 		"story_pipeline->editor", "story_pipeline->plot_reviewer", "story_pipeline->style_reviewer", "writer->reviews"}
 	if !slices.Equal(edges, want) {
 		t.Errorf("edges %v, want %v:\n%s", edges, want, g.DotSrc)
+	}
+	// build_graph: the app as google-adk 2.13's serialize_app_info writes it.
+	rep = s.do(t, request{method: "GET", path: "/dev/apps/story_pipeline/build_graph"})
+	golden, err := os.ReadFile("testdata/adk-2.13.0-build_graph-story_pipeline.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantJSON, gotJSON any
+	if err := json.Unmarshal(golden, &wantJSON); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(rep.body), &gotJSON); err != nil || rep.status != 200 {
+		t.Fatalf("build_graph: %d %s", rep.status, rep.body)
+	}
+	if d := cmp.Diff(wantJSON, gotJSON); d != "" {
+		t.Errorf("build_graph (-adk +agentsvc):\n%s", d)
 	}
 	for _, cluster := range []string{"story_pipeline (Sequential Agent)", "reviews (Parallel Agent)", "polish (Loop Agent)"} {
 		if strings.Count(g.DotSrc, `label="`+cluster+`"`) != 1 {

@@ -96,6 +96,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 		routes = append(routes, handlerRoute{r.method, r.path, h.notServed(r.what)})
 	}
 	routes = append(routes, h.graphRoutes()...)
+	routes = append(routes, handlerRoute{"GET", "/dev/apps/{app_name}/build_graph", h.buildGraph})
 	if cfg.traces != nil {
 		// Registered after the 501 routes, so that they win.
 		routes = append(routes, h.traceRoutes(cfg.traces)...)

@@ -20,7 +20,6 @@ const (
 	memoryFeature   = "the memory service is not served by agentsvc yet"
 	liveFeature     = "live (bidirectional audio/video) runs are not served by agentsvc"
 	traceFeature    = "the dev UI's traces are kept only when agentsvc runs with --trace-buffer N"
-	graphFeature    = "ADK 2.x's serialized app graph is not served by agentsvc: the DOT graph routes are"
 	identityFeature = "agent identity is not served by agentsvc"
 )
 
@@ -69,7 +68,6 @@ var notServedRoutes = []notServedRoute{
 	{"GET", "/dev/apps/{app_name}/metrics-info", evalFeature},
 	{"GET", "/dev/apps/{app_name}/debug/trace/{event_id}", traceFeature},
 	{"GET", "/dev/apps/{app_name}/debug/trace/session/{session_id}", traceFeature},
-	{"GET", "/dev/apps/{app_name}/build_graph", graphFeature},
 }
 
 // notServed answers 501 with what agentsvc does not serve.
