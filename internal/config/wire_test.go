@@ -32,11 +32,7 @@ var wireReleases = map[string]string{"1.x": "adk-1.39.1", "2.x": "adk-2.13.0"}
 // wireGaps are the known differences from a release, by behaviour and tool:
 // "field" when the schema is sent as parameters where ADK sends
 // parametersJsonSchema, "schema" when its content differs too. Descriptions never differ.
-var wireGaps = map[string]string{
-	// ADK 2.x derives the schema from a pydantic model, titles included;
-	// agentsvc declares the output schema as the app wrote it.
-	"2.x/set_model_response": "schema",
-}
+var wireGaps = map[string]string{}
 
 // TestToolDeclarationsMatchADK runs the apps of testdata/wire through the
 // real Gemini adapter against a fake Gemini server and compares the

@@ -1,6 +1,10 @@
 package llmagent
 
 import (
+	"strings"
+	"unicode"
+
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -98,10 +102,40 @@ func newSetModelResponse(schema *structpb.Struct, b runtime.Behavior) *setModelR
 	if b == runtime.Behavior2x {
 		description = setModelResponseDescription
 	}
-	return &setModelResponse{
-		decl:   tools.Declaration(setModelResponseName, description, params, nil, false),
-		object: object,
+	decl := tools.Declaration(setModelResponseName, description, params, nil, false)
+	if b == runtime.Behavior2x {
+		// ADK 2.x declares the JSON schema pydantic derives from the
+		// function's parameters: the schema's fields with their titles.
+		js := proto.CloneOf(params)
+		js.Fields["title"] = structpb.NewStringValue(setModelResponseName + "Params")
+		for name, prop := range js.GetFields()["properties"].GetStructValue().GetFields() {
+			if p := prop.GetStructValue(); p != nil && p.Fields["title"] == nil {
+				p.Fields["title"] = structpb.NewStringValue(pyTitle(strings.ReplaceAll(name, "_", " ")))
+			}
+		}
+		decl.ParametersJsonSchema = structpb.NewStructValue(js)
+		decl.Parameters = nil
 	}
+	return &setModelResponse{decl: decl, object: object}
+}
+
+// pyTitle is Python's str.title, as pydantic titles fields: a letter after
+// a letter in lower case, any other letter in upper case.
+func pyTitle(s string) string {
+	var b strings.Builder
+	prevLetter := false
+	for _, r := range s {
+		letter := unicode.IsLetter(r)
+		switch {
+		case letter && prevLetter:
+			r = unicode.ToLower(r)
+		case letter:
+			r = unicode.ToTitle(r)
+		}
+		prevLetter = letter
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func (s *setModelResponse) Name() string                         { return setModelResponseName }
