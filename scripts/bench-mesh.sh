@@ -56,7 +56,7 @@ for round in $(seq "${BENCH_ROUNDS:-3}"); do
 	bench_args=()
 	one "plain (round $round)"
 	bench_args=(--token-file "$dir/jwt/token")
-	for sampler in always_on "traceidratio 0.1"; do
+	for sampler in always_on "parentbased_traceidratio 0.1"; do
 		envs=(OTEL_EXPORTER_OTLP_ENDPOINT="http://$sink" OTEL_EXPORTER_OTLP_PROTOCOL=grpc
 			OTEL_TRACES_SAMPLER="${sampler% *}" OTEL_TRACES_SAMPLER_ARG="${sampler#* }")
 		one "auth jwt + metrics and traces over OTLP, sampler $sampler (round $round)" \
