@@ -37,6 +37,22 @@ func dotEdges(t *testing.T, src string) (edges, green []string) {
 	return edges, green
 }
 
+// graphReply is ADK's GetEventGraphResult.
+type graphReply struct {
+	DotSrc string `json:"dotSrc"`
+}
+
+// getGraph GETs a graph route that must answer one.
+func getGraph(t *testing.T, s *restStack, path string) graphReply {
+	t.Helper()
+	rep := s.do(t, request{method: "GET", path: path})
+	var g graphReply
+	if err := json.Unmarshal([]byte(rep.body), &g); err != nil || rep.status != 200 {
+		t.Fatalf("GET %s: %d %s", path, rep.status, rep.body)
+	}
+	return g
+}
+
 // TestAgentGraph: the dev UI's agent graph has the nodes and edges ADK's
 // agent_graph draws for the same tree (recorded from google-adk 2.13), and
 // an event's graph highlights the event's author (and the function it
@@ -44,13 +60,7 @@ func dotEdges(t *testing.T, src string) (edges, green []string) {
 func TestAgentGraph(t *testing.T) {
 	t.Parallel()
 	s := newRESTStack(t)
-	rep := s.do(t, request{method: "GET", path: "/dev/apps/desk/graph?dark_mode=true"})
-	var g struct {
-		DotSrc string `json:"dotSrc"`
-	}
-	if err := json.Unmarshal([]byte(rep.body), &g); err != nil || rep.status != 200 {
-		t.Fatalf("graph: %d %s", rep.status, rep.body)
-	}
+	g := getGraph(t, s, "/dev/apps/desk/graph?dark_mode=true")
 	edges, green := dotEdges(t, g.DotSrc)
 	want := []string{"desk_agent->approve", "desk_agent->get_weather", "desk_agent->helper", "helper->send_mail"}
 	if !slices.Equal(edges, want) || len(green) != 0 || !strings.Contains(g.DotSrc, `bgcolor="#333537"`) {
@@ -73,10 +83,7 @@ func TestAgentGraph(t *testing.T) {
 			call = ev.ID
 		}
 	}
-	rep = s.do(t, request{method: "GET", path: "/dev/apps/desk/users/u1/sessions/s1/events/" + call + "/graph"})
-	if err := json.Unmarshal([]byte(rep.body), &g); err != nil || rep.status != 200 {
-		t.Fatalf("event graph: %d %s", rep.status, rep.body)
-	}
+	g = getGraph(t, s, "/dev/apps/desk/users/u1/sessions/s1/events/"+call+"/graph")
 	if _, green := dotEdges(t, g.DotSrc); !slices.Equal(green, []string{"desk_agent"}) {
 		t.Errorf("highlighted %v, want the agent and its tool:\n%s", green, g.DotSrc)
 	}
@@ -104,13 +111,7 @@ func TestAgentGraphWorkflow(t *testing.T) {
 	}
 	s := &restStack{fixture: newFixture(t, withoutGRPC(), withApp(app))}
 	s.http = s.serveHTTP(t)
-	rep := s.do(t, request{method: "GET", path: "/dev/apps/story_pipeline/graph"})
-	var g struct {
-		DotSrc string `json:"dotSrc"`
-	}
-	if err := json.Unmarshal([]byte(rep.body), &g); err != nil || rep.status != 200 {
-		t.Fatalf("graph: %d %s", rep.status, rep.body)
-	}
+	g := getGraph(t, s, "/dev/apps/story_pipeline/graph")
 	edges, _ := dotEdges(t, g.DotSrc)
 	want := []string{"critic->editor", "critic->exit_loop", "editor->critic", "reviews->polish",
 		"story_pipeline->editor", "story_pipeline->plot_reviewer", "story_pipeline->style_reviewer", "writer->reviews"}
@@ -118,7 +119,7 @@ func TestAgentGraphWorkflow(t *testing.T) {
 		t.Errorf("edges %v, want %v:\n%s", edges, want, g.DotSrc)
 	}
 	// build_graph: the app as google-adk 2.13's serialize_app_info writes it.
-	rep = s.do(t, request{method: "GET", path: "/dev/apps/story_pipeline/build_graph"})
+	rep := s.do(t, request{method: "GET", path: "/dev/apps/story_pipeline/build_graph"})
 	golden, err := os.ReadFile("testdata/adk-2.13.0-build_graph-story_pipeline.json")
 	if err != nil {
 		t.Fatal(err)
