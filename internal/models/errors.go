@@ -34,6 +34,9 @@ type Error struct {
 	Status string
 	// Message is the API's message.
 	Message string
+	// Body is the API's error answer as it came (JSON), when the adapter
+	// kept it; ADK 2.x quotes it in its error event.
+	Body []byte
 }
 
 func (e *Error) Error() string {

@@ -61,7 +61,14 @@ func TestModelErrorEventProfile(t *testing.T) {
 		t.Run(tt.behavior+" "+http.StatusText(tt.code), func(t *testing.T) {
 			t.Parallel()
 			const msg = "The model says no."
-			wantMsg := itoa(tt.code) + " " + tt.status + ". " + msg
+			// google-genai's APIError: the status, then the error answer
+			// as Python prints it; after ADK's hint for a 429.
+			wantMsg := itoa(tt.code) + " " + tt.status + ". {'error': {'code': " + itoa(tt.code) +
+				", 'message': '" + msg + "', 'status': '" + tt.status + "'}}"
+			if tt.code == 429 {
+				wantMsg = "\nOn how to mitigate this issue, please refer to:\n\nhttps://google.github.io/adk-docs/agents/models/" +
+					"google-gemini/#error-code-429-resource_exhausted\n\n\n" + wantMsg
+			}
 			s := newGeminiStackBehavior(t, tt.behavior)
 			modelErr := fakegemini.Item{Error: &fakegemini.APIError{Code: tt.code, Message: msg}}
 

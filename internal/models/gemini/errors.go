@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,11 +27,15 @@ func mapError(ctx context.Context, op string, err error) error {
 	}
 	var apiErr genai.APIError
 	var apiErrPtr *genai.APIError
+	var body []byte
+	if b := (*answeredError)(nil); errors.As(err, &b) {
+		body = b.body
+	}
 	switch {
 	case errors.As(err, &apiErr):
-		return fmt.Errorf("%s: %w", op, modelError(apiErr))
+		return fmt.Errorf("%s: %w", op, modelError(apiErr, body))
 	case errors.As(err, &apiErrPtr) && apiErrPtr != nil:
-		return fmt.Errorf("%s: %w", op, modelError(*apiErrPtr))
+		return fmt.Errorf("%s: %w", op, modelError(*apiErrPtr, body))
 	case isTransportError(err):
 		return fmt.Errorf("%s: %w: %w", op, models.ErrUnavailable, err)
 	}
@@ -40,13 +45,23 @@ func mapError(ctx context.Context, op string, err error) error {
 // modelError converts an API error, naming the status canonically when the
 // body did not (a body that is not Google's error JSON gives the HTTP status
 // line instead).
-func modelError(e genai.APIError) *models.Error {
+func modelError(e genai.APIError, body []byte) *models.Error {
 	status := e.Status
 	if status == "" || strings.ContainsAny(status[:1], "0123456789") {
 		status = statusName(e.Code)
 	}
-	return &models.Error{HTTPStatus: e.Code, Status: status, Message: e.Message}
+	return &models.Error{HTTPStatus: e.Code, Status: status, Message: e.Message, Body: body}
 }
+
+// answeredError is an API error with the body of the answer that carried
+// it.
+type answeredError struct {
+	err  error
+	body []byte
+}
+
+func (e *answeredError) Error() string { return e.err.Error() }
+func (e *answeredError) Unwrap() error { return e.err }
 
 // withStatus returns err with the HTTP status of the tapped answer when err
 // is an API error and the status is not a success: the SDK takes the code
@@ -71,11 +86,11 @@ func (t *bodyTap) withStatus(err error) error {
 	switch {
 	case errors.As(err, &apiErr):
 		apiErr.Code = t.status
-		return apiErr
+		return &answeredError{err: apiErr, body: bytes.Clone(t.body())}
 	case errors.As(err, &apiErrPtr) && apiErrPtr != nil:
 		e := *apiErrPtr
 		e.Code = t.status
-		return &e
+		return &answeredError{err: &e, body: bytes.Clone(t.body())}
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/protobuf/testing/protocmp"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -142,8 +143,11 @@ func TestHTTPErrors(t *testing.T) {
 				if !errors.As(err, &modelErr) {
 					t.Fatalf("error %v is not a *models.Error", err)
 				}
-				if diff := cmp.Diff(tt.wantErr, modelErr); diff != "" {
+				if diff := cmp.Diff(tt.wantErr, modelErr, cmpopts.IgnoreFields(models.Error{}, "Body")); diff != "" {
 					t.Errorf("error (-want +got):\n%s", diff)
+				}
+				if tt.wantErr.HTTPStatus > 0 && !json.Valid(modelErr.Body) {
+					t.Errorf("error body %q, want the answer's JSON", modelErr.Body)
 				}
 				if errors.Is(err, models.ErrUnavailable) != tt.wantUnavailable {
 					t.Errorf("errors.Is(%v, ErrUnavailable) = %v, want %v", err, !tt.wantUnavailable, tt.wantUnavailable)

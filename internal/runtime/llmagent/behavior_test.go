@@ -386,8 +386,14 @@ func TestBehaviorProfileModelError(t *testing.T) {
 		wantMsg  string
 	}{
 		{"1.x 429", runtime.Behavior1x, &models.Error{HTTPStatus: 429, Status: "RESOURCE_EXHAUSTED", Message: "Quota exceeded"}, "", ""},
-		{"2.x 429", runtime.Behavior2x, &models.Error{HTTPStatus: 429, Status: "RESOURCE_EXHAUSTED", Message: "Quota exceeded"},
-			"RESOURCE_EXHAUSTED", "429 RESOURCE_EXHAUSTED. Quota exceeded"},
+		// As google-adk 2.13 prints it for the fake Gemini server's 429:
+		// its hint, then the error answer as Python prints the JSON.
+		{"2.x 429", runtime.Behavior2x, &models.Error{HTTPStatus: 429, Status: "RESOURCE_EXHAUSTED", Message: "Quota exceeded.",
+			Body: []byte(`{"error":{"code":429,"message":"Quota exceeded.","status":"RESOURCE_EXHAUSTED"}}`)},
+			"RESOURCE_EXHAUSTED", "\nOn how to mitigate this issue, please refer to:\n\n" +
+				"https://google.github.io/adk-docs/agents/models/google-gemini/#error-code-429-resource_exhausted\n\n\n" +
+				"429 RESOURCE_EXHAUSTED. {'error': {'code': 429, 'message': 'Quota exceeded.', 'status': 'RESOURCE_EXHAUSTED'}}"},
+		// Without the answer's body, its message.
 		{"2.x 500", runtime.Behavior2x, &models.Error{HTTPStatus: 500, Status: "INTERNAL", Message: "boom"},
 			"INTERNAL", "500 INTERNAL. boom"},
 		{"2.x 400", runtime.Behavior2x, &models.Error{HTTPStatus: 400, Status: "INVALID_ARGUMENT", Message: "bad request"},

@@ -8,7 +8,13 @@ import (
 	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
+
+// resourceExhaustedHint opens the message of a 429, as ADK's Gemini model
+// words it.
+const resourceExhaustedHint = "\nOn how to mitigate this issue, please refer to:\n\n" +
+	"https://google.github.io/adk-docs/agents/models/google-gemini/#error-code-429-resource_exhausted\n"
 
 // unknownModelError is the error code of a model failure without a status
 // name (no answer came, or the call was cut off without one).
@@ -24,7 +30,8 @@ const (
 // modelErrorEvent is the event ADK 2.x yields and stores when the model call
 // fails and no on-model-error callback answers: authored by the agent, no
 // content, errorCode the API's status name (e.g. "RESOURCE_EXHAUSTED") and
-// errorMessage "<http status> <status name>. <message>". The run then fails
+// errorMessage "<http status> <status name>. <the error answer as Python
+// prints it>", after ADK's hint for a 429. The run then fails
 // as in 1.x. It is nil in the 1.x behaviour, which stores nothing, and for
 // any failure that is not the model's.
 func modelErrorEvent(ictx *runtime.InvocationContext, skeleton *v1.Event, err error) *v1.Event {
@@ -38,7 +45,16 @@ func modelErrorEvent(ictx *runtime.InvocationContext, skeleton *v1.Event, err er
 	}
 	msg := merr.Message
 	if merr.HTTPStatus > 0 {
-		msg = strconv.Itoa(merr.HTTPStatus) + " " + merr.Status + ". " + merr.Message
+		// google-genai's APIError: the status, then the error answer as
+		// Python prints the decoded JSON.
+		detail := merr.Message
+		if r, ok := pyfmt.ReprJSON(merr.Body); ok {
+			detail = r
+		}
+		msg = strconv.Itoa(merr.HTTPStatus) + " " + merr.Status + ". " + detail
+		if merr.HTTPStatus == 429 {
+			msg = resourceExhaustedHint + "\n\n" + msg
+		}
 	}
 	if msg == "" {
 		msg = code
