@@ -25,6 +25,7 @@ targets=(
   "internal/runtime/tools FuzzClientResult"
   "internal/runtime/pyfmt FuzzFormatValue"
   "internal/runtime/pyfmt FuzzFormatScalar"
+  "internal/runtime/pyfmt FuzzReprJSON"
 )
 
 # A target missing from the list would never run here.

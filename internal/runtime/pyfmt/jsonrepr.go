@@ -3,6 +3,7 @@ package pyfmt
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -80,8 +81,8 @@ func ReprJSON(data []byte) (string, bool) {
 			out = append(out, "None"...)
 		}
 		if len(stack) == 0 {
-			if _, err := dec.Token(); err == nil {
-				return "", false // more than one value
+			if _, err := dec.Token(); err != io.EOF {
+				return "", false // more than one value, or not JSON
 			}
 			return string(out), true
 		}

@@ -80,3 +80,21 @@ func FuzzFormatScalar(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReprJSON: any bytes (a model's error answer) are printed or refused,
+// never a panic, and what is printed is printed only for valid JSON.
+func FuzzReprJSON(f *testing.F) {
+	for _, seed := range []string{`{"error": {"code": 429, "message": "x", "status": "S", "details": [{"@type": "t"}]}}`,
+		`[1, 2.5, -0, 1e999, "\u00e9"]`, `{"a": {"b": [{}]}}`, `nul`, `{"a" 1}`, `"x" 1`, ``} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, ok := pyfmt.ReprJSON(data)
+		if ok && !json.Valid(data) {
+			t.Fatalf("ReprJSON(%q) = %q for invalid JSON", data, out)
+		}
+		if ok && out == "" {
+			t.Fatalf("ReprJSON(%q) printed nothing", data)
+		}
+	})
+}
