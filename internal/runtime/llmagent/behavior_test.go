@@ -450,14 +450,18 @@ func TestBehaviorProfileNodeInfo(t *testing.T) {
 	transfer := func(to string) *v1.LlmResponse { return et.Call("transfer_to_agent", `{"agent_name":"`+to+`"}`) }
 	tests := []struct {
 		name  string
-		resps []*v1.LlmResponse
+		resps func() []*v1.LlmResponse // fresh for each run: the engine fills in call ids
 		turns int
 		want  []string // author:path of each stored event
 	}{
-		{"chain", []*v1.LlmResponse{transfer("a"), transfer("b"), et.Text("b1"), et.Text("b2")}, 2, []string{
+		{"chain", func() []*v1.LlmResponse {
+			return []*v1.LlmResponse{transfer("a"), transfer("b"), et.Text("b1"), et.Text("b2")}
+		}, 2, []string{
 			"user:", "root:root@1", "root:root@1", "a:root@1/a@1", "a:root@1/a@1", "b:root@1/a@1/b@1",
 			"user:", "b:root@1/a@1/b@1"}},
-		{"back to the parent", []*v1.LlmResponse{transfer("a"), transfer("b"), transfer("a"), et.Text("a again")}, 1, []string{
+		{"back to the parent", func() []*v1.LlmResponse {
+			return []*v1.LlmResponse{transfer("a"), transfer("b"), transfer("a"), et.Text("a again")}
+		}, 1, []string{
 			"user:", "root:root@1", "root:root@1", "a:root@1/a@1", "a:root@1/a@1", "b:root@1/a@1/b@1",
 			"b:root@1/a@1/b@1", "a:root@1/a@2"}},
 	}
@@ -468,7 +472,7 @@ func TestBehaviorProfileNodeInfo(t *testing.T) {
 				bAgent := newAgent(t, llmagent.Config{Name: "b", Description: "B."})
 				aAgent := newAgent(t, llmagent.Config{Name: "a", Description: "A.", SubAgents: []runtime.Agent{bAgent}})
 				root := newAgent(t, llmagent.Config{Name: "root", Description: "Root.", SubAgents: []runtime.Agent{aAgent}})
-				h, _, sid := setup(t, root, tt.resps)
+				h, _, sid := setup(t, root, tt.resps())
 				withBehavior(h, b)
 				h.Runner.App.NodePaths = b == runtime.Behavior2x
 				for i := range tt.turns {
