@@ -218,7 +218,9 @@ var grpcCalls = []struct {
 		if err != nil {
 			return err
 		}
-		if err := stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{Run: authRunRequest()}}}); err != nil {
+		// A refused stream may be closed before the start message goes:
+		// Send then says io.EOF, and the status comes with Recv.
+		if err := stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{Run: authRunRequest()}}}); err != nil && err != io.EOF {
 			return err
 		}
 		return drain[*api.ConnectResponse](stream)
