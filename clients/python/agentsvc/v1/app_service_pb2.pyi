@@ -38,20 +38,30 @@ class App(_message.Message):
     def __init__(self, name: _Optional[str] = ..., root_agent: _Optional[_Union[AgentInfo, _Mapping]] = ...) -> None: ...
 
 class AgentInfo(_message.Message):
-    __slots__ = ("name", "agent_class", "description", "model", "tools", "sub_agents")
+    __slots__ = ("name", "agent_class", "description", "model", "tools", "sub_agents", "callbacks")
     NAME_FIELD_NUMBER: _ClassVar[int]
     AGENT_CLASS_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     SUB_AGENTS_FIELD_NUMBER: _ClassVar[int]
+    CALLBACKS_FIELD_NUMBER: _ClassVar[int]
     name: str
     agent_class: str
     description: str
     model: str
     tools: _containers.RepeatedCompositeFieldContainer[ToolInfo]
     sub_agents: _containers.RepeatedCompositeFieldContainer[AgentInfo]
-    def __init__(self, name: _Optional[str] = ..., agent_class: _Optional[str] = ..., description: _Optional[str] = ..., model: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[ToolInfo, _Mapping]]] = ..., sub_agents: _Optional[_Iterable[_Union[AgentInfo, _Mapping]]] = ...) -> None: ...
+    callbacks: _containers.RepeatedCompositeFieldContainer[CallbackInfo]
+    def __init__(self, name: _Optional[str] = ..., agent_class: _Optional[str] = ..., description: _Optional[str] = ..., model: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[ToolInfo, _Mapping]]] = ..., sub_agents: _Optional[_Iterable[_Union[AgentInfo, _Mapping]]] = ..., callbacks: _Optional[_Iterable[_Union[CallbackInfo, _Mapping]]] = ...) -> None: ...
+
+class CallbackInfo(_message.Message):
+    __slots__ = ("name", "field")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    field: str
+    def __init__(self, name: _Optional[str] = ..., field: _Optional[str] = ...) -> None: ...
 
 class ToolInfo(_message.Message):
     __slots__ = ("name", "description", "remote", "long_running")

@@ -1,5 +1,6 @@
 from agentsvc.v1 import content_pb2 as _content_pb2
 from agentsvc.v1 import event_pb2 as _event_pb2
+from agentsvc.v1 import llm_pb2 as _llm_pb2
 from google.api import annotations_pb2 as _annotations_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf.internal import containers as _containers
@@ -16,9 +17,30 @@ class StreamingMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     STREAMING_MODE_UNSPECIFIED: _ClassVar[StreamingMode]
     STREAMING_MODE_NONE: _ClassVar[StreamingMode]
     STREAMING_MODE_SSE: _ClassVar[StreamingMode]
+
+class CallbackKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CALLBACK_KIND_UNSPECIFIED: _ClassVar[CallbackKind]
+    CALLBACK_KIND_BEFORE_AGENT: _ClassVar[CallbackKind]
+    CALLBACK_KIND_AFTER_AGENT: _ClassVar[CallbackKind]
+    CALLBACK_KIND_BEFORE_MODEL: _ClassVar[CallbackKind]
+    CALLBACK_KIND_AFTER_MODEL: _ClassVar[CallbackKind]
+    CALLBACK_KIND_ON_MODEL_ERROR: _ClassVar[CallbackKind]
+    CALLBACK_KIND_BEFORE_TOOL: _ClassVar[CallbackKind]
+    CALLBACK_KIND_AFTER_TOOL: _ClassVar[CallbackKind]
+    CALLBACK_KIND_ON_TOOL_ERROR: _ClassVar[CallbackKind]
 STREAMING_MODE_UNSPECIFIED: StreamingMode
 STREAMING_MODE_NONE: StreamingMode
 STREAMING_MODE_SSE: StreamingMode
+CALLBACK_KIND_UNSPECIFIED: CallbackKind
+CALLBACK_KIND_BEFORE_AGENT: CallbackKind
+CALLBACK_KIND_AFTER_AGENT: CallbackKind
+CALLBACK_KIND_BEFORE_MODEL: CallbackKind
+CALLBACK_KIND_AFTER_MODEL: CallbackKind
+CALLBACK_KIND_ON_MODEL_ERROR: CallbackKind
+CALLBACK_KIND_BEFORE_TOOL: CallbackKind
+CALLBACK_KIND_AFTER_TOOL: CallbackKind
+CALLBACK_KIND_ON_TOOL_ERROR: CallbackKind
 
 class RunConfig(_message.Message):
     __slots__ = ("streaming_mode", "max_llm_calls", "custom_metadata")
@@ -59,22 +81,76 @@ class RunResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class ConnectRequest(_message.Message):
-    __slots__ = ("start", "tool_result", "cancel")
+    __slots__ = ("start", "tool_result", "cancel", "callback_result")
     START_FIELD_NUMBER: _ClassVar[int]
     TOOL_RESULT_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
+    CALLBACK_RESULT_FIELD_NUMBER: _ClassVar[int]
     start: StartRun
     tool_result: ToolResult
     cancel: CancelRun
-    def __init__(self, start: _Optional[_Union[StartRun, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., cancel: _Optional[_Union[CancelRun, _Mapping]] = ...) -> None: ...
+    callback_result: CallbackResult
+    def __init__(self, start: _Optional[_Union[StartRun, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., cancel: _Optional[_Union[CancelRun, _Mapping]] = ..., callback_result: _Optional[_Union[CallbackResult, _Mapping]] = ...) -> None: ...
 
 class StartRun(_message.Message):
-    __slots__ = ("run", "tools")
+    __slots__ = ("run", "tools", "callbacks")
     RUN_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
+    CALLBACKS_FIELD_NUMBER: _ClassVar[int]
     run: RunRequest
     tools: _containers.RepeatedCompositeFieldContainer[ToolDeclaration]
-    def __init__(self, run: _Optional[_Union[RunRequest, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[ToolDeclaration, _Mapping]]] = ...) -> None: ...
+    callbacks: _containers.RepeatedCompositeFieldContainer[CallbackDeclaration]
+    def __init__(self, run: _Optional[_Union[RunRequest, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[ToolDeclaration, _Mapping]]] = ..., callbacks: _Optional[_Iterable[_Union[CallbackDeclaration, _Mapping]]] = ...) -> None: ...
+
+class CallbackDeclaration(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class CallbackCall(_message.Message):
+    __slots__ = ("call_id", "name", "kind", "invocation_id", "agent_name", "state", "llm_request", "llm_response", "tool_call", "tool_response", "error")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    LLM_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    LLM_RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALL_FIELD_NUMBER: _ClassVar[int]
+    TOOL_RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    name: str
+    kind: CallbackKind
+    invocation_id: str
+    agent_name: str
+    state: _struct_pb2.Struct
+    llm_request: _llm_pb2.LlmRequest
+    llm_response: _llm_pb2.LlmResponse
+    tool_call: _content_pb2.FunctionCall
+    tool_response: _struct_pb2.Struct
+    error: str
+    def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., kind: _Optional[_Union[CallbackKind, str]] = ..., invocation_id: _Optional[str] = ..., agent_name: _Optional[str] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., llm_request: _Optional[_Union[_llm_pb2.LlmRequest, _Mapping]] = ..., llm_response: _Optional[_Union[_llm_pb2.LlmResponse, _Mapping]] = ..., tool_call: _Optional[_Union[_content_pb2.FunctionCall, _Mapping]] = ..., tool_response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., error: _Optional[str] = ...) -> None: ...
+
+class CallbackResult(_message.Message):
+    __slots__ = ("call_id", "state_delta", "content", "llm_response", "llm_request", "tool_response", "error")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_DELTA_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    LLM_RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    LLM_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    TOOL_RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    state_delta: _struct_pb2.Struct
+    content: _content_pb2.Content
+    llm_response: _llm_pb2.LlmResponse
+    llm_request: _llm_pb2.LlmRequest
+    tool_response: _struct_pb2.Struct
+    error: str
+    def __init__(self, call_id: _Optional[str] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., llm_response: _Optional[_Union[_llm_pb2.LlmResponse, _Mapping]] = ..., llm_request: _Optional[_Union[_llm_pb2.LlmRequest, _Mapping]] = ..., tool_response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., error: _Optional[str] = ...) -> None: ...
 
 class ToolDeclaration(_message.Message):
     __slots__ = ("name", "description", "parameters", "response", "long_running", "require_confirmation")
@@ -109,28 +185,34 @@ class CancelRun(_message.Message):
     def __init__(self) -> None: ...
 
 class ConnectResponse(_message.Message):
-    __slots__ = ("event", "tool_call", "done")
+    __slots__ = ("event", "tool_call", "done", "callback_call")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_FIELD_NUMBER: _ClassVar[int]
     DONE_FIELD_NUMBER: _ClassVar[int]
+    CALLBACK_CALL_FIELD_NUMBER: _ClassVar[int]
     event: _event_pb2.Event
     tool_call: ToolCall
     done: RunDone
-    def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., done: _Optional[_Union[RunDone, _Mapping]] = ...) -> None: ...
+    callback_call: CallbackCall
+    def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., done: _Optional[_Union[RunDone, _Mapping]] = ..., callback_call: _Optional[_Union[CallbackCall, _Mapping]] = ...) -> None: ...
 
 class ToolCall(_message.Message):
-    __slots__ = ("call_id", "invocation_id", "agent_name", "function_call", "state")
+    __slots__ = ("call_id", "invocation_id", "agent_name", "function_call", "state", "confirmation", "auth_response")
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_NAME_FIELD_NUMBER: _ClassVar[int]
     FUNCTION_CALL_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    CONFIRMATION_FIELD_NUMBER: _ClassVar[int]
+    AUTH_RESPONSE_FIELD_NUMBER: _ClassVar[int]
     call_id: str
     invocation_id: str
     agent_name: str
     function_call: _content_pb2.FunctionCall
     state: _struct_pb2.Struct
-    def __init__(self, call_id: _Optional[str] = ..., invocation_id: _Optional[str] = ..., agent_name: _Optional[str] = ..., function_call: _Optional[_Union[_content_pb2.FunctionCall, _Mapping]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    confirmation: _event_pb2.ToolConfirmation
+    auth_response: _struct_pb2.Struct
+    def __init__(self, call_id: _Optional[str] = ..., invocation_id: _Optional[str] = ..., agent_name: _Optional[str] = ..., function_call: _Optional[_Union[_content_pb2.FunctionCall, _Mapping]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., confirmation: _Optional[_Union[_event_pb2.ToolConfirmation, _Mapping]] = ..., auth_response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class RunDone(_message.Message):
     __slots__ = ("invocation_id",)

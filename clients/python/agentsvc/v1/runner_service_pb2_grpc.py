@@ -61,10 +61,11 @@ class RunnerServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Connect(self, request_iterator, context):
-        """Connect runs one invocation whose tools may live in the client: the
-        client opens with StartRun, the server streams events and ToolCalls, the
-        client answers each ToolCall with a ToolResult, and the server ends with
-        RunDone after the last event of a successful run.
+        """Connect runs one invocation whose tools and callbacks may live in the
+        client: the client opens with StartRun, the server streams events,
+        ToolCalls and CallbackCalls, the client answers each ToolCall with a
+        ToolResult and each CallbackCall with a CallbackResult, and the server
+        ends with RunDone after the last event of a successful run.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

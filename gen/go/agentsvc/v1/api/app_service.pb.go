@@ -252,11 +252,14 @@ type AgentInfo struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// "LlmAgent", "SequentialAgent", "ParallelAgent" or "LoopAgent".
-	AgentClass    string       `protobuf:"bytes,2,opt,name=agent_class,json=agentClass,proto3" json:"agent_class,omitempty"`
-	Description   string       `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
-	Model         string       `protobuf:"bytes,4,opt,name=model,proto3" json:"model,omitempty"`
-	Tools         []*ToolInfo  `protobuf:"bytes,5,rep,name=tools,proto3" json:"tools,omitempty"`
-	SubAgents     []*AgentInfo `protobuf:"bytes,6,rep,name=sub_agents,json=subAgents,proto3" json:"sub_agents,omitempty"`
+	AgentClass  string       `protobuf:"bytes,2,opt,name=agent_class,json=agentClass,proto3" json:"agent_class,omitempty"`
+	Description string       `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	Model       string       `protobuf:"bytes,4,opt,name=model,proto3" json:"model,omitempty"`
+	Tools       []*ToolInfo  `protobuf:"bytes,5,rep,name=tools,proto3" json:"tools,omitempty"`
+	SubAgents   []*AgentInfo `protobuf:"bytes,6,rep,name=sub_agents,json=subAgents,proto3" json:"sub_agents,omitempty"`
+	// The agent's callbacks, in the order they run within each kind; a
+	// Connect client declares them.
+	Callbacks     []*CallbackInfo `protobuf:"bytes,7,rep,name=callbacks,proto3" json:"callbacks,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -333,6 +336,68 @@ func (x *AgentInfo) GetSubAgents() []*AgentInfo {
 	return nil
 }
 
+func (x *AgentInfo) GetCallbacks() []*CallbackInfo {
+	if x != nil {
+		return x.Callbacks
+	}
+	return nil
+}
+
+// CallbackInfo names one callback of an agent.
+type CallbackInfo struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name a Connect client declares.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The Agent Config field that binds it, e.g. "before_model_callbacks".
+	Field         string `protobuf:"bytes,2,opt,name=field,proto3" json:"field,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallbackInfo) Reset() {
+	*x = CallbackInfo{}
+	mi := &file_agentsvc_v1_app_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallbackInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallbackInfo) ProtoMessage() {}
+
+func (x *CallbackInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_app_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallbackInfo.ProtoReflect.Descriptor instead.
+func (*CallbackInfo) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_app_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *CallbackInfo) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CallbackInfo) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
 // ToolInfo describes one tool of an agent.
 type ToolInfo struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -347,7 +412,7 @@ type ToolInfo struct {
 
 func (x *ToolInfo) Reset() {
 	*x = ToolInfo{}
-	mi := &file_agentsvc_v1_app_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_app_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -359,7 +424,7 @@ func (x *ToolInfo) String() string {
 func (*ToolInfo) ProtoMessage() {}
 
 func (x *ToolInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_app_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_app_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -372,7 +437,7 @@ func (x *ToolInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolInfo.ProtoReflect.Descriptor instead.
 func (*ToolInfo) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_app_service_proto_rawDescGZIP(), []int{6}
+	return file_agentsvc_v1_app_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ToolInfo) GetName() string {
@@ -418,7 +483,7 @@ const file_agentsvc_v1_app_service_proto_rawDesc = "" +
 	"\x03App\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x125\n" +
 	"\n" +
-	"root_agent\x18\x02 \x01(\v2\x16.agentsvc.v1.AgentInfoR\trootAgent\"\xdc\x01\n" +
+	"root_agent\x18\x02 \x01(\v2\x16.agentsvc.v1.AgentInfoR\trootAgent\"\x95\x02\n" +
 	"\tAgentInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vagent_class\x18\x02 \x01(\tR\n" +
@@ -427,7 +492,11 @@ const file_agentsvc_v1_app_service_proto_rawDesc = "" +
 	"\x05model\x18\x04 \x01(\tR\x05model\x12+\n" +
 	"\x05tools\x18\x05 \x03(\v2\x15.agentsvc.v1.ToolInfoR\x05tools\x125\n" +
 	"\n" +
-	"sub_agents\x18\x06 \x03(\v2\x16.agentsvc.v1.AgentInfoR\tsubAgents\"{\n" +
+	"sub_agents\x18\x06 \x03(\v2\x16.agentsvc.v1.AgentInfoR\tsubAgents\x127\n" +
+	"\tcallbacks\x18\a \x03(\v2\x19.agentsvc.v1.CallbackInfoR\tcallbacks\"8\n" +
+	"\fCallbackInfo\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05field\x18\x02 \x01(\tR\x05field\"{\n" +
 	"\bToolInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x16\n" +
@@ -451,7 +520,7 @@ func file_agentsvc_v1_app_service_proto_rawDescGZIP() []byte {
 	return file_agentsvc_v1_app_service_proto_rawDescData
 }
 
-var file_agentsvc_v1_app_service_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_agentsvc_v1_app_service_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_agentsvc_v1_app_service_proto_goTypes = []any{
 	(*ListAppsRequest)(nil),  // 0: agentsvc.v1.ListAppsRequest
 	(*ListAppsResponse)(nil), // 1: agentsvc.v1.ListAppsResponse
@@ -459,22 +528,24 @@ var file_agentsvc_v1_app_service_proto_goTypes = []any{
 	(*GetAppResponse)(nil),   // 3: agentsvc.v1.GetAppResponse
 	(*App)(nil),              // 4: agentsvc.v1.App
 	(*AgentInfo)(nil),        // 5: agentsvc.v1.AgentInfo
-	(*ToolInfo)(nil),         // 6: agentsvc.v1.ToolInfo
+	(*CallbackInfo)(nil),     // 6: agentsvc.v1.CallbackInfo
+	(*ToolInfo)(nil),         // 7: agentsvc.v1.ToolInfo
 }
 var file_agentsvc_v1_app_service_proto_depIdxs = []int32{
 	4, // 0: agentsvc.v1.GetAppResponse.app:type_name -> agentsvc.v1.App
 	5, // 1: agentsvc.v1.App.root_agent:type_name -> agentsvc.v1.AgentInfo
-	6, // 2: agentsvc.v1.AgentInfo.tools:type_name -> agentsvc.v1.ToolInfo
+	7, // 2: agentsvc.v1.AgentInfo.tools:type_name -> agentsvc.v1.ToolInfo
 	5, // 3: agentsvc.v1.AgentInfo.sub_agents:type_name -> agentsvc.v1.AgentInfo
-	0, // 4: agentsvc.v1.AppService.ListApps:input_type -> agentsvc.v1.ListAppsRequest
-	2, // 5: agentsvc.v1.AppService.GetApp:input_type -> agentsvc.v1.GetAppRequest
-	1, // 6: agentsvc.v1.AppService.ListApps:output_type -> agentsvc.v1.ListAppsResponse
-	3, // 7: agentsvc.v1.AppService.GetApp:output_type -> agentsvc.v1.GetAppResponse
-	6, // [6:8] is the sub-list for method output_type
-	4, // [4:6] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	6, // 4: agentsvc.v1.AgentInfo.callbacks:type_name -> agentsvc.v1.CallbackInfo
+	0, // 5: agentsvc.v1.AppService.ListApps:input_type -> agentsvc.v1.ListAppsRequest
+	2, // 6: agentsvc.v1.AppService.GetApp:input_type -> agentsvc.v1.GetAppRequest
+	1, // 7: agentsvc.v1.AppService.ListApps:output_type -> agentsvc.v1.ListAppsResponse
+	3, // 8: agentsvc.v1.AppService.GetApp:output_type -> agentsvc.v1.GetAppResponse
+	7, // [7:9] is the sub-list for method output_type
+	5, // [5:7] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_app_service_proto_init() }
@@ -488,7 +559,7 @@ func file_agentsvc_v1_app_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_app_service_proto_rawDesc), len(file_agentsvc_v1_app_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -76,6 +76,74 @@ func (StreamingMode) EnumDescriptor() ([]byte, []int) {
 	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{0}
 }
 
+// CallbackKind is when a callback runs (ADK's eight callback kinds).
+type CallbackKind int32
+
+const (
+	CallbackKind_CALLBACK_KIND_UNSPECIFIED    CallbackKind = 0
+	CallbackKind_CALLBACK_KIND_BEFORE_AGENT   CallbackKind = 1
+	CallbackKind_CALLBACK_KIND_AFTER_AGENT    CallbackKind = 2
+	CallbackKind_CALLBACK_KIND_BEFORE_MODEL   CallbackKind = 3
+	CallbackKind_CALLBACK_KIND_AFTER_MODEL    CallbackKind = 4
+	CallbackKind_CALLBACK_KIND_ON_MODEL_ERROR CallbackKind = 5
+	CallbackKind_CALLBACK_KIND_BEFORE_TOOL    CallbackKind = 6
+	CallbackKind_CALLBACK_KIND_AFTER_TOOL     CallbackKind = 7
+	CallbackKind_CALLBACK_KIND_ON_TOOL_ERROR  CallbackKind = 8
+)
+
+// Enum value maps for CallbackKind.
+var (
+	CallbackKind_name = map[int32]string{
+		0: "CALLBACK_KIND_UNSPECIFIED",
+		1: "CALLBACK_KIND_BEFORE_AGENT",
+		2: "CALLBACK_KIND_AFTER_AGENT",
+		3: "CALLBACK_KIND_BEFORE_MODEL",
+		4: "CALLBACK_KIND_AFTER_MODEL",
+		5: "CALLBACK_KIND_ON_MODEL_ERROR",
+		6: "CALLBACK_KIND_BEFORE_TOOL",
+		7: "CALLBACK_KIND_AFTER_TOOL",
+		8: "CALLBACK_KIND_ON_TOOL_ERROR",
+	}
+	CallbackKind_value = map[string]int32{
+		"CALLBACK_KIND_UNSPECIFIED":    0,
+		"CALLBACK_KIND_BEFORE_AGENT":   1,
+		"CALLBACK_KIND_AFTER_AGENT":    2,
+		"CALLBACK_KIND_BEFORE_MODEL":   3,
+		"CALLBACK_KIND_AFTER_MODEL":    4,
+		"CALLBACK_KIND_ON_MODEL_ERROR": 5,
+		"CALLBACK_KIND_BEFORE_TOOL":    6,
+		"CALLBACK_KIND_AFTER_TOOL":     7,
+		"CALLBACK_KIND_ON_TOOL_ERROR":  8,
+	}
+)
+
+func (x CallbackKind) Enum() *CallbackKind {
+	p := new(CallbackKind)
+	*p = x
+	return p
+}
+
+func (x CallbackKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (CallbackKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_agentsvc_v1_runner_service_proto_enumTypes[1].Descriptor()
+}
+
+func (CallbackKind) Type() protoreflect.EnumType {
+	return &file_agentsvc_v1_runner_service_proto_enumTypes[1]
+}
+
+func (x CallbackKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use CallbackKind.Descriptor instead.
+func (CallbackKind) EnumDescriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{1}
+}
+
 // RunConfig tunes one invocation.
 type RunConfig struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -314,6 +382,7 @@ type ConnectRequest struct {
 	//	*ConnectRequest_Start
 	//	*ConnectRequest_ToolResult
 	//	*ConnectRequest_Cancel
+	//	*ConnectRequest_CallbackResult
 	Kind          isConnectRequest_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -383,6 +452,15 @@ func (x *ConnectRequest) GetCancel() *CancelRun {
 	return nil
 }
 
+func (x *ConnectRequest) GetCallbackResult() *CallbackResult {
+	if x != nil {
+		if x, ok := x.Kind.(*ConnectRequest_CallbackResult); ok {
+			return x.CallbackResult
+		}
+	}
+	return nil
+}
+
 type isConnectRequest_Kind interface {
 	isConnectRequest_Kind()
 }
@@ -399,17 +477,28 @@ type ConnectRequest_Cancel struct {
 	Cancel *CancelRun `protobuf:"bytes,3,opt,name=cancel,proto3,oneof"`
 }
 
+type ConnectRequest_CallbackResult struct {
+	CallbackResult *CallbackResult `protobuf:"bytes,4,opt,name=callback_result,json=callbackResult,proto3,oneof"`
+}
+
 func (*ConnectRequest_Start) isConnectRequest_Kind() {}
 
 func (*ConnectRequest_ToolResult) isConnectRequest_Kind() {}
 
 func (*ConnectRequest_Cancel) isConnectRequest_Kind() {}
 
-// StartRun opens a Connect invocation and declares the client's tools.
+func (*ConnectRequest_CallbackResult) isConnectRequest_Kind() {}
+
+// StartRun opens a Connect invocation and declares the client's tools and
+// callbacks.
 type StartRun struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Run           *RunRequest            `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
-	Tools         []*ToolDeclaration     `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Run   *RunRequest            `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	Tools []*ToolDeclaration     `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
+	// The callbacks the client runs. Every callback that an agent of the app
+	// names in its *_callbacks entries must be declared; each declared name
+	// must be named by some agent.
+	Callbacks     []*CallbackDeclaration `protobuf:"bytes,3,rep,name=callbacks,proto3" json:"callbacks,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -458,6 +547,349 @@ func (x *StartRun) GetTools() []*ToolDeclaration {
 	return nil
 }
 
+func (x *StartRun) GetCallbacks() []*CallbackDeclaration {
+	if x != nil {
+		return x.Callbacks
+	}
+	return nil
+}
+
+// CallbackDeclaration declares a callback that lives in the client.
+type CallbackDeclaration struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The callback's name: an Agent Config entry binds to it by that name, or
+	// by the last dotted segment of a Python-style path (pkg.module.fn binds
+	// to fn).
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallbackDeclaration) Reset() {
+	*x = CallbackDeclaration{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallbackDeclaration) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallbackDeclaration) ProtoMessage() {}
+
+func (x *CallbackDeclaration) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallbackDeclaration.ProtoReflect.Descriptor instead.
+func (*CallbackDeclaration) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *CallbackDeclaration) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// CallbackCall asks the client to run one of its callbacks.
+type CallbackCall struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Unique within the invocation; the result carries it back.
+	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// The declared name.
+	Name         string       `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Kind         CallbackKind `protobuf:"varint,3,opt,name=kind,proto3,enum=agentsvc.v1.CallbackKind" json:"kind,omitempty"`
+	InvocationId string       `protobuf:"bytes,4,opt,name=invocation_id,json=invocationId,proto3" json:"invocation_id,omitempty"`
+	AgentName    string       `protobuf:"bytes,5,opt,name=agent_name,json=agentName,proto3" json:"agent_name,omitempty"`
+	// The session state the callback may read, with the step's pending
+	// changes applied.
+	State *structpb.Struct `protobuf:"bytes,6,opt,name=state,proto3" json:"state,omitempty"`
+	// The request about to be sent (before_model) or that failed
+	// (on_model_error).
+	LlmRequest *v1.LlmRequest `protobuf:"bytes,7,opt,name=llm_request,json=llmRequest,proto3" json:"llm_request,omitempty"`
+	// The model's response (after_model).
+	LlmResponse *v1.LlmResponse `protobuf:"bytes,8,opt,name=llm_response,json=llmResponse,proto3" json:"llm_response,omitempty"`
+	// The function call (tool kinds): name, id, args.
+	ToolCall *v1.FunctionCall `protobuf:"bytes,9,opt,name=tool_call,json=toolCall,proto3" json:"tool_call,omitempty"`
+	// The tool's result (after_tool).
+	ToolResponse *structpb.Struct `protobuf:"bytes,10,opt,name=tool_response,json=toolResponse,proto3" json:"tool_response,omitempty"`
+	// The failure (on_model_error, on_tool_error).
+	Error         string `protobuf:"bytes,11,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallbackCall) Reset() {
+	*x = CallbackCall{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallbackCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallbackCall) ProtoMessage() {}
+
+func (x *CallbackCall) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallbackCall.ProtoReflect.Descriptor instead.
+func (*CallbackCall) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *CallbackCall) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *CallbackCall) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CallbackCall) GetKind() CallbackKind {
+	if x != nil {
+		return x.Kind
+	}
+	return CallbackKind_CALLBACK_KIND_UNSPECIFIED
+}
+
+func (x *CallbackCall) GetInvocationId() string {
+	if x != nil {
+		return x.InvocationId
+	}
+	return ""
+}
+
+func (x *CallbackCall) GetAgentName() string {
+	if x != nil {
+		return x.AgentName
+	}
+	return ""
+}
+
+func (x *CallbackCall) GetState() *structpb.Struct {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *CallbackCall) GetLlmRequest() *v1.LlmRequest {
+	if x != nil {
+		return x.LlmRequest
+	}
+	return nil
+}
+
+func (x *CallbackCall) GetLlmResponse() *v1.LlmResponse {
+	if x != nil {
+		return x.LlmResponse
+	}
+	return nil
+}
+
+func (x *CallbackCall) GetToolCall() *v1.FunctionCall {
+	if x != nil {
+		return x.ToolCall
+	}
+	return nil
+}
+
+func (x *CallbackCall) GetToolResponse() *structpb.Struct {
+	if x != nil {
+		return x.ToolResponse
+	}
+	return nil
+}
+
+func (x *CallbackCall) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+// CallbackResult answers a CallbackCall. No override means the callback
+// returned None: the next callback runs, then the step itself.
+type CallbackResult struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	CallId string                 `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// State changes, applied as a callback's state changes are in ADK: they
+	// land in the actions of the event that follows.
+	StateDelta *structpb.Struct `protobuf:"bytes,2,opt,name=state_delta,json=stateDelta,proto3" json:"state_delta,omitempty"`
+	// Types that are valid to be assigned to Override:
+	//
+	//	*CallbackResult_Content
+	//	*CallbackResult_LlmResponse
+	//	*CallbackResult_LlmRequest
+	//	*CallbackResult_ToolResponse
+	Override isCallbackResult_Override `protobuf_oneof:"override"`
+	// A non-empty error is the callback's failure (an exception in the
+	// client): the invocation fails with UNKNOWN naming the callback, as an
+	// exception in an ADK callback ends the run.
+	Error         string `protobuf:"bytes,7,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallbackResult) Reset() {
+	*x = CallbackResult{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallbackResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallbackResult) ProtoMessage() {}
+
+func (x *CallbackResult) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallbackResult.ProtoReflect.Descriptor instead.
+func (*CallbackResult) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *CallbackResult) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *CallbackResult) GetStateDelta() *structpb.Struct {
+	if x != nil {
+		return x.StateDelta
+	}
+	return nil
+}
+
+func (x *CallbackResult) GetOverride() isCallbackResult_Override {
+	if x != nil {
+		return x.Override
+	}
+	return nil
+}
+
+func (x *CallbackResult) GetContent() *v1.Content {
+	if x != nil {
+		if x, ok := x.Override.(*CallbackResult_Content); ok {
+			return x.Content
+		}
+	}
+	return nil
+}
+
+func (x *CallbackResult) GetLlmResponse() *v1.LlmResponse {
+	if x != nil {
+		if x, ok := x.Override.(*CallbackResult_LlmResponse); ok {
+			return x.LlmResponse
+		}
+	}
+	return nil
+}
+
+func (x *CallbackResult) GetLlmRequest() *v1.LlmRequest {
+	if x != nil {
+		if x, ok := x.Override.(*CallbackResult_LlmRequest); ok {
+			return x.LlmRequest
+		}
+	}
+	return nil
+}
+
+func (x *CallbackResult) GetToolResponse() *structpb.Struct {
+	if x != nil {
+		if x, ok := x.Override.(*CallbackResult_ToolResponse); ok {
+			return x.ToolResponse
+		}
+	}
+	return nil
+}
+
+func (x *CallbackResult) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+type isCallbackResult_Override interface {
+	isCallbackResult_Override()
+}
+
+type CallbackResult_Content struct {
+	// Agent kinds: before_agent skips the agent with this reply,
+	// after_agent adds it as an event.
+	Content *v1.Content `protobuf:"bytes,3,opt,name=content,proto3,oneof"`
+}
+
+type CallbackResult_LlmResponse struct {
+	// Model kinds: the response instead of the model's (before_model), in
+	// place of it (after_model) or instead of the error (on_model_error).
+	LlmResponse *v1.LlmResponse `protobuf:"bytes,4,opt,name=llm_response,json=llmResponse,proto3,oneof"`
+}
+
+type CallbackResult_LlmRequest struct {
+	// before_model: the request to send instead (ADK lets a callback edit
+	// the request in place); the next callbacks see it.
+	LlmRequest *v1.LlmRequest `protobuf:"bytes,5,opt,name=llm_request,json=llmRequest,proto3,oneof"`
+}
+
+type CallbackResult_ToolResponse struct {
+	// Tool kinds: the result instead of the tool's run (before_tool), in
+	// place of its result (after_tool) or of its error (on_tool_error).
+	ToolResponse *structpb.Struct `protobuf:"bytes,6,opt,name=tool_response,json=toolResponse,proto3,oneof"`
+}
+
+func (*CallbackResult_Content) isCallbackResult_Override() {}
+
+func (*CallbackResult_LlmResponse) isCallbackResult_Override() {}
+
+func (*CallbackResult_LlmRequest) isCallbackResult_Override() {}
+
+func (*CallbackResult_ToolResponse) isCallbackResult_Override() {}
+
 // ToolDeclaration declares a tool that lives in the client.
 type ToolDeclaration struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -475,7 +907,7 @@ type ToolDeclaration struct {
 
 func (x *ToolDeclaration) Reset() {
 	*x = ToolDeclaration{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[5]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -487,7 +919,7 @@ func (x *ToolDeclaration) String() string {
 func (*ToolDeclaration) ProtoMessage() {}
 
 func (x *ToolDeclaration) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[5]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -500,7 +932,7 @@ func (x *ToolDeclaration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolDeclaration.ProtoReflect.Descriptor instead.
 func (*ToolDeclaration) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{5}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ToolDeclaration) GetName() string {
@@ -562,7 +994,7 @@ type ToolResult struct {
 
 func (x *ToolResult) Reset() {
 	*x = ToolResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -574,7 +1006,7 @@ func (x *ToolResult) String() string {
 func (*ToolResult) ProtoMessage() {}
 
 func (x *ToolResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -587,7 +1019,7 @@ func (x *ToolResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResult.ProtoReflect.Descriptor instead.
 func (*ToolResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{6}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ToolResult) GetCallId() string {
@@ -627,7 +1059,7 @@ type CancelRun struct {
 
 func (x *CancelRun) Reset() {
 	*x = CancelRun{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -639,7 +1071,7 @@ func (x *CancelRun) String() string {
 func (*CancelRun) ProtoMessage() {}
 
 func (x *CancelRun) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -652,7 +1084,7 @@ func (x *CancelRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRun.ProtoReflect.Descriptor instead.
 func (*CancelRun) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{7}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{10}
 }
 
 // ConnectResponse is one server message of a Connect stream.
@@ -663,6 +1095,7 @@ type ConnectResponse struct {
 	//	*ConnectResponse_Event
 	//	*ConnectResponse_ToolCall
 	//	*ConnectResponse_Done
+	//	*ConnectResponse_CallbackCall
 	Kind          isConnectResponse_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -670,7 +1103,7 @@ type ConnectResponse struct {
 
 func (x *ConnectResponse) Reset() {
 	*x = ConnectResponse{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -682,7 +1115,7 @@ func (x *ConnectResponse) String() string {
 func (*ConnectResponse) ProtoMessage() {}
 
 func (x *ConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -695,7 +1128,7 @@ func (x *ConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectResponse.ProtoReflect.Descriptor instead.
 func (*ConnectResponse) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{8}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ConnectResponse) GetKind() isConnectResponse_Kind {
@@ -732,6 +1165,15 @@ func (x *ConnectResponse) GetDone() *RunDone {
 	return nil
 }
 
+func (x *ConnectResponse) GetCallbackCall() *CallbackCall {
+	if x != nil {
+		if x, ok := x.Kind.(*ConnectResponse_CallbackCall); ok {
+			return x.CallbackCall
+		}
+	}
+	return nil
+}
+
 type isConnectResponse_Kind interface {
 	isConnectResponse_Kind()
 }
@@ -748,11 +1190,17 @@ type ConnectResponse_Done struct {
 	Done *RunDone `protobuf:"bytes,3,opt,name=done,proto3,oneof"`
 }
 
+type ConnectResponse_CallbackCall struct {
+	CallbackCall *CallbackCall `protobuf:"bytes,4,opt,name=callback_call,json=callbackCall,proto3,oneof"`
+}
+
 func (*ConnectResponse_Event) isConnectResponse_Kind() {}
 
 func (*ConnectResponse_ToolCall) isConnectResponse_Kind() {}
 
 func (*ConnectResponse_Done) isConnectResponse_Kind() {}
+
+func (*ConnectResponse_CallbackCall) isConnectResponse_Kind() {}
 
 // ToolCall asks the client to run one of its tools.
 type ToolCall struct {
@@ -763,14 +1211,21 @@ type ToolCall struct {
 	AgentName    string           `protobuf:"bytes,3,opt,name=agent_name,json=agentName,proto3" json:"agent_name,omitempty"`
 	FunctionCall *v1.FunctionCall `protobuf:"bytes,4,opt,name=function_call,json=functionCall,proto3" json:"function_call,omitempty"`
 	// The session state the tool may read.
-	State         *structpb.Struct `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
+	State *structpb.Struct `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
+	// The user's answer, when the call runs again after a confirmation
+	// request (a declined call does not reach the client).
+	Confirmation *v1.ToolConfirmation `protobuf:"bytes,6,opt,name=confirmation,proto3" json:"confirmation,omitempty"`
+	// The auth config with the credential the client obtained, when the call
+	// runs again after a credential request (also in state under
+	// "temp:<credentialKey>").
+	AuthResponse  *structpb.Struct `protobuf:"bytes,7,opt,name=auth_response,json=authResponse,proto3" json:"auth_response,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ToolCall) Reset() {
 	*x = ToolCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -782,7 +1237,7 @@ func (x *ToolCall) String() string {
 func (*ToolCall) ProtoMessage() {}
 
 func (x *ToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -795,7 +1250,7 @@ func (x *ToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCall.ProtoReflect.Descriptor instead.
 func (*ToolCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{9}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ToolCall) GetCallId() string {
@@ -833,6 +1288,20 @@ func (x *ToolCall) GetState() *structpb.Struct {
 	return nil
 }
 
+func (x *ToolCall) GetConfirmation() *v1.ToolConfirmation {
+	if x != nil {
+		return x.Confirmation
+	}
+	return nil
+}
+
+func (x *ToolCall) GetAuthResponse() *structpb.Struct {
+	if x != nil {
+		return x.AuthResponse
+	}
+	return nil
+}
+
 // RunDone follows the last event of a successful run.
 type RunDone struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -843,7 +1312,7 @@ type RunDone struct {
 
 func (x *RunDone) Reset() {
 	*x = RunDone{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -855,7 +1324,7 @@ func (x *RunDone) String() string {
 func (*RunDone) ProtoMessage() {}
 
 func (x *RunDone) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -868,7 +1337,7 @@ func (x *RunDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDone.ProtoReflect.Descriptor instead.
 func (*RunDone) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{10}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RunDone) GetInvocationId() string {
@@ -882,7 +1351,7 @@ var File_agentsvc_v1_runner_service_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\n" +
-	" agentsvc/v1/runner_service.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x17agentsvc/v1/event.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xcb\x01\n" +
+	" agentsvc/v1/runner_service.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x17agentsvc/v1/event.proto\x1a\x15agentsvc/v1/llm.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xcb\x01\n" +
 	"\tRunConfig\x12A\n" +
 	"\x0estreaming_mode\x18\x01 \x01(\x0e2\x1a.agentsvc.v1.StreamingModeR\rstreamingMode\x12'\n" +
 	"\rmax_llm_calls\x18\x02 \x01(\x05H\x00R\vmaxLlmCalls\x88\x01\x01\x12@\n" +
@@ -905,16 +1374,47 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\n" +
 	"request_id\x18\t \x01(\tR\trequestId\"7\n" +
 	"\vRunResponse\x12(\n" +
-	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xb5\x01\n" +
+	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xfd\x01\n" +
 	"\x0eConnectRequest\x12-\n" +
 	"\x05start\x18\x01 \x01(\v2\x15.agentsvc.v1.StartRunH\x00R\x05start\x12:\n" +
 	"\vtool_result\x18\x02 \x01(\v2\x17.agentsvc.v1.ToolResultH\x00R\n" +
 	"toolResult\x120\n" +
-	"\x06cancel\x18\x03 \x01(\v2\x16.agentsvc.v1.CancelRunH\x00R\x06cancelB\x06\n" +
-	"\x04kind\"i\n" +
+	"\x06cancel\x18\x03 \x01(\v2\x16.agentsvc.v1.CancelRunH\x00R\x06cancel\x12F\n" +
+	"\x0fcallback_result\x18\x04 \x01(\v2\x1b.agentsvc.v1.CallbackResultH\x00R\x0ecallbackResultB\x06\n" +
+	"\x04kind\"\xa9\x01\n" +
 	"\bStartRun\x12)\n" +
 	"\x03run\x18\x01 \x01(\v2\x17.agentsvc.v1.RunRequestR\x03run\x122\n" +
-	"\x05tools\x18\x02 \x03(\v2\x1c.agentsvc.v1.ToolDeclarationR\x05tools\"\x8b\x02\n" +
+	"\x05tools\x18\x02 \x03(\v2\x1c.agentsvc.v1.ToolDeclarationR\x05tools\x12>\n" +
+	"\tcallbacks\x18\x03 \x03(\v2 .agentsvc.v1.CallbackDeclarationR\tcallbacks\")\n" +
+	"\x13CallbackDeclaration\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xe0\x03\n" +
+	"\fCallbackCall\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12-\n" +
+	"\x04kind\x18\x03 \x01(\x0e2\x19.agentsvc.v1.CallbackKindR\x04kind\x12#\n" +
+	"\rinvocation_id\x18\x04 \x01(\tR\finvocationId\x12\x1d\n" +
+	"\n" +
+	"agent_name\x18\x05 \x01(\tR\tagentName\x12-\n" +
+	"\x05state\x18\x06 \x01(\v2\x17.google.protobuf.StructR\x05state\x128\n" +
+	"\vllm_request\x18\a \x01(\v2\x17.agentsvc.v1.LlmRequestR\n" +
+	"llmRequest\x12;\n" +
+	"\fllm_response\x18\b \x01(\v2\x18.agentsvc.v1.LlmResponseR\vllmResponse\x126\n" +
+	"\ttool_call\x18\t \x01(\v2\x19.agentsvc.v1.FunctionCallR\btoolCall\x12<\n" +
+	"\rtool_response\x18\n" +
+	" \x01(\v2\x17.google.protobuf.StructR\ftoolResponse\x12\x14\n" +
+	"\x05error\x18\v \x01(\tR\x05error\"\xf2\x02\n" +
+	"\x0eCallbackResult\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x128\n" +
+	"\vstate_delta\x18\x02 \x01(\v2\x17.google.protobuf.StructR\n" +
+	"stateDelta\x120\n" +
+	"\acontent\x18\x03 \x01(\v2\x14.agentsvc.v1.ContentH\x00R\acontent\x12=\n" +
+	"\fllm_response\x18\x04 \x01(\v2\x18.agentsvc.v1.LlmResponseH\x00R\vllmResponse\x12:\n" +
+	"\vllm_request\x18\x05 \x01(\v2\x17.agentsvc.v1.LlmRequestH\x00R\n" +
+	"llmRequest\x12>\n" +
+	"\rtool_response\x18\x06 \x01(\v2\x17.google.protobuf.StructH\x00R\ftoolResponse\x12\x14\n" +
+	"\x05error\x18\a \x01(\tR\x05errorB\n" +
+	"\n" +
+	"\boverride\"\x8b\x02\n" +
 	"\x0fToolDeclaration\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x127\n" +
@@ -930,25 +1430,38 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\bresponse\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\bresponse\x12\x14\n" +
 	"\x05error\x18\x03 \x01(\tR\x05error\x123\n" +
 	"\aactions\x18\x04 \x01(\v2\x19.agentsvc.v1.EventActionsR\aactions\"\v\n" +
-	"\tCancelRun\"\xa7\x01\n" +
+	"\tCancelRun\"\xe9\x01\n" +
 	"\x0fConnectResponse\x12*\n" +
 	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventH\x00R\x05event\x124\n" +
 	"\ttool_call\x18\x02 \x01(\v2\x15.agentsvc.v1.ToolCallH\x00R\btoolCall\x12*\n" +
-	"\x04done\x18\x03 \x01(\v2\x14.agentsvc.v1.RunDoneH\x00R\x04doneB\x06\n" +
-	"\x04kind\"\xd6\x01\n" +
+	"\x04done\x18\x03 \x01(\v2\x14.agentsvc.v1.RunDoneH\x00R\x04done\x12@\n" +
+	"\rcallback_call\x18\x04 \x01(\v2\x19.agentsvc.v1.CallbackCallH\x00R\fcallbackCallB\x06\n" +
+	"\x04kind\"\xd7\x02\n" +
 	"\bToolCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12#\n" +
 	"\rinvocation_id\x18\x02 \x01(\tR\finvocationId\x12\x1d\n" +
 	"\n" +
 	"agent_name\x18\x03 \x01(\tR\tagentName\x12>\n" +
 	"\rfunction_call\x18\x04 \x01(\v2\x19.agentsvc.v1.FunctionCallR\ffunctionCall\x12-\n" +
-	"\x05state\x18\x05 \x01(\v2\x17.google.protobuf.StructR\x05state\".\n" +
+	"\x05state\x18\x05 \x01(\v2\x17.google.protobuf.StructR\x05state\x12A\n" +
+	"\fconfirmation\x18\x06 \x01(\v2\x1d.agentsvc.v1.ToolConfirmationR\fconfirmation\x12<\n" +
+	"\rauth_response\x18\a \x01(\v2\x17.google.protobuf.StructR\fauthResponse\".\n" +
 	"\aRunDone\x12#\n" +
 	"\rinvocation_id\x18\x01 \x01(\tR\finvocationId*`\n" +
 	"\rStreamingMode\x12\x1e\n" +
 	"\x1aSTREAMING_MODE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13STREAMING_MODE_NONE\x10\x01\x12\x16\n" +
-	"\x12STREAMING_MODE_SSE\x10\x022\xa6\x01\n" +
+	"\x12STREAMING_MODE_SSE\x10\x02*\xab\x02\n" +
+	"\fCallbackKind\x12\x1d\n" +
+	"\x19CALLBACK_KIND_UNSPECIFIED\x10\x00\x12\x1e\n" +
+	"\x1aCALLBACK_KIND_BEFORE_AGENT\x10\x01\x12\x1d\n" +
+	"\x19CALLBACK_KIND_AFTER_AGENT\x10\x02\x12\x1e\n" +
+	"\x1aCALLBACK_KIND_BEFORE_MODEL\x10\x03\x12\x1d\n" +
+	"\x19CALLBACK_KIND_AFTER_MODEL\x10\x04\x12 \n" +
+	"\x1cCALLBACK_KIND_ON_MODEL_ERROR\x10\x05\x12\x1d\n" +
+	"\x19CALLBACK_KIND_BEFORE_TOOL\x10\x06\x12\x1c\n" +
+	"\x18CALLBACK_KIND_AFTER_TOOL\x10\a\x12\x1f\n" +
+	"\x1bCALLBACK_KIND_ON_TOOL_ERROR\x10\b2\xa6\x01\n" +
 	"\rRunnerService\x12K\n" +
 	"\x03Run\x12\x17.agentsvc.v1.RunRequest\x1a\x18.agentsvc.v1.RunResponse\"\x0f\x82\xd3\xe4\x93\x02\t:\x01*\"\x04/run0\x01\x12H\n" +
 	"\aConnect\x12\x1b.agentsvc.v1.ConnectRequest\x1a\x1c.agentsvc.v1.ConnectResponse(\x010\x01B9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3"
@@ -965,58 +1478,81 @@ func file_agentsvc_v1_runner_service_proto_rawDescGZIP() []byte {
 	return file_agentsvc_v1_runner_service_proto_rawDescData
 }
 
-var file_agentsvc_v1_runner_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_agentsvc_v1_runner_service_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_agentsvc_v1_runner_service_proto_goTypes = []any{
-	(StreamingMode)(0),      // 0: agentsvc.v1.StreamingMode
-	(*RunConfig)(nil),       // 1: agentsvc.v1.RunConfig
-	(*RunRequest)(nil),      // 2: agentsvc.v1.RunRequest
-	(*RunResponse)(nil),     // 3: agentsvc.v1.RunResponse
-	(*ConnectRequest)(nil),  // 4: agentsvc.v1.ConnectRequest
-	(*StartRun)(nil),        // 5: agentsvc.v1.StartRun
-	(*ToolDeclaration)(nil), // 6: agentsvc.v1.ToolDeclaration
-	(*ToolResult)(nil),      // 7: agentsvc.v1.ToolResult
-	(*CancelRun)(nil),       // 8: agentsvc.v1.CancelRun
-	(*ConnectResponse)(nil), // 9: agentsvc.v1.ConnectResponse
-	(*ToolCall)(nil),        // 10: agentsvc.v1.ToolCall
-	(*RunDone)(nil),         // 11: agentsvc.v1.RunDone
-	(*structpb.Struct)(nil), // 12: google.protobuf.Struct
-	(*v1.Content)(nil),      // 13: agentsvc.v1.Content
-	(*v1.Event)(nil),        // 14: agentsvc.v1.Event
-	(*structpb.Value)(nil),  // 15: google.protobuf.Value
-	(*v1.EventActions)(nil), // 16: agentsvc.v1.EventActions
-	(*v1.FunctionCall)(nil), // 17: agentsvc.v1.FunctionCall
+	(StreamingMode)(0),          // 0: agentsvc.v1.StreamingMode
+	(CallbackKind)(0),           // 1: agentsvc.v1.CallbackKind
+	(*RunConfig)(nil),           // 2: agentsvc.v1.RunConfig
+	(*RunRequest)(nil),          // 3: agentsvc.v1.RunRequest
+	(*RunResponse)(nil),         // 4: agentsvc.v1.RunResponse
+	(*ConnectRequest)(nil),      // 5: agentsvc.v1.ConnectRequest
+	(*StartRun)(nil),            // 6: agentsvc.v1.StartRun
+	(*CallbackDeclaration)(nil), // 7: agentsvc.v1.CallbackDeclaration
+	(*CallbackCall)(nil),        // 8: agentsvc.v1.CallbackCall
+	(*CallbackResult)(nil),      // 9: agentsvc.v1.CallbackResult
+	(*ToolDeclaration)(nil),     // 10: agentsvc.v1.ToolDeclaration
+	(*ToolResult)(nil),          // 11: agentsvc.v1.ToolResult
+	(*CancelRun)(nil),           // 12: agentsvc.v1.CancelRun
+	(*ConnectResponse)(nil),     // 13: agentsvc.v1.ConnectResponse
+	(*ToolCall)(nil),            // 14: agentsvc.v1.ToolCall
+	(*RunDone)(nil),             // 15: agentsvc.v1.RunDone
+	(*structpb.Struct)(nil),     // 16: google.protobuf.Struct
+	(*v1.Content)(nil),          // 17: agentsvc.v1.Content
+	(*v1.Event)(nil),            // 18: agentsvc.v1.Event
+	(*v1.LlmRequest)(nil),       // 19: agentsvc.v1.LlmRequest
+	(*v1.LlmResponse)(nil),      // 20: agentsvc.v1.LlmResponse
+	(*v1.FunctionCall)(nil),     // 21: agentsvc.v1.FunctionCall
+	(*structpb.Value)(nil),      // 22: google.protobuf.Value
+	(*v1.EventActions)(nil),     // 23: agentsvc.v1.EventActions
+	(*v1.ToolConfirmation)(nil), // 24: agentsvc.v1.ToolConfirmation
 }
 var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	0,  // 0: agentsvc.v1.RunConfig.streaming_mode:type_name -> agentsvc.v1.StreamingMode
-	12, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
-	13, // 2: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
-	12, // 3: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
-	1,  // 4: agentsvc.v1.RunRequest.run_config:type_name -> agentsvc.v1.RunConfig
-	14, // 5: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
-	5,  // 6: agentsvc.v1.ConnectRequest.start:type_name -> agentsvc.v1.StartRun
-	7,  // 7: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
-	8,  // 8: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
-	2,  // 9: agentsvc.v1.StartRun.run:type_name -> agentsvc.v1.RunRequest
-	6,  // 10: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
-	12, // 11: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
-	12, // 12: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
-	15, // 13: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
-	16, // 14: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
-	14, // 15: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
-	10, // 16: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
-	11, // 17: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
-	17, // 18: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
-	12, // 19: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
-	2,  // 20: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
-	4,  // 21: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
-	3,  // 22: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
-	9,  // 23: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
-	22, // [22:24] is the sub-list for method output_type
-	20, // [20:22] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	16, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
+	17, // 2: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
+	16, // 3: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
+	2,  // 4: agentsvc.v1.RunRequest.run_config:type_name -> agentsvc.v1.RunConfig
+	18, // 5: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
+	6,  // 6: agentsvc.v1.ConnectRequest.start:type_name -> agentsvc.v1.StartRun
+	11, // 7: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
+	12, // 8: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
+	9,  // 9: agentsvc.v1.ConnectRequest.callback_result:type_name -> agentsvc.v1.CallbackResult
+	3,  // 10: agentsvc.v1.StartRun.run:type_name -> agentsvc.v1.RunRequest
+	10, // 11: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
+	7,  // 12: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
+	1,  // 13: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
+	16, // 14: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
+	19, // 15: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
+	20, // 16: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
+	21, // 17: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
+	16, // 18: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
+	16, // 19: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
+	17, // 20: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
+	20, // 21: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
+	19, // 22: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
+	16, // 23: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
+	16, // 24: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
+	16, // 25: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
+	22, // 26: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
+	23, // 27: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
+	18, // 28: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
+	14, // 29: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
+	15, // 30: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
+	8,  // 31: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
+	21, // 32: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
+	16, // 33: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
+	24, // 34: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
+	16, // 35: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
+	3,  // 36: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
+	5,  // 37: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
+	4,  // 38: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
+	13, // 39: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
+	38, // [38:40] is the sub-list for method output_type
+	36, // [36:38] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_runner_service_proto_init() }
@@ -1029,19 +1565,27 @@ func file_agentsvc_v1_runner_service_proto_init() {
 		(*ConnectRequest_Start)(nil),
 		(*ConnectRequest_ToolResult)(nil),
 		(*ConnectRequest_Cancel)(nil),
+		(*ConnectRequest_CallbackResult)(nil),
 	}
-	file_agentsvc_v1_runner_service_proto_msgTypes[8].OneofWrappers = []any{
+	file_agentsvc_v1_runner_service_proto_msgTypes[7].OneofWrappers = []any{
+		(*CallbackResult_Content)(nil),
+		(*CallbackResult_LlmResponse)(nil),
+		(*CallbackResult_LlmRequest)(nil),
+		(*CallbackResult_ToolResponse)(nil),
+	}
+	file_agentsvc_v1_runner_service_proto_msgTypes[11].OneofWrappers = []any{
 		(*ConnectResponse_Event)(nil),
 		(*ConnectResponse_ToolCall)(nil),
 		(*ConnectResponse_Done)(nil),
+		(*ConnectResponse_CallbackCall)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_runner_service_proto_rawDesc), len(file_agentsvc_v1_runner_service_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   11,
+			NumEnums:      2,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -33,10 +33,11 @@ type RunnerServiceClient interface {
 	// (partial events included in SSE mode). Tools that live in a client are
 	// not available on this call. A failed run ends the stream with a status.
 	Run(ctx context.Context, in *RunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[RunResponse], error)
-	// Connect runs one invocation whose tools may live in the client: the
-	// client opens with StartRun, the server streams events and ToolCalls, the
-	// client answers each ToolCall with a ToolResult, and the server ends with
-	// RunDone after the last event of a successful run.
+	// Connect runs one invocation whose tools and callbacks may live in the
+	// client: the client opens with StartRun, the server streams events,
+	// ToolCalls and CallbackCalls, the client answers each ToolCall with a
+	// ToolResult and each CallbackCall with a CallbackResult, and the server
+	// ends with RunDone after the last event of a successful run.
 	Connect(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ConnectRequest, ConnectResponse], error)
 }
 
@@ -90,10 +91,11 @@ type RunnerServiceServer interface {
 	// (partial events included in SSE mode). Tools that live in a client are
 	// not available on this call. A failed run ends the stream with a status.
 	Run(*RunRequest, grpc.ServerStreamingServer[RunResponse]) error
-	// Connect runs one invocation whose tools may live in the client: the
-	// client opens with StartRun, the server streams events and ToolCalls, the
-	// client answers each ToolCall with a ToolResult, and the server ends with
-	// RunDone after the last event of a successful run.
+	// Connect runs one invocation whose tools and callbacks may live in the
+	// client: the client opens with StartRun, the server streams events,
+	// ToolCalls and CallbackCalls, the client answers each ToolCall with a
+	// ToolResult and each CallbackCall with a CallbackResult, and the server
+	// ends with RunDone after the last event of a successful run.
 	Connect(grpc.BidiStreamingServer[ConnectRequest, ConnectResponse]) error
 	mustEmbedUnimplementedRunnerServiceServer()
 }

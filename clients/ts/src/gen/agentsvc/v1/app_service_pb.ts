@@ -11,7 +11,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/app_service.proto.
  */
 export const file_agentsvc_v1_app_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch1hZ2VudHN2Yy92MS9hcHBfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEiEQoPTGlzdEFwcHNSZXF1ZXN0IiUKEExpc3RBcHBzUmVzcG9uc2USEQoJYXBwX25hbWVzGAEgAygJIiEKDUdldEFwcFJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkiLwoOR2V0QXBwUmVzcG9uc2USHQoDYXBwGAEgASgLMhAuYWdlbnRzdmMudjEuQXBwIj8KA0FwcBIMCgRuYW1lGAEgASgJEioKCnJvb3RfYWdlbnQYAiABKAsyFi5hZ2VudHN2Yy52MS5BZ2VudEluZm8ipAEKCUFnZW50SW5mbxIMCgRuYW1lGAEgASgJEhMKC2FnZW50X2NsYXNzGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEg0KBW1vZGVsGAQgASgJEiQKBXRvb2xzGAUgAygLMhUuYWdlbnRzdmMudjEuVG9vbEluZm8SKgoKc3ViX2FnZW50cxgGIAMoCzIWLmFnZW50c3ZjLnYxLkFnZW50SW5mbyJTCghUb29sSW5mbxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEg4KBnJlbW90ZRgDIAEoCBIUCgxsb25nX3J1bm5pbmcYBCABKAgy1gEKCkFwcFNlcnZpY2USZgoITGlzdEFwcHMSHC5hZ2VudHN2Yy52MS5MaXN0QXBwc1JlcXVlc3QaHS5hZ2VudHN2Yy52MS5MaXN0QXBwc1Jlc3BvbnNlIh2C0+STAhdiCWFwcF9uYW1lcxIKL2xpc3QtYXBwcxJgCgZHZXRBcHASGi5hZ2VudHN2Yy52MS5HZXRBcHBSZXF1ZXN0GhsuYWdlbnRzdmMudjEuR2V0QXBwUmVzcG9uc2UiHYLT5JMCF2IDYXBwEhAvYXBwcy97YXBwX25hbWV9QjlaN2dpdGh1Yi5jb20vYWdlbnRzdmMvYWdlbnRzdmMvZ2VuL2dvL2FnZW50c3ZjL3YxL2FwaTthcGliBnByb3RvMw", [file_google_api_annotations]);
+  fileDesc("Ch1hZ2VudHN2Yy92MS9hcHBfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEiEQoPTGlzdEFwcHNSZXF1ZXN0IiUKEExpc3RBcHBzUmVzcG9uc2USEQoJYXBwX25hbWVzGAEgAygJIiEKDUdldEFwcFJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkiLwoOR2V0QXBwUmVzcG9uc2USHQoDYXBwGAEgASgLMhAuYWdlbnRzdmMudjEuQXBwIj8KA0FwcBIMCgRuYW1lGAEgASgJEioKCnJvb3RfYWdlbnQYAiABKAsyFi5hZ2VudHN2Yy52MS5BZ2VudEluZm8i0gEKCUFnZW50SW5mbxIMCgRuYW1lGAEgASgJEhMKC2FnZW50X2NsYXNzGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEg0KBW1vZGVsGAQgASgJEiQKBXRvb2xzGAUgAygLMhUuYWdlbnRzdmMudjEuVG9vbEluZm8SKgoKc3ViX2FnZW50cxgGIAMoCzIWLmFnZW50c3ZjLnYxLkFnZW50SW5mbxIsCgljYWxsYmFja3MYByADKAsyGS5hZ2VudHN2Yy52MS5DYWxsYmFja0luZm8iKwoMQ2FsbGJhY2tJbmZvEgwKBG5hbWUYASABKAkSDQoFZmllbGQYAiABKAkiUwoIVG9vbEluZm8SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIOCgZyZW1vdGUYAyABKAgSFAoMbG9uZ19ydW5uaW5nGAQgASgIMtYBCgpBcHBTZXJ2aWNlEmYKCExpc3RBcHBzEhwuYWdlbnRzdmMudjEuTGlzdEFwcHNSZXF1ZXN0Gh0uYWdlbnRzdmMudjEuTGlzdEFwcHNSZXNwb25zZSIdgtPkkwIXYglhcHBfbmFtZXMSCi9saXN0LWFwcHMSYAoGR2V0QXBwEhouYWdlbnRzdmMudjEuR2V0QXBwUmVxdWVzdBobLmFnZW50c3ZjLnYxLkdldEFwcFJlc3BvbnNlIh2C0+STAhdiA2FwcBIQL2FwcHMve2FwcF9uYW1lfUI5WjdnaXRodWIuY29tL2FnZW50c3ZjL2FnZW50c3ZjL2dlbi9nby9hZ2VudHN2Yy92MS9hcGk7YXBpYgZwcm90bzM", [file_google_api_annotations]);
 
 /**
  * ListAppsRequest is empty.
@@ -146,6 +146,14 @@ export type AgentInfo = Message<"agentsvc.v1.AgentInfo"> & {
    * @generated from field: repeated agentsvc.v1.AgentInfo sub_agents = 6;
    */
   subAgents: AgentInfo[];
+
+  /**
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   *
+   * @generated from field: repeated agentsvc.v1.CallbackInfo callbacks = 7;
+   */
+  callbacks: CallbackInfo[];
 };
 
 /**
@@ -154,6 +162,34 @@ export type AgentInfo = Message<"agentsvc.v1.AgentInfo"> & {
  */
 export const AgentInfoSchema: GenMessage<AgentInfo> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_app_service, 5);
+
+/**
+ * CallbackInfo names one callback of an agent.
+ *
+ * @generated from message agentsvc.v1.CallbackInfo
+ */
+export type CallbackInfo = Message<"agentsvc.v1.CallbackInfo"> & {
+  /**
+   * The name a Connect client declares.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The Agent Config field that binds it, e.g. "before_model_callbacks".
+   *
+   * @generated from field: string field = 2;
+   */
+  field: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.CallbackInfo.
+ * Use `create(CallbackInfoSchema)` to create a new message.
+ */
+export const CallbackInfoSchema: GenMessage<CallbackInfo> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_app_service, 6);
 
 /**
  * ToolInfo describes one tool of an agent.
@@ -189,7 +225,7 @@ export type ToolInfo = Message<"agentsvc.v1.ToolInfo"> & {
  * Use `create(ToolInfoSchema)` to create a new message.
  */
 export const ToolInfoSchema: GenMessage<ToolInfo> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_app_service, 6);
+  messageDesc(file_agentsvc_v1_app_service, 7);
 
 /**
  * AppService describes the apps the service runs.

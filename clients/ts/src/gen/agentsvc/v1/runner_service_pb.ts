@@ -6,8 +6,10 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Content, FunctionCall } from "./content_pb.js";
 import { file_agentsvc_v1_content } from "./content_pb.js";
-import type { Event, EventActions } from "./event_pb.js";
+import type { Event, EventActions, ToolConfirmation } from "./event_pb.js";
 import { file_agentsvc_v1_event } from "./event_pb.js";
+import type { LlmRequest, LlmResponse } from "./llm_pb.js";
+import { file_agentsvc_v1_llm } from "./llm_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
 import type { Value } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
@@ -17,7 +19,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/runner_service.proto.
  */
 export const file_agentsvc_v1_runner_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBhZ2VudHN2Yy92MS9ydW5uZXJfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEinwEKCVJ1bkNvbmZpZxIyCg5zdHJlYW1pbmdfbW9kZRgBIAEoDjIaLmFnZW50c3ZjLnYxLlN0cmVhbWluZ01vZGUSGgoNbWF4X2xsbV9jYWxscxgCIAEoBUgAiAEBEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCEAoOX21heF9sbG1fY2FsbHMihgIKClJ1blJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEikKC25ld19tZXNzYWdlGAQgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIsCgtzdGF0ZV9kZWx0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNaW52b2NhdGlvbl9pZBgGIAEoCRIqCgpydW5fY29uZmlnGAcgASgLMhYuYWdlbnRzdmMudjEuUnVuQ29uZmlnEhEKCXN0cmVhbWluZxgIIAEoCBISCgpyZXF1ZXN0X2lkGAkgASgJIjAKC1J1blJlc3BvbnNlEiEKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnQimgEKDkNvbm5lY3RSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUuYWdlbnRzdmMudjEuU3RhcnRSdW5IABIuCgt0b29sX3Jlc3VsdBgCIAEoCzIXLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHRIABIoCgZjYW5jZWwYAyABKAsyFi5hZ2VudHN2Yy52MS5DYW5jZWxSdW5IAEIGCgRraW5kIl0KCFN0YXJ0UnVuEiQKA3J1bhgBIAEoCzIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QSKwoFdG9vbHMYAiADKAsyHC5hZ2VudHN2Yy52MS5Ub29sRGVjbGFyYXRpb24iwAEKD1Rvb2xEZWNsYXJhdGlvbhIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEisKCnBhcmFtZXRlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCHJlc3BvbnNlGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIUCgxsb25nX3J1bm5pbmcYBSABKAgSHAoUcmVxdWlyZV9jb25maXJtYXRpb24YBiABKAgiggEKClRvb2xSZXN1bHQSDwoHY2FsbF9pZBgBIAEoCRIoCghyZXNwb25zZRgCIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRINCgVlcnJvchgDIAEoCRIqCgdhY3Rpb25zGAQgASgLMhkuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zIgsKCUNhbmNlbFJ1biKQAQoPQ29ubmVjdFJlc3BvbnNlEiMKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnRIABIqCgl0b29sX2NhbGwYAiABKAsyFS5hZ2VudHN2Yy52MS5Ub29sQ2FsbEgAEiQKBGRvbmUYAyABKAsyFC5hZ2VudHN2Yy52MS5SdW5Eb25lSABCBgoEa2luZCKgAQoIVG9vbENhbGwSDwoHY2FsbF9pZBgBIAEoCRIVCg1pbnZvY2F0aW9uX2lkGAIgASgJEhIKCmFnZW50X25hbWUYAyABKAkSMAoNZnVuY3Rpb25fY2FsbBgEIAEoCzIZLmFnZW50c3ZjLnYxLkZ1bmN0aW9uQ2FsbBImCgVzdGF0ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiIAoHUnVuRG9uZRIVCg1pbnZvY2F0aW9uX2lkGAEgASgJKmAKDVN0cmVhbWluZ01vZGUSHgoaU1RSRUFNSU5HX01PREVfVU5TUEVDSUZJRUQQABIXChNTVFJFQU1JTkdfTU9ERV9OT05FEAESFgoSU1RSRUFNSU5HX01PREVfU1NFEAIypgEKDVJ1bm5lclNlcnZpY2USSwoDUnVuEhcuYWdlbnRzdmMudjEuUnVuUmVxdWVzdBoYLmFnZW50c3ZjLnYxLlJ1blJlc3BvbnNlIg+C0+STAgk6ASoiBC9ydW4wARJICgdDb25uZWN0EhsuYWdlbnRzdmMudjEuQ29ubmVjdFJlcXVlc3QaHC5hZ2VudHN2Yy52MS5Db25uZWN0UmVzcG9uc2UoATABQjlaN2dpdGh1Yi5jb20vYWdlbnRzdmMvYWdlbnRzdmMvZ2VuL2dvL2FnZW50c3ZjL3YxL2FwaTthcGliBnByb3RvMw", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_google_api_annotations, file_google_protobuf_struct]);
+  fileDesc("CiBhZ2VudHN2Yy92MS9ydW5uZXJfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEinwEKCVJ1bkNvbmZpZxIyCg5zdHJlYW1pbmdfbW9kZRgBIAEoDjIaLmFnZW50c3ZjLnYxLlN0cmVhbWluZ01vZGUSGgoNbWF4X2xsbV9jYWxscxgCIAEoBUgAiAEBEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCEAoOX21heF9sbG1fY2FsbHMihgIKClJ1blJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEikKC25ld19tZXNzYWdlGAQgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIsCgtzdGF0ZV9kZWx0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNaW52b2NhdGlvbl9pZBgGIAEoCRIqCgpydW5fY29uZmlnGAcgASgLMhYuYWdlbnRzdmMudjEuUnVuQ29uZmlnEhEKCXN0cmVhbWluZxgIIAEoCBISCgpyZXF1ZXN0X2lkGAkgASgJIjAKC1J1blJlc3BvbnNlEiEKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnQi0gEKDkNvbm5lY3RSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUuYWdlbnRzdmMudjEuU3RhcnRSdW5IABIuCgt0b29sX3Jlc3VsdBgCIAEoCzIXLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHRIABIoCgZjYW5jZWwYAyABKAsyFi5hZ2VudHN2Yy52MS5DYW5jZWxSdW5IABI2Cg9jYWxsYmFja19yZXN1bHQYBCABKAsyGy5hZ2VudHN2Yy52MS5DYWxsYmFja1Jlc3VsdEgAQgYKBGtpbmQikgEKCFN0YXJ0UnVuEiQKA3J1bhgBIAEoCzIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QSKwoFdG9vbHMYAiADKAsyHC5hZ2VudHN2Yy52MS5Ub29sRGVjbGFyYXRpb24SMwoJY2FsbGJhY2tzGAMgAygLMiAuYWdlbnRzdmMudjEuQ2FsbGJhY2tEZWNsYXJhdGlvbiIjChNDYWxsYmFja0RlY2xhcmF0aW9uEgwKBG5hbWUYASABKAki9AIKDENhbGxiYWNrQ2FsbBIPCgdjYWxsX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSJwoEa2luZBgDIAEoDjIZLmFnZW50c3ZjLnYxLkNhbGxiYWNrS2luZBIVCg1pbnZvY2F0aW9uX2lkGAQgASgJEhIKCmFnZW50X25hbWUYBSABKAkSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiwKC2xsbV9yZXF1ZXN0GAcgASgLMhcuYWdlbnRzdmMudjEuTGxtUmVxdWVzdBIuCgxsbG1fcmVzcG9uc2UYCCABKAsyGC5hZ2VudHN2Yy52MS5MbG1SZXNwb25zZRIsCgl0b29sX2NhbGwYCSABKAsyGS5hZ2VudHN2Yy52MS5GdW5jdGlvbkNhbGwSLgoNdG9vbF9yZXNwb25zZRgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFZXJyb3IYCyABKAkipwIKDkNhbGxiYWNrUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSLAoLc3RhdGVfZGVsdGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EicKB2NvbnRlbnQYAyABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50SAASMAoMbGxtX3Jlc3BvbnNlGAQgASgLMhguYWdlbnRzdmMudjEuTGxtUmVzcG9uc2VIABIuCgtsbG1fcmVxdWVzdBgFIAEoCzIXLmFnZW50c3ZjLnYxLkxsbVJlcXVlc3RIABIwCg10b29sX3Jlc3BvbnNlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEg0KBWVycm9yGAcgASgJQgoKCG92ZXJyaWRlIsABCg9Ub29sRGVjbGFyYXRpb24SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIrCgpwYXJhbWV0ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghyZXNwb25zZRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoMbG9uZ19ydW5uaW5nGAUgASgIEhwKFHJlcXVpcmVfY29uZmlybWF0aW9uGAYgASgIIoIBCgpUb29sUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSKAoIcmVzcG9uc2UYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSDQoFZXJyb3IYAyABKAkSKgoHYWN0aW9ucxgEIAEoCzIZLmFnZW50c3ZjLnYxLkV2ZW50QWN0aW9ucyILCglDYW5jZWxSdW4ixAEKD0Nvbm5lY3RSZXNwb25zZRIjCgVldmVudBgBIAEoCzISLmFnZW50c3ZjLnYxLkV2ZW50SAASKgoJdG9vbF9jYWxsGAIgASgLMhUuYWdlbnRzdmMudjEuVG9vbENhbGxIABIkCgRkb25lGAMgASgLMhQuYWdlbnRzdmMudjEuUnVuRG9uZUgAEjIKDWNhbGxiYWNrX2NhbGwYBCABKAsyGS5hZ2VudHN2Yy52MS5DYWxsYmFja0NhbGxIAEIGCgRraW5kIoUCCghUb29sQ2FsbBIPCgdjYWxsX2lkGAEgASgJEhUKDWludm9jYXRpb25faWQYAiABKAkSEgoKYWdlbnRfbmFtZRgDIAEoCRIwCg1mdW5jdGlvbl9jYWxsGAQgASgLMhkuYWdlbnRzdmMudjEuRnVuY3Rpb25DYWxsEiYKBXN0YXRlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIzCgxjb25maXJtYXRpb24YBiABKAsyHS5hZ2VudHN2Yy52MS5Ub29sQ29uZmlybWF0aW9uEi4KDWF1dGhfcmVzcG9uc2UYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IiAKB1J1bkRvbmUSFQoNaW52b2NhdGlvbl9pZBgBIAEoCSpgCg1TdHJlYW1pbmdNb2RlEh4KGlNUUkVBTUlOR19NT0RFX1VOU1BFQ0lGSUVEEAASFwoTU1RSRUFNSU5HX01PREVfTk9ORRABEhYKElNUUkVBTUlOR19NT0RFX1NTRRACKqsCCgxDYWxsYmFja0tpbmQSHQoZQ0FMTEJBQ0tfS0lORF9VTlNQRUNJRklFRBAAEh4KGkNBTExCQUNLX0tJTkRfQkVGT1JFX0FHRU5UEAESHQoZQ0FMTEJBQ0tfS0lORF9BRlRFUl9BR0VOVBACEh4KGkNBTExCQUNLX0tJTkRfQkVGT1JFX01PREVMEAMSHQoZQ0FMTEJBQ0tfS0lORF9BRlRFUl9NT0RFTBAEEiAKHENBTExCQUNLX0tJTkRfT05fTU9ERUxfRVJST1IQBRIdChlDQUxMQkFDS19LSU5EX0JFRk9SRV9UT09MEAYSHAoYQ0FMTEJBQ0tfS0lORF9BRlRFUl9UT09MEAcSHwobQ0FMTEJBQ0tfS0lORF9PTl9UT09MX0VSUk9SEAgypgEKDVJ1bm5lclNlcnZpY2USSwoDUnVuEhcuYWdlbnRzdmMudjEuUnVuUmVxdWVzdBoYLmFnZW50c3ZjLnYxLlJ1blJlc3BvbnNlIg+C0+STAgk6ASoiBC9ydW4wARJICgdDb25uZWN0EhsuYWdlbnRzdmMudjEuQ29ubmVjdFJlcXVlc3QaHC5hZ2VudHN2Yy52MS5Db25uZWN0UmVzcG9uc2UoATABQjlaN2dpdGh1Yi5jb20vYWdlbnRzdmMvYWdlbnRzdmMvZ2VuL2dvL2FnZW50c3ZjL3YxL2FwaTthcGliBnByb3RvMw", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_agentsvc_v1_llm, file_google_api_annotations, file_google_protobuf_struct]);
 
 /**
  * RunConfig tunes one invocation.
@@ -173,6 +175,12 @@ export type ConnectRequest = Message<"agentsvc.v1.ConnectRequest"> & {
      */
     value: CancelRun;
     case: "cancel";
+  } | {
+    /**
+     * @generated from field: agentsvc.v1.CallbackResult callback_result = 4;
+     */
+    value: CallbackResult;
+    case: "callbackResult";
   } | { case: undefined; value?: undefined };
 };
 
@@ -184,7 +192,8 @@ export const ConnectRequestSchema: GenMessage<ConnectRequest> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_runner_service, 3);
 
 /**
- * StartRun opens a Connect invocation and declares the client's tools.
+ * StartRun opens a Connect invocation and declares the client's tools and
+ * callbacks.
  *
  * @generated from message agentsvc.v1.StartRun
  */
@@ -198,6 +207,15 @@ export type StartRun = Message<"agentsvc.v1.StartRun"> & {
    * @generated from field: repeated agentsvc.v1.ToolDeclaration tools = 2;
    */
   tools: ToolDeclaration[];
+
+  /**
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   *
+   * @generated from field: repeated agentsvc.v1.CallbackDeclaration callbacks = 3;
+   */
+  callbacks: CallbackDeclaration[];
 };
 
 /**
@@ -206,6 +224,194 @@ export type StartRun = Message<"agentsvc.v1.StartRun"> & {
  */
 export const StartRunSchema: GenMessage<StartRun> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_runner_service, 4);
+
+/**
+ * CallbackDeclaration declares a callback that lives in the client.
+ *
+ * @generated from message agentsvc.v1.CallbackDeclaration
+ */
+export type CallbackDeclaration = Message<"agentsvc.v1.CallbackDeclaration"> & {
+  /**
+   * The callback's name: an Agent Config entry binds to it by that name, or
+   * by the last dotted segment of a Python-style path (pkg.module.fn binds
+   * to fn).
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.CallbackDeclaration.
+ * Use `create(CallbackDeclarationSchema)` to create a new message.
+ */
+export const CallbackDeclarationSchema: GenMessage<CallbackDeclaration> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 5);
+
+/**
+ * CallbackCall asks the client to run one of its callbacks.
+ *
+ * @generated from message agentsvc.v1.CallbackCall
+ */
+export type CallbackCall = Message<"agentsvc.v1.CallbackCall"> & {
+  /**
+   * Unique within the invocation; the result carries it back.
+   *
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * The declared name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: agentsvc.v1.CallbackKind kind = 3;
+   */
+  kind: CallbackKind;
+
+  /**
+   * @generated from field: string invocation_id = 4;
+   */
+  invocationId: string;
+
+  /**
+   * @generated from field: string agent_name = 5;
+   */
+  agentName: string;
+
+  /**
+   * The session state the callback may read, with the step's pending
+   * changes applied.
+   *
+   * @generated from field: google.protobuf.Struct state = 6;
+   */
+  state?: JsonObject | undefined;
+
+  /**
+   * The request about to be sent (before_model) or that failed
+   * (on_model_error).
+   *
+   * @generated from field: agentsvc.v1.LlmRequest llm_request = 7;
+   */
+  llmRequest?: LlmRequest | undefined;
+
+  /**
+   * The model's response (after_model).
+   *
+   * @generated from field: agentsvc.v1.LlmResponse llm_response = 8;
+   */
+  llmResponse?: LlmResponse | undefined;
+
+  /**
+   * The function call (tool kinds): name, id, args.
+   *
+   * @generated from field: agentsvc.v1.FunctionCall tool_call = 9;
+   */
+  toolCall?: FunctionCall | undefined;
+
+  /**
+   * The tool's result (after_tool).
+   *
+   * @generated from field: google.protobuf.Struct tool_response = 10;
+   */
+  toolResponse?: JsonObject | undefined;
+
+  /**
+   * The failure (on_model_error, on_tool_error).
+   *
+   * @generated from field: string error = 11;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.CallbackCall.
+ * Use `create(CallbackCallSchema)` to create a new message.
+ */
+export const CallbackCallSchema: GenMessage<CallbackCall> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 6);
+
+/**
+ * CallbackResult answers a CallbackCall. No override means the callback
+ * returned None: the next callback runs, then the step itself.
+ *
+ * @generated from message agentsvc.v1.CallbackResult
+ */
+export type CallbackResult = Message<"agentsvc.v1.CallbackResult"> & {
+  /**
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * State changes, applied as a callback's state changes are in ADK: they
+   * land in the actions of the event that follows.
+   *
+   * @generated from field: google.protobuf.Struct state_delta = 2;
+   */
+  stateDelta?: JsonObject | undefined;
+
+  /**
+   * @generated from oneof agentsvc.v1.CallbackResult.override
+   */
+  override: {
+    /**
+     * Agent kinds: before_agent skips the agent with this reply,
+     * after_agent adds it as an event.
+     *
+     * @generated from field: agentsvc.v1.Content content = 3;
+     */
+    value: Content;
+    case: "content";
+  } | {
+    /**
+     * Model kinds: the response instead of the model's (before_model), in
+     * place of it (after_model) or instead of the error (on_model_error).
+     *
+     * @generated from field: agentsvc.v1.LlmResponse llm_response = 4;
+     */
+    value: LlmResponse;
+    case: "llmResponse";
+  } | {
+    /**
+     * before_model: the request to send instead (ADK lets a callback edit
+     * the request in place); the next callbacks see it.
+     *
+     * @generated from field: agentsvc.v1.LlmRequest llm_request = 5;
+     */
+    value: LlmRequest;
+    case: "llmRequest";
+  } | {
+    /**
+     * Tool kinds: the result instead of the tool's run (before_tool), in
+     * place of its result (after_tool) or of its error (on_tool_error).
+     *
+     * @generated from field: google.protobuf.Struct tool_response = 6;
+     */
+    value: JsonObject;
+    case: "toolResponse";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * A non-empty error is the callback's failure (an exception in the
+   * client): the invocation fails with UNKNOWN naming the callback, as an
+   * exception in an ADK callback ends the run.
+   *
+   * @generated from field: string error = 7;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.CallbackResult.
+ * Use `create(CallbackResultSchema)` to create a new message.
+ */
+export const CallbackResultSchema: GenMessage<CallbackResult> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 7);
 
 /**
  * ToolDeclaration declares a tool that lives in the client.
@@ -253,7 +459,7 @@ export type ToolDeclaration = Message<"agentsvc.v1.ToolDeclaration"> & {
  * Use `create(ToolDeclarationSchema)` to create a new message.
  */
 export const ToolDeclarationSchema: GenMessage<ToolDeclaration> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 5);
+  messageDesc(file_agentsvc_v1_runner_service, 8);
 
 /**
  * ToolResult answers a ToolCall.
@@ -294,7 +500,7 @@ export type ToolResult = Message<"agentsvc.v1.ToolResult"> & {
  * Use `create(ToolResultSchema)` to create a new message.
  */
 export const ToolResultSchema: GenMessage<ToolResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 6);
+  messageDesc(file_agentsvc_v1_runner_service, 9);
 
 /**
  * CancelRun cancels the invocation of the stream.
@@ -309,7 +515,7 @@ export type CancelRun = Message<"agentsvc.v1.CancelRun"> & {
  * Use `create(CancelRunSchema)` to create a new message.
  */
 export const CancelRunSchema: GenMessage<CancelRun> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 7);
+  messageDesc(file_agentsvc_v1_runner_service, 10);
 
 /**
  * ConnectResponse is one server message of a Connect stream.
@@ -338,6 +544,12 @@ export type ConnectResponse = Message<"agentsvc.v1.ConnectResponse"> & {
      */
     value: RunDone;
     case: "done";
+  } | {
+    /**
+     * @generated from field: agentsvc.v1.CallbackCall callback_call = 4;
+     */
+    value: CallbackCall;
+    case: "callbackCall";
   } | { case: undefined; value?: undefined };
 };
 
@@ -346,7 +558,7 @@ export type ConnectResponse = Message<"agentsvc.v1.ConnectResponse"> & {
  * Use `create(ConnectResponseSchema)` to create a new message.
  */
 export const ConnectResponseSchema: GenMessage<ConnectResponse> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 8);
+  messageDesc(file_agentsvc_v1_runner_service, 11);
 
 /**
  * ToolCall asks the client to run one of its tools.
@@ -382,6 +594,23 @@ export type ToolCall = Message<"agentsvc.v1.ToolCall"> & {
    * @generated from field: google.protobuf.Struct state = 5;
    */
   state?: JsonObject | undefined;
+
+  /**
+   * The user's answer, when the call runs again after a confirmation
+   * request (a declined call does not reach the client).
+   *
+   * @generated from field: agentsvc.v1.ToolConfirmation confirmation = 6;
+   */
+  confirmation?: ToolConfirmation | undefined;
+
+  /**
+   * The auth config with the credential the client obtained, when the call
+   * runs again after a credential request (also in state under
+   * "temp:<credentialKey>").
+   *
+   * @generated from field: google.protobuf.Struct auth_response = 7;
+   */
+  authResponse?: JsonObject | undefined;
 };
 
 /**
@@ -389,7 +618,7 @@ export type ToolCall = Message<"agentsvc.v1.ToolCall"> & {
  * Use `create(ToolCallSchema)` to create a new message.
  */
 export const ToolCallSchema: GenMessage<ToolCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 9);
+  messageDesc(file_agentsvc_v1_runner_service, 12);
 
 /**
  * RunDone follows the last event of a successful run.
@@ -408,7 +637,7 @@ export type RunDone = Message<"agentsvc.v1.RunDone"> & {
  * Use `create(RunDoneSchema)` to create a new message.
  */
 export const RunDoneSchema: GenMessage<RunDone> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 10);
+  messageDesc(file_agentsvc_v1_runner_service, 13);
 
 /**
  * StreamingMode selects how model output is streamed.
@@ -443,6 +672,64 @@ export const StreamingModeSchema: GenEnum<StreamingMode> = /*@__PURE__*/
   enumDesc(file_agentsvc_v1_runner_service, 0);
 
 /**
+ * CallbackKind is when a callback runs (ADK's eight callback kinds).
+ *
+ * @generated from enum agentsvc.v1.CallbackKind
+ */
+export enum CallbackKind {
+  /**
+   * @generated from enum value: CALLBACK_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CALLBACK_KIND_BEFORE_AGENT = 1;
+   */
+  BEFORE_AGENT = 1,
+
+  /**
+   * @generated from enum value: CALLBACK_KIND_AFTER_AGENT = 2;
+   */
+  AFTER_AGENT = 2,
+
+  /**
+   * @generated from enum value: CALLBACK_KIND_BEFORE_MODEL = 3;
+   */
+  BEFORE_MODEL = 3,
+
+  /**
+   * @generated from enum value: CALLBACK_KIND_AFTER_MODEL = 4;
+   */
+  AFTER_MODEL = 4,
+
+  /**
+   * @generated from enum value: CALLBACK_KIND_ON_MODEL_ERROR = 5;
+   */
+  ON_MODEL_ERROR = 5,
+
+  /**
+   * @generated from enum value: CALLBACK_KIND_BEFORE_TOOL = 6;
+   */
+  BEFORE_TOOL = 6,
+
+  /**
+   * @generated from enum value: CALLBACK_KIND_AFTER_TOOL = 7;
+   */
+  AFTER_TOOL = 7,
+
+  /**
+   * @generated from enum value: CALLBACK_KIND_ON_TOOL_ERROR = 8;
+   */
+  ON_TOOL_ERROR = 8,
+}
+
+/**
+ * Describes the enum agentsvc.v1.CallbackKind.
+ */
+export const CallbackKindSchema: GenEnum<CallbackKind> = /*@__PURE__*/
+  enumDesc(file_agentsvc_v1_runner_service, 1);
+
+/**
  * RunnerService runs agents.
  *
  * @generated from service agentsvc.v1.RunnerService
@@ -461,10 +748,11 @@ export const RunnerService: GenService<{
     output: typeof RunResponseSchema;
   },
   /**
-   * Connect runs one invocation whose tools may live in the client: the
-   * client opens with StartRun, the server streams events and ToolCalls, the
-   * client answers each ToolCall with a ToolResult, and the server ends with
-   * RunDone after the last event of a successful run.
+   * Connect runs one invocation whose tools and callbacks may live in the
+   * client: the client opens with StartRun, the server streams events,
+   * ToolCalls and CallbackCalls, the client answers each ToolCall with a
+   * ToolResult and each CallbackCall with a CallbackResult, and the server
+   * ends with RunDone after the last event of a successful run.
    *
    * @generated from rpc agentsvc.v1.RunnerService.Connect
    */

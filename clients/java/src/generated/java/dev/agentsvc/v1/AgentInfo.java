@@ -38,6 +38,7 @@ private static final long serialVersionUID = 0L;
     model_ = "";
     tools_ = java.util.Collections.emptyList();
     subAgents_ = java.util.Collections.emptyList();
+    callbacks_ = java.util.Collections.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -299,6 +300,72 @@ private static final long serialVersionUID = 0L;
     return subAgents_.get(index);
   }
 
+  public static final int CALLBACKS_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentsvc.v1.CallbackInfo> callbacks_;
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentsvc.v1.CallbackInfo> getCallbacksList() {
+    return callbacks_;
+  }
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentsvc.v1.CallbackInfoOrBuilder> 
+      getCallbacksOrBuilderList() {
+    return callbacks_;
+  }
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  @java.lang.Override
+  public int getCallbacksCount() {
+    return callbacks_.size();
+  }
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CallbackInfo getCallbacks(int index) {
+    return callbacks_.get(index);
+  }
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CallbackInfoOrBuilder getCallbacksOrBuilder(
+      int index) {
+    return callbacks_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -331,6 +398,9 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < subAgents_.size(); i++) {
       output.writeMessage(6, subAgents_.get(i));
     }
+    for (int i = 0; i < callbacks_.size(); i++) {
+      output.writeMessage(7, callbacks_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -360,6 +430,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(6, subAgents_.get(i));
     }
+    for (int i = 0; i < callbacks_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(7, callbacks_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -387,6 +461,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getToolsList())) return false;
     if (!getSubAgentsList()
         .equals(other.getSubAgentsList())) return false;
+    if (!getCallbacksList()
+        .equals(other.getCallbacksList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -413,6 +489,10 @@ private static final long serialVersionUID = 0L;
     if (getSubAgentsCount() > 0) {
       hash = (37 * hash) + SUB_AGENTS_FIELD_NUMBER;
       hash = (53 * hash) + getSubAgentsList().hashCode();
+    }
+    if (getCallbacksCount() > 0) {
+      hash = (37 * hash) + CALLBACKS_FIELD_NUMBER;
+      hash = (53 * hash) + getCallbacksList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -567,6 +647,13 @@ private static final long serialVersionUID = 0L;
         subAgentsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000020);
+      if (callbacksBuilder_ == null) {
+        callbacks_ = java.util.Collections.emptyList();
+      } else {
+        callbacks_ = null;
+        callbacksBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000040);
       return this;
     }
 
@@ -617,6 +704,15 @@ private static final long serialVersionUID = 0L;
         result.subAgents_ = subAgents_;
       } else {
         result.subAgents_ = subAgentsBuilder_.build();
+      }
+      if (callbacksBuilder_ == null) {
+        if (((bitField0_ & 0x00000040) != 0)) {
+          callbacks_ = java.util.Collections.unmodifiableList(callbacks_);
+          bitField0_ = (bitField0_ & ~0x00000040);
+        }
+        result.callbacks_ = callbacks_;
+      } else {
+        result.callbacks_ = callbacksBuilder_.build();
       }
     }
 
@@ -720,6 +816,32 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (callbacksBuilder_ == null) {
+        if (!other.callbacks_.isEmpty()) {
+          if (callbacks_.isEmpty()) {
+            callbacks_ = other.callbacks_;
+            bitField0_ = (bitField0_ & ~0x00000040);
+          } else {
+            ensureCallbacksIsMutable();
+            callbacks_.addAll(other.callbacks_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.callbacks_.isEmpty()) {
+          if (callbacksBuilder_.isEmpty()) {
+            callbacksBuilder_.dispose();
+            callbacksBuilder_ = null;
+            callbacks_ = other.callbacks_;
+            bitField0_ = (bitField0_ & ~0x00000040);
+            callbacksBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetCallbacksFieldBuilder() : null;
+          } else {
+            callbacksBuilder_.addAllMessages(other.callbacks_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -792,6 +914,19 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 50
+            case 58: {
+              dev.agentsvc.v1.CallbackInfo m =
+                  input.readMessage(
+                      dev.agentsvc.v1.CallbackInfo.parser(),
+                      extensionRegistry);
+              if (callbacksBuilder_ == null) {
+                ensureCallbacksIsMutable();
+                callbacks_.add(m);
+              } else {
+                callbacksBuilder_.addMessage(m);
+              }
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1595,6 +1730,336 @@ private static final long serialVersionUID = 0L;
         subAgents_ = null;
       }
       return subAgentsBuilder_;
+    }
+
+    private java.util.List<dev.agentsvc.v1.CallbackInfo> callbacks_ =
+      java.util.Collections.emptyList();
+    private void ensureCallbacksIsMutable() {
+      if (!((bitField0_ & 0x00000040) != 0)) {
+        callbacks_ = new java.util.ArrayList<dev.agentsvc.v1.CallbackInfo>(callbacks_);
+        bitField0_ |= 0x00000040;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.CallbackInfo, dev.agentsvc.v1.CallbackInfo.Builder, dev.agentsvc.v1.CallbackInfoOrBuilder> callbacksBuilder_;
+
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.CallbackInfo> getCallbacksList() {
+      if (callbacksBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(callbacks_);
+      } else {
+        return callbacksBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public int getCallbacksCount() {
+      if (callbacksBuilder_ == null) {
+        return callbacks_.size();
+      } else {
+        return callbacksBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public dev.agentsvc.v1.CallbackInfo getCallbacks(int index) {
+      if (callbacksBuilder_ == null) {
+        return callbacks_.get(index);
+      } else {
+        return callbacksBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder setCallbacks(
+        int index, dev.agentsvc.v1.CallbackInfo value) {
+      if (callbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCallbacksIsMutable();
+        callbacks_.set(index, value);
+        onChanged();
+      } else {
+        callbacksBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder setCallbacks(
+        int index, dev.agentsvc.v1.CallbackInfo.Builder builderForValue) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        callbacks_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        callbacksBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder addCallbacks(dev.agentsvc.v1.CallbackInfo value) {
+      if (callbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCallbacksIsMutable();
+        callbacks_.add(value);
+        onChanged();
+      } else {
+        callbacksBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder addCallbacks(
+        int index, dev.agentsvc.v1.CallbackInfo value) {
+      if (callbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCallbacksIsMutable();
+        callbacks_.add(index, value);
+        onChanged();
+      } else {
+        callbacksBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder addCallbacks(
+        dev.agentsvc.v1.CallbackInfo.Builder builderForValue) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        callbacks_.add(builderForValue.build());
+        onChanged();
+      } else {
+        callbacksBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder addCallbacks(
+        int index, dev.agentsvc.v1.CallbackInfo.Builder builderForValue) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        callbacks_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        callbacksBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder addAllCallbacks(
+        java.lang.Iterable<? extends dev.agentsvc.v1.CallbackInfo> values) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, callbacks_);
+        onChanged();
+      } else {
+        callbacksBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder clearCallbacks() {
+      if (callbacksBuilder_ == null) {
+        callbacks_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000040);
+        onChanged();
+      } else {
+        callbacksBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public Builder removeCallbacks(int index) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        callbacks_.remove(index);
+        onChanged();
+      } else {
+        callbacksBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public dev.agentsvc.v1.CallbackInfo.Builder getCallbacksBuilder(
+        int index) {
+      return internalGetCallbacksFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public dev.agentsvc.v1.CallbackInfoOrBuilder getCallbacksOrBuilder(
+        int index) {
+      if (callbacksBuilder_ == null) {
+        return callbacks_.get(index);  } else {
+        return callbacksBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public java.util.List<? extends dev.agentsvc.v1.CallbackInfoOrBuilder> 
+         getCallbacksOrBuilderList() {
+      if (callbacksBuilder_ != null) {
+        return callbacksBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(callbacks_);
+      }
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public dev.agentsvc.v1.CallbackInfo.Builder addCallbacksBuilder() {
+      return internalGetCallbacksFieldBuilder().addBuilder(
+          dev.agentsvc.v1.CallbackInfo.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public dev.agentsvc.v1.CallbackInfo.Builder addCallbacksBuilder(
+        int index) {
+      return internalGetCallbacksFieldBuilder().addBuilder(
+          index, dev.agentsvc.v1.CallbackInfo.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The agent's callbacks, in the order they run within each kind; a
+     * Connect client declares them.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.CallbackInfo.Builder> 
+         getCallbacksBuilderList() {
+      return internalGetCallbacksFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.CallbackInfo, dev.agentsvc.v1.CallbackInfo.Builder, dev.agentsvc.v1.CallbackInfoOrBuilder> 
+        internalGetCallbacksFieldBuilder() {
+      if (callbacksBuilder_ == null) {
+        callbacksBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.agentsvc.v1.CallbackInfo, dev.agentsvc.v1.CallbackInfo.Builder, dev.agentsvc.v1.CallbackInfoOrBuilder>(
+                callbacks_,
+                ((bitField0_ & 0x00000040) != 0),
+                getParentForChildren(),
+                isClean());
+        callbacks_ = null;
+      }
+      return callbacksBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.AgentInfo)

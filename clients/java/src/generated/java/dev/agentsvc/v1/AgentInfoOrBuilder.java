@@ -113,4 +113,53 @@ public interface AgentInfoOrBuilder extends
    */
   dev.agentsvc.v1.AgentInfoOrBuilder getSubAgentsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  java.util.List<dev.agentsvc.v1.CallbackInfo> 
+      getCallbacksList();
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  dev.agentsvc.v1.CallbackInfo getCallbacks(int index);
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  int getCallbacksCount();
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  java.util.List<? extends dev.agentsvc.v1.CallbackInfoOrBuilder> 
+      getCallbacksOrBuilderList();
+  /**
+   * <pre>
+   * The agent's callbacks, in the order they run within each kind; a
+   * Connect client declares them.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackInfo callbacks = 7;</code>
+   */
+  dev.agentsvc.v1.CallbackInfoOrBuilder getCallbacksOrBuilder(
+      int index);
 }

@@ -57,6 +57,11 @@ public final class AppServiceOuterClass extends com.google.protobuf.GeneratedFil
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_AgentInfo_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_CallbackInfo_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_CallbackInfo_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_ToolInfo_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -77,20 +82,23 @@ public final class AppServiceOuterClass extends com.google.protobuf.GeneratedFil
       "e\030\001 \001(\t\"/\n\016GetAppResponse\022\035\n\003app\030\001 \001(\0132\020" +
       ".agentsvc.v1.App\"?\n\003App\022\014\n\004name\030\001 \001(\t\022*\n" +
       "\nroot_agent\030\002 \001(\0132\026.agentsvc.v1.AgentInf" +
-      "o\"\244\001\n\tAgentInfo\022\014\n\004name\030\001 \001(\t\022\023\n\013agent_c" +
+      "o\"\322\001\n\tAgentInfo\022\014\n\004name\030\001 \001(\t\022\023\n\013agent_c" +
       "lass\030\002 \001(\t\022\023\n\013description\030\003 \001(\t\022\r\n\005model" +
       "\030\004 \001(\t\022$\n\005tools\030\005 \003(\0132\025.agentsvc.v1.Tool" +
       "Info\022*\n\nsub_agents\030\006 \003(\0132\026.agentsvc.v1.A" +
-      "gentInfo\"S\n\010ToolInfo\022\014\n\004name\030\001 \001(\t\022\023\n\013de" +
-      "scription\030\002 \001(\t\022\016\n\006remote\030\003 \001(\010\022\024\n\014long_" +
-      "running\030\004 \001(\0102\326\001\n\nAppService\022f\n\010ListApps" +
-      "\022\034.agentsvc.v1.ListAppsRequest\032\035.agentsv" +
-      "c.v1.ListAppsResponse\"\035\202\323\344\223\002\027\022\n/list-app" +
-      "sb\tapp_names\022`\n\006GetApp\022\032.agentsvc.v1.Get" +
-      "AppRequest\032\033.agentsvc.v1.GetAppResponse\"" +
-      "\035\202\323\344\223\002\027\022\020/apps/{app_name}b\003appBL\n\017dev.ag" +
-      "entsvc.v1P\001Z7github.com/agentsvc/agentsv" +
-      "c/gen/go/agentsvc/v1/api;apib\006proto3"
+      "gentInfo\022,\n\tcallbacks\030\007 \003(\0132\031.agentsvc.v" +
+      "1.CallbackInfo\"+\n\014CallbackInfo\022\014\n\004name\030\001" +
+      " \001(\t\022\r\n\005field\030\002 \001(\t\"S\n\010ToolInfo\022\014\n\004name\030" +
+      "\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\016\n\006remote\030\003 \001" +
+      "(\010\022\024\n\014long_running\030\004 \001(\0102\326\001\n\nAppService\022" +
+      "f\n\010ListApps\022\034.agentsvc.v1.ListAppsReques" +
+      "t\032\035.agentsvc.v1.ListAppsResponse\"\035\202\323\344\223\002\027" +
+      "\022\n/list-appsb\tapp_names\022`\n\006GetApp\022\032.agen" +
+      "tsvc.v1.GetAppRequest\032\033.agentsvc.v1.GetA" +
+      "ppResponse\"\035\202\323\344\223\002\027\022\020/apps/{app_name}b\003ap" +
+      "pBL\n\017dev.agentsvc.v1P\001Z7github.com/agent" +
+      "svc/agentsvc/gen/go/agentsvc/v1/api;apib" +
+      "\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -132,9 +140,15 @@ public final class AppServiceOuterClass extends com.google.protobuf.GeneratedFil
     internal_static_agentsvc_v1_AgentInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_AgentInfo_descriptor,
-        new java.lang.String[] { "Name", "AgentClass", "Description", "Model", "Tools", "SubAgents", });
-    internal_static_agentsvc_v1_ToolInfo_descriptor =
+        new java.lang.String[] { "Name", "AgentClass", "Description", "Model", "Tools", "SubAgents", "Callbacks", });
+    internal_static_agentsvc_v1_CallbackInfo_descriptor =
       getDescriptor().getMessageType(6);
+    internal_static_agentsvc_v1_CallbackInfo_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_CallbackInfo_descriptor,
+        new java.lang.String[] { "Name", "Field", });
+    internal_static_agentsvc_v1_ToolInfo_descriptor =
+      getDescriptor().getMessageType(7);
     internal_static_agentsvc_v1_ToolInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolInfo_descriptor,

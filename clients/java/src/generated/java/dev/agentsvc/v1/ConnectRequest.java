@@ -56,6 +56,7 @@ private static final long serialVersionUID = 0L;
     START(1),
     TOOL_RESULT(2),
     CANCEL(3),
+    CALLBACK_RESULT(4),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -76,6 +77,7 @@ private static final long serialVersionUID = 0L;
         case 1: return START;
         case 2: return TOOL_RESULT;
         case 3: return CANCEL;
+        case 4: return CALLBACK_RESULT;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -184,6 +186,37 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.CancelRun.getDefaultInstance();
   }
 
+  public static final int CALLBACK_RESULT_FIELD_NUMBER = 4;
+  /**
+   * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+   * @return Whether the callbackResult field is set.
+   */
+  @java.lang.Override
+  public boolean hasCallbackResult() {
+    return kindCase_ == 4;
+  }
+  /**
+   * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+   * @return The callbackResult.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CallbackResult getCallbackResult() {
+    if (kindCase_ == 4) {
+       return (dev.agentsvc.v1.CallbackResult) kind_;
+    }
+    return dev.agentsvc.v1.CallbackResult.getDefaultInstance();
+  }
+  /**
+   * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CallbackResultOrBuilder getCallbackResultOrBuilder() {
+    if (kindCase_ == 4) {
+       return (dev.agentsvc.v1.CallbackResult) kind_;
+    }
+    return dev.agentsvc.v1.CallbackResult.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -207,6 +240,9 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 3) {
       output.writeMessage(3, (dev.agentsvc.v1.CancelRun) kind_);
     }
+    if (kindCase_ == 4) {
+      output.writeMessage(4, (dev.agentsvc.v1.CallbackResult) kind_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -227,6 +263,10 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 3) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(3, (dev.agentsvc.v1.CancelRun) kind_);
+    }
+    if (kindCase_ == 4) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(4, (dev.agentsvc.v1.CallbackResult) kind_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -257,6 +297,10 @@ private static final long serialVersionUID = 0L;
         if (!getCancel()
             .equals(other.getCancel())) return false;
         break;
+      case 4:
+        if (!getCallbackResult()
+            .equals(other.getCallbackResult())) return false;
+        break;
       case 0:
       default:
     }
@@ -283,6 +327,10 @@ private static final long serialVersionUID = 0L;
       case 3:
         hash = (37 * hash) + CANCEL_FIELD_NUMBER;
         hash = (53 * hash) + getCancel().hashCode();
+        break;
+      case 4:
+        hash = (37 * hash) + CALLBACK_RESULT_FIELD_NUMBER;
+        hash = (53 * hash) + getCallbackResult().hashCode();
         break;
       case 0:
       default:
@@ -431,6 +479,9 @@ private static final long serialVersionUID = 0L;
       if (cancelBuilder_ != null) {
         cancelBuilder_.clear();
       }
+      if (callbackResultBuilder_ != null) {
+        callbackResultBuilder_.clear();
+      }
       kindCase_ = 0;
       kind_ = null;
       return this;
@@ -484,6 +535,10 @@ private static final long serialVersionUID = 0L;
           cancelBuilder_ != null) {
         result.kind_ = cancelBuilder_.build();
       }
+      if (kindCase_ == 4 &&
+          callbackResultBuilder_ != null) {
+        result.kind_ = callbackResultBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -509,6 +564,10 @@ private static final long serialVersionUID = 0L;
         }
         case CANCEL: {
           mergeCancel(other.getCancel());
+          break;
+        }
+        case CALLBACK_RESULT: {
+          mergeCallbackResult(other.getCallbackResult());
           break;
         }
         case KIND_NOT_SET: {
@@ -562,6 +621,13 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 3;
               break;
             } // case 26
+            case 34: {
+              input.readMessage(
+                  internalGetCallbackResultFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 4;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1018,6 +1084,148 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 3;
       onChanged();
       return cancelBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CallbackResult, dev.agentsvc.v1.CallbackResult.Builder, dev.agentsvc.v1.CallbackResultOrBuilder> callbackResultBuilder_;
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     * @return Whether the callbackResult field is set.
+     */
+    @java.lang.Override
+    public boolean hasCallbackResult() {
+      return kindCase_ == 4;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     * @return The callbackResult.
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.CallbackResult getCallbackResult() {
+      if (callbackResultBuilder_ == null) {
+        if (kindCase_ == 4) {
+          return (dev.agentsvc.v1.CallbackResult) kind_;
+        }
+        return dev.agentsvc.v1.CallbackResult.getDefaultInstance();
+      } else {
+        if (kindCase_ == 4) {
+          return callbackResultBuilder_.getMessage();
+        }
+        return dev.agentsvc.v1.CallbackResult.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     */
+    public Builder setCallbackResult(dev.agentsvc.v1.CallbackResult value) {
+      if (callbackResultBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        kind_ = value;
+        onChanged();
+      } else {
+        callbackResultBuilder_.setMessage(value);
+      }
+      kindCase_ = 4;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     */
+    public Builder setCallbackResult(
+        dev.agentsvc.v1.CallbackResult.Builder builderForValue) {
+      if (callbackResultBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        callbackResultBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 4;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     */
+    public Builder mergeCallbackResult(dev.agentsvc.v1.CallbackResult value) {
+      if (callbackResultBuilder_ == null) {
+        if (kindCase_ == 4 &&
+            kind_ != dev.agentsvc.v1.CallbackResult.getDefaultInstance()) {
+          kind_ = dev.agentsvc.v1.CallbackResult.newBuilder((dev.agentsvc.v1.CallbackResult) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 4) {
+          callbackResultBuilder_.mergeFrom(value);
+        } else {
+          callbackResultBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 4;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     */
+    public Builder clearCallbackResult() {
+      if (callbackResultBuilder_ == null) {
+        if (kindCase_ == 4) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 4) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        callbackResultBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     */
+    public dev.agentsvc.v1.CallbackResult.Builder getCallbackResultBuilder() {
+      return internalGetCallbackResultFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.CallbackResultOrBuilder getCallbackResultOrBuilder() {
+      if ((kindCase_ == 4) && (callbackResultBuilder_ != null)) {
+        return callbackResultBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 4) {
+          return (dev.agentsvc.v1.CallbackResult) kind_;
+        }
+        return dev.agentsvc.v1.CallbackResult.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CallbackResult, dev.agentsvc.v1.CallbackResult.Builder, dev.agentsvc.v1.CallbackResultOrBuilder> 
+        internalGetCallbackResultFieldBuilder() {
+      if (callbackResultBuilder_ == null) {
+        if (!(kindCase_ == 4)) {
+          kind_ = dev.agentsvc.v1.CallbackResult.getDefaultInstance();
+        }
+        callbackResultBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.CallbackResult, dev.agentsvc.v1.CallbackResult.Builder, dev.agentsvc.v1.CallbackResultOrBuilder>(
+                (dev.agentsvc.v1.CallbackResult) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 4;
+      onChanged();
+      return callbackResultBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ConnectRequest)

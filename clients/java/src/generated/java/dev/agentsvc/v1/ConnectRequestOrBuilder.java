@@ -55,5 +55,20 @@ public interface ConnectRequestOrBuilder extends
    */
   dev.agentsvc.v1.CancelRunOrBuilder getCancelOrBuilder();
 
+  /**
+   * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+   * @return Whether the callbackResult field is set.
+   */
+  boolean hasCallbackResult();
+  /**
+   * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+   * @return The callbackResult.
+   */
+  dev.agentsvc.v1.CallbackResult getCallbackResult();
+  /**
+   * <code>.agentsvc.v1.CallbackResult callback_result = 4;</code>
+   */
+  dev.agentsvc.v1.CallbackResultOrBuilder getCallbackResultOrBuilder();
+
   dev.agentsvc.v1.ConnectRequest.KindCase getKindCase();
 }

@@ -56,6 +56,7 @@ private static final long serialVersionUID = 0L;
     EVENT(1),
     TOOL_CALL(2),
     DONE(3),
+    CALLBACK_CALL(4),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -76,6 +77,7 @@ private static final long serialVersionUID = 0L;
         case 1: return EVENT;
         case 2: return TOOL_CALL;
         case 3: return DONE;
+        case 4: return CALLBACK_CALL;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -184,6 +186,37 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.RunDone.getDefaultInstance();
   }
 
+  public static final int CALLBACK_CALL_FIELD_NUMBER = 4;
+  /**
+   * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+   * @return Whether the callbackCall field is set.
+   */
+  @java.lang.Override
+  public boolean hasCallbackCall() {
+    return kindCase_ == 4;
+  }
+  /**
+   * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+   * @return The callbackCall.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CallbackCall getCallbackCall() {
+    if (kindCase_ == 4) {
+       return (dev.agentsvc.v1.CallbackCall) kind_;
+    }
+    return dev.agentsvc.v1.CallbackCall.getDefaultInstance();
+  }
+  /**
+   * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CallbackCallOrBuilder getCallbackCallOrBuilder() {
+    if (kindCase_ == 4) {
+       return (dev.agentsvc.v1.CallbackCall) kind_;
+    }
+    return dev.agentsvc.v1.CallbackCall.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -207,6 +240,9 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 3) {
       output.writeMessage(3, (dev.agentsvc.v1.RunDone) kind_);
     }
+    if (kindCase_ == 4) {
+      output.writeMessage(4, (dev.agentsvc.v1.CallbackCall) kind_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -227,6 +263,10 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 3) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(3, (dev.agentsvc.v1.RunDone) kind_);
+    }
+    if (kindCase_ == 4) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(4, (dev.agentsvc.v1.CallbackCall) kind_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -257,6 +297,10 @@ private static final long serialVersionUID = 0L;
         if (!getDone()
             .equals(other.getDone())) return false;
         break;
+      case 4:
+        if (!getCallbackCall()
+            .equals(other.getCallbackCall())) return false;
+        break;
       case 0:
       default:
     }
@@ -283,6 +327,10 @@ private static final long serialVersionUID = 0L;
       case 3:
         hash = (37 * hash) + DONE_FIELD_NUMBER;
         hash = (53 * hash) + getDone().hashCode();
+        break;
+      case 4:
+        hash = (37 * hash) + CALLBACK_CALL_FIELD_NUMBER;
+        hash = (53 * hash) + getCallbackCall().hashCode();
         break;
       case 0:
       default:
@@ -431,6 +479,9 @@ private static final long serialVersionUID = 0L;
       if (doneBuilder_ != null) {
         doneBuilder_.clear();
       }
+      if (callbackCallBuilder_ != null) {
+        callbackCallBuilder_.clear();
+      }
       kindCase_ = 0;
       kind_ = null;
       return this;
@@ -484,6 +535,10 @@ private static final long serialVersionUID = 0L;
           doneBuilder_ != null) {
         result.kind_ = doneBuilder_.build();
       }
+      if (kindCase_ == 4 &&
+          callbackCallBuilder_ != null) {
+        result.kind_ = callbackCallBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -509,6 +564,10 @@ private static final long serialVersionUID = 0L;
         }
         case DONE: {
           mergeDone(other.getDone());
+          break;
+        }
+        case CALLBACK_CALL: {
+          mergeCallbackCall(other.getCallbackCall());
           break;
         }
         case KIND_NOT_SET: {
@@ -562,6 +621,13 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 3;
               break;
             } // case 26
+            case 34: {
+              input.readMessage(
+                  internalGetCallbackCallFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 4;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1018,6 +1084,148 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 3;
       onChanged();
       return doneBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CallbackCall, dev.agentsvc.v1.CallbackCall.Builder, dev.agentsvc.v1.CallbackCallOrBuilder> callbackCallBuilder_;
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     * @return Whether the callbackCall field is set.
+     */
+    @java.lang.Override
+    public boolean hasCallbackCall() {
+      return kindCase_ == 4;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     * @return The callbackCall.
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.CallbackCall getCallbackCall() {
+      if (callbackCallBuilder_ == null) {
+        if (kindCase_ == 4) {
+          return (dev.agentsvc.v1.CallbackCall) kind_;
+        }
+        return dev.agentsvc.v1.CallbackCall.getDefaultInstance();
+      } else {
+        if (kindCase_ == 4) {
+          return callbackCallBuilder_.getMessage();
+        }
+        return dev.agentsvc.v1.CallbackCall.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     */
+    public Builder setCallbackCall(dev.agentsvc.v1.CallbackCall value) {
+      if (callbackCallBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        kind_ = value;
+        onChanged();
+      } else {
+        callbackCallBuilder_.setMessage(value);
+      }
+      kindCase_ = 4;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     */
+    public Builder setCallbackCall(
+        dev.agentsvc.v1.CallbackCall.Builder builderForValue) {
+      if (callbackCallBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        callbackCallBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 4;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     */
+    public Builder mergeCallbackCall(dev.agentsvc.v1.CallbackCall value) {
+      if (callbackCallBuilder_ == null) {
+        if (kindCase_ == 4 &&
+            kind_ != dev.agentsvc.v1.CallbackCall.getDefaultInstance()) {
+          kind_ = dev.agentsvc.v1.CallbackCall.newBuilder((dev.agentsvc.v1.CallbackCall) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 4) {
+          callbackCallBuilder_.mergeFrom(value);
+        } else {
+          callbackCallBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 4;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     */
+    public Builder clearCallbackCall() {
+      if (callbackCallBuilder_ == null) {
+        if (kindCase_ == 4) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 4) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        callbackCallBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     */
+    public dev.agentsvc.v1.CallbackCall.Builder getCallbackCallBuilder() {
+      return internalGetCallbackCallFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.CallbackCallOrBuilder getCallbackCallOrBuilder() {
+      if ((kindCase_ == 4) && (callbackCallBuilder_ != null)) {
+        return callbackCallBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 4) {
+          return (dev.agentsvc.v1.CallbackCall) kind_;
+        }
+        return dev.agentsvc.v1.CallbackCall.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CallbackCall, dev.agentsvc.v1.CallbackCall.Builder, dev.agentsvc.v1.CallbackCallOrBuilder> 
+        internalGetCallbackCallFieldBuilder() {
+      if (callbackCallBuilder_ == null) {
+        if (!(kindCase_ == 4)) {
+          kind_ = dev.agentsvc.v1.CallbackCall.getDefaultInstance();
+        }
+        callbackCallBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.CallbackCall, dev.agentsvc.v1.CallbackCall.Builder, dev.agentsvc.v1.CallbackCallOrBuilder>(
+                (dev.agentsvc.v1.CallbackCall) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 4;
+      onChanged();
+      return callbackCallBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ConnectResponse)

@@ -55,5 +55,20 @@ public interface ConnectResponseOrBuilder extends
    */
   dev.agentsvc.v1.RunDoneOrBuilder getDoneOrBuilder();
 
+  /**
+   * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+   * @return Whether the callbackCall field is set.
+   */
+  boolean hasCallbackCall();
+  /**
+   * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+   * @return The callbackCall.
+   */
+  dev.agentsvc.v1.CallbackCall getCallbackCall();
+  /**
+   * <code>.agentsvc.v1.CallbackCall callback_call = 4;</code>
+   */
+  dev.agentsvc.v1.CallbackCallOrBuilder getCallbackCallOrBuilder();
+
   dev.agentsvc.v1.ConnectResponse.KindCase getKindCase();
 }

@@ -157,10 +157,11 @@ public final class RunnerServiceGrpc {
 
     /**
      * <pre>
-     * Connect runs one invocation whose tools may live in the client: the
-     * client opens with StartRun, the server streams events and ToolCalls, the
-     * client answers each ToolCall with a ToolResult, and the server ends with
-     * RunDone after the last event of a successful run.
+     * Connect runs one invocation whose tools and callbacks may live in the
+     * client: the client opens with StartRun, the server streams events,
+     * ToolCalls and CallbackCalls, the client answers each ToolCall with a
+     * ToolResult and each CallbackCall with a CallbackResult, and the server
+     * ends with RunDone after the last event of a successful run.
      * </pre>
      */
     default io.grpc.stub.StreamObserver<dev.agentsvc.v1.ConnectRequest> connect(
@@ -217,10 +218,11 @@ public final class RunnerServiceGrpc {
 
     /**
      * <pre>
-     * Connect runs one invocation whose tools may live in the client: the
-     * client opens with StartRun, the server streams events and ToolCalls, the
-     * client answers each ToolCall with a ToolResult, and the server ends with
-     * RunDone after the last event of a successful run.
+     * Connect runs one invocation whose tools and callbacks may live in the
+     * client: the client opens with StartRun, the server streams events,
+     * ToolCalls and CallbackCalls, the client answers each ToolCall with a
+     * ToolResult and each CallbackCall with a CallbackResult, and the server
+     * ends with RunDone after the last event of a successful run.
      * </pre>
      */
     public io.grpc.stub.StreamObserver<dev.agentsvc.v1.ConnectRequest> connect(
@@ -265,10 +267,11 @@ public final class RunnerServiceGrpc {
 
     /**
      * <pre>
-     * Connect runs one invocation whose tools may live in the client: the
-     * client opens with StartRun, the server streams events and ToolCalls, the
-     * client answers each ToolCall with a ToolResult, and the server ends with
-     * RunDone after the last event of a successful run.
+     * Connect runs one invocation whose tools and callbacks may live in the
+     * client: the client opens with StartRun, the server streams events,
+     * ToolCalls and CallbackCalls, the client answers each ToolCall with a
+     * ToolResult and each CallbackCall with a CallbackResult, and the server
+     * ends with RunDone after the last event of a successful run.
      * </pre>
      */
     @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")

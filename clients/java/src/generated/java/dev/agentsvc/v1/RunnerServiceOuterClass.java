@@ -52,6 +52,21 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_StartRun_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_CallbackDeclaration_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_CallbackDeclaration_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_CallbackCall_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_CallbackCall_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_CallbackResult_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_CallbackResult_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_ToolDeclaration_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -92,59 +107,92 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     java.lang.String[] descriptorData = {
       "\n agentsvc/v1/runner_service.proto\022\013agen" +
       "tsvc.v1\032\031agentsvc/v1/content.proto\032\027agen" +
-      "tsvc/v1/event.proto\032\034google/api/annotati" +
-      "ons.proto\032\034google/protobuf/struct.proto\"" +
-      "\237\001\n\tRunConfig\0222\n\016streaming_mode\030\001 \001(\0162\032." +
-      "agentsvc.v1.StreamingMode\022\032\n\rmax_llm_cal" +
-      "ls\030\002 \001(\005H\000\210\001\001\0220\n\017custom_metadata\030\003 \001(\0132\027" +
-      ".google.protobuf.StructB\020\n\016_max_llm_call" +
-      "s\"\206\002\n\nRunRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007us" +
-      "er_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022)\n\013new_m" +
-      "essage\030\004 \001(\0132\024.agentsvc.v1.Content\022,\n\013st" +
-      "ate_delta\030\005 \001(\0132\027.google.protobuf.Struct" +
-      "\022\025\n\rinvocation_id\030\006 \001(\t\022*\n\nrun_config\030\007 " +
-      "\001(\0132\026.agentsvc.v1.RunConfig\022\021\n\tstreaming" +
-      "\030\010 \001(\010\022\022\n\nrequest_id\030\t \001(\t\"0\n\013RunRespons" +
-      "e\022!\n\005event\030\001 \001(\0132\022.agentsvc.v1.Event\"\232\001\n" +
-      "\016ConnectRequest\022&\n\005start\030\001 \001(\0132\025.agentsv" +
-      "c.v1.StartRunH\000\022.\n\013tool_result\030\002 \001(\0132\027.a" +
-      "gentsvc.v1.ToolResultH\000\022(\n\006cancel\030\003 \001(\0132" +
-      "\026.agentsvc.v1.CancelRunH\000B\006\n\004kind\"]\n\010Sta" +
+      "tsvc/v1/event.proto\032\025agentsvc/v1/llm.pro" +
+      "to\032\034google/api/annotations.proto\032\034google" +
+      "/protobuf/struct.proto\"\237\001\n\tRunConfig\0222\n\016" +
+      "streaming_mode\030\001 \001(\0162\032.agentsvc.v1.Strea" +
+      "mingMode\022\032\n\rmax_llm_calls\030\002 \001(\005H\000\210\001\001\0220\n\017" +
+      "custom_metadata\030\003 \001(\0132\027.google.protobuf." +
+      "StructB\020\n\016_max_llm_calls\"\206\002\n\nRunRequest\022" +
+      "\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nse" +
+      "ssion_id\030\003 \001(\t\022)\n\013new_message\030\004 \001(\0132\024.ag" +
+      "entsvc.v1.Content\022,\n\013state_delta\030\005 \001(\0132\027" +
+      ".google.protobuf.Struct\022\025\n\rinvocation_id" +
+      "\030\006 \001(\t\022*\n\nrun_config\030\007 \001(\0132\026.agentsvc.v1" +
+      ".RunConfig\022\021\n\tstreaming\030\010 \001(\010\022\022\n\nrequest" +
+      "_id\030\t \001(\t\"0\n\013RunResponse\022!\n\005event\030\001 \001(\0132" +
+      "\022.agentsvc.v1.Event\"\322\001\n\016ConnectRequest\022&" +
+      "\n\005start\030\001 \001(\0132\025.agentsvc.v1.StartRunH\000\022." +
+      "\n\013tool_result\030\002 \001(\0132\027.agentsvc.v1.ToolRe" +
+      "sultH\000\022(\n\006cancel\030\003 \001(\0132\026.agentsvc.v1.Can" +
+      "celRunH\000\0226\n\017callback_result\030\004 \001(\0132\033.agen" +
+      "tsvc.v1.CallbackResultH\000B\006\n\004kind\"\222\001\n\010Sta" +
       "rtRun\022$\n\003run\030\001 \001(\0132\027.agentsvc.v1.RunRequ" +
       "est\022+\n\005tools\030\002 \003(\0132\034.agentsvc.v1.ToolDec" +
-      "laration\"\300\001\n\017ToolDeclaration\022\014\n\004name\030\001 \001" +
-      "(\t\022\023\n\013description\030\002 \001(\t\022+\n\nparameters\030\003 " +
-      "\001(\0132\027.google.protobuf.Struct\022)\n\010response" +
-      "\030\004 \001(\0132\027.google.protobuf.Struct\022\024\n\014long_" +
-      "running\030\005 \001(\010\022\034\n\024require_confirmation\030\006 " +
-      "\001(\010\"\202\001\n\nToolResult\022\017\n\007call_id\030\001 \001(\t\022(\n\010r" +
-      "esponse\030\002 \001(\0132\026.google.protobuf.Value\022\r\n" +
-      "\005error\030\003 \001(\t\022*\n\007actions\030\004 \001(\0132\031.agentsvc" +
-      ".v1.EventActions\"\013\n\tCancelRun\"\220\001\n\017Connec" +
-      "tResponse\022#\n\005event\030\001 \001(\0132\022.agentsvc.v1.E" +
-      "ventH\000\022*\n\ttool_call\030\002 \001(\0132\025.agentsvc.v1." +
-      "ToolCallH\000\022$\n\004done\030\003 \001(\0132\024.agentsvc.v1.R" +
-      "unDoneH\000B\006\n\004kind\"\240\001\n\010ToolCall\022\017\n\007call_id" +
-      "\030\001 \001(\t\022\025\n\rinvocation_id\030\002 \001(\t\022\022\n\nagent_n" +
-      "ame\030\003 \001(\t\0220\n\rfunction_call\030\004 \001(\0132\031.agent" +
-      "svc.v1.FunctionCall\022&\n\005state\030\005 \001(\0132\027.goo" +
-      "gle.protobuf.Struct\" \n\007RunDone\022\025\n\rinvoca" +
-      "tion_id\030\001 \001(\t*`\n\rStreamingMode\022\036\n\032STREAM" +
-      "ING_MODE_UNSPECIFIED\020\000\022\027\n\023STREAMING_MODE" +
-      "_NONE\020\001\022\026\n\022STREAMING_MODE_SSE\020\0022\246\001\n\rRunn" +
-      "erService\022K\n\003Run\022\027.agentsvc.v1.RunReques" +
-      "t\032\030.agentsvc.v1.RunResponse\"\017\202\323\344\223\002\t\"\004/ru" +
-      "n:\001*0\001\022H\n\007Connect\022\033.agentsvc.v1.ConnectR" +
-      "equest\032\034.agentsvc.v1.ConnectResponse(\0010\001" +
-      "BL\n\017dev.agentsvc.v1P\001Z7github.com/agents" +
-      "vc/agentsvc/gen/go/agentsvc/v1/api;apib\006" +
-      "proto3"
+      "laration\0223\n\tcallbacks\030\003 \003(\0132 .agentsvc.v" +
+      "1.CallbackDeclaration\"#\n\023CallbackDeclara" +
+      "tion\022\014\n\004name\030\001 \001(\t\"\364\002\n\014CallbackCall\022\017\n\007c" +
+      "all_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022\'\n\004kind\030\003 \001(\016" +
+      "2\031.agentsvc.v1.CallbackKind\022\025\n\rinvocatio" +
+      "n_id\030\004 \001(\t\022\022\n\nagent_name\030\005 \001(\t\022&\n\005state\030" +
+      "\006 \001(\0132\027.google.protobuf.Struct\022,\n\013llm_re" +
+      "quest\030\007 \001(\0132\027.agentsvc.v1.LlmRequest\022.\n\014" +
+      "llm_response\030\010 \001(\0132\030.agentsvc.v1.LlmResp" +
+      "onse\022,\n\ttool_call\030\t \001(\0132\031.agentsvc.v1.Fu" +
+      "nctionCall\022.\n\rtool_response\030\n \001(\0132\027.goog" +
+      "le.protobuf.Struct\022\r\n\005error\030\013 \001(\t\"\247\002\n\016Ca" +
+      "llbackResult\022\017\n\007call_id\030\001 \001(\t\022,\n\013state_d" +
+      "elta\030\002 \001(\0132\027.google.protobuf.Struct\022\'\n\007c" +
+      "ontent\030\003 \001(\0132\024.agentsvc.v1.ContentH\000\0220\n\014" +
+      "llm_response\030\004 \001(\0132\030.agentsvc.v1.LlmResp" +
+      "onseH\000\022.\n\013llm_request\030\005 \001(\0132\027.agentsvc.v" +
+      "1.LlmRequestH\000\0220\n\rtool_response\030\006 \001(\0132\027." +
+      "google.protobuf.StructH\000\022\r\n\005error\030\007 \001(\tB" +
+      "\n\n\010override\"\300\001\n\017ToolDeclaration\022\014\n\004name\030" +
+      "\001 \001(\t\022\023\n\013description\030\002 \001(\t\022+\n\nparameters" +
+      "\030\003 \001(\0132\027.google.protobuf.Struct\022)\n\010respo" +
+      "nse\030\004 \001(\0132\027.google.protobuf.Struct\022\024\n\014lo" +
+      "ng_running\030\005 \001(\010\022\034\n\024require_confirmation" +
+      "\030\006 \001(\010\"\202\001\n\nToolResult\022\017\n\007call_id\030\001 \001(\t\022(" +
+      "\n\010response\030\002 \001(\0132\026.google.protobuf.Value" +
+      "\022\r\n\005error\030\003 \001(\t\022*\n\007actions\030\004 \001(\0132\031.agent" +
+      "svc.v1.EventActions\"\013\n\tCancelRun\"\304\001\n\017Con" +
+      "nectResponse\022#\n\005event\030\001 \001(\0132\022.agentsvc.v" +
+      "1.EventH\000\022*\n\ttool_call\030\002 \001(\0132\025.agentsvc." +
+      "v1.ToolCallH\000\022$\n\004done\030\003 \001(\0132\024.agentsvc.v" +
+      "1.RunDoneH\000\0222\n\rcallback_call\030\004 \001(\0132\031.age" +
+      "ntsvc.v1.CallbackCallH\000B\006\n\004kind\"\205\002\n\010Tool" +
+      "Call\022\017\n\007call_id\030\001 \001(\t\022\025\n\rinvocation_id\030\002" +
+      " \001(\t\022\022\n\nagent_name\030\003 \001(\t\0220\n\rfunction_cal" +
+      "l\030\004 \001(\0132\031.agentsvc.v1.FunctionCall\022&\n\005st" +
+      "ate\030\005 \001(\0132\027.google.protobuf.Struct\0223\n\014co" +
+      "nfirmation\030\006 \001(\0132\035.agentsvc.v1.ToolConfi" +
+      "rmation\022.\n\rauth_response\030\007 \001(\0132\027.google." +
+      "protobuf.Struct\" \n\007RunDone\022\025\n\rinvocation" +
+      "_id\030\001 \001(\t*`\n\rStreamingMode\022\036\n\032STREAMING_" +
+      "MODE_UNSPECIFIED\020\000\022\027\n\023STREAMING_MODE_NON" +
+      "E\020\001\022\026\n\022STREAMING_MODE_SSE\020\002*\253\002\n\014Callback" +
+      "Kind\022\035\n\031CALLBACK_KIND_UNSPECIFIED\020\000\022\036\n\032C" +
+      "ALLBACK_KIND_BEFORE_AGENT\020\001\022\035\n\031CALLBACK_" +
+      "KIND_AFTER_AGENT\020\002\022\036\n\032CALLBACK_KIND_BEFO" +
+      "RE_MODEL\020\003\022\035\n\031CALLBACK_KIND_AFTER_MODEL\020" +
+      "\004\022 \n\034CALLBACK_KIND_ON_MODEL_ERROR\020\005\022\035\n\031C" +
+      "ALLBACK_KIND_BEFORE_TOOL\020\006\022\034\n\030CALLBACK_K" +
+      "IND_AFTER_TOOL\020\007\022\037\n\033CALLBACK_KIND_ON_TOO" +
+      "L_ERROR\020\0102\246\001\n\rRunnerService\022K\n\003Run\022\027.age" +
+      "ntsvc.v1.RunRequest\032\030.agentsvc.v1.RunRes" +
+      "ponse\"\017\202\323\344\223\002\t\"\004/run:\001*0\001\022H\n\007Connect\022\033.ag" +
+      "entsvc.v1.ConnectRequest\032\034.agentsvc.v1.C" +
+      "onnectResponse(\0010\001BL\n\017dev.agentsvc.v1P\001Z" +
+      "7github.com/agentsvc/agentsvc/gen/go/age" +
+      "ntsvc/v1/api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
           dev.agentsvc.v1.ContentOuterClass.getDescriptor(),
           dev.agentsvc.v1.EventOuterClass.getDescriptor(),
+          dev.agentsvc.v1.Llm.getDescriptor(),
           com.google.api.AnnotationsProto.getDescriptor(),
           com.google.protobuf.StructProto.getDescriptor(),
         });
@@ -171,45 +219,63 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     internal_static_agentsvc_v1_ConnectRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ConnectRequest_descriptor,
-        new java.lang.String[] { "Start", "ToolResult", "Cancel", "Kind", });
+        new java.lang.String[] { "Start", "ToolResult", "Cancel", "CallbackResult", "Kind", });
     internal_static_agentsvc_v1_StartRun_descriptor =
       getDescriptor().getMessageType(4);
     internal_static_agentsvc_v1_StartRun_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_StartRun_descriptor,
-        new java.lang.String[] { "Run", "Tools", });
-    internal_static_agentsvc_v1_ToolDeclaration_descriptor =
+        new java.lang.String[] { "Run", "Tools", "Callbacks", });
+    internal_static_agentsvc_v1_CallbackDeclaration_descriptor =
       getDescriptor().getMessageType(5);
+    internal_static_agentsvc_v1_CallbackDeclaration_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_CallbackDeclaration_descriptor,
+        new java.lang.String[] { "Name", });
+    internal_static_agentsvc_v1_CallbackCall_descriptor =
+      getDescriptor().getMessageType(6);
+    internal_static_agentsvc_v1_CallbackCall_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_CallbackCall_descriptor,
+        new java.lang.String[] { "CallId", "Name", "Kind", "InvocationId", "AgentName", "State", "LlmRequest", "LlmResponse", "ToolCall", "ToolResponse", "Error", });
+    internal_static_agentsvc_v1_CallbackResult_descriptor =
+      getDescriptor().getMessageType(7);
+    internal_static_agentsvc_v1_CallbackResult_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_CallbackResult_descriptor,
+        new java.lang.String[] { "CallId", "StateDelta", "Content", "LlmResponse", "LlmRequest", "ToolResponse", "Error", "Override", });
+    internal_static_agentsvc_v1_ToolDeclaration_descriptor =
+      getDescriptor().getMessageType(8);
     internal_static_agentsvc_v1_ToolDeclaration_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolDeclaration_descriptor,
         new java.lang.String[] { "Name", "Description", "Parameters", "Response", "LongRunning", "RequireConfirmation", });
     internal_static_agentsvc_v1_ToolResult_descriptor =
-      getDescriptor().getMessageType(6);
+      getDescriptor().getMessageType(9);
     internal_static_agentsvc_v1_ToolResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolResult_descriptor,
         new java.lang.String[] { "CallId", "Response", "Error", "Actions", });
     internal_static_agentsvc_v1_CancelRun_descriptor =
-      getDescriptor().getMessageType(7);
+      getDescriptor().getMessageType(10);
     internal_static_agentsvc_v1_CancelRun_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CancelRun_descriptor,
         new java.lang.String[] { });
     internal_static_agentsvc_v1_ConnectResponse_descriptor =
-      getDescriptor().getMessageType(8);
+      getDescriptor().getMessageType(11);
     internal_static_agentsvc_v1_ConnectResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ConnectResponse_descriptor,
-        new java.lang.String[] { "Event", "ToolCall", "Done", "Kind", });
+        new java.lang.String[] { "Event", "ToolCall", "Done", "CallbackCall", "Kind", });
     internal_static_agentsvc_v1_ToolCall_descriptor =
-      getDescriptor().getMessageType(9);
+      getDescriptor().getMessageType(12);
     internal_static_agentsvc_v1_ToolCall_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolCall_descriptor,
-        new java.lang.String[] { "CallId", "InvocationId", "AgentName", "FunctionCall", "State", });
+        new java.lang.String[] { "CallId", "InvocationId", "AgentName", "FunctionCall", "State", "Confirmation", "AuthResponse", });
     internal_static_agentsvc_v1_RunDone_descriptor =
-      getDescriptor().getMessageType(10);
+      getDescriptor().getMessageType(13);
     internal_static_agentsvc_v1_RunDone_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_RunDone_descriptor,
@@ -217,6 +283,7 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     descriptor.resolveAllFeaturesImmutable();
     dev.agentsvc.v1.ContentOuterClass.getDescriptor();
     dev.agentsvc.v1.EventOuterClass.getDescriptor();
+    dev.agentsvc.v1.Llm.getDescriptor();
     com.google.api.AnnotationsProto.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.ExtensionRegistry registry =

@@ -7,7 +7,8 @@ package dev.agentsvc.v1;
 
 /**
  * <pre>
- * StartRun opens a Connect invocation and declares the client's tools.
+ * StartRun opens a Connect invocation and declares the client's tools and
+ * callbacks.
  * </pre>
  *
  * Protobuf type {@code agentsvc.v1.StartRun}
@@ -33,6 +34,7 @@ private static final long serialVersionUID = 0L;
   }
   private StartRun() {
     tools_ = java.util.Collections.emptyList();
+    callbacks_ = java.util.Collections.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -116,6 +118,77 @@ private static final long serialVersionUID = 0L;
     return tools_.get(index);
   }
 
+  public static final int CALLBACKS_FIELD_NUMBER = 3;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentsvc.v1.CallbackDeclaration> callbacks_;
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentsvc.v1.CallbackDeclaration> getCallbacksList() {
+    return callbacks_;
+  }
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentsvc.v1.CallbackDeclarationOrBuilder> 
+      getCallbacksOrBuilderList() {
+    return callbacks_;
+  }
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  @java.lang.Override
+  public int getCallbacksCount() {
+    return callbacks_.size();
+  }
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CallbackDeclaration getCallbacks(int index) {
+    return callbacks_.get(index);
+  }
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CallbackDeclarationOrBuilder getCallbacksOrBuilder(
+      int index) {
+    return callbacks_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -136,6 +209,9 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < tools_.size(); i++) {
       output.writeMessage(2, tools_.get(i));
     }
+    for (int i = 0; i < callbacks_.size(); i++) {
+      output.writeMessage(3, callbacks_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -152,6 +228,10 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < tools_.size(); i++) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(2, tools_.get(i));
+    }
+    for (int i = 0; i < callbacks_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(3, callbacks_.get(i));
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -175,6 +255,8 @@ private static final long serialVersionUID = 0L;
     }
     if (!getToolsList()
         .equals(other.getToolsList())) return false;
+    if (!getCallbacksList()
+        .equals(other.getCallbacksList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -193,6 +275,10 @@ private static final long serialVersionUID = 0L;
     if (getToolsCount() > 0) {
       hash = (37 * hash) + TOOLS_FIELD_NUMBER;
       hash = (53 * hash) + getToolsList().hashCode();
+    }
+    if (getCallbacksCount() > 0) {
+      hash = (37 * hash) + CALLBACKS_FIELD_NUMBER;
+      hash = (53 * hash) + getCallbacksList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -293,7 +379,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * StartRun opens a Connect invocation and declares the client's tools.
+   * StartRun opens a Connect invocation and declares the client's tools and
+   * callbacks.
    * </pre>
    *
    * Protobuf type {@code agentsvc.v1.StartRun}
@@ -330,6 +417,7 @@ private static final long serialVersionUID = 0L;
               .alwaysUseFieldBuilders) {
         internalGetRunFieldBuilder();
         internalGetToolsFieldBuilder();
+        internalGetCallbacksFieldBuilder();
       }
     }
     @java.lang.Override
@@ -348,6 +436,13 @@ private static final long serialVersionUID = 0L;
         toolsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000002);
+      if (callbacksBuilder_ == null) {
+        callbacks_ = java.util.Collections.emptyList();
+      } else {
+        callbacks_ = null;
+        callbacksBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000004);
       return this;
     }
 
@@ -389,6 +484,15 @@ private static final long serialVersionUID = 0L;
         result.tools_ = tools_;
       } else {
         result.tools_ = toolsBuilder_.build();
+      }
+      if (callbacksBuilder_ == null) {
+        if (((bitField0_ & 0x00000004) != 0)) {
+          callbacks_ = java.util.Collections.unmodifiableList(callbacks_);
+          bitField0_ = (bitField0_ & ~0x00000004);
+        }
+        result.callbacks_ = callbacks_;
+      } else {
+        result.callbacks_ = callbacksBuilder_.build();
       }
     }
 
@@ -445,6 +549,32 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (callbacksBuilder_ == null) {
+        if (!other.callbacks_.isEmpty()) {
+          if (callbacks_.isEmpty()) {
+            callbacks_ = other.callbacks_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+          } else {
+            ensureCallbacksIsMutable();
+            callbacks_.addAll(other.callbacks_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.callbacks_.isEmpty()) {
+          if (callbacksBuilder_.isEmpty()) {
+            callbacksBuilder_.dispose();
+            callbacksBuilder_ = null;
+            callbacks_ = other.callbacks_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+            callbacksBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetCallbacksFieldBuilder() : null;
+          } else {
+            callbacksBuilder_.addAllMessages(other.callbacks_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -491,6 +621,19 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 18
+            case 26: {
+              dev.agentsvc.v1.CallbackDeclaration m =
+                  input.readMessage(
+                      dev.agentsvc.v1.CallbackDeclaration.parser(),
+                      extensionRegistry);
+              if (callbacksBuilder_ == null) {
+                ensureCallbacksIsMutable();
+                callbacks_.add(m);
+              } else {
+                callbacksBuilder_.addMessage(m);
+              }
+              break;
+            } // case 26
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -867,6 +1010,354 @@ private static final long serialVersionUID = 0L;
         tools_ = null;
       }
       return toolsBuilder_;
+    }
+
+    private java.util.List<dev.agentsvc.v1.CallbackDeclaration> callbacks_ =
+      java.util.Collections.emptyList();
+    private void ensureCallbacksIsMutable() {
+      if (!((bitField0_ & 0x00000004) != 0)) {
+        callbacks_ = new java.util.ArrayList<dev.agentsvc.v1.CallbackDeclaration>(callbacks_);
+        bitField0_ |= 0x00000004;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.CallbackDeclaration, dev.agentsvc.v1.CallbackDeclaration.Builder, dev.agentsvc.v1.CallbackDeclarationOrBuilder> callbacksBuilder_;
+
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.CallbackDeclaration> getCallbacksList() {
+      if (callbacksBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(callbacks_);
+      } else {
+        return callbacksBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public int getCallbacksCount() {
+      if (callbacksBuilder_ == null) {
+        return callbacks_.size();
+      } else {
+        return callbacksBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public dev.agentsvc.v1.CallbackDeclaration getCallbacks(int index) {
+      if (callbacksBuilder_ == null) {
+        return callbacks_.get(index);
+      } else {
+        return callbacksBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder setCallbacks(
+        int index, dev.agentsvc.v1.CallbackDeclaration value) {
+      if (callbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCallbacksIsMutable();
+        callbacks_.set(index, value);
+        onChanged();
+      } else {
+        callbacksBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder setCallbacks(
+        int index, dev.agentsvc.v1.CallbackDeclaration.Builder builderForValue) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        callbacks_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        callbacksBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder addCallbacks(dev.agentsvc.v1.CallbackDeclaration value) {
+      if (callbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCallbacksIsMutable();
+        callbacks_.add(value);
+        onChanged();
+      } else {
+        callbacksBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder addCallbacks(
+        int index, dev.agentsvc.v1.CallbackDeclaration value) {
+      if (callbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCallbacksIsMutable();
+        callbacks_.add(index, value);
+        onChanged();
+      } else {
+        callbacksBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder addCallbacks(
+        dev.agentsvc.v1.CallbackDeclaration.Builder builderForValue) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        callbacks_.add(builderForValue.build());
+        onChanged();
+      } else {
+        callbacksBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder addCallbacks(
+        int index, dev.agentsvc.v1.CallbackDeclaration.Builder builderForValue) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        callbacks_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        callbacksBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder addAllCallbacks(
+        java.lang.Iterable<? extends dev.agentsvc.v1.CallbackDeclaration> values) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, callbacks_);
+        onChanged();
+      } else {
+        callbacksBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder clearCallbacks() {
+      if (callbacksBuilder_ == null) {
+        callbacks_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+      } else {
+        callbacksBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public Builder removeCallbacks(int index) {
+      if (callbacksBuilder_ == null) {
+        ensureCallbacksIsMutable();
+        callbacks_.remove(index);
+        onChanged();
+      } else {
+        callbacksBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public dev.agentsvc.v1.CallbackDeclaration.Builder getCallbacksBuilder(
+        int index) {
+      return internalGetCallbacksFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public dev.agentsvc.v1.CallbackDeclarationOrBuilder getCallbacksOrBuilder(
+        int index) {
+      if (callbacksBuilder_ == null) {
+        return callbacks_.get(index);  } else {
+        return callbacksBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public java.util.List<? extends dev.agentsvc.v1.CallbackDeclarationOrBuilder> 
+         getCallbacksOrBuilderList() {
+      if (callbacksBuilder_ != null) {
+        return callbacksBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(callbacks_);
+      }
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public dev.agentsvc.v1.CallbackDeclaration.Builder addCallbacksBuilder() {
+      return internalGetCallbacksFieldBuilder().addBuilder(
+          dev.agentsvc.v1.CallbackDeclaration.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public dev.agentsvc.v1.CallbackDeclaration.Builder addCallbacksBuilder(
+        int index) {
+      return internalGetCallbacksFieldBuilder().addBuilder(
+          index, dev.agentsvc.v1.CallbackDeclaration.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The callbacks the client runs. Every callback that an agent of the app
+     * names in its *_callbacks entries must be declared; each declared name
+     * must be named by some agent.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.CallbackDeclaration.Builder> 
+         getCallbacksBuilderList() {
+      return internalGetCallbacksFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.CallbackDeclaration, dev.agentsvc.v1.CallbackDeclaration.Builder, dev.agentsvc.v1.CallbackDeclarationOrBuilder> 
+        internalGetCallbacksFieldBuilder() {
+      if (callbacksBuilder_ == null) {
+        callbacksBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.agentsvc.v1.CallbackDeclaration, dev.agentsvc.v1.CallbackDeclaration.Builder, dev.agentsvc.v1.CallbackDeclarationOrBuilder>(
+                callbacks_,
+                ((bitField0_ & 0x00000004) != 0),
+                getParentForChildren(),
+                isClean());
+        callbacks_ = null;
+      }
+      return callbacksBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.StartRun)

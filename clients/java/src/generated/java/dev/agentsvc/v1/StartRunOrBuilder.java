@@ -48,4 +48,58 @@ public interface StartRunOrBuilder extends
    */
   dev.agentsvc.v1.ToolDeclarationOrBuilder getToolsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  java.util.List<dev.agentsvc.v1.CallbackDeclaration> 
+      getCallbacksList();
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  dev.agentsvc.v1.CallbackDeclaration getCallbacks(int index);
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  int getCallbacksCount();
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  java.util.List<? extends dev.agentsvc.v1.CallbackDeclarationOrBuilder> 
+      getCallbacksOrBuilderList();
+  /**
+   * <pre>
+   * The callbacks the client runs. Every callback that an agent of the app
+   * names in its *_callbacks entries must be declared; each declared name
+   * must be named by some agent.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.CallbackDeclaration callbacks = 3;</code>
+   */
+  dev.agentsvc.v1.CallbackDeclarationOrBuilder getCallbacksOrBuilder(
+      int index);
 }

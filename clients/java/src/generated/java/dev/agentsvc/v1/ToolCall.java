@@ -240,6 +240,91 @@ private static final long serialVersionUID = 0L;
     return state_ == null ? com.google.protobuf.Struct.getDefaultInstance() : state_;
   }
 
+  public static final int CONFIRMATION_FIELD_NUMBER = 6;
+  private dev.agentsvc.v1.ToolConfirmation confirmation_;
+  /**
+   * <pre>
+   * The user's answer, when the call runs again after a confirmation
+   * request (a declined call does not reach the client).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+   * @return Whether the confirmation field is set.
+   */
+  @java.lang.Override
+  public boolean hasConfirmation() {
+    return ((bitField0_ & 0x00000004) != 0);
+  }
+  /**
+   * <pre>
+   * The user's answer, when the call runs again after a confirmation
+   * request (a declined call does not reach the client).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+   * @return The confirmation.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.ToolConfirmation getConfirmation() {
+    return confirmation_ == null ? dev.agentsvc.v1.ToolConfirmation.getDefaultInstance() : confirmation_;
+  }
+  /**
+   * <pre>
+   * The user's answer, when the call runs again after a confirmation
+   * request (a declined call does not reach the client).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.ToolConfirmationOrBuilder getConfirmationOrBuilder() {
+    return confirmation_ == null ? dev.agentsvc.v1.ToolConfirmation.getDefaultInstance() : confirmation_;
+  }
+
+  public static final int AUTH_RESPONSE_FIELD_NUMBER = 7;
+  private com.google.protobuf.Struct authResponse_;
+  /**
+   * <pre>
+   * The auth config with the credential the client obtained, when the call
+   * runs again after a credential request (also in state under
+   * "temp:&lt;credentialKey&gt;").
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct auth_response = 7;</code>
+   * @return Whether the authResponse field is set.
+   */
+  @java.lang.Override
+  public boolean hasAuthResponse() {
+    return ((bitField0_ & 0x00000008) != 0);
+  }
+  /**
+   * <pre>
+   * The auth config with the credential the client obtained, when the call
+   * runs again after a credential request (also in state under
+   * "temp:&lt;credentialKey&gt;").
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct auth_response = 7;</code>
+   * @return The authResponse.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Struct getAuthResponse() {
+    return authResponse_ == null ? com.google.protobuf.Struct.getDefaultInstance() : authResponse_;
+  }
+  /**
+   * <pre>
+   * The auth config with the credential the client obtained, when the call
+   * runs again after a credential request (also in state under
+   * "temp:&lt;credentialKey&gt;").
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct auth_response = 7;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.StructOrBuilder getAuthResponseOrBuilder() {
+    return authResponse_ == null ? com.google.protobuf.Struct.getDefaultInstance() : authResponse_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -269,6 +354,12 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeMessage(5, getState());
     }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      output.writeMessage(6, getConfirmation());
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      output.writeMessage(7, getAuthResponse());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -294,6 +385,14 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(5, getState());
+    }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(6, getConfirmation());
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(7, getAuthResponse());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -326,6 +425,16 @@ private static final long serialVersionUID = 0L;
       if (!getState()
           .equals(other.getState())) return false;
     }
+    if (hasConfirmation() != other.hasConfirmation()) return false;
+    if (hasConfirmation()) {
+      if (!getConfirmation()
+          .equals(other.getConfirmation())) return false;
+    }
+    if (hasAuthResponse() != other.hasAuthResponse()) return false;
+    if (hasAuthResponse()) {
+      if (!getAuthResponse()
+          .equals(other.getAuthResponse())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -350,6 +459,14 @@ private static final long serialVersionUID = 0L;
     if (hasState()) {
       hash = (37 * hash) + STATE_FIELD_NUMBER;
       hash = (53 * hash) + getState().hashCode();
+    }
+    if (hasConfirmation()) {
+      hash = (37 * hash) + CONFIRMATION_FIELD_NUMBER;
+      hash = (53 * hash) + getConfirmation().hashCode();
+    }
+    if (hasAuthResponse()) {
+      hash = (37 * hash) + AUTH_RESPONSE_FIELD_NUMBER;
+      hash = (53 * hash) + getAuthResponse().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -487,6 +604,8 @@ private static final long serialVersionUID = 0L;
               .alwaysUseFieldBuilders) {
         internalGetFunctionCallFieldBuilder();
         internalGetStateFieldBuilder();
+        internalGetConfirmationFieldBuilder();
+        internalGetAuthResponseFieldBuilder();
       }
     }
     @java.lang.Override
@@ -505,6 +624,16 @@ private static final long serialVersionUID = 0L;
       if (stateBuilder_ != null) {
         stateBuilder_.dispose();
         stateBuilder_ = null;
+      }
+      confirmation_ = null;
+      if (confirmationBuilder_ != null) {
+        confirmationBuilder_.dispose();
+        confirmationBuilder_ = null;
+      }
+      authResponse_ = null;
+      if (authResponseBuilder_ != null) {
+        authResponseBuilder_.dispose();
+        authResponseBuilder_ = null;
       }
       return this;
     }
@@ -561,6 +690,18 @@ private static final long serialVersionUID = 0L;
             : stateBuilder_.build();
         to_bitField0_ |= 0x00000002;
       }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.confirmation_ = confirmationBuilder_ == null
+            ? confirmation_
+            : confirmationBuilder_.build();
+        to_bitField0_ |= 0x00000004;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.authResponse_ = authResponseBuilder_ == null
+            ? authResponse_
+            : authResponseBuilder_.build();
+        to_bitField0_ |= 0x00000008;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -596,6 +737,12 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasState()) {
         mergeState(other.getState());
+      }
+      if (other.hasConfirmation()) {
+        mergeConfirmation(other.getConfirmation());
+      }
+      if (other.hasAuthResponse()) {
+        mergeAuthResponse(other.getAuthResponse());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -652,6 +799,20 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 42
+            case 50: {
+              input.readMessage(
+                  internalGetConfirmationFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
+            case 58: {
+              input.readMessage(
+                  internalGetAuthResponseFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1181,6 +1342,347 @@ private static final long serialVersionUID = 0L;
         state_ = null;
       }
       return stateBuilder_;
+    }
+
+    private dev.agentsvc.v1.ToolConfirmation confirmation_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.ToolConfirmation, dev.agentsvc.v1.ToolConfirmation.Builder, dev.agentsvc.v1.ToolConfirmationOrBuilder> confirmationBuilder_;
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     * @return Whether the confirmation field is set.
+     */
+    public boolean hasConfirmation() {
+      return ((bitField0_ & 0x00000020) != 0);
+    }
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     * @return The confirmation.
+     */
+    public dev.agentsvc.v1.ToolConfirmation getConfirmation() {
+      if (confirmationBuilder_ == null) {
+        return confirmation_ == null ? dev.agentsvc.v1.ToolConfirmation.getDefaultInstance() : confirmation_;
+      } else {
+        return confirmationBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     */
+    public Builder setConfirmation(dev.agentsvc.v1.ToolConfirmation value) {
+      if (confirmationBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        confirmation_ = value;
+      } else {
+        confirmationBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     */
+    public Builder setConfirmation(
+        dev.agentsvc.v1.ToolConfirmation.Builder builderForValue) {
+      if (confirmationBuilder_ == null) {
+        confirmation_ = builderForValue.build();
+      } else {
+        confirmationBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     */
+    public Builder mergeConfirmation(dev.agentsvc.v1.ToolConfirmation value) {
+      if (confirmationBuilder_ == null) {
+        if (((bitField0_ & 0x00000020) != 0) &&
+          confirmation_ != null &&
+          confirmation_ != dev.agentsvc.v1.ToolConfirmation.getDefaultInstance()) {
+          getConfirmationBuilder().mergeFrom(value);
+        } else {
+          confirmation_ = value;
+        }
+      } else {
+        confirmationBuilder_.mergeFrom(value);
+      }
+      if (confirmation_ != null) {
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     */
+    public Builder clearConfirmation() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      confirmation_ = null;
+      if (confirmationBuilder_ != null) {
+        confirmationBuilder_.dispose();
+        confirmationBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     */
+    public dev.agentsvc.v1.ToolConfirmation.Builder getConfirmationBuilder() {
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return internalGetConfirmationFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     */
+    public dev.agentsvc.v1.ToolConfirmationOrBuilder getConfirmationOrBuilder() {
+      if (confirmationBuilder_ != null) {
+        return confirmationBuilder_.getMessageOrBuilder();
+      } else {
+        return confirmation_ == null ?
+            dev.agentsvc.v1.ToolConfirmation.getDefaultInstance() : confirmation_;
+      }
+    }
+    /**
+     * <pre>
+     * The user's answer, when the call runs again after a confirmation
+     * request (a declined call does not reach the client).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.ToolConfirmation, dev.agentsvc.v1.ToolConfirmation.Builder, dev.agentsvc.v1.ToolConfirmationOrBuilder> 
+        internalGetConfirmationFieldBuilder() {
+      if (confirmationBuilder_ == null) {
+        confirmationBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.ToolConfirmation, dev.agentsvc.v1.ToolConfirmation.Builder, dev.agentsvc.v1.ToolConfirmationOrBuilder>(
+                getConfirmation(),
+                getParentForChildren(),
+                isClean());
+        confirmation_ = null;
+      }
+      return confirmationBuilder_;
+    }
+
+    private com.google.protobuf.Struct authResponse_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> authResponseBuilder_;
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     * @return Whether the authResponse field is set.
+     */
+    public boolean hasAuthResponse() {
+      return ((bitField0_ & 0x00000040) != 0);
+    }
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     * @return The authResponse.
+     */
+    public com.google.protobuf.Struct getAuthResponse() {
+      if (authResponseBuilder_ == null) {
+        return authResponse_ == null ? com.google.protobuf.Struct.getDefaultInstance() : authResponse_;
+      } else {
+        return authResponseBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     */
+    public Builder setAuthResponse(com.google.protobuf.Struct value) {
+      if (authResponseBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        authResponse_ = value;
+      } else {
+        authResponseBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     */
+    public Builder setAuthResponse(
+        com.google.protobuf.Struct.Builder builderForValue) {
+      if (authResponseBuilder_ == null) {
+        authResponse_ = builderForValue.build();
+      } else {
+        authResponseBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     */
+    public Builder mergeAuthResponse(com.google.protobuf.Struct value) {
+      if (authResponseBuilder_ == null) {
+        if (((bitField0_ & 0x00000040) != 0) &&
+          authResponse_ != null &&
+          authResponse_ != com.google.protobuf.Struct.getDefaultInstance()) {
+          getAuthResponseBuilder().mergeFrom(value);
+        } else {
+          authResponse_ = value;
+        }
+      } else {
+        authResponseBuilder_.mergeFrom(value);
+      }
+      if (authResponse_ != null) {
+        bitField0_ |= 0x00000040;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     */
+    public Builder clearAuthResponse() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      authResponse_ = null;
+      if (authResponseBuilder_ != null) {
+        authResponseBuilder_.dispose();
+        authResponseBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     */
+    public com.google.protobuf.Struct.Builder getAuthResponseBuilder() {
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return internalGetAuthResponseFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     */
+    public com.google.protobuf.StructOrBuilder getAuthResponseOrBuilder() {
+      if (authResponseBuilder_ != null) {
+        return authResponseBuilder_.getMessageOrBuilder();
+      } else {
+        return authResponse_ == null ?
+            com.google.protobuf.Struct.getDefaultInstance() : authResponse_;
+      }
+    }
+    /**
+     * <pre>
+     * The auth config with the credential the client obtained, when the call
+     * runs again after a credential request (also in state under
+     * "temp:&lt;credentialKey&gt;").
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct auth_response = 7;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> 
+        internalGetAuthResponseFieldBuilder() {
+      if (authResponseBuilder_ == null) {
+        authResponseBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder>(
+                getAuthResponse(),
+                getParentForChildren(),
+                isClean());
+        authResponse_ = null;
+      }
+      return authResponseBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ToolCall)

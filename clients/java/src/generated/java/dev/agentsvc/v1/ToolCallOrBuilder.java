@@ -95,4 +95,67 @@ public interface ToolCallOrBuilder extends
    * <code>.google.protobuf.Struct state = 5;</code>
    */
   com.google.protobuf.StructOrBuilder getStateOrBuilder();
+
+  /**
+   * <pre>
+   * The user's answer, when the call runs again after a confirmation
+   * request (a declined call does not reach the client).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+   * @return Whether the confirmation field is set.
+   */
+  boolean hasConfirmation();
+  /**
+   * <pre>
+   * The user's answer, when the call runs again after a confirmation
+   * request (a declined call does not reach the client).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+   * @return The confirmation.
+   */
+  dev.agentsvc.v1.ToolConfirmation getConfirmation();
+  /**
+   * <pre>
+   * The user's answer, when the call runs again after a confirmation
+   * request (a declined call does not reach the client).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ToolConfirmation confirmation = 6;</code>
+   */
+  dev.agentsvc.v1.ToolConfirmationOrBuilder getConfirmationOrBuilder();
+
+  /**
+   * <pre>
+   * The auth config with the credential the client obtained, when the call
+   * runs again after a credential request (also in state under
+   * "temp:&lt;credentialKey&gt;").
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct auth_response = 7;</code>
+   * @return Whether the authResponse field is set.
+   */
+  boolean hasAuthResponse();
+  /**
+   * <pre>
+   * The auth config with the credential the client obtained, when the call
+   * runs again after a credential request (also in state under
+   * "temp:&lt;credentialKey&gt;").
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct auth_response = 7;</code>
+   * @return The authResponse.
+   */
+  com.google.protobuf.Struct getAuthResponse();
+  /**
+   * <pre>
+   * The auth config with the credential the client obtained, when the call
+   * runs again after a credential request (also in state under
+   * "temp:&lt;credentialKey&gt;").
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct auth_response = 7;</code>
+   */
+  com.google.protobuf.StructOrBuilder getAuthResponseOrBuilder();
 }
