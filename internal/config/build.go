@@ -75,20 +75,15 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	for field, cbs := range map[string][]CallbackRef{
-		"before_agent_callbacks": c.BeforeAgentCallbacks, "after_agent_callbacks": c.AfterAgentCallbacks,
-		"before_model_callbacks": c.BeforeModelCallbacks, "after_model_callbacks": c.AfterModelCallbacks,
-		"before_tool_callbacks": c.BeforeToolCallbacks, "after_tool_callbacks": c.AfterToolCallbacks,
-	} {
-		if len(cbs) > 0 {
-			return nil, nil, fail(field, fmt.Errorf("no callback named %q is registered", cbs[0].Name))
-		}
+	cbs, err := buildCallbacks(c)
+	if err != nil {
+		return nil, nil, err
 	}
 	if c.MaxIterations != 0 {
 		return nil, nil, fail("max_iterations", fmt.Errorf("only applies to LoopAgent"))
 	}
 	info := &api.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.Model,
-		Tools: agentTools.info}
+		Tools: agentTools.info, Callbacks: cbs.info}
 	subs, err := buildChildren(c, info)
 	if err != nil {
 		return nil, nil, err
@@ -119,6 +114,9 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		GenerateContentConfig:    gcc,
 		Tools:                    agentTools.builtin,
 		Toolsets:                 agentTools.toolsets(),
+		AgentCallbacks:           cbs.agent,
+		ModelCallbacks:           cbs.model,
+		ToolCallbacks:            cbs.tool,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", c.file, err)

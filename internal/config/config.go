@@ -36,12 +36,15 @@ type AgentConfig struct {
 	DisallowTransferToPeers  bool           `yaml:"disallow_transfer_to_peers"`
 	GenerateContentConfig    map[string]any `yaml:"generate_content_config"`
 	MaxIterations            int            `yaml:"max_iterations"`
-	BeforeAgentCallbacks     []CallbackRef  `yaml:"before_agent_callbacks"`
-	AfterAgentCallbacks      []CallbackRef  `yaml:"after_agent_callbacks"`
-	BeforeModelCallbacks     []CallbackRef  `yaml:"before_model_callbacks"`
-	AfterModelCallbacks      []CallbackRef  `yaml:"after_model_callbacks"`
-	BeforeToolCallbacks      []CallbackRef  `yaml:"before_tool_callbacks"`
-	AfterToolCallbacks       []CallbackRef  `yaml:"after_tool_callbacks"`
+	BeforeAgentCallbacks     CallbackRefs   `yaml:"before_agent_callbacks"`
+	AfterAgentCallbacks      CallbackRefs   `yaml:"after_agent_callbacks"`
+	BeforeModelCallbacks     CallbackRefs   `yaml:"before_model_callbacks"`
+	AfterModelCallbacks      CallbackRefs   `yaml:"after_model_callbacks"`
+	OnModelErrorCallbacks    CallbackRefs   `yaml:"on_model_error_callbacks"`
+	OnModelErrorCallback     CallbackRefs   `yaml:"on_model_error_callback"` // ADK 2.x's name
+	BeforeToolCallbacks      CallbackRefs   `yaml:"before_tool_callbacks"`
+	AfterToolCallbacks       CallbackRefs   `yaml:"after_tool_callbacks"`
+	OnToolErrorCallbacks     CallbackRefs   `yaml:"on_tool_error_callbacks"`
 	Extra                    map[string]any `yaml:",inline"`
 	subAgents                []*AgentConfig // resolved SubAgents
 	file                     string         // the file that declared the agent
@@ -59,9 +62,33 @@ type ToolRef struct {
 	Extra map[string]any `yaml:",inline"`
 }
 
-// CallbackRef names a registered callback.
+// CallbackRef names a callback that lives in the client: ADK's CodeConfig,
+// whose name is a Python-style path (pkg.module.fn) or a plain name.
 type CallbackRef struct {
-	Name string `yaml:"name"`
+	Name  string         `yaml:"name"`
+	Args  []any          `yaml:"args"`
+	Extra map[string]any `yaml:",inline"`
+}
+
+// CallbackRefs is a *_callbacks entry: a list of callbacks, or one.
+type CallbackRefs []CallbackRef
+
+// UnmarshalYAML accepts a sequence of callbacks or a single mapping.
+func (r *CallbackRefs) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		var one CallbackRef
+		if err := n.Decode(&one); err != nil {
+			return err
+		}
+		*r = CallbackRefs{one}
+		return nil
+	}
+	var list []CallbackRef
+	if err := n.Decode(&list); err != nil {
+		return err
+	}
+	*r = list
+	return nil
 }
 
 // Children returns the resolved sub-agents.

@@ -34,6 +34,8 @@ func llmOnlyFields(c *AgentConfig) []string {
 		"disallow_transfer_to_parent": c.DisallowTransferToParent, "disallow_transfer_to_peers": c.DisallowTransferToPeers,
 		"before_model_callbacks": len(c.BeforeModelCallbacks) > 0, "after_model_callbacks": len(c.AfterModelCallbacks) > 0,
 		"before_tool_callbacks": len(c.BeforeToolCallbacks) > 0, "after_tool_callbacks": len(c.AfterToolCallbacks) > 0,
+		"on_model_error_callbacks": len(c.OnModelErrorCallbacks) > 0, "on_model_error_callback": len(c.OnModelErrorCallback) > 0,
+		"on_tool_error_callbacks": len(c.OnToolErrorCallbacks) > 0,
 	} {
 		if on {
 			set = append(set, field)
@@ -47,8 +49,9 @@ func buildWorkflow(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	if fields := llmOnlyFields(c); len(fields) > 0 {
 		return nil, nil, fmt.Errorf("%s: %s: only applies to LlmAgent, not %s", c.file, fields[0], c.AgentClass)
 	}
-	if len(c.BeforeAgentCallbacks)+len(c.AfterAgentCallbacks) > 0 {
-		return nil, nil, fmt.Errorf("%s: before_agent_callbacks: no callback of that name is registered", c.file)
+	cbs, err := buildCallbacks(c)
+	if err != nil {
+		return nil, nil, err
 	}
 	if c.MaxIterations != 0 && c.AgentClass != "LoopAgent" {
 		return nil, nil, fmt.Errorf("%s: max_iterations: only applies to LoopAgent", c.file)
@@ -56,12 +59,12 @@ func buildWorkflow(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	if len(c.subAgents) == 0 {
 		return nil, nil, fmt.Errorf("%s: sub_agents: a %s needs at least one", c.file, c.AgentClass)
 	}
-	info := &api.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description}
+	info := &api.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Callbacks: cbs.info}
 	subs, err := buildChildren(c, info)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := workflow.Config{Name: c.Name, Description: c.Description, SubAgents: subs}
+	cfg := workflow.Config{Name: c.Name, Description: c.Description, SubAgents: subs, Callbacks: cbs.agent}
 	var agent runtime.Agent
 	switch c.AgentClass {
 	case "SequentialAgent":

@@ -45,6 +45,8 @@ type invocation struct {
 	llmCalls atomic.Int64
 	ended    atomic.Bool
 	client   ClientTools
+	// callbacks reaches the client's callbacks; nil without a client.
+	callbacks ClientCallbacks
 	// checkpoints is set for a resumable app's invocations.
 	checkpoints *checkpoints
 	// history holds the session's kept contents caches; nil when the
@@ -92,6 +94,10 @@ func (ictx *InvocationContext) MaxDepth() int { return ictx.inv.maxDepth }
 // ClientTools returns the client's tools, or nil when the invocation has no
 // client channel.
 func (ictx *InvocationContext) ClientTools() ClientTools { return ictx.inv.client }
+
+// ClientCallbacks returns the client's callbacks, or nil when the
+// invocation has no client channel.
+func (ictx *InvocationContext) ClientCallbacks() ClientCallbacks { return ictx.inv.callbacks }
 
 // WithAgent returns a child context running agent on the same branch.
 func (ictx *InvocationContext) WithAgent(agent Agent) *InvocationContext {

@@ -19,6 +19,10 @@ const (
 	CodeResourceExhausted
 	CodeAborted
 	CodeUnavailable
+	CodeDeadlineExceeded
+	// CodeUnknown is a failure outside the service: a client's callback
+	// that raised.
+	CodeUnknown
 )
 
 // Error is an engine error whose Message is safe to show to clients (it is

@@ -86,6 +86,9 @@ type RunRequest struct {
 	RunConfig  RunConfig
 	// Client reaches tools that live in the caller; nil when there are none.
 	Client ClientTools
+	// Callbacks reaches callbacks that live in the caller; nil when there
+	// are none.
+	Callbacks ClientCallbacks
 	// InvocationID resumes that invocation of a resumable app.
 	InvocationID string
 	// RequestID, when set, makes the run idempotent: it is stored on the
@@ -187,7 +190,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
-		inv: &invocation{app: r.App, models: r.Models, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events), client: req.Client,
+		inv: &invocation{app: r.App, models: r.Models, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events), client: req.Client, callbacks: req.Callbacks,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID}),
 			tel:     tel, attrs: tel.attrsOf(r.App.Name)},
 	}

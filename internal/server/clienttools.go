@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -22,8 +23,13 @@ type clientTools struct {
 	send  func(*api.ConnectResponse) error
 	log   *slog.Logger
 
+	// callbacks are the names of the callbacks the client declared.
+	callbacks map[string]bool
+	// timeout bounds each callback call (tool calls bound their own).
+	timeout time.Duration
+
 	mu      sync.Mutex
-	pending map[string]chan *api.ToolResult // by call id
+	pending map[string]*waiter // by call id
 	// inputClosed is closed when the client can send no more results.
 	inputClosed chan struct{}
 	closed      bool
@@ -37,8 +43,9 @@ func newClientTools(app *api.App, decls []*api.ToolDeclaration, send func(*api.C
 	c := &clientTools{
 		send:        send,
 		log:         log,
-		pending:     map[string]chan *api.ToolResult{},
+		pending:     map[string]*waiter{},
 		inputClosed: make(chan struct{}),
+		timeout:     cmp.Or(timeout, tools.DefaultClientToolTimeout),
 	}
 	if len(decls) == 0 {
 		return c, nil
@@ -91,73 +98,96 @@ func declaration(d *api.ToolDeclaration) tools.ClientDeclaration {
 // the client's tool_result.
 func (c *clientTools) CallTool(ctx context.Context, call *tools.ClientCall) (*tools.ClientResult, error) {
 	res, err := c.callTool(ctx, &api.ToolCall{CallId: call.CallID, InvocationId: call.InvocationID,
-		AgentName: call.AgentName, FunctionCall: call.FunctionCall, State: call.State})
+		AgentName: call.AgentName, FunctionCall: call.FunctionCall, State: call.State,
+		Confirmation: call.Confirmation, AuthResponse: call.AuthResponse})
 	if err != nil {
 		return nil, err
 	}
 	return &tools.ClientResult{Response: res.GetResponse(), Error: res.GetError(), Actions: res.GetActions()}, nil
 }
 
+// waiter is a call waiting for the client's answer: a tool_result or a
+// callback_result with its call id.
+type waiter struct {
+	callback bool
+	ch       chan *api.ConnectRequest // buffered: one answer
+}
+
 // callTool sends a tool_call and waits for the tool_result of the same call
 // id, ctx, or the end of the client's input (which fails the call: no
 // result can come any more).
 func (c *clientTools) callTool(ctx context.Context, call *api.ToolCall) (*api.ToolResult, error) {
-	ch := make(chan *api.ToolResult, 1)
+	msg := &api.ConnectResponse{Kind: &api.ConnectResponse_ToolCall{ToolCall: call}}
+	res, err := c.await(ctx, call.CallId, false, msg, func() error { return inputClosedError(call) })
+	return res.GetToolResult(), err
+}
+
+// await sends msg and waits for the answer with call id id, ctx, or the
+// end of the client's input (then closedErr).
+func (c *clientTools) await(ctx context.Context, id string, callback bool, msg *api.ConnectResponse,
+	closedErr func() error) (*api.ConnectRequest, error) {
+	w := &waiter{callback: callback, ch: make(chan *api.ConnectRequest, 1)}
 	c.mu.Lock()
 	switch {
 	case c.closed:
 		c.mu.Unlock()
-		return nil, inputClosedError(call)
-	case c.pending[call.CallId] != nil:
+		return nil, closedErr()
+	case c.pending[id] != nil:
 		c.mu.Unlock()
 		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "DUPLICATE_TOOL_CALL_ID",
-			Message: fmt.Sprintf("two calls of the invocation have the id %q", call.CallId)}
+			Message: fmt.Sprintf("two calls of the invocation have the id %q", id)}
 	}
-	c.pending[call.CallId] = ch
+	c.pending[id] = w
 	c.mu.Unlock()
-	defer c.forget(call.CallId, ch)
+	defer c.forget(id, w)
 
-	if err := c.send(&api.ConnectResponse{Kind: &api.ConnectResponse_ToolCall{ToolCall: call}}); err != nil {
-		return nil, fmt.Errorf("server: send tool call: %w", err)
+	if err := c.send(msg); err != nil {
+		return nil, fmt.Errorf("server: send call %s: %w", id, err)
 	}
 	select {
-	case res := <-ch:
+	case res := <-w.ch:
 		return res, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-c.inputClosed:
 		select {
-		case res := <-ch: // it came just before the end of input
+		case res := <-w.ch: // it came just before the end of input
 			return res, nil
 		default:
-			return nil, inputClosedError(call)
+			return nil, closedErr()
 		}
 	}
 }
 
-// forget removes a call that stopped waiting, unless a result took it.
-func (c *clientTools) forget(id string, ch chan *api.ToolResult) {
+// forget removes a call that stopped waiting, unless an answer took it.
+func (c *clientTools) forget(id string, w *waiter) {
 	c.mu.Lock()
-	if c.pending[id] == ch {
+	if c.pending[id] == w {
 		delete(c.pending, id)
 	}
 	c.mu.Unlock()
 }
 
-// deliver hands a result to the call waiting for it. A result for no
-// waiting call (an unknown id, a second answer, or one that arrives after
-// the call timed out) is logged and ignored: the client cannot tell a late
-// answer from a wrong one, and neither should end the invocation.
-func (c *clientTools) deliver(ctx context.Context, res *api.ToolResult) {
+// deliver hands an answer (a tool_result or a callback_result) to the call
+// waiting for it. An answer for no waiting call of its kind (an unknown id,
+// a second answer, or one that arrives after the call timed out) is logged
+// and ignored: the client cannot tell a late answer from a wrong one, and
+// neither should end the invocation.
+func (c *clientTools) deliver(ctx context.Context, id string, msg *api.ConnectRequest) {
+	callback := msg.GetCallbackResult() != nil
 	c.mu.Lock()
-	ch := c.pending[res.GetCallId()]
-	delete(c.pending, res.GetCallId())
+	w := c.pending[id]
+	if w != nil && w.callback == callback {
+		delete(c.pending, id)
+	} else {
+		w = nil
+	}
 	c.mu.Unlock()
-	if ch == nil {
-		c.log.InfoContext(ctx, "tool result ignored: no call is waiting for it", "call_id", res.GetCallId())
+	if w == nil {
+		c.log.InfoContext(ctx, "result ignored: no call is waiting for it", "call_id", id, "callback", callback)
 		return
 	}
-	ch <- res // buffered, and the id is removed: one send at most
+	w.ch <- msg // buffered, and the id is removed: one send at most
 }
 
 // closeInput records that the client will send nothing more: waiting and

@@ -81,6 +81,9 @@ func (s *Server) Connect(stream connectStream) error {
 	if err != nil {
 		return err
 	}
+	if err := client.declareCallbacks(app.Info, start.GetCallbacks()); err != nil {
+		return err
+	}
 	ictx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	inv, err := s.start(ictx, "start.run.", req, client)
@@ -163,7 +166,13 @@ func (s *Server) receive(ctx context.Context, stream connectStream, client *clie
 				cancel(err)
 				return
 			}
-			client.deliver(ctx, k.ToolResult)
+			client.deliver(ctx, k.ToolResult.GetCallId(), msg)
+		case *api.ConnectRequest_CallbackResult:
+			if err := s.checkCallbackResult(ctx, k.CallbackResult); err != nil {
+				cancel(err)
+				return
+			}
+			client.deliver(ctx, k.CallbackResult.GetCallId(), msg)
 		case *api.ConnectRequest_Cancel:
 			cancel(errClientCancelled)
 		case *api.ConnectRequest_Start:

@@ -46,7 +46,7 @@ func (s *Server) continuesWithoutMessage(req *api.RunRequest) bool {
 // bounded by the server's MaxInvocationTime: a hung model or client never
 // keeps a session leased past it. prefix names the request in errors
 // ("start.run." on Connect).
-func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, client runtime.ClientTools) (_ *invocation, err error) {
+func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, client *clientTools) (_ *invocation, err error) {
 	noteRequest(ctx, req)
 	if err := validateRunRequest(req); err != nil {
 		return nil, err
@@ -69,6 +69,9 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 		return nil, err
 	}
 	if err := s.authorize(ctx, req.UserId); err != nil {
+		return nil, err
+	}
+	if err := requireCallbacks(app.Info, client); err != nil {
 		return nil, err
 	}
 	if err := s.authorizeState(ctx, prefix+"state_delta", req.GetStateDelta()); err != nil {
@@ -104,7 +107,8 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 		NewMessage:   req.NewMessage,
 		StateDelta:   req.StateDelta,
 		RunConfig:    runConfig(req),
-		Client:       client,
+		Client:       client.toolsChannel(),
+		Callbacks:    client.callbacksChannel(),
 		InvocationID: req.InvocationId,
 		RequestID:    req.RequestId,
 	})

@@ -27,6 +27,8 @@ var runtimeCodes = map[runtime.Code]codes.Code{
 	runtime.CodeResourceExhausted:  codes.ResourceExhausted,
 	runtime.CodeAborted:            codes.Aborted,
 	runtime.CodeUnavailable:        codes.Unavailable,
+	runtime.CodeDeadlineExceeded:   codes.DeadlineExceeded,
+	runtime.CodeUnknown:            codes.Unknown,
 }
 
 // toStatus maps an error to the gRPC status the client sees, with an

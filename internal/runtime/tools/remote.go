@@ -49,6 +49,12 @@ type ClientCall struct {
 	FunctionCall *v1.FunctionCall
 	// State is the session state the tool may read.
 	State *structpb.Struct
+	// Confirmation is the user's answer when the call runs again after a
+	// confirmation request.
+	Confirmation *v1.ToolConfirmation
+	// AuthResponse is the auth config with the client's credential when
+	// the call runs again after a credential request.
+	AuthResponse *structpb.Struct
 }
 
 // ClientResult is the client's answer to a call.
@@ -164,6 +170,8 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 		AgentName:    tctx.Agent.Name(),
 		FunctionCall: &v1.FunctionCall{Id: tctx.FunctionCallID, Name: t.name, Args: args},
 		State:        readableState(tctx),
+		Confirmation: tctx.Confirmation,
+		AuthResponse: tctx.AuthResponse,
 	})
 	if err != nil {
 		if parent.Err() == nil && errors.Is(context.Cause(ctx), errCallTimeout) {
@@ -219,9 +227,10 @@ func AuthResponseKey(auth *structpb.Struct) string {
 
 // applyActions applies what a client tool did to the call's actions, as a
 // local tool's writes would land: state keys one by one, skip_summarization
-// and escalate when set, transfer_to_agent when named, and a credential
-// request (requested_auth_configs) for the call. Other fields are not
-// settable by a client tool and are ignored.
+// and escalate when set, transfer_to_agent when named, and a confirmation
+// or credential request (requested_tool_confirmations,
+// requested_auth_configs) for the call. Other fields are not settable by a
+// client tool and are ignored.
 func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) {
 	if a == nil {
 		return
@@ -239,7 +248,15 @@ func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) {
 	if a.TransferToAgent != "" {
 		tctx.Actions.TransferToAgent = a.TransferToAgent
 	}
-	// A credential request is for this call, whatever key the client used.
+	// A confirmation or credential request is for this call, whatever key
+	// the client used.
+	if c, ok := a.GetRequestedToolConfirmations()[tctx.FunctionCallID]; ok {
+		tctx.RequestConfirmation(c.GetHint(), c.GetPayload())
+	} else if len(a.GetRequestedToolConfirmations()) == 1 {
+		for _, c := range a.GetRequestedToolConfirmations() {
+			tctx.RequestConfirmation(c.GetHint(), c.GetPayload())
+		}
+	}
 	if cfg, ok := a.GetRequestedAuthConfigs()[tctx.FunctionCallID]; ok {
 		tctx.RequestCredential(cfg)
 	} else if len(a.GetRequestedAuthConfigs()) == 1 {
