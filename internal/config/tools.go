@@ -34,20 +34,55 @@ type agentTools struct {
 	info    []*api.ToolInfo
 }
 
-// buildTools resolves an agent's tools: entries. A name that is not built
-// in is a remote tool, which takes no args.
+// adkToolsPackage is the Python package of ADK's tools; an Agent Config
+// may name them by their full path.
+const adkToolsPackage = "google.adk.tools."
+
+// unimplemented are the names ADK resolves to its own tools that agentsvc
+// does not provide: naming one fails start-up rather than turning it into a
+// client tool.
+var unimplemented = map[string]bool{
+	"load_artifacts": true, "load_memory": true, "preload_memory": true,
+	"AgentTool": true, "MCPToolset": true, "McpToolset": true, "ExampleTool": true,
+	"APIHubToolset": true, "ApiRegistry": true, "DiscoveryEngineSearchTool": true, "VertexAiSearchTool": true,
+	"FunctionTool": true, "BaseTool": true, "ToolContext": true, "AuthToolArguments": true,
+	"SearchResultMode": true, "TransferToAgentTool": true,
+}
+
+// toolName is the name a tool entry resolves to: ADK's tools by their
+// short name, and a Python-style path (pkg.module.fn) by its last segment,
+// as adk-python names a FunctionTool after its function.
+func toolName(ref string) (name string, adk bool) {
+	if rest, ok := strings.CutPrefix(ref, adkToolsPackage); ok {
+		return rest[strings.LastIndexByte(rest, '.')+1:], true
+	}
+	return ref[strings.LastIndexByte(ref, '.')+1:], false
+}
+
+// buildTools resolves an agent's tools: entries. A name that is not an
+// ADK tool is a remote tool, which takes no args.
 func buildTools(c *AgentConfig) (*agentTools, error) {
 	out := &agentTools{}
 	seen := make(map[string]bool, len(c.Tools))
 	for i, ref := range c.Tools {
 		field := fmt.Sprintf("tools[%d]", i)
-		name := ref.Name
-		switch {
-		case name == "":
+		if ref.Name == "" {
 			return nil, fmt.Errorf("%s: %s.name: required", c.file, field)
+		}
+		name, adk := toolName(ref.Name)
+		longRunning := false
+		if name == "LongRunningFunctionTool" {
+			fn, err := longRunningFunction(ref.Args)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s.args: %w", c.file, field, err)
+			}
+			name, _ = toolName(fn)
+			adk, longRunning = false, true
+		}
+		switch {
 		case !functionName.MatchString(name):
-			return nil, fmt.Errorf("%s: %s.name: %q is not a function name (a letter or underscore, then up to 63 letters, digits, underscores, dots, colons or dashes)",
-				c.file, field, name)
+			return nil, fmt.Errorf("%s: %s.name: %q is not a function name (a letter or underscore, then up to 63 letters, digits, underscores, colons or dashes; a dotted path names its last segment)",
+				c.file, field, ref.Name)
 		case seen[name]:
 			return nil, fmt.Errorf("%s: %s.name: %q is listed twice", c.file, field, name)
 		}
@@ -61,19 +96,35 @@ func buildTools(c *AgentConfig) (*agentTools, error) {
 			continue
 		}
 		switch {
+		case unimplemented[name] || adk:
+			return nil, fmt.Errorf("%s: %s.name: %q is an ADK tool that agentsvc does not provide", c.file, field, ref.Name)
 		case name == transferToolName:
 			return nil, fmt.Errorf("%s: %s.name: %q is added by the service to agents that can transfer; it cannot be a remote tool",
 				c.file, field, name)
 		case strings.HasPrefix(name, "adk_"):
 			return nil, fmt.Errorf("%s: %s.name: %q: names starting with adk_ are reserved for the framework", c.file, field, name)
-		case len(ref.Args) > 0:
+		case len(ref.Args) > 0 && !longRunning:
 			return nil, fmt.Errorf("%s: %s.args: %q is a remote tool (not built in), declared by the client; it takes no args",
 				c.file, field, name)
 		}
 		out.remote = append(out.remote, name)
-		out.info = append(out.info, &api.ToolInfo{Name: name, Remote: true})
+		out.info = append(out.info, &api.ToolInfo{Name: name, Remote: true, LongRunning: longRunning})
 	}
 	return out, nil
+}
+
+// longRunningFunction reads LongRunningFunctionTool's args: {func: path}.
+func longRunningFunction(args map[string]any) (string, error) {
+	for k := range args {
+		if k != "func" {
+			return "", fmt.Errorf("%s: LongRunningFunctionTool takes only func", k)
+		}
+	}
+	fn, _ := args["func"].(string)
+	if fn == "" {
+		return "", fmt.Errorf("func: required: the path of the function, which the client declares by its last segment")
+	}
+	return fn, nil
 }
 
 // toolsets returns the agent's remote toolset, or nil when it has no remote
@@ -91,10 +142,12 @@ func (a *AppConfig) RemoteTools() []string {
 	set := map[string]bool{}
 	var walk func(c *AgentConfig)
 	walk = func(c *AgentConfig) {
-		for _, ref := range c.Tools {
-			if _, ok := builtinTool(ref.Name); !ok && ref.Name != "" {
-				set[ref.Name] = true
-			}
+		tools, err := buildTools(c)
+		if err != nil {
+			return // Build reports it
+		}
+		for _, name := range tools.remote {
+			set[name] = true
 		}
 		for _, child := range c.subAgents {
 			walk(child)

@@ -113,3 +113,55 @@ func TestToolConfigErrorsNameFileAndField(t *testing.T) {
 		})
 	}
 }
+
+// TestADKToolNames: ADK's tool names and paths resolve as adk-python
+// resolves them; a Python-style path names a client tool by its last
+// segment; a LongRunningFunctionTool is a long-running client tool; an
+// ADK tool agentsvc does not provide fails start-up.
+func TestADKToolNames(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"desk/root_agent.yaml": {Data: []byte(`name: desk
+model: gemini-2.5-flash
+tools:
+  - name: google.adk.tools.google_search
+  - name: url_context
+  - name: get_user_choice
+  - name: my_pkg.tools.get_weather
+  - name: LongRunningFunctionTool
+    args: {func: my_pkg.tools.ask_manager}
+`)}}
+	apps, err := LoadAll(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, info, err := Build(apps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []*api.ToolInfo{
+		{Name: "google_search", Description: "google_search"},
+		{Name: "url_context", Description: "url_context"},
+		{Name: "get_user_choice", Description: tools.GetUserChoice.Description(), LongRunning: true},
+		{Name: "get_weather", Remote: true},
+		{Name: "ask_manager", Remote: true, LongRunning: true},
+	}
+	if diff := cmp.Diff(want, info.RootAgent.Tools, protocmp.Transform()); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"ask_manager", "get_weather"}, apps[0].RemoteTools()); diff != "" {
+		t.Errorf("RemoteTools (-want +got):\n%s", diff)
+	}
+	for _, yaml := range []string{
+		"tools:\n  - name: load_memory\n", "tools:\n  - name: VertexAiSearchTool\n",
+		"tools:\n  - name: google.adk.tools.bigquery.BigQueryToolset\n",
+		"tools:\n  - name: LongRunningFunctionTool\n", "tools:\n  - name: LongRunningFunctionTool\n    args: {fn: x}\n",
+	} {
+		apps, err := LoadAll(fstest.MapFS{"a/root_agent.yaml": {Data: []byte("name: a\nmodel: m\n" + yaml)}})
+		if err == nil {
+			_, _, err = Build(apps[0])
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), "a/root_agent.yaml: tools[0].") {
+			t.Errorf("%q: err = %v, want one naming the file and the tool", yaml, err)
+		}
+	}
+}

@@ -70,3 +70,11 @@ func wrapResult(v *structpb.Value) *structpb.Struct {
 // NullResult is {"result": null}, the response of a tool that returned
 // nothing.
 func NullResult() *structpb.Struct { return wrapResult(structpb.NewNullValue()) }
+
+// RequestProcessor is a tool that changes the model request instead of
+// being declared to the model, as Gemini's own tools (Google Search, URL
+// context) do: the model runs them itself. The flow calls ProcessRequest
+// in the tool's place among the declarations.
+type RequestProcessor interface {
+	ProcessRequest(ictx *InvocationContext, req *v1.LlmRequest) error
+}

@@ -50,7 +50,7 @@ func newClientTools(app *api.App, decls []*api.ToolDeclaration, send func(*api.C
 	if len(decls) == 0 {
 		return c, nil
 	}
-	remote := remoteToolNames(app.GetRootAgent(), map[string]bool{})
+	remote := declarableTools(app.GetRootAgent(), map[string]*api.ToolInfo{})
 	seen := make(map[string]bool, len(decls))
 	for i, d := range decls {
 		name := d.GetName()
@@ -59,11 +59,15 @@ func newClientTools(app *api.App, decls []*api.ToolDeclaration, send func(*api.C
 			return nil, invalid(fmt.Sprintf("start.tools[%d].name is required", i))
 		case seen[name]:
 			return nil, invalid(fmt.Sprintf("start.tools[%d]: tool %q is declared twice", i, name))
-		case !remote[name]:
+		case remote[name] == nil:
 			return nil, invalid(fmt.Sprintf("start.tools[%d]: no agent of app %q names the tool %q in its tools", i, app.GetName(), name))
 		}
 		seen[name] = true
-		t, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: declaration(d), Channel: c, Timeout: timeout})
+		decl := declaration(d)
+		// An Agent Config's LongRunningFunctionTool makes the tool
+		// long-running whatever the client says.
+		decl.LongRunning = decl.LongRunning || remote[name].GetLongRunning()
+		t, err := tools.NewClientTool(tools.ClientToolConfig{Declaration: decl, Channel: c, Timeout: timeout})
 		if err != nil {
 			return nil, invalid(fmt.Sprintf("start.tools[%d]: %v", i, err))
 		}
@@ -72,15 +76,16 @@ func newClientTools(app *api.App, decls []*api.ToolDeclaration, send func(*api.C
 	return c, nil
 }
 
-// remoteToolNames adds the remote tools of agent and its sub-agents to set.
-func remoteToolNames(agent *api.AgentInfo, set map[string]bool) map[string]bool {
+// declarableTools adds the remote tools of agent and its sub-agents to set, by
+// name; a long-running entry wins.
+func declarableTools(agent *api.AgentInfo, set map[string]*api.ToolInfo) map[string]*api.ToolInfo {
 	for _, t := range agent.GetTools() {
-		if t.GetRemote() {
-			set[t.GetName()] = true
+		if t.GetRemote() && (set[t.GetName()] == nil || t.GetLongRunning()) {
+			set[t.GetName()] = t
 		}
 	}
 	for _, sub := range agent.GetSubAgents() {
-		remoteToolNames(sub, set)
+		declarableTools(sub, set)
 	}
 	return set
 }

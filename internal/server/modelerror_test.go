@@ -20,6 +20,16 @@ import (
 // newGeminiStackBehavior is newGeminiStack with the app's adk_behavior set.
 func newGeminiStackBehavior(t *testing.T, behavior string) *geminiStack {
 	t.Helper()
+	return newGeminiAppStack(t, fstest.MapFS{
+		geminiApp + "/root_agent.yaml": {Data: []byte("name: chat_agent\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n")},
+		geminiApp + "/app.yaml":        {Data: []byte("adk_behavior: \"" + behavior + "\"\n")},
+	})
+}
+
+// newGeminiAppStack serves the app of files with the Gemini adapter against
+// a fake Gemini server, without retries.
+func newGeminiAppStack(t *testing.T, files fstest.MapFS) *geminiStack {
+	t.Helper()
 	fake := fakegemini.New(fakegemini.WithLogger(slog.New(slog.DiscardHandler)))
 	modelSrv := httptest.NewServer(fake.Handler())
 	transport := &http.Transport{}
@@ -32,10 +42,7 @@ func newGeminiStackBehavior(t *testing.T, behavior string) *geminiStack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx := newFixture(t, withApp(fstest.MapFS{
-		geminiApp + "/root_agent.yaml": {Data: []byte("name: chat_agent\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n")},
-		geminiApp + "/app.yaml":        {Data: []byte("adk_behavior: \"" + behavior + "\"\n")},
-	}), withModels(provider))
+	fx := newFixture(t, withApp(files), withModels(provider))
 	return &geminiStack{fixture: fx, fake: fake, httpURL: fx.serveHTTP(t).URL}
 }
 

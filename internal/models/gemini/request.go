@@ -233,6 +233,24 @@ func (rc requestConverter) tools(tools []*v1.Tool) ([]*genai.Tool, error) {
 				return nil, fmt.Errorf("url_context tool: %w", err)
 			}
 		}
+		if s := t.GetEnterpriseWebSearch(); s != nil {
+			gt.EnterpriseWebSearch = &genai.EnterpriseWebSearch{}
+			if err := fromStruct(s, gt.EnterpriseWebSearch); err != nil {
+				return nil, fmt.Errorf("enterprise_web_search tool: %w", err)
+			}
+		}
+		if s := t.GetGoogleSearchRetrieval(); s != nil {
+			gt.GoogleSearchRetrieval = &genai.GoogleSearchRetrieval{}
+			if err := fromStruct(s, gt.GoogleSearchRetrieval); err != nil {
+				return nil, fmt.Errorf("google_search_retrieval tool: %w", err)
+			}
+		}
+		if s := t.GetGoogleMaps(); s != nil {
+			gt.GoogleMaps = &genai.GoogleMaps{}
+			if err := fromStruct(s, gt.GoogleMaps); err != nil {
+				return nil, fmt.Errorf("google_maps tool: %w", err)
+			}
+		}
 		out = append(out, gt)
 	}
 	return out, nil

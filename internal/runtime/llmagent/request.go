@@ -51,7 +51,9 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	}
 	a.outputSchema(ictx, r)
 	a.agentTransfer(ictx, r)
-	a.declareTools(ictx, r)
+	if err := a.declareTools(ictx, r); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -207,24 +209,46 @@ func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, in
 	return nil
 }
 
-// declareTools adds the declarations of the step's tools, in order, to one
-// Tool of function declarations, as the app's ADK behaviour declares them.
-func (a *Agent) declareTools(ictx *runtime.InvocationContext, r *request) {
-	if len(r.procTools)+len(r.toolList) == 0 {
-		return
-	}
-	decls := make([]*v1.FunctionDeclaration, 0, len(r.procTools)+len(r.toolList))
+// declareTools adds the step's tools to the request in order, as ADK's
+// tools process the request: each declaration joins the first Tool of
+// function declarations (made where the first one is declared), as the
+// app's ADK behaviour declares it; a [runtime.RequestProcessor] changes the
+// request itself, e.g. adds a Tool of its own.
+func (a *Agent) declareTools(ictx *runtime.InvocationContext, r *request) error {
+	var decls *v1.Tool
 	for _, t := range slices.Concat(r.procTools, r.toolList) {
 		if r.tools[t.Name()] != t {
 			continue // replaced by a later tool of the same name
 		}
-		if d := runtime.DeclarationFor(t, ictx.App().Behavior); d != nil {
-			decls = append(decls, d)
+		if p, ok := t.(runtime.RequestProcessor); ok {
+			if err := p.ProcessRequest(ictx, r.llm); err != nil {
+				return err
+			}
+			continue
+		}
+		d := runtime.DeclarationFor(t, ictx.App().Behavior)
+		if d == nil {
+			continue
+		}
+		if decls == nil {
+			decls = functionTool(r.llm.Config)
+		}
+		decls.FunctionDeclarations = append(decls.FunctionDeclarations, d)
+	}
+	return nil
+}
+
+// functionTool returns the first Tool of function declarations of the
+// request, added at the end when there is none.
+func functionTool(cfg *v1.GenerateContentConfig) *v1.Tool {
+	for _, t := range cfg.Tools {
+		if len(t.FunctionDeclarations) > 0 {
+			return t
 		}
 	}
-	if len(decls) > 0 {
-		r.llm.Config.Tools = append(r.llm.Config.Tools, &v1.Tool{FunctionDeclarations: decls})
-	}
+	t := &v1.Tool{}
+	cfg.Tools = append(cfg.Tools, t)
+	return t
 }
 
 // appendInstruction joins instructions with a blank line, as ADK does.

@@ -51,5 +51,10 @@ func (exitLoop) Run(tctx *runtime.ToolContext, _ *structpb.Struct) (any, error) 
 
 // Builtins are the tools an Agent Config may name, by name.
 var Builtins = map[string]runtime.Tool{
-	ExitLoopName: ExitLoop,
+	ExitLoopName:            ExitLoop,
+	GetUserChoiceName:       GetUserChoice,
+	"google_search":         GoogleSearch,
+	"url_context":           URLContext,
+	"enterprise_web_search": EnterpriseWebSearch,
+	"google_maps_grounding": GoogleMapsGrounding,
 }

@@ -75,16 +75,22 @@ class GenerateContentConfig(_message.Message):
     def __init__(self, system_instruction: _Optional[str] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., tool_config: _Optional[_Union[ToolConfig, _Mapping]] = ..., response_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., response_mime_type: _Optional[str] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., top_k: _Optional[float] = ..., candidate_count: _Optional[int] = ..., max_output_tokens: _Optional[int] = ..., stop_sequences: _Optional[_Iterable[str]] = ..., presence_penalty: _Optional[float] = ..., frequency_penalty: _Optional[float] = ..., seed: _Optional[int] = ..., response_logprobs: _Optional[bool] = ..., logprobs: _Optional[int] = ..., safety_settings: _Optional[_Iterable[_Union[SafetySetting, _Mapping]]] = ..., thinking_config: _Optional[_Union[ThinkingConfig, _Mapping]] = ..., labels: _Optional[_Mapping[str, str]] = ..., cached_content: _Optional[str] = ..., response_modalities: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Tool(_message.Message):
-    __slots__ = ("function_declarations", "google_search", "code_execution", "url_context")
+    __slots__ = ("function_declarations", "google_search", "code_execution", "url_context", "enterprise_web_search", "google_search_retrieval", "google_maps")
     FUNCTION_DECLARATIONS_FIELD_NUMBER: _ClassVar[int]
     GOOGLE_SEARCH_FIELD_NUMBER: _ClassVar[int]
     CODE_EXECUTION_FIELD_NUMBER: _ClassVar[int]
     URL_CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    ENTERPRISE_WEB_SEARCH_FIELD_NUMBER: _ClassVar[int]
+    GOOGLE_SEARCH_RETRIEVAL_FIELD_NUMBER: _ClassVar[int]
+    GOOGLE_MAPS_FIELD_NUMBER: _ClassVar[int]
     function_declarations: _containers.RepeatedCompositeFieldContainer[FunctionDeclaration]
     google_search: _struct_pb2.Struct
     code_execution: _struct_pb2.Struct
     url_context: _struct_pb2.Struct
-    def __init__(self, function_declarations: _Optional[_Iterable[_Union[FunctionDeclaration, _Mapping]]] = ..., google_search: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., code_execution: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., url_context: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    enterprise_web_search: _struct_pb2.Struct
+    google_search_retrieval: _struct_pb2.Struct
+    google_maps: _struct_pb2.Struct
+    def __init__(self, function_declarations: _Optional[_Iterable[_Union[FunctionDeclaration, _Mapping]]] = ..., google_search: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., code_execution: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., url_context: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., enterprise_web_search: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., google_search_retrieval: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., google_maps: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class FunctionDeclaration(_message.Message):
     __slots__ = ("name", "description", "parameters", "response", "parameters_json_schema")

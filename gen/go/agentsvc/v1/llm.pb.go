@@ -305,11 +305,15 @@ type Tool struct {
 	state                protoimpl.MessageState `protogen:"open.v1"`
 	FunctionDeclarations []*FunctionDeclaration `protobuf:"bytes,1,rep,name=function_declarations,json=functionDeclarations,proto3" json:"function_declarations,omitempty"`
 	// Server-side tools of the Gemini API, as JSON objects.
-	GoogleSearch  *structpb.Struct `protobuf:"bytes,2,opt,name=google_search,json=googleSearch,proto3" json:"google_search,omitempty"`
-	CodeExecution *structpb.Struct `protobuf:"bytes,3,opt,name=code_execution,json=codeExecution,proto3" json:"code_execution,omitempty"`
-	UrlContext    *structpb.Struct `protobuf:"bytes,4,opt,name=url_context,json=urlContext,proto3" json:"url_context,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	GoogleSearch        *structpb.Struct `protobuf:"bytes,2,opt,name=google_search,json=googleSearch,proto3" json:"google_search,omitempty"`
+	CodeExecution       *structpb.Struct `protobuf:"bytes,3,opt,name=code_execution,json=codeExecution,proto3" json:"code_execution,omitempty"`
+	UrlContext          *structpb.Struct `protobuf:"bytes,4,opt,name=url_context,json=urlContext,proto3" json:"url_context,omitempty"`
+	EnterpriseWebSearch *structpb.Struct `protobuf:"bytes,5,opt,name=enterprise_web_search,json=enterpriseWebSearch,proto3" json:"enterprise_web_search,omitempty"`
+	// Gemini 1.x's search tool.
+	GoogleSearchRetrieval *structpb.Struct `protobuf:"bytes,6,opt,name=google_search_retrieval,json=googleSearchRetrieval,proto3" json:"google_search_retrieval,omitempty"`
+	GoogleMaps            *structpb.Struct `protobuf:"bytes,7,opt,name=google_maps,json=googleMaps,proto3" json:"google_maps,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *Tool) Reset() {
@@ -366,6 +370,27 @@ func (x *Tool) GetCodeExecution() *structpb.Struct {
 func (x *Tool) GetUrlContext() *structpb.Struct {
 	if x != nil {
 		return x.UrlContext
+	}
+	return nil
+}
+
+func (x *Tool) GetEnterpriseWebSearch() *structpb.Struct {
+	if x != nil {
+		return x.EnterpriseWebSearch
+	}
+	return nil
+}
+
+func (x *Tool) GetGoogleSearchRetrieval() *structpb.Struct {
+	if x != nil {
+		return x.GoogleSearchRetrieval
+	}
+	return nil
+}
+
+func (x *Tool) GetGoogleMaps() *structpb.Struct {
+	if x != nil {
+		return x.GoogleMaps
 	}
 	return nil
 }
@@ -887,13 +912,17 @@ const file_agentsvc_v1_llm_proto_rawDesc = "" +
 	"\x12_frequency_penaltyB\a\n" +
 	"\x05_seedB\x14\n" +
 	"\x12_response_logprobsB\v\n" +
-	"\t_logprobs\"\x95\x02\n" +
+	"\t_logprobs\"\xed\x03\n" +
 	"\x04Tool\x12U\n" +
 	"\x15function_declarations\x18\x01 \x03(\v2 .agentsvc.v1.FunctionDeclarationR\x14functionDeclarations\x12<\n" +
 	"\rgoogle_search\x18\x02 \x01(\v2\x17.google.protobuf.StructR\fgoogleSearch\x12>\n" +
 	"\x0ecode_execution\x18\x03 \x01(\v2\x17.google.protobuf.StructR\rcodeExecution\x128\n" +
 	"\vurl_context\x18\x04 \x01(\v2\x17.google.protobuf.StructR\n" +
-	"urlContext\"\x87\x02\n" +
+	"urlContext\x12K\n" +
+	"\x15enterprise_web_search\x18\x05 \x01(\v2\x17.google.protobuf.StructR\x13enterpriseWebSearch\x12O\n" +
+	"\x17google_search_retrieval\x18\x06 \x01(\v2\x17.google.protobuf.StructR\x15googleSearchRetrieval\x128\n" +
+	"\vgoogle_maps\x18\a \x01(\v2\x17.google.protobuf.StructR\n" +
+	"googleMaps\"\x87\x02\n" +
 	"\x13FunctionDeclaration\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x127\n" +
@@ -982,22 +1011,25 @@ var file_agentsvc_v1_llm_proto_depIdxs = []int32{
 	11, // 9: agentsvc.v1.Tool.google_search:type_name -> google.protobuf.Struct
 	11, // 10: agentsvc.v1.Tool.code_execution:type_name -> google.protobuf.Struct
 	11, // 11: agentsvc.v1.Tool.url_context:type_name -> google.protobuf.Struct
-	11, // 12: agentsvc.v1.FunctionDeclaration.parameters:type_name -> google.protobuf.Struct
-	11, // 13: agentsvc.v1.FunctionDeclaration.response:type_name -> google.protobuf.Struct
-	12, // 14: agentsvc.v1.FunctionDeclaration.parameters_json_schema:type_name -> google.protobuf.Value
-	5,  // 15: agentsvc.v1.ToolConfig.function_calling_config:type_name -> agentsvc.v1.FunctionCallingConfig
-	10, // 16: agentsvc.v1.LlmResponse.content:type_name -> agentsvc.v1.Content
-	11, // 17: agentsvc.v1.LlmResponse.custom_metadata:type_name -> google.protobuf.Struct
-	13, // 18: agentsvc.v1.LlmResponse.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
-	11, // 19: agentsvc.v1.LlmResponse.grounding_metadata:type_name -> google.protobuf.Struct
-	11, // 20: agentsvc.v1.LlmResponse.citation_metadata:type_name -> google.protobuf.Struct
-	14, // 21: agentsvc.v1.LlmResponse.input_transcription:type_name -> agentsvc.v1.Transcription
-	14, // 22: agentsvc.v1.LlmResponse.output_transcription:type_name -> agentsvc.v1.Transcription
-	23, // [23:23] is the sub-list for method output_type
-	23, // [23:23] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	11, // 12: agentsvc.v1.Tool.enterprise_web_search:type_name -> google.protobuf.Struct
+	11, // 13: agentsvc.v1.Tool.google_search_retrieval:type_name -> google.protobuf.Struct
+	11, // 14: agentsvc.v1.Tool.google_maps:type_name -> google.protobuf.Struct
+	11, // 15: agentsvc.v1.FunctionDeclaration.parameters:type_name -> google.protobuf.Struct
+	11, // 16: agentsvc.v1.FunctionDeclaration.response:type_name -> google.protobuf.Struct
+	12, // 17: agentsvc.v1.FunctionDeclaration.parameters_json_schema:type_name -> google.protobuf.Value
+	5,  // 18: agentsvc.v1.ToolConfig.function_calling_config:type_name -> agentsvc.v1.FunctionCallingConfig
+	10, // 19: agentsvc.v1.LlmResponse.content:type_name -> agentsvc.v1.Content
+	11, // 20: agentsvc.v1.LlmResponse.custom_metadata:type_name -> google.protobuf.Struct
+	13, // 21: agentsvc.v1.LlmResponse.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
+	11, // 22: agentsvc.v1.LlmResponse.grounding_metadata:type_name -> google.protobuf.Struct
+	11, // 23: agentsvc.v1.LlmResponse.citation_metadata:type_name -> google.protobuf.Struct
+	14, // 24: agentsvc.v1.LlmResponse.input_transcription:type_name -> agentsvc.v1.Transcription
+	14, // 25: agentsvc.v1.LlmResponse.output_transcription:type_name -> agentsvc.v1.Transcription
+	26, // [26:26] is the sub-list for method output_type
+	26, // [26:26] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_llm_proto_init() }

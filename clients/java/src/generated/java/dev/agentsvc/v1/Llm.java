@@ -115,11 +115,15 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
       "kB\022\n\020_candidate_countB\024\n\022_max_output_tok" +
       "ensB\023\n\021_presence_penaltyB\024\n\022_frequency_p" +
       "enaltyB\007\n\005_seedB\024\n\022_response_logprobsB\013\n" +
-      "\t_logprobs\"\326\001\n\004Tool\022?\n\025function_declarat" +
+      "\t_logprobs\"\366\002\n\004Tool\022?\n\025function_declarat" +
       "ions\030\001 \003(\0132 .agentsvc.v1.FunctionDeclara" +
       "tion\022.\n\rgoogle_search\030\002 \001(\0132\027.google.pro" +
       "tobuf.Struct\022/\n\016code_execution\030\003 \001(\0132\027.g" +
       "oogle.protobuf.Struct\022,\n\013url_context\030\004 \001" +
+      "(\0132\027.google.protobuf.Struct\0226\n\025enterpris" +
+      "e_web_search\030\005 \001(\0132\027.google.protobuf.Str" +
+      "uct\0228\n\027google_search_retrieval\030\006 \001(\0132\027.g" +
+      "oogle.protobuf.Struct\022,\n\013google_maps\030\007 \001" +
       "(\0132\027.google.protobuf.Struct\"\310\001\n\023Function" +
       "Declaration\022\014\n\004name\030\001 \001(\t\022\023\n\013description" +
       "\030\002 \001(\t\022+\n\nparameters\030\003 \001(\0132\027.google.prot" +
@@ -183,7 +187,7 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
     internal_static_agentsvc_v1_Tool_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_Tool_descriptor,
-        new java.lang.String[] { "FunctionDeclarations", "GoogleSearch", "CodeExecution", "UrlContext", });
+        new java.lang.String[] { "FunctionDeclarations", "GoogleSearch", "CodeExecution", "UrlContext", "EnterpriseWebSearch", "GoogleSearchRetrieval", "GoogleMaps", });
     internal_static_agentsvc_v1_FunctionDeclaration_descriptor =
       getDescriptor().getMessageType(3);
     internal_static_agentsvc_v1_FunctionDeclaration_fieldAccessorTable = new

@@ -180,6 +180,96 @@ private static final long serialVersionUID = 0L;
     return urlContext_ == null ? com.google.protobuf.Struct.getDefaultInstance() : urlContext_;
   }
 
+  public static final int ENTERPRISE_WEB_SEARCH_FIELD_NUMBER = 5;
+  private com.google.protobuf.Struct enterpriseWebSearch_;
+  /**
+   * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+   * @return Whether the enterpriseWebSearch field is set.
+   */
+  @java.lang.Override
+  public boolean hasEnterpriseWebSearch() {
+    return ((bitField0_ & 0x00000008) != 0);
+  }
+  /**
+   * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+   * @return The enterpriseWebSearch.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Struct getEnterpriseWebSearch() {
+    return enterpriseWebSearch_ == null ? com.google.protobuf.Struct.getDefaultInstance() : enterpriseWebSearch_;
+  }
+  /**
+   * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.StructOrBuilder getEnterpriseWebSearchOrBuilder() {
+    return enterpriseWebSearch_ == null ? com.google.protobuf.Struct.getDefaultInstance() : enterpriseWebSearch_;
+  }
+
+  public static final int GOOGLE_SEARCH_RETRIEVAL_FIELD_NUMBER = 6;
+  private com.google.protobuf.Struct googleSearchRetrieval_;
+  /**
+   * <pre>
+   * Gemini 1.x's search tool.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+   * @return Whether the googleSearchRetrieval field is set.
+   */
+  @java.lang.Override
+  public boolean hasGoogleSearchRetrieval() {
+    return ((bitField0_ & 0x00000010) != 0);
+  }
+  /**
+   * <pre>
+   * Gemini 1.x's search tool.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+   * @return The googleSearchRetrieval.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Struct getGoogleSearchRetrieval() {
+    return googleSearchRetrieval_ == null ? com.google.protobuf.Struct.getDefaultInstance() : googleSearchRetrieval_;
+  }
+  /**
+   * <pre>
+   * Gemini 1.x's search tool.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.StructOrBuilder getGoogleSearchRetrievalOrBuilder() {
+    return googleSearchRetrieval_ == null ? com.google.protobuf.Struct.getDefaultInstance() : googleSearchRetrieval_;
+  }
+
+  public static final int GOOGLE_MAPS_FIELD_NUMBER = 7;
+  private com.google.protobuf.Struct googleMaps_;
+  /**
+   * <code>.google.protobuf.Struct google_maps = 7;</code>
+   * @return Whether the googleMaps field is set.
+   */
+  @java.lang.Override
+  public boolean hasGoogleMaps() {
+    return ((bitField0_ & 0x00000020) != 0);
+  }
+  /**
+   * <code>.google.protobuf.Struct google_maps = 7;</code>
+   * @return The googleMaps.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Struct getGoogleMaps() {
+    return googleMaps_ == null ? com.google.protobuf.Struct.getDefaultInstance() : googleMaps_;
+  }
+  /**
+   * <code>.google.protobuf.Struct google_maps = 7;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.StructOrBuilder getGoogleMapsOrBuilder() {
+    return googleMaps_ == null ? com.google.protobuf.Struct.getDefaultInstance() : googleMaps_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -206,6 +296,15 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000004) != 0)) {
       output.writeMessage(4, getUrlContext());
     }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      output.writeMessage(5, getEnterpriseWebSearch());
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      output.writeMessage(6, getGoogleSearchRetrieval());
+    }
+    if (((bitField0_ & 0x00000020) != 0)) {
+      output.writeMessage(7, getGoogleMaps());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -230,6 +329,18 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000004) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(4, getUrlContext());
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, getEnterpriseWebSearch());
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(6, getGoogleSearchRetrieval());
+    }
+    if (((bitField0_ & 0x00000020) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(7, getGoogleMaps());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -263,6 +374,21 @@ private static final long serialVersionUID = 0L;
       if (!getUrlContext()
           .equals(other.getUrlContext())) return false;
     }
+    if (hasEnterpriseWebSearch() != other.hasEnterpriseWebSearch()) return false;
+    if (hasEnterpriseWebSearch()) {
+      if (!getEnterpriseWebSearch()
+          .equals(other.getEnterpriseWebSearch())) return false;
+    }
+    if (hasGoogleSearchRetrieval() != other.hasGoogleSearchRetrieval()) return false;
+    if (hasGoogleSearchRetrieval()) {
+      if (!getGoogleSearchRetrieval()
+          .equals(other.getGoogleSearchRetrieval())) return false;
+    }
+    if (hasGoogleMaps() != other.hasGoogleMaps()) return false;
+    if (hasGoogleMaps()) {
+      if (!getGoogleMaps()
+          .equals(other.getGoogleMaps())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -289,6 +415,18 @@ private static final long serialVersionUID = 0L;
     if (hasUrlContext()) {
       hash = (37 * hash) + URL_CONTEXT_FIELD_NUMBER;
       hash = (53 * hash) + getUrlContext().hashCode();
+    }
+    if (hasEnterpriseWebSearch()) {
+      hash = (37 * hash) + ENTERPRISE_WEB_SEARCH_FIELD_NUMBER;
+      hash = (53 * hash) + getEnterpriseWebSearch().hashCode();
+    }
+    if (hasGoogleSearchRetrieval()) {
+      hash = (37 * hash) + GOOGLE_SEARCH_RETRIEVAL_FIELD_NUMBER;
+      hash = (53 * hash) + getGoogleSearchRetrieval().hashCode();
+    }
+    if (hasGoogleMaps()) {
+      hash = (37 * hash) + GOOGLE_MAPS_FIELD_NUMBER;
+      hash = (53 * hash) + getGoogleMaps().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -428,6 +566,9 @@ private static final long serialVersionUID = 0L;
         internalGetGoogleSearchFieldBuilder();
         internalGetCodeExecutionFieldBuilder();
         internalGetUrlContextFieldBuilder();
+        internalGetEnterpriseWebSearchFieldBuilder();
+        internalGetGoogleSearchRetrievalFieldBuilder();
+        internalGetGoogleMapsFieldBuilder();
       }
     }
     @java.lang.Override
@@ -455,6 +596,21 @@ private static final long serialVersionUID = 0L;
       if (urlContextBuilder_ != null) {
         urlContextBuilder_.dispose();
         urlContextBuilder_ = null;
+      }
+      enterpriseWebSearch_ = null;
+      if (enterpriseWebSearchBuilder_ != null) {
+        enterpriseWebSearchBuilder_.dispose();
+        enterpriseWebSearchBuilder_ = null;
+      }
+      googleSearchRetrieval_ = null;
+      if (googleSearchRetrievalBuilder_ != null) {
+        googleSearchRetrievalBuilder_.dispose();
+        googleSearchRetrievalBuilder_ = null;
+      }
+      googleMaps_ = null;
+      if (googleMapsBuilder_ != null) {
+        googleMapsBuilder_.dispose();
+        googleMapsBuilder_ = null;
       }
       return this;
     }
@@ -521,6 +677,24 @@ private static final long serialVersionUID = 0L;
             : urlContextBuilder_.build();
         to_bitField0_ |= 0x00000004;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.enterpriseWebSearch_ = enterpriseWebSearchBuilder_ == null
+            ? enterpriseWebSearch_
+            : enterpriseWebSearchBuilder_.build();
+        to_bitField0_ |= 0x00000008;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.googleSearchRetrieval_ = googleSearchRetrievalBuilder_ == null
+            ? googleSearchRetrieval_
+            : googleSearchRetrievalBuilder_.build();
+        to_bitField0_ |= 0x00000010;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.googleMaps_ = googleMapsBuilder_ == null
+            ? googleMaps_
+            : googleMapsBuilder_.build();
+        to_bitField0_ |= 0x00000020;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -570,6 +744,15 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasUrlContext()) {
         mergeUrlContext(other.getUrlContext());
+      }
+      if (other.hasEnterpriseWebSearch()) {
+        mergeEnterpriseWebSearch(other.getEnterpriseWebSearch());
+      }
+      if (other.hasGoogleSearchRetrieval()) {
+        mergeGoogleSearchRetrieval(other.getGoogleSearchRetrieval());
+      }
+      if (other.hasGoogleMaps()) {
+        mergeGoogleMaps(other.getGoogleMaps());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -631,6 +814,27 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              input.readMessage(
+                  internalGetEnterpriseWebSearchFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
+            case 50: {
+              input.readMessage(
+                  internalGetGoogleSearchRetrievalFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
+            case 58: {
+              input.readMessage(
+                  internalGetGoogleMapsFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1285,6 +1489,405 @@ private static final long serialVersionUID = 0L;
         urlContext_ = null;
       }
       return urlContextBuilder_;
+    }
+
+    private com.google.protobuf.Struct enterpriseWebSearch_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> enterpriseWebSearchBuilder_;
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     * @return Whether the enterpriseWebSearch field is set.
+     */
+    public boolean hasEnterpriseWebSearch() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     * @return The enterpriseWebSearch.
+     */
+    public com.google.protobuf.Struct getEnterpriseWebSearch() {
+      if (enterpriseWebSearchBuilder_ == null) {
+        return enterpriseWebSearch_ == null ? com.google.protobuf.Struct.getDefaultInstance() : enterpriseWebSearch_;
+      } else {
+        return enterpriseWebSearchBuilder_.getMessage();
+      }
+    }
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     */
+    public Builder setEnterpriseWebSearch(com.google.protobuf.Struct value) {
+      if (enterpriseWebSearchBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        enterpriseWebSearch_ = value;
+      } else {
+        enterpriseWebSearchBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     */
+    public Builder setEnterpriseWebSearch(
+        com.google.protobuf.Struct.Builder builderForValue) {
+      if (enterpriseWebSearchBuilder_ == null) {
+        enterpriseWebSearch_ = builderForValue.build();
+      } else {
+        enterpriseWebSearchBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     */
+    public Builder mergeEnterpriseWebSearch(com.google.protobuf.Struct value) {
+      if (enterpriseWebSearchBuilder_ == null) {
+        if (((bitField0_ & 0x00000010) != 0) &&
+          enterpriseWebSearch_ != null &&
+          enterpriseWebSearch_ != com.google.protobuf.Struct.getDefaultInstance()) {
+          getEnterpriseWebSearchBuilder().mergeFrom(value);
+        } else {
+          enterpriseWebSearch_ = value;
+        }
+      } else {
+        enterpriseWebSearchBuilder_.mergeFrom(value);
+      }
+      if (enterpriseWebSearch_ != null) {
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     */
+    public Builder clearEnterpriseWebSearch() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      enterpriseWebSearch_ = null;
+      if (enterpriseWebSearchBuilder_ != null) {
+        enterpriseWebSearchBuilder_.dispose();
+        enterpriseWebSearchBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     */
+    public com.google.protobuf.Struct.Builder getEnterpriseWebSearchBuilder() {
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return internalGetEnterpriseWebSearchFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     */
+    public com.google.protobuf.StructOrBuilder getEnterpriseWebSearchOrBuilder() {
+      if (enterpriseWebSearchBuilder_ != null) {
+        return enterpriseWebSearchBuilder_.getMessageOrBuilder();
+      } else {
+        return enterpriseWebSearch_ == null ?
+            com.google.protobuf.Struct.getDefaultInstance() : enterpriseWebSearch_;
+      }
+    }
+    /**
+     * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> 
+        internalGetEnterpriseWebSearchFieldBuilder() {
+      if (enterpriseWebSearchBuilder_ == null) {
+        enterpriseWebSearchBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder>(
+                getEnterpriseWebSearch(),
+                getParentForChildren(),
+                isClean());
+        enterpriseWebSearch_ = null;
+      }
+      return enterpriseWebSearchBuilder_;
+    }
+
+    private com.google.protobuf.Struct googleSearchRetrieval_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> googleSearchRetrievalBuilder_;
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     * @return Whether the googleSearchRetrieval field is set.
+     */
+    public boolean hasGoogleSearchRetrieval() {
+      return ((bitField0_ & 0x00000020) != 0);
+    }
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     * @return The googleSearchRetrieval.
+     */
+    public com.google.protobuf.Struct getGoogleSearchRetrieval() {
+      if (googleSearchRetrievalBuilder_ == null) {
+        return googleSearchRetrieval_ == null ? com.google.protobuf.Struct.getDefaultInstance() : googleSearchRetrieval_;
+      } else {
+        return googleSearchRetrievalBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     */
+    public Builder setGoogleSearchRetrieval(com.google.protobuf.Struct value) {
+      if (googleSearchRetrievalBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        googleSearchRetrieval_ = value;
+      } else {
+        googleSearchRetrievalBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     */
+    public Builder setGoogleSearchRetrieval(
+        com.google.protobuf.Struct.Builder builderForValue) {
+      if (googleSearchRetrievalBuilder_ == null) {
+        googleSearchRetrieval_ = builderForValue.build();
+      } else {
+        googleSearchRetrievalBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     */
+    public Builder mergeGoogleSearchRetrieval(com.google.protobuf.Struct value) {
+      if (googleSearchRetrievalBuilder_ == null) {
+        if (((bitField0_ & 0x00000020) != 0) &&
+          googleSearchRetrieval_ != null &&
+          googleSearchRetrieval_ != com.google.protobuf.Struct.getDefaultInstance()) {
+          getGoogleSearchRetrievalBuilder().mergeFrom(value);
+        } else {
+          googleSearchRetrieval_ = value;
+        }
+      } else {
+        googleSearchRetrievalBuilder_.mergeFrom(value);
+      }
+      if (googleSearchRetrieval_ != null) {
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     */
+    public Builder clearGoogleSearchRetrieval() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      googleSearchRetrieval_ = null;
+      if (googleSearchRetrievalBuilder_ != null) {
+        googleSearchRetrievalBuilder_.dispose();
+        googleSearchRetrievalBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     */
+    public com.google.protobuf.Struct.Builder getGoogleSearchRetrievalBuilder() {
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return internalGetGoogleSearchRetrievalFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     */
+    public com.google.protobuf.StructOrBuilder getGoogleSearchRetrievalOrBuilder() {
+      if (googleSearchRetrievalBuilder_ != null) {
+        return googleSearchRetrievalBuilder_.getMessageOrBuilder();
+      } else {
+        return googleSearchRetrieval_ == null ?
+            com.google.protobuf.Struct.getDefaultInstance() : googleSearchRetrieval_;
+      }
+    }
+    /**
+     * <pre>
+     * Gemini 1.x's search tool.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> 
+        internalGetGoogleSearchRetrievalFieldBuilder() {
+      if (googleSearchRetrievalBuilder_ == null) {
+        googleSearchRetrievalBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder>(
+                getGoogleSearchRetrieval(),
+                getParentForChildren(),
+                isClean());
+        googleSearchRetrieval_ = null;
+      }
+      return googleSearchRetrievalBuilder_;
+    }
+
+    private com.google.protobuf.Struct googleMaps_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> googleMapsBuilder_;
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     * @return Whether the googleMaps field is set.
+     */
+    public boolean hasGoogleMaps() {
+      return ((bitField0_ & 0x00000040) != 0);
+    }
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     * @return The googleMaps.
+     */
+    public com.google.protobuf.Struct getGoogleMaps() {
+      if (googleMapsBuilder_ == null) {
+        return googleMaps_ == null ? com.google.protobuf.Struct.getDefaultInstance() : googleMaps_;
+      } else {
+        return googleMapsBuilder_.getMessage();
+      }
+    }
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     */
+    public Builder setGoogleMaps(com.google.protobuf.Struct value) {
+      if (googleMapsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        googleMaps_ = value;
+      } else {
+        googleMapsBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     */
+    public Builder setGoogleMaps(
+        com.google.protobuf.Struct.Builder builderForValue) {
+      if (googleMapsBuilder_ == null) {
+        googleMaps_ = builderForValue.build();
+      } else {
+        googleMapsBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     */
+    public Builder mergeGoogleMaps(com.google.protobuf.Struct value) {
+      if (googleMapsBuilder_ == null) {
+        if (((bitField0_ & 0x00000040) != 0) &&
+          googleMaps_ != null &&
+          googleMaps_ != com.google.protobuf.Struct.getDefaultInstance()) {
+          getGoogleMapsBuilder().mergeFrom(value);
+        } else {
+          googleMaps_ = value;
+        }
+      } else {
+        googleMapsBuilder_.mergeFrom(value);
+      }
+      if (googleMaps_ != null) {
+        bitField0_ |= 0x00000040;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     */
+    public Builder clearGoogleMaps() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      googleMaps_ = null;
+      if (googleMapsBuilder_ != null) {
+        googleMapsBuilder_.dispose();
+        googleMapsBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     */
+    public com.google.protobuf.Struct.Builder getGoogleMapsBuilder() {
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return internalGetGoogleMapsFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     */
+    public com.google.protobuf.StructOrBuilder getGoogleMapsOrBuilder() {
+      if (googleMapsBuilder_ != null) {
+        return googleMapsBuilder_.getMessageOrBuilder();
+      } else {
+        return googleMaps_ == null ?
+            com.google.protobuf.Struct.getDefaultInstance() : googleMaps_;
+      }
+    }
+    /**
+     * <code>.google.protobuf.Struct google_maps = 7;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> 
+        internalGetGoogleMapsFieldBuilder() {
+      if (googleMapsBuilder_ == null) {
+        googleMapsBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder>(
+                getGoogleMaps(),
+                getParentForChildren(),
+                isClean());
+        googleMaps_ = null;
+      }
+      return googleMapsBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.Tool)

@@ -90,4 +90,61 @@ public interface ToolOrBuilder extends
    * <code>.google.protobuf.Struct url_context = 4;</code>
    */
   com.google.protobuf.StructOrBuilder getUrlContextOrBuilder();
+
+  /**
+   * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+   * @return Whether the enterpriseWebSearch field is set.
+   */
+  boolean hasEnterpriseWebSearch();
+  /**
+   * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+   * @return The enterpriseWebSearch.
+   */
+  com.google.protobuf.Struct getEnterpriseWebSearch();
+  /**
+   * <code>.google.protobuf.Struct enterprise_web_search = 5;</code>
+   */
+  com.google.protobuf.StructOrBuilder getEnterpriseWebSearchOrBuilder();
+
+  /**
+   * <pre>
+   * Gemini 1.x's search tool.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+   * @return Whether the googleSearchRetrieval field is set.
+   */
+  boolean hasGoogleSearchRetrieval();
+  /**
+   * <pre>
+   * Gemini 1.x's search tool.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+   * @return The googleSearchRetrieval.
+   */
+  com.google.protobuf.Struct getGoogleSearchRetrieval();
+  /**
+   * <pre>
+   * Gemini 1.x's search tool.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct google_search_retrieval = 6;</code>
+   */
+  com.google.protobuf.StructOrBuilder getGoogleSearchRetrievalOrBuilder();
+
+  /**
+   * <code>.google.protobuf.Struct google_maps = 7;</code>
+   * @return Whether the googleMaps field is set.
+   */
+  boolean hasGoogleMaps();
+  /**
+   * <code>.google.protobuf.Struct google_maps = 7;</code>
+   * @return The googleMaps.
+   */
+  com.google.protobuf.Struct getGoogleMaps();
+  /**
+   * <code>.google.protobuf.Struct google_maps = 7;</code>
+   */
+  com.google.protobuf.StructOrBuilder getGoogleMapsOrBuilder();
 }
