@@ -20,34 +20,36 @@ const RootFile = "root_agent.yaml"
 
 // AgentConfig is one agent of ADK's Agent Config YAML.
 type AgentConfig struct {
-	AgentClass               string         `yaml:"agent_class"`
-	Name                     string         `yaml:"name"`
-	Model                    string         `yaml:"model"`
-	Description              string         `yaml:"description"`
-	Instruction              string         `yaml:"instruction"`
-	StaticInstruction        string         `yaml:"static_instruction"`
-	GlobalInstruction        string         `yaml:"global_instruction"`
-	SubAgents                []SubAgentRef  `yaml:"sub_agents"`
-	Tools                    []ToolRef      `yaml:"tools"`
-	OutputKey                string         `yaml:"output_key"`
-	OutputSchema             map[string]any `yaml:"output_schema"`
-	IncludeContents          string         `yaml:"include_contents"`
-	DisallowTransferToParent bool           `yaml:"disallow_transfer_to_parent"`
-	DisallowTransferToPeers  bool           `yaml:"disallow_transfer_to_peers"`
-	GenerateContentConfig    map[string]any `yaml:"generate_content_config"`
-	MaxIterations            int            `yaml:"max_iterations"`
-	BeforeAgentCallbacks     CallbackRefs   `yaml:"before_agent_callbacks"`
-	AfterAgentCallbacks      CallbackRefs   `yaml:"after_agent_callbacks"`
-	BeforeModelCallbacks     CallbackRefs   `yaml:"before_model_callbacks"`
-	AfterModelCallbacks      CallbackRefs   `yaml:"after_model_callbacks"`
-	OnModelErrorCallbacks    CallbackRefs   `yaml:"on_model_error_callbacks"`
-	OnModelErrorCallback     CallbackRefs   `yaml:"on_model_error_callback"` // ADK 2.x's name
-	BeforeToolCallbacks      CallbackRefs   `yaml:"before_tool_callbacks"`
-	AfterToolCallbacks       CallbackRefs   `yaml:"after_tool_callbacks"`
-	OnToolErrorCallbacks     CallbackRefs   `yaml:"on_tool_error_callbacks"`
-	Extra                    map[string]any `yaml:",inline"`
-	subAgents                []*AgentConfig // resolved SubAgents
-	file                     string         // the file that declared the agent
+	AgentClass               string               `yaml:"agent_class"`
+	Name                     string               `yaml:"name"`
+	Model                    string               `yaml:"model"`
+	Description              string               `yaml:"description"`
+	Instruction              string               `yaml:"instruction"`
+	StaticInstruction        string               `yaml:"static_instruction"`
+	GlobalInstruction        string               `yaml:"global_instruction"`
+	SubAgents                []SubAgentRef        `yaml:"sub_agents"`
+	Tools                    []ToolRef            `yaml:"tools"`
+	OutputKey                string               `yaml:"output_key"`
+	InputSchema              map[string]any       `yaml:"input_schema"`
+	OutputSchema             map[string]any       `yaml:"output_schema"`
+	IncludeContents          string               `yaml:"include_contents"`
+	DisallowTransferToParent bool                 `yaml:"disallow_transfer_to_parent"`
+	DisallowTransferToPeers  bool                 `yaml:"disallow_transfer_to_peers"`
+	GenerateContentConfig    map[string]any       `yaml:"generate_content_config"`
+	MaxIterations            int                  `yaml:"max_iterations"`
+	BeforeAgentCallbacks     CallbackRefs         `yaml:"before_agent_callbacks"`
+	AfterAgentCallbacks      CallbackRefs         `yaml:"after_agent_callbacks"`
+	BeforeModelCallbacks     CallbackRefs         `yaml:"before_model_callbacks"`
+	AfterModelCallbacks      CallbackRefs         `yaml:"after_model_callbacks"`
+	OnModelErrorCallbacks    CallbackRefs         `yaml:"on_model_error_callbacks"`
+	OnModelErrorCallback     CallbackRefs         `yaml:"on_model_error_callback"` // ADK 2.x's name
+	BeforeToolCallbacks      CallbackRefs         `yaml:"before_tool_callbacks"`
+	AfterToolCallbacks       CallbackRefs         `yaml:"after_tool_callbacks"`
+	OnToolErrorCallbacks     CallbackRefs         `yaml:"on_tool_error_callbacks"`
+	Extra                    map[string]any       `yaml:",inline"`
+	subAgents                []*AgentConfig       // resolved SubAgents
+	agentTools               map[int]*AgentConfig // resolved AgentTool agents, by tools index
+	file                     string               // the file that declared the agent
 }
 
 // SubAgentRef points to another agent file, relative to the declaring file.
@@ -173,6 +175,23 @@ func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, 
 			return nil, err
 		}
 		cfg.subAgents = append(cfg.subAgents, child)
+	}
+	for i, ref := range cfg.Tools {
+		if name, _ := toolName(ref.Name); name != "AgentTool" {
+			continue
+		}
+		args, err := readAgentToolArgs(ref.Args)
+		if err != nil {
+			return nil, fmt.Errorf("%s: tools[%d].args: %w", file, i, err)
+		}
+		child, err := loadAgent(fsys, path.Join(path.Dir(file), args.configPath), loading)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.agentTools == nil {
+			cfg.agentTools = map[int]*AgentConfig{}
+		}
+		cfg.agentTools[i] = child
 	}
 	return cfg, nil
 }

@@ -43,7 +43,7 @@ const adkToolsPackage = "google.adk.tools."
 // client tool.
 var unimplemented = map[string]bool{
 	"load_artifacts": true, "load_memory": true, "preload_memory": true,
-	"AgentTool": true, "MCPToolset": true, "McpToolset": true, "ExampleTool": true,
+	"MCPToolset": true, "McpToolset": true, "ExampleTool": true,
 	"APIHubToolset": true, "ApiRegistry": true, "DiscoveryEngineSearchTool": true, "VertexAiSearchTool": true,
 	"FunctionTool": true, "BaseTool": true, "ToolContext": true, "AuthToolArguments": true,
 	"SearchResultMode": true, "TransferToAgentTool": true,
@@ -70,6 +70,19 @@ func buildTools(c *AgentConfig) (*agentTools, error) {
 			return nil, fmt.Errorf("%s: %s.name: required", c.file, field)
 		}
 		name, adk := toolName(ref.Name)
+		if name == "AgentTool" {
+			t, info, err := buildAgentTool(c, i)
+			if err != nil {
+				return nil, err
+			}
+			if seen[t.Name()] {
+				return nil, fmt.Errorf("%s: %s: %q is listed twice", c.file, field, t.Name())
+			}
+			seen[t.Name()] = true
+			out.builtin = append(out.builtin, t)
+			out.info = append(out.info, info)
+			continue
+		}
 		longRunning := false
 		if name == "LongRunningFunctionTool" {
 			fn, err := longRunningFunction(ref.Args)
@@ -150,6 +163,9 @@ func (a *AppConfig) RemoteTools() []string {
 			set[name] = true
 		}
 		for _, child := range c.subAgents {
+			walk(child)
+		}
+		for _, child := range c.agentTools {
 			walk(child)
 		}
 	}

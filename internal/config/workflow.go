@@ -29,7 +29,7 @@ func llmOnlyFields(c *AgentConfig) []string {
 	for field, on := range map[string]bool{
 		"model": c.Model != "", "instruction": c.Instruction != "", "static_instruction": c.StaticInstruction != "",
 		"global_instruction": c.GlobalInstruction != "", "tools": len(c.Tools) > 0, "output_key": c.OutputKey != "",
-		"output_schema": c.OutputSchema != nil, "include_contents": c.IncludeContents != "",
+		"output_schema": c.OutputSchema != nil, "input_schema": c.InputSchema != nil, "include_contents": c.IncludeContents != "",
 		"generate_content_config":     c.GenerateContentConfig != nil,
 		"disallow_transfer_to_parent": c.DisallowTransferToParent, "disallow_transfer_to_peers": c.DisallowTransferToPeers,
 		"before_model_callbacks": len(c.BeforeModelCallbacks) > 0, "after_model_callbacks": len(c.AfterModelCallbacks) > 0,

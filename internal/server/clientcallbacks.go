@@ -51,6 +51,11 @@ func callbackUses(agent *api.AgentInfo, uses []callbackUse) []callbackUse {
 	for _, sub := range agent.GetSubAgents() {
 		uses = callbackUses(sub, uses)
 	}
+	for _, t := range agent.GetTools() {
+		if t.GetAgent() != nil {
+			uses = callbackUses(t.GetAgent(), uses)
+		}
+	}
 	return uses
 }
 

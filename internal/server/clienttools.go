@@ -83,6 +83,9 @@ func declarableTools(agent *api.AgentInfo, set map[string]*api.ToolInfo) map[str
 		if t.GetRemote() && (set[t.GetName()] == nil || t.GetLongRunning()) {
 			set[t.GetName()] = t
 		}
+		if t.GetAgent() != nil {
+			declarableTools(t.GetAgent(), set)
+		}
 	}
 	for _, sub := range agent.GetSubAgents() {
 		declarableTools(sub, set)

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61gentsvc/v1/app_service.proto\x12\x0b\x61gentsvc.v1\x1a\x1cgoogle/api/annotations.proto\"\x11\n\x0fListAppsRequest\"%\n\x10ListAppsResponse\x12\x11\n\tapp_names\x18\x01 \x03(\t\"!\n\rGetAppRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\"/\n\x0eGetAppResponse\x12\x1d\n\x03\x61pp\x18\x01 \x01(\x0b\x32\x10.agentsvc.v1.App\"?\n\x03\x41pp\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\nroot_agent\x18\x02 \x01(\x0b\x32\x16.agentsvc.v1.AgentInfo\"\xd2\x01\n\tAgentInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x61gent_class\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\r\n\x05model\x18\x04 \x01(\t\x12$\n\x05tools\x18\x05 \x03(\x0b\x32\x15.agentsvc.v1.ToolInfo\x12*\n\nsub_agents\x18\x06 \x03(\x0b\x32\x16.agentsvc.v1.AgentInfo\x12,\n\tcallbacks\x18\x07 \x03(\x0b\x32\x19.agentsvc.v1.CallbackInfo\"+\n\x0c\x43\x61llbackInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05\x66ield\x18\x02 \x01(\t\"S\n\x08ToolInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x0e\n\x06remote\x18\x03 \x01(\x08\x12\x14\n\x0clong_running\x18\x04 \x01(\x08\x32\xd6\x01\n\nAppService\x12\x66\n\x08ListApps\x12\x1c.agentsvc.v1.ListAppsRequest\x1a\x1d.agentsvc.v1.ListAppsResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\n/list-appsb\tapp_names\x12`\n\x06GetApp\x12\x1a.agentsvc.v1.GetAppRequest\x1a\x1b.agentsvc.v1.GetAppResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\x10/apps/{app_name}b\x03\x61ppB9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61gentsvc/v1/app_service.proto\x12\x0b\x61gentsvc.v1\x1a\x1cgoogle/api/annotations.proto\"\x11\n\x0fListAppsRequest\"%\n\x10ListAppsResponse\x12\x11\n\tapp_names\x18\x01 \x03(\t\"!\n\rGetAppRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\"/\n\x0eGetAppResponse\x12\x1d\n\x03\x61pp\x18\x01 \x01(\x0b\x32\x10.agentsvc.v1.App\"?\n\x03\x41pp\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\nroot_agent\x18\x02 \x01(\x0b\x32\x16.agentsvc.v1.AgentInfo\"\xd2\x01\n\tAgentInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x61gent_class\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\r\n\x05model\x18\x04 \x01(\t\x12$\n\x05tools\x18\x05 \x03(\x0b\x32\x15.agentsvc.v1.ToolInfo\x12*\n\nsub_agents\x18\x06 \x03(\x0b\x32\x16.agentsvc.v1.AgentInfo\x12,\n\tcallbacks\x18\x07 \x03(\x0b\x32\x19.agentsvc.v1.CallbackInfo\"+\n\x0c\x43\x61llbackInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05\x66ield\x18\x02 \x01(\t\"z\n\x08ToolInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x0e\n\x06remote\x18\x03 \x01(\x08\x12\x14\n\x0clong_running\x18\x04 \x01(\x08\x12%\n\x05\x61gent\x18\x05 \x01(\x0b\x32\x16.agentsvc.v1.AgentInfo2\xd6\x01\n\nAppService\x12\x66\n\x08ListApps\x12\x1c.agentsvc.v1.ListAppsRequest\x1a\x1d.agentsvc.v1.ListAppsResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\n/list-appsb\tapp_names\x12`\n\x06GetApp\x12\x1a.agentsvc.v1.GetAppRequest\x1a\x1b.agentsvc.v1.GetAppResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\x10/apps/{app_name}b\x03\x61ppB9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -52,7 +52,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CALLBACKINFO']._serialized_start=496
   _globals['_CALLBACKINFO']._serialized_end=539
   _globals['_TOOLINFO']._serialized_start=541
-  _globals['_TOOLINFO']._serialized_end=624
-  _globals['_APPSERVICE']._serialized_start=627
-  _globals['_APPSERVICE']._serialized_end=841
+  _globals['_TOOLINFO']._serialized_end=663
+  _globals['_APPSERVICE']._serialized_start=666
+  _globals['_APPSERVICE']._serialized_end=880
 # @@protoc_insertion_point(module_scope)

@@ -64,13 +64,15 @@ class CallbackInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., field: _Optional[str] = ...) -> None: ...
 
 class ToolInfo(_message.Message):
-    __slots__ = ("name", "description", "remote", "long_running")
+    __slots__ = ("name", "description", "remote", "long_running", "agent")
     NAME_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     REMOTE_FIELD_NUMBER: _ClassVar[int]
     LONG_RUNNING_FIELD_NUMBER: _ClassVar[int]
+    AGENT_FIELD_NUMBER: _ClassVar[int]
     name: str
     description: str
     remote: bool
     long_running: bool
-    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., remote: _Optional[bool] = ..., long_running: _Optional[bool] = ...) -> None: ...
+    agent: AgentInfo
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., remote: _Optional[bool] = ..., long_running: _Optional[bool] = ..., agent: _Optional[_Union[AgentInfo, _Mapping]] = ...) -> None: ...

@@ -404,8 +404,11 @@ type ToolInfo struct {
 	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Description string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
 	// True for tools that a Connect client must declare.
-	Remote        bool `protobuf:"varint,3,opt,name=remote,proto3" json:"remote,omitempty"`
-	LongRunning   bool `protobuf:"varint,4,opt,name=long_running,json=longRunning,proto3" json:"long_running,omitempty"`
+	Remote      bool `protobuf:"varint,3,opt,name=remote,proto3" json:"remote,omitempty"`
+	LongRunning bool `protobuf:"varint,4,opt,name=long_running,json=longRunning,proto3" json:"long_running,omitempty"`
+	// For an AgentTool, the agent the tool runs (whose remote tools and
+	// callbacks a Connect client declares too).
+	Agent         *AgentInfo `protobuf:"bytes,5,opt,name=agent,proto3" json:"agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -468,6 +471,13 @@ func (x *ToolInfo) GetLongRunning() bool {
 	return false
 }
 
+func (x *ToolInfo) GetAgent() *AgentInfo {
+	if x != nil {
+		return x.Agent
+	}
+	return nil
+}
+
 var File_agentsvc_v1_app_service_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_app_service_proto_rawDesc = "" +
@@ -496,12 +506,13 @@ const file_agentsvc_v1_app_service_proto_rawDesc = "" +
 	"\tcallbacks\x18\a \x03(\v2\x19.agentsvc.v1.CallbackInfoR\tcallbacks\"8\n" +
 	"\fCallbackInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
-	"\x05field\x18\x02 \x01(\tR\x05field\"{\n" +
+	"\x05field\x18\x02 \x01(\tR\x05field\"\xa9\x01\n" +
 	"\bToolInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x16\n" +
 	"\x06remote\x18\x03 \x01(\bR\x06remote\x12!\n" +
-	"\flong_running\x18\x04 \x01(\bR\vlongRunning2\xd6\x01\n" +
+	"\flong_running\x18\x04 \x01(\bR\vlongRunning\x12,\n" +
+	"\x05agent\x18\x05 \x01(\v2\x16.agentsvc.v1.AgentInfoR\x05agent2\xd6\x01\n" +
 	"\n" +
 	"AppService\x12f\n" +
 	"\bListApps\x12\x1c.agentsvc.v1.ListAppsRequest\x1a\x1d.agentsvc.v1.ListAppsResponse\"\x1d\x82\xd3\xe4\x93\x02\x17b\tapp_names\x12\n" +
@@ -537,15 +548,16 @@ var file_agentsvc_v1_app_service_proto_depIdxs = []int32{
 	7, // 2: agentsvc.v1.AgentInfo.tools:type_name -> agentsvc.v1.ToolInfo
 	5, // 3: agentsvc.v1.AgentInfo.sub_agents:type_name -> agentsvc.v1.AgentInfo
 	6, // 4: agentsvc.v1.AgentInfo.callbacks:type_name -> agentsvc.v1.CallbackInfo
-	0, // 5: agentsvc.v1.AppService.ListApps:input_type -> agentsvc.v1.ListAppsRequest
-	2, // 6: agentsvc.v1.AppService.GetApp:input_type -> agentsvc.v1.GetAppRequest
-	1, // 7: agentsvc.v1.AppService.ListApps:output_type -> agentsvc.v1.ListAppsResponse
-	3, // 8: agentsvc.v1.AppService.GetApp:output_type -> agentsvc.v1.GetAppResponse
-	7, // [7:9] is the sub-list for method output_type
-	5, // [5:7] is the sub-list for method input_type
-	5, // [5:5] is the sub-list for extension type_name
-	5, // [5:5] is the sub-list for extension extendee
-	0, // [0:5] is the sub-list for field type_name
+	5, // 5: agentsvc.v1.ToolInfo.agent:type_name -> agentsvc.v1.AgentInfo
+	0, // 6: agentsvc.v1.AppService.ListApps:input_type -> agentsvc.v1.ListAppsRequest
+	2, // 7: agentsvc.v1.AppService.GetApp:input_type -> agentsvc.v1.GetAppRequest
+	1, // 8: agentsvc.v1.AppService.ListApps:output_type -> agentsvc.v1.ListAppsResponse
+	3, // 9: agentsvc.v1.AppService.GetApp:output_type -> agentsvc.v1.GetAppResponse
+	8, // [8:10] is the sub-list for method output_type
+	6, // [6:8] is the sub-list for method input_type
+	6, // [6:6] is the sub-list for extension type_name
+	6, // [6:6] is the sub-list for extension extendee
+	0, // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_app_service_proto_init() }

@@ -88,17 +88,18 @@ public final class AppServiceOuterClass extends com.google.protobuf.GeneratedFil
       "Info\022*\n\nsub_agents\030\006 \003(\0132\026.agentsvc.v1.A" +
       "gentInfo\022,\n\tcallbacks\030\007 \003(\0132\031.agentsvc.v" +
       "1.CallbackInfo\"+\n\014CallbackInfo\022\014\n\004name\030\001" +
-      " \001(\t\022\r\n\005field\030\002 \001(\t\"S\n\010ToolInfo\022\014\n\004name\030" +
+      " \001(\t\022\r\n\005field\030\002 \001(\t\"z\n\010ToolInfo\022\014\n\004name\030" +
       "\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\016\n\006remote\030\003 \001" +
-      "(\010\022\024\n\014long_running\030\004 \001(\0102\326\001\n\nAppService\022" +
-      "f\n\010ListApps\022\034.agentsvc.v1.ListAppsReques" +
-      "t\032\035.agentsvc.v1.ListAppsResponse\"\035\202\323\344\223\002\027" +
-      "\022\n/list-appsb\tapp_names\022`\n\006GetApp\022\032.agen" +
-      "tsvc.v1.GetAppRequest\032\033.agentsvc.v1.GetA" +
-      "ppResponse\"\035\202\323\344\223\002\027\022\020/apps/{app_name}b\003ap" +
-      "pBL\n\017dev.agentsvc.v1P\001Z7github.com/agent" +
-      "svc/agentsvc/gen/go/agentsvc/v1/api;apib" +
-      "\006proto3"
+      "(\010\022\024\n\014long_running\030\004 \001(\010\022%\n\005agent\030\005 \001(\0132" +
+      "\026.agentsvc.v1.AgentInfo2\326\001\n\nAppService\022f" +
+      "\n\010ListApps\022\034.agentsvc.v1.ListAppsRequest" +
+      "\032\035.agentsvc.v1.ListAppsResponse\"\035\202\323\344\223\002\027\022" +
+      "\n/list-appsb\tapp_names\022`\n\006GetApp\022\032.agent" +
+      "svc.v1.GetAppRequest\032\033.agentsvc.v1.GetAp" +
+      "pResponse\"\035\202\323\344\223\002\027\022\020/apps/{app_name}b\003app" +
+      "BL\n\017dev.agentsvc.v1P\001Z7github.com/agents" +
+      "vc/agentsvc/gen/go/agentsvc/v1/api;apib\006" +
+      "proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -152,7 +153,7 @@ public final class AppServiceOuterClass extends com.google.protobuf.GeneratedFil
     internal_static_agentsvc_v1_ToolInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolInfo_descriptor,
-        new java.lang.String[] { "Name", "Description", "Remote", "LongRunning", });
+        new java.lang.String[] { "Name", "Description", "Remote", "LongRunning", "Agent", });
     descriptor.resolveAllFeaturesImmutable();
     com.google.api.AnnotationsProto.getDescriptor();
     com.google.protobuf.ExtensionRegistry registry =

@@ -49,6 +49,7 @@ private static final long serialVersionUID = 0L;
             dev.agentsvc.v1.ToolInfo.class, dev.agentsvc.v1.ToolInfo.Builder.class);
   }
 
+  private int bitField0_;
   public static final int NAME_FIELD_NUMBER = 1;
   @SuppressWarnings("serial")
   private volatile java.lang.Object name_ = "";
@@ -153,6 +154,47 @@ private static final long serialVersionUID = 0L;
     return longRunning_;
   }
 
+  public static final int AGENT_FIELD_NUMBER = 5;
+  private dev.agentsvc.v1.AgentInfo agent_;
+  /**
+   * <pre>
+   * For an AgentTool, the agent the tool runs (whose remote tools and
+   * callbacks a Connect client declares too).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+   * @return Whether the agent field is set.
+   */
+  @java.lang.Override
+  public boolean hasAgent() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * For an AgentTool, the agent the tool runs (whose remote tools and
+   * callbacks a Connect client declares too).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+   * @return The agent.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.AgentInfo getAgent() {
+    return agent_ == null ? dev.agentsvc.v1.AgentInfo.getDefaultInstance() : agent_;
+  }
+  /**
+   * <pre>
+   * For an AgentTool, the agent the tool runs (whose remote tools and
+   * callbacks a Connect client declares too).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.AgentInfoOrBuilder getAgentOrBuilder() {
+    return agent_ == null ? dev.agentsvc.v1.AgentInfo.getDefaultInstance() : agent_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -179,6 +221,9 @@ private static final long serialVersionUID = 0L;
     if (longRunning_ != false) {
       output.writeBool(4, longRunning_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeMessage(5, getAgent());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -201,6 +246,10 @@ private static final long serialVersionUID = 0L;
     if (longRunning_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(4, longRunning_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, getAgent());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -225,6 +274,11 @@ private static final long serialVersionUID = 0L;
         != other.getRemote()) return false;
     if (getLongRunning()
         != other.getLongRunning()) return false;
+    if (hasAgent() != other.hasAgent()) return false;
+    if (hasAgent()) {
+      if (!getAgent()
+          .equals(other.getAgent())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -246,6 +300,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + LONG_RUNNING_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getLongRunning());
+    if (hasAgent()) {
+      hash = (37 * hash) + AGENT_FIELD_NUMBER;
+      hash = (53 * hash) + getAgent().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -369,13 +427,19 @@ private static final long serialVersionUID = 0L;
 
     // Construct using dev.agentsvc.v1.ToolInfo.newBuilder()
     private Builder() {
-
+      maybeForceBuilderInitialization();
     }
 
     private Builder(
         com.google.protobuf.GeneratedMessage.BuilderParent parent) {
       super(parent);
-
+      maybeForceBuilderInitialization();
+    }
+    private void maybeForceBuilderInitialization() {
+      if (com.google.protobuf.GeneratedMessage
+              .alwaysUseFieldBuilders) {
+        internalGetAgentFieldBuilder();
+      }
     }
     @java.lang.Override
     public Builder clear() {
@@ -385,6 +449,11 @@ private static final long serialVersionUID = 0L;
       description_ = "";
       remote_ = false;
       longRunning_ = false;
+      agent_ = null;
+      if (agentBuilder_ != null) {
+        agentBuilder_.dispose();
+        agentBuilder_ = null;
+      }
       return this;
     }
 
@@ -430,6 +499,14 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.longRunning_ = longRunning_;
       }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.agent_ = agentBuilder_ == null
+            ? agent_
+            : agentBuilder_.build();
+        to_bitField0_ |= 0x00000001;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -459,6 +536,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getLongRunning() != false) {
         setLongRunning(other.getLongRunning());
+      }
+      if (other.hasAgent()) {
+        mergeAgent(other.getAgent());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -506,6 +586,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 32
+            case 42: {
+              input.readMessage(
+                  internalGetAgentFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -741,6 +828,172 @@ private static final long serialVersionUID = 0L;
       longRunning_ = false;
       onChanged();
       return this;
+    }
+
+    private dev.agentsvc.v1.AgentInfo agent_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.AgentInfo, dev.agentsvc.v1.AgentInfo.Builder, dev.agentsvc.v1.AgentInfoOrBuilder> agentBuilder_;
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     * @return Whether the agent field is set.
+     */
+    public boolean hasAgent() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     * @return The agent.
+     */
+    public dev.agentsvc.v1.AgentInfo getAgent() {
+      if (agentBuilder_ == null) {
+        return agent_ == null ? dev.agentsvc.v1.AgentInfo.getDefaultInstance() : agent_;
+      } else {
+        return agentBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     */
+    public Builder setAgent(dev.agentsvc.v1.AgentInfo value) {
+      if (agentBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        agent_ = value;
+      } else {
+        agentBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     */
+    public Builder setAgent(
+        dev.agentsvc.v1.AgentInfo.Builder builderForValue) {
+      if (agentBuilder_ == null) {
+        agent_ = builderForValue.build();
+      } else {
+        agentBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     */
+    public Builder mergeAgent(dev.agentsvc.v1.AgentInfo value) {
+      if (agentBuilder_ == null) {
+        if (((bitField0_ & 0x00000010) != 0) &&
+          agent_ != null &&
+          agent_ != dev.agentsvc.v1.AgentInfo.getDefaultInstance()) {
+          getAgentBuilder().mergeFrom(value);
+        } else {
+          agent_ = value;
+        }
+      } else {
+        agentBuilder_.mergeFrom(value);
+      }
+      if (agent_ != null) {
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     */
+    public Builder clearAgent() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      agent_ = null;
+      if (agentBuilder_ != null) {
+        agentBuilder_.dispose();
+        agentBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     */
+    public dev.agentsvc.v1.AgentInfo.Builder getAgentBuilder() {
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return internalGetAgentFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     */
+    public dev.agentsvc.v1.AgentInfoOrBuilder getAgentOrBuilder() {
+      if (agentBuilder_ != null) {
+        return agentBuilder_.getMessageOrBuilder();
+      } else {
+        return agent_ == null ?
+            dev.agentsvc.v1.AgentInfo.getDefaultInstance() : agent_;
+      }
+    }
+    /**
+     * <pre>
+     * For an AgentTool, the agent the tool runs (whose remote tools and
+     * callbacks a Connect client declares too).
+     * </pre>
+     *
+     * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.AgentInfo, dev.agentsvc.v1.AgentInfo.Builder, dev.agentsvc.v1.AgentInfoOrBuilder> 
+        internalGetAgentFieldBuilder() {
+      if (agentBuilder_ == null) {
+        agentBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.AgentInfo, dev.agentsvc.v1.AgentInfo.Builder, dev.agentsvc.v1.AgentInfoOrBuilder>(
+                getAgent(),
+                getParentForChildren(),
+                isClean());
+        agent_ = null;
+      }
+      return agentBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ToolInfo)

@@ -49,4 +49,34 @@ public interface ToolInfoOrBuilder extends
    * @return The longRunning.
    */
   boolean getLongRunning();
+
+  /**
+   * <pre>
+   * For an AgentTool, the agent the tool runs (whose remote tools and
+   * callbacks a Connect client declares too).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+   * @return Whether the agent field is set.
+   */
+  boolean hasAgent();
+  /**
+   * <pre>
+   * For an AgentTool, the agent the tool runs (whose remote tools and
+   * callbacks a Connect client declares too).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+   * @return The agent.
+   */
+  dev.agentsvc.v1.AgentInfo getAgent();
+  /**
+   * <pre>
+   * For an AgentTool, the agent the tool runs (whose remote tools and
+   * callbacks a Connect client declares too).
+   * </pre>
+   *
+   * <code>.agentsvc.v1.AgentInfo agent = 5;</code>
+   */
+  dev.agentsvc.v1.AgentInfoOrBuilder getAgentOrBuilder();
 }
