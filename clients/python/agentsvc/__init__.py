@@ -21,6 +21,7 @@ Events, sessions and apps are the generated protobuf messages of
 ``agentsvc.v1`` (``Event``, ``Session``, ``App``...).
 """
 
+from agentsvc.callbacks import Callback, CallbackContext, callback, last_user_text
 from agentsvc.client import DEFAULT_TARGET, Client, Message, new_request_id, user_message
 from agentsvc.errors import (
     AbortedError,
@@ -63,6 +64,7 @@ from agentsvc.tools import Tool, ToolContext, tool
 from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
 from agentsvc.v1.content_pb2 import Content, FunctionCall, FunctionResponse, Part
 from agentsvc.v1.event_pb2 import Event, EventActions
+from agentsvc.v1.llm_pb2 import LlmRequest, LlmResponse
 from agentsvc.v1.session_pb2 import Session
 
 __version__ = "0.1.0"
@@ -75,6 +77,8 @@ __all__ = [
     "AgentsvcError",
     "AlreadyExistsError",
     "App",
+    "Callback",
+    "CallbackContext",
     "CancelledError",
     "ConnectStartTimeoutError",
     "Client",
@@ -89,6 +93,8 @@ __all__ = [
     "InvalidArgumentError",
     "Invocation",
     "InvocationTimeoutError",
+    "LlmRequest",
+    "LlmResponse",
     "Message",
     "ModelError",
     "NestingTooDeepError",
@@ -111,11 +117,13 @@ __all__ = [
     "UnavailableError",
     "UnimplementedError",
     "args_of",
+    "callback",
     "event_text",
     "from_rpc_error",
     "function_calls",
     "function_responses",
     "is_final_response",
+    "last_user_text",
     "new_request_id",
     "to_dict",
     "response_of",

@@ -15,6 +15,7 @@ from agentsvc._values import to_struct
 from agentsvc.errors import from_rpc_error
 from agentsvc.invocation import Invocation
 from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
+from agentsvc.callbacks import Callback, as_callback
 from agentsvc.tools import Tool, as_tool
 from agentsvc.v1 import (
     app_service_pb2,
@@ -214,6 +215,7 @@ class Client:
         message: Message,
         *,
         tools: Iterable[Tool[Any, Any] | Callable[..., Any]] = (),
+        callbacks: Iterable[Callback | Callable[..., Any]] = (),
         state_delta: Mapping[str, Any] | None = None,
         invocation_id: str = "",
         request_id: str = "",
@@ -228,14 +230,18 @@ class Client:
         :func:`~agentsvc.tool`); they must cover the remote tools named in
         the app's YAML. The service sends a ``tool_call`` whenever the model
         calls one, and the Invocation answers it while events keep coming.
-        Other arguments are those of :meth:`run`.
+        ``callbacks`` are :class:`Callback` objects or plain functions
+        (wrapped with :func:`~agentsvc.callback`); they must cover the
+        callbacks the app's YAML names, and each ``callback_call`` is answered
+        the same way. Other arguments are those of :meth:`run`.
         """
         request = self._run_request(
             app_name, user_id, session_id, message, state_delta, invocation_id, request_id, streaming,
             max_llm_calls, custom_metadata,
         )
         declared = [as_tool(t) for t in tools]
-        return Invocation(self._runner_stub, request, tools=declared, metadata=self._metadata, timeout=timeout)
+        return Invocation(self._runner_stub, request, tools=declared, metadata=self._metadata, timeout=timeout,
+                          callbacks=[as_callback(c) for c in callbacks])
 
     @staticmethod
     def _run_request(

@@ -14,6 +14,7 @@ import grpc.aio
 
 from agentsvc._values import from_struct, to_struct, to_value
 from agentsvc.errors import from_rpc_error
+from agentsvc.callbacks import Callback
 from agentsvc.tools import Tool, ToolContext
 from agentsvc.v1 import event_pb2, runner_service_pb2
 
@@ -57,6 +58,7 @@ class Invocation:
         tools: Sequence[Tool[Any, Any]] | None,
         metadata: Metadata | None,
         timeout: float | None,
+        callbacks: Sequence[Callback] = (),
     ) -> None:
         self._stub = stub
         self._request = request
@@ -64,6 +66,9 @@ class Invocation:
         self._tools: dict[str, Tool[Any, Any]] = {t.name: t for t in tools or ()}
         if tools is not None and len(self._tools) != len(tools):
             raise ValueError("tool names must be unique")
+        self._callbacks: dict[str, Callback] = {c.name: c for c in callbacks}
+        if len(self._callbacks) != len(callbacks):
+            raise ValueError("callback names must be unique")
         self._metadata = tuple(metadata) if metadata else None
         self._timeout = timeout
 
@@ -120,6 +125,7 @@ class Invocation:
             tools=list(self._tools.values()) if self._connect else None,
             metadata=self._metadata,
             timeout=self._timeout,
+            callbacks=list(self._callbacks.values()),
         )
 
     def __aiter__(self) -> Invocation:
@@ -232,7 +238,8 @@ class Invocation:
         await self._drive(self._read_connect)
 
     async def _read_connect(self) -> None:
-        start = runner_service_pb2.StartRun(run=self._request, tools=[t.declaration() for t in self._tools.values()])
+        start = runner_service_pb2.StartRun(run=self._request, tools=[t.declaration() for t in self._tools.values()],
+                                            callbacks=[c.declaration() for c in self._callbacks.values()])
         async with self._write_lock:
             await self._call.write(runner_service_pb2.ConnectRequest(start=start))
             self._start_sent = True
@@ -248,6 +255,12 @@ class Invocation:
                 self._note_invocation(msg.tool_call.invocation_id)
                 if not self.cancelled:
                     task = asyncio.create_task(self._answer(msg.tool_call))
+                    self._tool_tasks.add(task)
+                    task.add_done_callback(self._tool_tasks.discard)
+            elif kind == "callback_call":
+                self._note_invocation(msg.callback_call.invocation_id)
+                if not self.cancelled:
+                    task = asyncio.create_task(self._answer_callback(msg.callback_call))
                     self._tool_tasks.add(task)
                     task.add_done_callback(self._tool_tasks.discard)
             elif kind == "done":
@@ -285,6 +298,20 @@ class Invocation:
             raise
         except Exception:
             _log.exception("answering tool call %s failed", call.call_id)
+
+    async def _answer_callback(self, call: runner_service_pb2.CallbackCall) -> None:
+        try:
+            cb = self._callbacks.get(call.name)
+            if cb is None:
+                result = runner_service_pb2.CallbackResult(
+                    call_id=call.call_id, error=f"Callback '{call.name}' is not declared by this client.")
+            else:
+                result = await cb.run(call, _ReadOnly(from_struct(call.state)))
+            await self._send(runner_service_pb2.ConnectRequest(callback_result=result))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            _log.exception("answering callback call %s failed", call.call_id)
 
     async def _run_tool(self, call: runner_service_pb2.ToolCall) -> runner_service_pb2.ToolResult:
         result = runner_service_pb2.ToolResult(call_id=call.call_id)

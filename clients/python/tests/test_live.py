@@ -470,3 +470,56 @@ async def test_a_session_larger_than_a_message_reads_in_pages(client: agentsvc.C
     assert [str(e.actions.state_delta["blob"])[0] for e in events] == ["0", "1", "2", "3"]
     assert len({e.id for e in events}) == 4
     assert pages[-1].session.state["blob"] == "3" * blob
+
+
+@agentsvc.callback
+def guard_input(ctx: agentsvc.CallbackContext, llm_request: agentsvc.LlmRequest) -> str | None:
+    """Answers for the model when the user asks about something forbidden."""
+    if "forbidden" in agentsvc.last_user_text(llm_request):
+        ctx.state_delta["guarded"] = True
+        return "Blocked."
+    return None
+
+
+@agentsvc.callback
+async def redact_result(ctx: agentsvc.CallbackContext, args: dict[str, Any], tool_response: dict[str, Any]) -> dict[str, Any]:
+    """Replaces every tool result."""
+    assert ctx.kind == "after_tool" and ctx.tool_name == "get_weather" and args == {"city": "Paris"}
+    assert tool_response["weather"] == "sunny"
+    return {"forecast": "redacted"}
+
+
+async def test_callback_answers_instead_of_the_model(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    session = await client.create_session("guarded", uid)
+    inv = client.connect("guarded", uid, session.id, "Tell me about a forbidden topic.",
+                         tools=[get_weather], callbacks=[guard_input, redact_result])
+    events = await bounded(inv.collect())
+
+    assert final_texts(events) == ["Blocked."]
+    assert await model.requests() == []
+    stored = await client.get_session("guarded", uid, session.id)
+    assert stored.state["guarded"] is True
+
+
+async def test_after_tool_callback_replaces_the_result(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.script(calls(("get_weather", {"city": "Paris"})), text("Redacted, sorry."))
+    uid = user_id()
+    session = await client.create_session("guarded", uid)
+    inv = client.connect("guarded", uid, session.id, "What's the weather in Paris?",
+                         tools=[get_weather], callbacks=[guard_input, redact_result])
+    events = await bounded(inv.collect())
+
+    responses = [r for e in events for r in agentsvc.function_responses(e)]
+    assert [dict(r.response) for r in responses] == [{"forecast": "redacted"}]
+    assert final_texts(events) == ["Redacted, sorry."]
+
+
+async def test_undeclared_callback_is_refused(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    session = await client.create_session("guarded", uid)
+    inv = client.connect("guarded", uid, session.id, "Hi", tools=[get_weather], callbacks=[redact_result])
+    with pytest.raises(agentsvc.FailedPreconditionError, match="guard_input"):
+        await bounded(inv.collect())
+    stored = await client.get_session("guarded", uid, session.id)
+    assert len(stored.events) == 0
