@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -188,18 +187,9 @@ func TestModelErrorsReachTheCaller(t *testing.T) {
 
 func postRun(t *testing.T, url, sid string) (int, []byte) {
 	t.Helper()
-	body := `{"appName":"` + geminiApp + `","userId":"` + userID + `","sessionId":"` + sid +
-		`","newMessage":{"role":"user","parts":[{"text":"hi"}]},"streaming":true}`
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, b
+	code, body := postJSON(t, url, `{"appName":"`+geminiApp+`","userId":"`+userID+`","sessionId":"`+sid+
+		`","newMessage":{"role":"user","parts":[{"text":"hi"}]},"streaming":true}`)
+	return code, []byte(body)
 }
 
 func TestRunSSEModelErrorAfterTheFirstFrame(t *testing.T) {
