@@ -21,7 +21,10 @@ func TestClusterAppendFollowsAMovedSlot(t *testing.T) {
 	for i, n := range nodes {
 		seeds[i] = n.addr()
 	}
-	svc, err := New("redis+cluster://"+strings.Join(seeds, ","), Options{KeyPrefix: "moved"})
+	// The replica acknowledgement may wait longer than in production: the
+	// cluster shares two cores with the rest of the tests.
+	svc, err := New("redis+cluster://"+strings.Join(seeds, ","), Options{KeyPrefix: "moved",
+		ReadTimeout: 4 * time.Second, WaitTimeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
