@@ -155,10 +155,11 @@ export class AgentsvcClient {
   }
 
   /**
-   * Runs an invocation and streams its events. With `tools`, the run uses the
-   * Connect call: the tools are declared to the service, which calls them
-   * back; calls are answered concurrently, in the order they finish. Without
-   * `tools`, it uses the plain Run call (agents without client tools).
+   * Runs an invocation and streams its events. With `tools` or `callbacks`,
+   * the run uses the Connect call: they are declared to the service, which
+   * calls them back; calls are answered concurrently, in the order they
+   * finish. Without, it uses the plain Run call (agents without client tools
+   * or callbacks).
    *
    * ```ts
    * for await (const event of client.run({ appName, userId, sessionId, message: "Hi", tools: [getWeather] })) {
@@ -174,7 +175,7 @@ export class AgentsvcClient {
    * never retries).
    */
   run(options: RunOptions): Invocation {
-    if (options.tools !== undefined) {
+    if (options.tools !== undefined || options.callbacks !== undefined) {
       return connectRun(this.runner, options, { cancelGraceMs: this.cancelGraceMs });
     }
     return plainRun(this.runner, options);

@@ -20,6 +20,17 @@ export {
   type TlsOptions,
 } from "./client.js";
 export { Invocation, newRequestId, type MessageInput, type RunOptions } from "./invocation.js";
+export {
+  defineCallback,
+  lastUserText,
+  type AgentOverride,
+  type Callback,
+  type CallbackContext,
+  type CallbackDefinition,
+  type CallbackKindName,
+  type ModelOverride,
+  type ToolOverride,
+} from "./callbacks.js";
 export { defineTool, type Tool, type ToolActions, type ToolContext, type ToolDefinition } from "./tools.js";
 export type { Infer, JsonSchema, JsonSchemaType, ObjectSchema } from "./schema.js";
 export { eventText, functionCalls, functionResponses, isFinalResponse } from "./events.js";
@@ -48,5 +59,7 @@ export type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 export type { App, AgentInfo, ToolInfo } from "./gen/agentsvc/v1/app_service_pb.js";
 export type { Content, FunctionCall, FunctionResponse, Part } from "./gen/agentsvc/v1/content_pb.js";
 export type { Event, EventActions } from "./gen/agentsvc/v1/event_pb.js";
-export type { ToolCall } from "./gen/agentsvc/v1/runner_service_pb.js";
+export type { LlmRequest, LlmResponse } from "./gen/agentsvc/v1/llm_pb.js";
+export { LlmRequestSchema, LlmResponseSchema } from "./gen/agentsvc/v1/llm_pb.js";
+export type { CallbackCall, ToolCall } from "./gen/agentsvc/v1/runner_service_pb.js";
 export type { Session } from "./gen/agentsvc/v1/session_pb.js";

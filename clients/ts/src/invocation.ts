@@ -12,6 +12,7 @@ import {
 } from "./gen/agentsvc/v1/runner_service_pb.js";
 import { toAgentsvcError } from "./errors.js";
 import { AsyncQueue } from "./queue.js";
+import { type Callback, declareCallbacks, undeclaredCallback } from "./callbacks.js";
 import { answerCall, declareTools, type Tool } from "./tools.js";
 
 /** A message for the agent: text, or a Content with its parts. */
@@ -50,6 +51,13 @@ export interface RunOptions {
    * several at once; without, it uses the plain Run call.
    */
   tools?: readonly Tool[];
+  /**
+   * Callbacks that live in this process (see {@link defineCallback}); they
+   * must cover the callbacks the app's YAML names. Given, the run uses the
+   * Connect call as with `tools`, and each callback call is answered as it
+   * arrives.
+   */
+  callbacks?: readonly Callback[];
   /**
    * Aborts the run: the call is cancelled, which stops the server-side
    * invocation, and the iteration rejects with a CancelledError.
@@ -241,8 +249,9 @@ export function plainRun(client: Client<typeof RunnerService>, options: RunOptio
 }
 
 /**
- * Streams a Connect call: declares the tools, answers each ToolCall as soon
- * as it arrives (without waiting for earlier ones) and yields the events.
+ * Streams a Connect call: declares the tools and callbacks, answers each
+ * ToolCall and CallbackCall as soon as it arrives (without waiting for
+ * earlier ones) and yields the events.
  */
 export function connectRun(
   client: Client<typeof RunnerService>,
@@ -250,10 +259,15 @@ export function connectRun(
   settings: RunSettings,
 ): Invocation {
   const tools = options.tools ?? [];
+  const callbacks = options.callbacks ?? [];
   const start: MessageInitShape<typeof ConnectRequestSchema> = {
-    kind: { case: "start", value: { run: runRequest(options), tools: declareTools(tools) } },
+    kind: {
+      case: "start",
+      value: { run: runRequest(options), tools: declareTools(tools), callbacks: declareCallbacks(callbacks) },
+    },
   };
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const callbacksByName = new Map(callbacks.map((cb) => [cb.name, cb]));
 
   return new Invocation(async function* (run) {
     if (run.isCancelled) {
@@ -284,6 +298,16 @@ export function connectRun(
             void answerCall(tool, toolCall, toolSignal.signal).then((result) => {
               if (!toolSignal.signal.aborted) {
                 outbox.push({ kind: { case: "toolResult", value: result } });
+              }
+            });
+            break;
+          }
+          case "callbackCall": {
+            const cbCall = response.kind.value;
+            const cb = callbacksByName.get(cbCall.name);
+            void (cb === undefined ? Promise.resolve(undeclaredCallback(cbCall)) : cb.answer(cbCall)).then((result) => {
+              if (!toolSignal.signal.aborted) {
+                outbox.push({ kind: { case: "callbackResult", value: result } });
               }
             });
             break;
