@@ -44,7 +44,8 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * A client of agentsvc: runs agents, with tools written in Java, and manages sessions and apps.
+ * A client of agentsvc: runs agents, with tools and callbacks written in Java, and manages
+ * sessions and apps.
  *
  * <pre>{@code
  * try (AgentsvcClient client = AgentsvcClient.builder("127.0.0.1:50051").plaintext().build()) {
@@ -462,13 +463,60 @@ public final class AgentsvcClient implements AutoCloseable {
    * @throws IllegalArgumentException when two tools have the same name
    */
   public Invocation run(RunRequest request, Collection<FunctionTool> tools) {
-    return startConnect(request, tools, null);
+    return startConnect(request, tools, List.of(), null);
   }
 
   /** Runs an agent whose tools live here, delivering its events to a listener. */
   public Invocation runAsync(
       RunRequest request, Collection<FunctionTool> tools, EventListener listener) {
-    return startConnect(request, tools, Objects.requireNonNull(listener, "listener"));
+    return startConnect(request, tools, List.of(), Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Runs an agent whose tools and callbacks live here, on an existing session, sending a text
+   * message; iterate the result for its events while the tools and callbacks answer the agent's
+   * calls.
+   */
+  public Invocation run(
+      String appName, String userId, String sessionId, String text,
+      Collection<FunctionTool> tools, Collection<Callback> callbacks) {
+    return run(request(appName, userId, sessionId, text, null), tools, callbacks);
+  }
+
+  /**
+   * Runs an agent whose tools and callbacks live here, on an existing session, sending a text
+   * message under a request id (see {@link #newRequestId()}).
+   *
+   * @param requestId the run's idempotency key (at most 128 bytes of UTF-8, no control
+   *     characters), or null or empty for none
+   */
+  public Invocation run(
+      String appName, String userId, String sessionId, String text, String requestId,
+      Collection<FunctionTool> tools, Collection<Callback> callbacks) {
+    return run(request(appName, userId, sessionId, text, requestId), tools, callbacks);
+  }
+
+  /**
+   * Runs an agent whose tools and callbacks live here ({@code RunnerService.Connect}): declares
+   * both, then runs each tool call and each callback call the agent makes on the tool executor,
+   * several at once, and sends their results back in whatever order they finish. Every callback
+   * the app's agents name must be declared, or the run fails with {@link
+   * FailedPreconditionException} ({@value ErrorReasons#CALLBACK_NOT_DECLARED}) before anything is
+   * stored; a callback that throws fails it with an {@link AgentsvcException} of code {@code
+   * UNKNOWN} ({@value ErrorReasons#CALLBACK_FAILED}).
+   *
+   * @throws IllegalArgumentException when two tools, or two callbacks, have the same name
+   */
+  public Invocation run(
+      RunRequest request, Collection<FunctionTool> tools, Collection<Callback> callbacks) {
+    return startConnect(request, tools, callbacks, null);
+  }
+
+  /** Runs an agent whose tools and callbacks live here, delivering its events to a listener. */
+  public Invocation runAsync(
+      RunRequest request, Collection<FunctionTool> tools, Collection<Callback> callbacks,
+      EventListener listener) {
+    return startConnect(request, tools, callbacks, Objects.requireNonNull(listener, "listener"));
   }
 
   private Invocation startRun(RunRequest request, EventListener listener) {
@@ -481,7 +529,8 @@ public final class AgentsvcClient implements AutoCloseable {
   }
 
   private Invocation startConnect(
-      RunRequest request, Collection<FunctionTool> tools, EventListener listener) {
+      RunRequest request, Collection<FunctionTool> tools, Collection<Callback> callbacks,
+      EventListener listener) {
     Objects.requireNonNull(request, "request");
     Map<String, FunctionTool> byName = new LinkedHashMap<>();
     StartRun.Builder start = StartRun.newBuilder().setRun(request);
@@ -491,8 +540,16 @@ public final class AgentsvcClient implements AutoCloseable {
       }
       start.addTools(tool.declaration());
     }
+    Map<String, Callback> callbacksByName = new LinkedHashMap<>();
+    for (Callback callback : Objects.requireNonNull(callbacks, "callbacks")) {
+      if (callbacksByName.putIfAbsent(callback.name(), callback) != null) {
+        throw new IllegalArgumentException("two callbacks are named " + callback.name());
+      }
+      start.addCallbacks(callback.declaration());
+    }
     Invocation invocation = new Invocation(listener);
-    ConnectCall call = new ConnectCall(invocation, Map.copyOf(byName), toolExecutor);
+    ConnectCall call = new ConnectCall(
+        invocation, Map.copyOf(byName), Map.copyOf(callbacksByName), toolExecutor);
     invocation.setControl(call);
     stub(RunnerServiceGrpc.newStub(channel)).connect(call);
     call.start(start.build());
@@ -603,8 +660,8 @@ public final class AgentsvcClient implements AutoCloseable {
     }
 
     /**
-     * Runs tool calls on this executor, which the client does not shut down. By default the
-     * client uses a cached pool of daemon threads, closed with it.
+     * Runs tool and callback calls on this executor, which the client does not shut down. By
+     * default the client uses a cached pool of daemon threads, closed with it.
      */
     public Builder toolExecutor(Executor executor) {
       this.toolExecutor = Objects.requireNonNull(executor, "executor");

@@ -1,5 +1,7 @@
 package dev.agentsvc.client;
 
+import dev.agentsvc.v1.CallbackCall;
+import dev.agentsvc.v1.CallbackResult;
 import dev.agentsvc.v1.CancelRun;
 import dev.agentsvc.v1.ConnectRequest;
 import dev.agentsvc.v1.ConnectResponse;
@@ -22,12 +24,14 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One Connect stream: sends the start message, hands events to the {@link Invocation}, runs each
- * tool call on the tool executor and sends its result, concurrently and in completion order.
+ * tool and callback call on the tool executor and sends its result, concurrently and in
+ * completion order.
  */
 final class ConnectCall
     implements ClientResponseObserver<ConnectRequest, ConnectResponse>, Invocation.Control {
   private final Invocation invocation;
   private final Map<String, FunctionTool> tools;
+  private final Map<String, Callback> callbacks;
   private final Executor executor;
 
   /** Guards the request stream, which is not thread-safe, and the fields below. */
@@ -38,9 +42,11 @@ final class ConnectCall
   private final Set<Thread> running = new HashSet<>();
   private final Set<CompletableFuture<?>> pending = new HashSet<>();
 
-  ConnectCall(Invocation invocation, Map<String, FunctionTool> tools, Executor executor) {
+  ConnectCall(Invocation invocation, Map<String, FunctionTool> tools,
+      Map<String, Callback> callbacks, Executor executor) {
     this.invocation = invocation;
     this.tools = tools;
+    this.callbacks = callbacks;
     this.executor = executor;
   }
 
@@ -61,6 +67,7 @@ final class ConnectCall
     switch (response.getKindCase()) {
       case EVENT -> invocation.onEvent(response.getEvent());
       case TOOL_CALL -> dispatch(response.getToolCall());
+      case CALLBACK_CALL -> dispatch(response.getCallbackCall());
       case DONE -> {
         invocation.onDone(response.getDone().getInvocationId());
         halfClose();
@@ -105,14 +112,53 @@ final class ConnectCall
       return;
     }
     ToolContext context = new ToolContext(call);
+    execute(() -> tool.handler().call(ToolArguments.of(call.getFunctionCall().getArgs()), context),
+        (value, error) -> result(call, context, value, error));
+  }
+
+  private void dispatch(CallbackCall call) {
+    Callback callback = callbacks.get(call.getName());
+    if (callback == null) {
+      send(callbackResult(Callback.error(
+          call.getCallId(), "Callback '" + call.getName() + "' is not declared by this client.")));
+      return;
+    }
+    Callback.Kind kind = Callback.Kind.of(call.getKind());
+    if (kind == null) {
+      send(callbackResult(Callback.error(call.getCallId(),
+          "callback call of an unknown kind " + call.getKindValue())));
+      return;
+    }
+    if (!callback.handles(kind)) {
+      send(callbackResult(Callback.error(call.getCallId(),
+          "the callback " + callback.name() + " has no " + kind + " handler")));
+      return;
+    }
+    CallbackContext context = new CallbackContext(call, kind);
+    execute(() -> callback.invoke(context),
+        (value, error) -> callbackResult(callback.result(context, value, error)));
+  }
+
+  /** Code that answers one call: its value, or a CompletionStage of it. */
+  private interface Work {
+    Object run() throws Exception;
+  }
+
+  /** Turns what a call's code gave (a value, or the error it threw) into the message to send. */
+  private interface Reply {
+    ConnectRequest of(Object value, Throwable error);
+  }
+
+  /** Runs work on the executor, and sends its reply once its value (awaited if async) is in. */
+  private void execute(Work work, Reply reply) {
     try {
-      executor.execute(() -> runTool(tool, call, context));
+      executor.execute(() -> run(work, reply));
     } catch (RejectedExecutionException e) {
-      send(result(call, context, null, new IllegalStateException("the client is closed", e)));
+      send(reply.of(null, new IllegalStateException("the client is closed", e)));
     }
   }
 
-  private void runTool(FunctionTool tool, ToolCall call, ToolContext context) {
+  private void run(Work work, Reply reply) {
     synchronized (lock) {
       if (ended) {
         return;
@@ -121,7 +167,7 @@ final class ConnectCall
     }
     CompletionStage<?> stage;
     try {
-      Object value = tool.handler().call(ToolArguments.of(call.getFunctionCall().getArgs()), context);
+      Object value = work.run();
       stage = value instanceof CompletionStage<?> async
           ? async : CompletableFuture.completedFuture(value);
     } catch (Throwable t) {
@@ -129,7 +175,7 @@ final class ConnectCall
     } finally {
       synchronized (lock) {
         running.remove(Thread.currentThread());
-        // A cancellation may have interrupted this thread after the tool returned; the pool
+        // A cancellation may have interrupted this thread after the code returned; the pool
         // thread must not carry that into its next task.
         Thread.interrupted();
       }
@@ -146,7 +192,7 @@ final class ConnectCall
       synchronized (lock) {
         pending.remove(future);
       }
-      send(result(call, context, value, error));
+      send(reply.of(value, error));
     });
   }
 
@@ -181,6 +227,10 @@ final class ConnectCall
       }
     }
     return ConnectRequest.newBuilder().setToolResult(r).build();
+  }
+
+  private static ConnectRequest callbackResult(CallbackResult result) {
+    return ConnectRequest.newBuilder().setCallbackResult(result).build();
   }
 
   private static String message(Throwable error) {
@@ -220,7 +270,7 @@ final class ConnectCall
     }
   }
 
-  /** Marks the stream over and stops the tools still running for it. */
+  /** Marks the stream over and stops the tools and callbacks still running for it. */
   private void end() {
     synchronized (lock) {
       ended = true;

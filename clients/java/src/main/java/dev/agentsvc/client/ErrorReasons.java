@@ -39,6 +39,18 @@ public final class ErrorReasons {
   /** {@code FAILED_PRECONDITION}: the agent called a tool that no one declared. */
   public static final String TOOL_NOT_FOUND = "TOOL_NOT_FOUND";
 
+  /**
+   * {@code FAILED_PRECONDITION}: an agent of the app names a callback that lives in a client and
+   * the run did not declare it; nothing was stored.
+   */
+  public static final String CALLBACK_NOT_DECLARED = "CALLBACK_NOT_DECLARED";
+
+  /** {@code UNKNOWN}: a client's callback failed (threw); the message names it. */
+  public static final String CALLBACK_FAILED = "CALLBACK_FAILED";
+
+  /** {@code DEADLINE_EXCEEDED}: a client's callback did not answer within the tool timeout. */
+  public static final String CALLBACK_TIMEOUT = "CALLBACK_TIMEOUT";
+
   /** {@code INVALID_ARGUMENT}: a JSON-like value is nested deeper than the service allows. */
   public static final String NESTING_TOO_DEEP = "NESTING_TOO_DEEP";
 

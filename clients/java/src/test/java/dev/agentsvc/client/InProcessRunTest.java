@@ -99,6 +99,11 @@ class InProcessRunTest {
 
   /** Installs a Connect handler running script on its own thread with the stream. */
   private CompletableFuture<Void> onConnect(ScriptedStream script) {
+    return onConnect(fake, script);
+  }
+
+  /** Installs a Connect handler on a fake running script on its own thread with the stream. */
+  static CompletableFuture<Void> onConnect(FakeAgentsvc fake, ScriptedStream script) {
     CompletableFuture<Void> finished = new CompletableFuture<>();
     fake.connect = out -> {
       ServerStream s = new ServerStream(out);

@@ -17,6 +17,7 @@ import dev.agentsvc.v1.RunConfig;
 import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.Session;
 import dev.agentsvc.v1.ToolInfo;
+import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -34,8 +35,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The client against a live agentsvc serving the test apps ({@code echo}, and {@code weather}
- * whose tools live in the client) with a scripted Gemini server; AGENTSVC_ADDR and FAKEGEMINI_URL
+ * The client against a live agentsvc serving the test apps ({@code echo}; {@code weather} whose
+ * tools live in the client; {@code guarded}, whose tool and callbacks do) with a scripted Gemini
+ * server; AGENTSVC_ADDR and FAKEGEMINI_URL
  * locate them. The model server's script is shared state: these tests run one at a time and
  * reset it first.
  */
@@ -500,5 +502,106 @@ class LiveStackTest {
     List<Event> next = collect(client.run("echo", user, session.getId(), "again"));
     assertEquals("Echo: again", Events.text(next.get(next.size() - 1)));
     assertFalse(next.isEmpty());
+  }
+
+  // The guarded app: a client tool get_weather, and the client callbacks guard_input
+  // (before_model) and redact_result (after_tool).
+
+  private static final FunctionTool GET_WEATHER = FunctionTool.builder("get_weather")
+      .description("Returns the current weather in a city.")
+      .parameters(JsonSchemas.of(WeatherArgs.class))
+      .handler((args, ctx) -> Map.of("city", args.getString("city"), "weather", "sunny"))
+      .build();
+
+  /** Answers for the model when the user asks about something forbidden. */
+  private static final Callback GUARD_INPUT = Callback.beforeModel("guard_input", (ctx, request) -> {
+    if (Callback.lastUserText(request).contains("forbidden")) {
+      ctx.stateDelta().put("guarded", true);
+      return "Blocked.";
+    }
+    return null;
+  });
+
+  /** Replaces every tool result, recording what it saw. */
+  private static Callback redactResult(List<List<Object>> seen) {
+    return Callback.afterTool("redact_result", (ctx, args, toolResponse) -> {
+      seen.add(List.of(ctx.kind(), ctx.agentName(), ctx.toolName(), args, toolResponse,
+          ctx.functionCallId().startsWith("adk-")));
+      return Map.of("forecast", "redacted");
+    });
+  }
+
+  private static List<String> finalTexts(List<Event> events) {
+    return events.stream().filter(Events::isFinalResponse).map(Events::text).toList();
+  }
+
+  @Test
+  void aCallbackAnswersInsteadOfTheModel() {
+    Session session = client.createSession("guarded", user);
+    List<List<Object>> seen = Collections.synchronizedList(new ArrayList<>());
+    List<Event> events = collect(client.run("guarded", user, session.getId(),
+        "Tell me about a forbidden topic.", List.of(GET_WEATHER),
+        List.of(GUARD_INPUT, redactResult(seen))));
+
+    assertEquals(List.of("Blocked."), finalTexts(events));
+    assertEquals(List.of(), model.requests(), "the model was not called");
+    assertEquals(List.of(), seen);
+    Session stored = client.getSession("guarded", user, session.getId());
+    assertEquals(true, Values.toMap(stored.getState()).get("guarded"));
+  }
+
+  @Test
+  void anAfterToolCallbackReplacesTheResult() {
+    model.script(List.of(
+        FakeGemini.functionCalls("get_weather", Map.of("city", "Paris")),
+        FakeGemini.text("Redacted, sorry.")));
+    Session session = client.createSession("guarded", user);
+    List<List<Object>> seen = Collections.synchronizedList(new ArrayList<>());
+    List<Event> events = collect(client.run("guarded", user, session.getId(),
+        "What's the weather in Paris?", List.of(GET_WEATHER),
+        List.of(GUARD_INPUT, redactResult(seen))));
+
+    List<Map<String, Object>> responses = events.stream()
+        .flatMap(e -> Events.functionResponses(e).stream())
+        .map(r -> Values.toMap(r.getResponse())).toList();
+    assertEquals(List.of(Map.of("forecast", "redacted")), responses);
+    assertEquals(List.of("Redacted, sorry."), finalTexts(events));
+    assertEquals(List.of(List.of(Callback.Kind.AFTER_TOOL, "guarded_agent", "get_weather",
+        Map.of("city", "Paris"), Map.of("city", "Paris", "weather", "sunny"), true)), seen);
+    // The model saw the redacted result, not the tool's.
+    List<Object> requests = model.requests();
+    assertEquals(2, requests.size());
+    assertTrue(String.valueOf(requests.get(1)).contains("redacted"), String.valueOf(requests.get(1)));
+    assertFalse(String.valueOf(requests.get(1)).contains("sunny"), String.valueOf(requests.get(1)));
+    assertFalse(Values.toMap(client.getSession("guarded", user, session.getId()).getState())
+        .containsKey("guarded"));
+  }
+
+  @Test
+  void anUndeclaredCallbackIsRefusedBeforeAnythingIsStored() {
+    Session session = client.createSession("guarded", user);
+    FailedPreconditionException e = assertThrows(FailedPreconditionException.class,
+        () -> collect(client.run("guarded", user, session.getId(), "Hi", List.of(GET_WEATHER),
+            List.of(redactResult(new ArrayList<>())))));
+    assertTrue(e.getMessage().contains("guard_input"), e.getMessage());
+    assertEquals(ErrorReasons.CALLBACK_NOT_DECLARED, e.reason());
+    assertEquals(0, client.getSession("guarded", user, session.getId()).getEventsCount());
+    assertEquals(List.of(), model.requests());
+  }
+
+  @Test
+  void aFailingCallbackFailsTheRunNamingIt() {
+    Session session = client.createSession("guarded", user);
+    Callback failing = Callback.beforeModel("guard_input", (ctx, request) -> {
+      throw new IllegalStateException("the guard is down");
+    });
+    AgentsvcException e = assertThrows(AgentsvcException.class,
+        () -> collect(client.run("guarded", user, session.getId(), "Hi", List.of(GET_WEATHER),
+            List.of(failing, redactResult(new ArrayList<>())))));
+    assertEquals(Status.Code.UNKNOWN, e.code());
+    assertEquals(ErrorReasons.CALLBACK_FAILED, e.reason());
+    assertTrue(e.getMessage().contains("guard_input"), e.getMessage());
+    assertTrue(e.getMessage().contains("IllegalStateException: the guard is down"), e.getMessage());
+    assertEquals(List.of(), model.requests());
   }
 }
