@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"os"
 	"testing"
 	"testing/fstest"
 
@@ -60,16 +59,7 @@ func BenchmarkConnectBeforeModelCallbackMemoryStoreScriptedModel(b *testing.B) {
 					}
 				}
 			}
-			turn()
-			cpu0, _ := procstat.CPU(os.Getpid())
-			n := 0
-			b.ReportAllocs()
-			for b.Loop() {
-				turn()
-				n++
-			}
-			cpu1, _ := procstat.CPU(os.Getpid())
-			b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
+			procstat.Loop(b, turn)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
@@ -113,16 +112,7 @@ func BenchmarkConnectToolTurnTelemetryMemoryStoreScriptedModel(b *testing.B) {
 					}
 				}
 			}
-			turn() // warm up: connections, instruments
-			cpu0, _ := procstat.CPU(os.Getpid())
-			n := 0
-			b.ReportAllocs()
-			for b.Loop() {
-				turn()
-				n++
-			}
-			cpu1, _ := procstat.CPU(os.Getpid())
-			b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
+			procstat.Loop(b, turn)
 		})
 	}
 }
