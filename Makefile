@@ -125,10 +125,10 @@ run: build ## Serve the example apps on embedded defaults (offline model when no
 
 # Tests that need Redis get a private redis-server (installed when missing)
 # and a private Redis Cluster (3 primaries, 3 replicas); in CI they fail
-# rather than skip without them.
+# rather than skip without them. The MCP tests get npm's reference server.
 .PHONY: unit
-unit: ## go test -race over every package but the end-to-end tests, with a private Redis and Redis Cluster.
-	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
+unit: ## go test -race over every package but the end-to-end tests, with a private Redis, Redis Cluster and the MCP reference server.
+	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-mcp.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
 
 FUZZTIME ?= 5s
 
@@ -161,7 +161,7 @@ bench: bench-go bench-load ## All figures: the Go benchmarks, then the load runs
 
 .PHONY: bench-go
 bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
-	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -run '^$$' -bench . -benchmem ./internal/...
+	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-mcp.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
 test: lint check-gen unit fuzz integration conformance test-browser test-clients ## Everything CI runs.

@@ -256,6 +256,11 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if ms != nil {
 		ms.Close()
 	}
+	for _, a := range apps {
+		if err := a.Runner.App.Close(stopCtx); err != nil {
+			log.Warn("closing app", "app", a.Runner.App.Name, "err", err)
+		}
+	}
 	log.Info("stopped")
 	return nil
 }

@@ -41,6 +41,9 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 	}
 	rt := &runtime.App{Name: app.Name, Tree: tree, Plugins: ps, Resumable: settings.Resumable(),
 		Behavior: settings.Behavior(), NodePaths: settings.Behavior() == runtime.Behavior2x && onlyLLMAgents(app.Root)}
+	for _, s := range app.mcpServers {
+		rt.Closers = append(rt.Closers, s)
+	}
 	if c := settings.EventsCompactionConfig; c != nil {
 		// ADK summarises with the root agent's model.
 		if app.Root.AgentClass != "LlmAgent" || app.Root.Model == "" {

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentsvc/agentsvc/internal/runtime/tools/mcp"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -49,6 +51,7 @@ type AgentConfig struct {
 	Extra                    map[string]any       `yaml:",inline"`
 	subAgents                []*AgentConfig       // resolved SubAgents
 	agentTools               map[int]*AgentConfig // resolved AgentTool agents, by tools index
+	mcpToolsets              map[int]*mcpToolset  // resolved MCPToolset entries, by tools index
 	file                     string               // the file that declared the agent
 }
 
@@ -105,6 +108,9 @@ type AppConfig struct {
 	Name     string
 	Root     *AgentConfig
 	Settings *AppSettings
+	// mcpServers are the MCP servers the app's toolsets reach, one per
+	// distinct connection.
+	mcpServers []*mcp.Server
 }
 
 // LoadAll loads every app directory of fsys (directories holding
@@ -145,7 +151,7 @@ func Load(fsys fs.FS, dir string) (*AppConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &AppConfig{Name: path.Base(dir), Root: root, Settings: settings}, nil
+	return &AppConfig{Name: path.Base(dir), Root: root, Settings: settings, mcpServers: connectMCP(root)}, nil
 }
 
 func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, error) {
@@ -177,7 +183,19 @@ func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, 
 		cfg.subAgents = append(cfg.subAgents, child)
 	}
 	for i, ref := range cfg.Tools {
-		if name, _ := toolName(ref.Name); name != "AgentTool" {
+		name, _ := toolName(ref.Name)
+		if isMCPToolset(name) {
+			t, err := readMCPToolset(ref.Args)
+			if err != nil {
+				return nil, fmt.Errorf("%s: tools[%d].args: %w", file, i, err)
+			}
+			if cfg.mcpToolsets == nil {
+				cfg.mcpToolsets = map[int]*mcpToolset{}
+			}
+			cfg.mcpToolsets[i] = t
+			continue
+		}
+		if name != "AgentTool" {
 			continue
 		}
 		args, err := readAgentToolArgs(ref.Args)

@@ -31,6 +31,7 @@ func builtinTool(name string) (runtime.Tool, bool) {
 type agentTools struct {
 	builtin []runtime.Tool
 	remote  []string
+	mcp     []runtime.Toolset
 	info    []*api.ToolInfo
 }
 
@@ -43,7 +44,7 @@ const adkToolsPackage = "google.adk.tools."
 // client tool.
 var unimplemented = map[string]bool{
 	"load_artifacts": true, "load_memory": true, "preload_memory": true,
-	"MCPToolset": true, "McpToolset": true, "ExampleTool": true,
+	"ExampleTool":   true,
 	"APIHubToolset": true, "ApiRegistry": true, "DiscoveryEngineSearchTool": true, "VertexAiSearchTool": true,
 	"FunctionTool": true, "BaseTool": true, "ToolContext": true, "AuthToolArguments": true,
 	"SearchResultMode": true, "TransferToAgentTool": true,
@@ -70,6 +71,13 @@ func buildTools(c *AgentConfig) (*agentTools, error) {
 			return nil, fmt.Errorf("%s: %s.name: required", c.file, field)
 		}
 		name, adk := toolName(ref.Name)
+		if t := c.mcpToolsets[i]; t != nil {
+			if t.toolset != nil { // nil before the app is loaded whole
+				out.mcp = append(out.mcp, t.toolset)
+			}
+			out.info = append(out.info, t.info())
+			continue
+		}
 		if name == "AgentTool" {
 			t, info, err := buildAgentTool(c, i)
 			if err != nil {
@@ -140,13 +148,14 @@ func longRunningFunction(args map[string]any) (string, error) {
 	return fn, nil
 }
 
-// toolsets returns the agent's remote toolset, or nil when it has no remote
-// tools.
+// toolsets returns the agent's toolsets: the remote one, when it has
+// remote tools, then its MCP toolsets.
 func (t *agentTools) toolsets() []runtime.Toolset {
-	if len(t.remote) == 0 {
-		return nil
+	var out []runtime.Toolset
+	if len(t.remote) > 0 {
+		out = append(out, tools.NewRemote(t.remote...))
 	}
-	return []runtime.Toolset{tools.NewRemote(t.remote...)}
+	return append(out, t.mcp...)
 }
 
 // RemoteTools returns the sorted names of the app's remote tools: the tools

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"slices"
 	"sync"
@@ -36,6 +37,19 @@ type App struct {
 	// agents are all LLM agents (ADK 2.x leaves the path of the old
 	// workflow agents' events empty).
 	NodePaths bool
+	// Closers are what the app holds open (e.g. MCP server sessions),
+	// closed by Close.
+	Closers []io.Closer
+}
+
+// Close closes the app's plugins and what it holds open, returning the
+// errors joined.
+func (a *App) Close(ctx context.Context) error {
+	errs := []error{a.Plugins.Close(ctx)}
+	for _, c := range a.Closers {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // nodeInfo is the node info an event of an agent running at path carries:

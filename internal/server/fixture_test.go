@@ -113,6 +113,7 @@ func newFixture(t testing.TB, opts ...fixtureOption) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = app.Close(context.Background()) })
 	fx := &fixture{store: set.store}
 	if fx.store == nil {
 		fx.store = memory.New()

@@ -1,0 +1,135 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// reserved are the names ADK keeps for its own function calls: an MCP tool
+// may not take one.
+var reserved = []string{"adk_request_credential", "adk_request_confirmation", "adk_request_input", "transfer_to_agent"}
+
+// Toolset is ADK's McpToolset: the tools a server lists, narrowed by a
+// filter and renamed with a prefix.
+type Toolset struct {
+	server *Server
+	// Filter keeps only the tools of these names (the server's names);
+	// empty keeps all.
+	filter []string
+	// prefix, when set, names each tool prefix_name.
+	prefix string
+}
+
+// NewToolset returns the toolset of a server.
+func NewToolset(server *Server, filter []string, prefix string) *Toolset {
+	return &Toolset{server: server, filter: slices.Clone(filter), prefix: prefix}
+}
+
+// Tools implements [runtime.Toolset]: the server's tools, listed on its
+// session (or from the session's list).
+func (ts *Toolset) Tools(ictx *runtime.InvocationContext) ([]runtime.Tool, error) {
+	list, err := ts.server.Tools(ictx.Context())
+	if err != nil {
+		if ictx.Context().Err() != nil {
+			return nil, err
+		}
+		return nil, &runtime.Error{Code: runtime.CodeUnavailable, Reason: "MCP_UNAVAILABLE",
+			Message: fmt.Sprintf("Failed to get tools from MCP server %s: %v", ts.server.params, err), Err: err}
+	}
+	out := make([]runtime.Tool, 0, len(list))
+	for _, t := range list {
+		if slices.Contains(reserved, t.Name) {
+			return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "MCP_TOOL_RESERVED",
+				Message: fmt.Sprintf("MCP tool name '%s' collides with a reserved ADK tool name.", t.Name)}
+		}
+		if len(ts.filter) > 0 && !slices.Contains(ts.filter, t.Name) {
+			continue
+		}
+		out = append(out, ts.tool(t))
+	}
+	return out, nil
+}
+
+func (ts *Toolset) tool(t *mcp.Tool) *Tool {
+	name := t.Name
+	if ts.prefix != "" {
+		name = ts.prefix + "_" + name
+	}
+	return &Tool{server: ts.server, mcpName: t.Name, name: name, description: t.Description, input: t.InputSchema}
+}
+
+// Tool is one tool of an MCP server, called on the server's session.
+type Tool struct {
+	server      *Server
+	mcpName     string
+	name        string
+	description string
+	input       any
+}
+
+// Name implements [runtime.Tool].
+func (t *Tool) Name() string { return t.name }
+
+// Description implements [runtime.Tool].
+func (t *Tool) Description() string { return t.description }
+
+// IsLongRunning implements [runtime.Tool].
+func (t *Tool) IsLongRunning() bool { return false }
+
+// Declaration implements [runtime.Tool]: the input schema as ADK converts
+// it for Gemini.
+func (t *Tool) Declaration() *v1.FunctionDeclaration {
+	decl := &v1.FunctionDeclaration{Name: t.name, Description: t.description}
+	if m := schemaMap(t.input); m != nil {
+		if s, err := structpb.NewStruct(geminiSchema(m)); err == nil {
+			decl.Parameters = s
+		}
+	}
+	return decl
+}
+
+// schemaMap reads an input schema as a JSON object.
+func schemaMap(v any) map[string]any {
+	switch s := v.(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		return s
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// Run implements [runtime.Tool]: calls the tool and answers with its
+// result as ADK renders it, or with ADK's error object when the call
+// fails. Only the invocation's end is an error.
+func (t *Tool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, error) {
+	ctx := tctx.Context()
+	res, err := t.server.Call(ctx, t.mcpName, args.AsMap())
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		t.server.log.Warn("mcp tool call failed", "tool", t.mcpName, "err", err)
+		return errorResponse(err), nil
+	}
+	out, err := render(res)
+	if err != nil {
+		return errorResponse(err), nil
+	}
+	return out, nil
+}
