@@ -7,9 +7,8 @@ import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
-// Entry is one memory a search found: ADK's MemoryEntry. The JSON ADK's
-// load_memory tool answers with has the same fields, named content,
-// custom_metadata ({} here), id (null here), author and timestamp.
+// Entry is one memory a search found: ADK's MemoryEntry, less its
+// custom_metadata, which ADK's in-memory service always leaves empty.
 type Entry struct {
 	// Content is the remembered event's content, every part of it.
 	Content *v1.Content

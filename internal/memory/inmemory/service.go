@@ -125,7 +125,8 @@ func (s *Service) user(key userKey, create bool) *user {
 // Ping implements [memory.Service]; the store is always reachable.
 func (s *Service) Ping(context.Context) error { return nil }
 
-// Close implements [memory.Service]; it holds no resources.
+// Close implements [memory.Service]; the store holds no resources, and
+// works on after it.
 func (s *Service) Close() error { return nil }
 
 // ownCopy returns the events of sess that hold content, with copies of their
