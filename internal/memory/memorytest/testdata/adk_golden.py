@@ -95,7 +95,10 @@ async def main():
             parts.append({"text": p.text})
         found.append({"author": m.author, "role": m.content.role, "parts": parts, "timestamp": m.timestamp})
       steps.append({"search": {"app": app, "user": user, "query": query, "found": found}})
-  print(json.dumps({"adk": "1.39.1", "steps": steps}, ensure_ascii=False, indent=0))
+  # One step a line, for readable diffs.
+  print('{"adk": "1.39.1", "steps": [')
+  print(",\n".join(json.dumps(step, ensure_ascii=False) for step in steps))
+  print("]}")
 
 
 asyncio.run(main())
