@@ -1,0 +1,29 @@
+package inmemory_test
+
+import (
+	"testing"
+
+	"github.com/agentsvc/agentsvc/internal/memory"
+	"github.com/agentsvc/agentsvc/internal/memory/inmemory"
+	"github.com/agentsvc/agentsvc/internal/memory/memorytest"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+func newService(tb testing.TB, l memory.Limits) memory.Service {
+	s := inmemory.New(inmemory.WithLimits(l))
+	tb.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			tb.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+func TestContract(t *testing.T) {
+	t.Parallel()
+	memorytest.Run(t, newService)
+}
