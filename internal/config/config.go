@@ -62,9 +62,10 @@ type SubAgentRef struct {
 
 // ToolRef names a tool, with optional arguments.
 type ToolRef struct {
-	Name  string         `yaml:"name"`
-	Args  map[string]any `yaml:"args"`
-	Extra map[string]any `yaml:",inline"`
+	Name     string         `yaml:"name"`
+	Args     map[string]any `yaml:"args"`
+	Extra    map[string]any `yaml:",inline"`
+	argsNode *yaml.Node     // Args as written, keys in order
 }
 
 // CallbackRef names a callback that lives in the client: ADK's CodeConfig,

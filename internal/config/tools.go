@@ -78,6 +78,15 @@ func buildTools(c *AgentConfig) (*agentTools, error) {
 			out.info = append(out.info, t.info())
 			continue
 		}
+		if name == "ExampleTool" {
+			t, err := buildExampleTool(ref.argsNode)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s.args: %w", c.file, field, err)
+			}
+			out.builtin = append(out.builtin, t)
+			out.info = append(out.info, &api.ToolInfo{Name: "ExampleTool", Description: t.Description()})
+			continue
+		}
 		if name == "AgentTool" {
 			t, info, err := buildAgentTool(c, i)
 			if err != nil {
