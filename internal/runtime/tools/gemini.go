@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 
@@ -66,7 +67,7 @@ func addGoogleSearch(model string, cfg *v1.GenerateContentConfig) error {
 			return fmt.Errorf("Google search tool cannot be used with other tools in Gemini 1.x.")
 		}
 		cfg.Tools = append(cfg.Tools, &v1.Tool{GoogleSearchRetrieval: &structpb.Struct{}})
-	case isGemini(model):
+	case isGemini(model) || modelCheckDisabled():
 		cfg.Tools = append(cfg.Tools, &v1.Tool{GoogleSearch: &structpb.Struct{}})
 	default:
 		return fmt.Errorf("Google search tool is not supported for model %s", model)
@@ -78,7 +79,7 @@ func addURLContext(model string, cfg *v1.GenerateContentConfig) error {
 	switch {
 	case isGemini1(model):
 		return fmt.Errorf("Url context tool cannot be used in Gemini 1.x.")
-	case isGemini2OrAbove(model):
+	case isGemini2OrAbove(model) || modelCheckDisabled():
 		cfg.Tools = append(cfg.Tools, &v1.Tool{UrlContext: &structpb.Struct{}})
 	default:
 		return fmt.Errorf("Url context tool is not supported for model %s", model)
@@ -87,7 +88,7 @@ func addURLContext(model string, cfg *v1.GenerateContentConfig) error {
 }
 
 func addEnterpriseWebSearch(model string, cfg *v1.GenerateContentConfig) error {
-	if !isGemini(model) {
+	if !isGemini(model) && !modelCheckDisabled() {
 		return fmt.Errorf("Enterprise Web Search tool is not supported for model %s", model)
 	}
 	if isGemini1(model) && len(cfg.Tools) > 0 {
@@ -101,12 +102,21 @@ func addGoogleMaps(model string, cfg *v1.GenerateContentConfig) error {
 	switch {
 	case isGemini1(model):
 		return fmt.Errorf("Google Maps grounding tool cannot be used with Gemini 1.x models.")
-	case isGemini(model):
+	case isGemini(model) || modelCheckDisabled():
 		cfg.Tools = append(cfg.Tools, &v1.Tool{GoogleMaps: &structpb.Struct{}})
 	default:
 		return fmt.Errorf("Google maps tool is not supported for model %s", model)
 	}
 	return nil
+}
+
+// modelCheckDisabled reports ADK's ADK_DISABLE_GEMINI_MODEL_ID_CHECK ("1"
+// or "true", any case): Gemini's tools are then sent for any model id that
+// is not a Gemini 1.x one, for deployments whose model names do not start
+// with "gemini-".
+func modelCheckDisabled() bool {
+	v := strings.ToLower(os.Getenv("ADK_DISABLE_GEMINI_MODEL_ID_CHECK"))
+	return v == "1" || v == "true"
 }
 
 // modelPaths match the resource names whose last part is the model id, as
