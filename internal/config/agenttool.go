@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"google.golang.org/protobuf/types/known/structpb"
+	"gopkg.in/yaml.v3"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
@@ -78,7 +79,7 @@ func buildAgentTool(c *AgentConfig, i int) (*tools.AgentTool, *api.ToolInfo, err
 			return nil, nil, fmt.Errorf("%s: output_schema: %w", child.file, err)
 		}
 	}
-	t, err := tools.NewAgentTool(tools.AgentToolConfig{Agent: agent, InputSchema: in, OutputSchema: out,
+	t, err := tools.NewAgentTool(tools.AgentToolConfig{Agent: agent, InputSchema: in, InputOrder: inputOrderOf(child), OutputSchema: out,
 		SkipSummarization: args.skipSummarization})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: tools[%d]: %w", c.file, i, err)
@@ -93,6 +94,53 @@ func inputSchemaOf(c *AgentConfig) map[string]any {
 		return c.InputSchema
 	}
 	return inputSchemaOf(c.subAgents[0])
+}
+
+// inputOrderOf is the written order of inputSchemaOf's properties.
+func inputOrderOf(c *AgentConfig) *tools.KeyOrder {
+	if c.AgentClass == "LlmAgent" || len(c.subAgents) == 0 {
+		return c.inputOrder
+	}
+	return inputOrderOf(c.subAgents[0])
+}
+
+// inputOrder reads the order of input_schema's properties from an agent
+// file (which has decoded already).
+func inputOrder(data []byte) *tools.KeyOrder {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	fields, err := mapping(doc.Content[0])
+	if err != nil || fields["input_schema"] == nil {
+		return nil
+	}
+	return keyOrder(fields["input_schema"])
+}
+
+// keyOrder is the order of a schema node's properties, and of its nested
+// object (or array of object) schemas'.
+func keyOrder(n *yaml.Node) *tools.KeyOrder {
+	fields, err := mapping(n)
+	if err != nil {
+		return nil
+	}
+	if items := fields["items"]; items != nil && fields["properties"] == nil {
+		return keyOrder(items)
+	}
+	props := fields["properties"]
+	if props == nil || props.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := &tools.KeyOrder{Nested: map[string]*tools.KeyOrder{}}
+	for i := 0; i+1 < len(props.Content); i += 2 {
+		k := props.Content[i].Value
+		out.Keys = append(out.Keys, k)
+		if nested := keyOrder(props.Content[i+1]); nested != nil {
+			out.Nested[k] = nested
+		}
+	}
+	return out
 }
 
 // outputSchemaOf is the agent's output schema, or its last sub-agent's.

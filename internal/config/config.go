@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools/mcp"
 
 	"gopkg.in/yaml.v3"
@@ -52,6 +53,7 @@ type AgentConfig struct {
 	subAgents                []*AgentConfig       // resolved SubAgents
 	agentTools               map[int]*AgentConfig // resolved AgentTool agents, by tools index
 	mcpToolsets              map[int]*mcpToolset  // resolved MCPToolset entries, by tools index
+	inputOrder               *tools.KeyOrder      // InputSchema's properties in written order
 	file                     string               // the file that declared the agent
 }
 
@@ -172,6 +174,9 @@ func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, 
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if cfg.InputSchema != nil {
+		cfg.inputOrder = inputOrder(data)
 	}
 	for i, ref := range cfg.SubAgents {
 		if ref.ConfigPath == "" {

@@ -186,7 +186,7 @@ output_schema:
 	if got := reqs[0].Config.Tools[0].FunctionDeclarations[0].Parameters.AsMap()["required"]; !cmp.Equal(got, []any{"text"}) {
 		t.Errorf("declared parameters = %v, want the input schema", reqs[0].Config.Tools[0].FunctionDeclarations[0].Parameters)
 	}
-	if got := reqs[1].Contents[0].Parts[0].Text; got != `{"strict":true,"text":"Hello"}` {
-		t.Errorf("scorer's message = %q, want the arguments as JSON", got)
+	if got := reqs[1].Contents[0].Parts[0].Text; got != `{"text":"Hello","strict":true}` {
+		t.Errorf("scorer's message = %q, want the arguments as pydantic dumps them, in the schema's order", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -21,6 +22,9 @@ type AgentToolConfig struct {
 	// InputSchema is the JSON schema of the agent's input: the tool's
 	// parameters instead of a "request" string; nil for none.
 	InputSchema *structpb.Struct
+	// InputOrder is the order of the input schema's properties as written:
+	// the agent's message lists the arguments in it.
+	InputOrder *KeyOrder
 	// OutputSchema, when set, makes the agent's final text a JSON object
 	// that is the tool's result.
 	OutputSchema *structpb.Struct
@@ -63,7 +67,23 @@ func NewAgentTool(cfg AgentToolConfig) (*AgentTool, error) {
 	}
 	t.decl1x = &v1.FunctionDeclaration{Name: name, Description: desc, Parameters: params}
 	t.decl2x = &v1.FunctionDeclaration{Name: name, Description: desc, ParametersJsonSchema: structpb.NewStructValue(params)}
+	if vertexAI() {
+		// ADK declares the result's type to Vertex AI, not to the Gemini API.
+		typ := "string"
+		if cfg.OutputSchema != nil {
+			typ = "object"
+		}
+		t.decl1x.Response = mustStruct(map[string]any{"type": typ})
+		t.decl2x.Response = t.decl1x.Response
+	}
 	return t, nil
+}
+
+// vertexAI reports GOOGLE_GENAI_USE_VERTEXAI ("1" or "true", any case), the
+// variant of Google's models ADK declares tools for.
+func vertexAI() bool {
+	v := strings.ToLower(os.Getenv("GOOGLE_GENAI_USE_VERTEXAI"))
+	return v == "1" || v == "true"
 }
 
 // Name implements [runtime.Tool]: the agent's name.
@@ -134,15 +154,11 @@ func (t *AgentTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, 
 	return t.result(last)
 }
 
-// input is the agent's user message: the request, or the arguments as
-// JSON when the agent has an input schema.
+// input is the agent's user message: the request, or with an input
+// schema the arguments as the model that schema describes dumps them.
 func (t *AgentTool) input(args *structpb.Struct) (string, error) {
 	if t.cfg.InputSchema != nil {
-		b, err := json.Marshal(args.AsMap())
-		if err != nil {
-			return "", fmt.Errorf("tools: agent tool %s: %w", t.Name(), err)
-		}
-		return string(b), nil
+		return modelJSON(t.cfg.InputSchema, t.cfg.InputOrder, args), nil
 	}
 	req, ok := args.GetFields()["request"]
 	if !ok {
