@@ -4,24 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
 	goredis "github.com/redis/go-redis/v9"
 )
-
-// Cluster URL schemes, see [New].
-const (
-	clusterScheme    = "redis+cluster://"
-	clusterTLSScheme = "rediss+cluster://"
-)
-
-func isClusterURL(u string) bool {
-	return strings.HasPrefix(u, clusterScheme) || strings.HasPrefix(u, clusterTLSScheme)
-}
 
 // NewCluster connects to the Redis Cluster at url:
 // redis+cluster://[user:password@]host:port,host:port,... or
@@ -30,17 +18,25 @@ func isClusterURL(u string) bool {
 // pool_size, max_redirects, ...) apply, as do wait_replicas and
 // wait_timeout (see [Options.WaitReplicas]; by default every create and
 // append waits for one replica). Non-zero fields of opts override the URL;
-// the key prefix must not hold braces. It does not contact the cluster; see
+// the key prefix must not hold braces. A redis:// or rediss:// URL names
+// one seed, with database 0. It does not contact the cluster; see
 // [Service.Ping].
 func NewCluster(url string, opts Options) (*Service, error) {
-	url, err := takeWaitParams(url, &opts)
-	if err != nil {
-		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+	// A cluster's configuration endpoint is often handed out as a single
+	// node's URL.
+	if scheme, rest, ok := strings.Cut(url, "://"); ok && (scheme == "redis" || scheme == "rediss") {
+		url = scheme + "+cluster://" + rest
 	}
-	o, err := parseClusterURL(url)
+	_, cluster, err := parseURL(url, &opts)
 	if err != nil {
-		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+		return nil, err
 	}
+	return newCluster(cluster, opts)
+}
+
+// newCluster connects to the Redis Cluster o describes, with the connection
+// settings of opts over o's.
+func newCluster(o *goredis.ClusterOptions, opts Options) (*Service, error) {
 	if strings.ContainsAny(opts.KeyPrefix, "{}") {
 		// A brace would move the hash tag off the user's name.
 		return nil, fmt.Errorf("sessions.redis: key prefix %q holds a brace", opts.KeyPrefix)
@@ -64,48 +60,6 @@ func NewFromClusterClient(client *goredis.ClusterClient, opts Options) *Service 
 		}
 	})
 	return newService(client, clusterPrimaries{client}, opts, true, client.Options().ReadTimeout)
-}
-
-// parseClusterURL turns a redis+cluster:// URL into go-redis's cluster
-// options: the first host is the URL's, the others become addr parameters.
-func parseClusterURL(raw string) (*goredis.ClusterOptions, error) {
-	scheme, rest, _ := strings.Cut(raw, "://")
-	hosts, query, _ := strings.Cut(rest, "?")
-	userinfo := ""
-	if at := strings.LastIndex(hosts, "@"); at >= 0 {
-		userinfo, hosts = hosts[:at+1], hosts[at+1:]
-	}
-	hosts = strings.TrimSuffix(strings.TrimSuffix(hosts, "/0"), "/")
-	if strings.Contains(hosts, "/") {
-		return nil, errors.New("a Redis Cluster has only database 0")
-	}
-	addrs := strings.Split(hosts, ",")
-	for _, a := range addrs {
-		if _, _, err := net.SplitHostPort(a); err != nil {
-			return nil, fmt.Errorf("cluster node %q: want host:port", a)
-		}
-	}
-	q, err := url.ParseQuery(query)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range addrs[1:] {
-		q.Add("addr", a)
-	}
-	u := strings.TrimSuffix(scheme, "+cluster") + "://" + userinfo + addrs[0]
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	o, err := goredis.ParseClusterURL(u)
-	if err != nil {
-		return nil, err
-	}
-	if o.TLSConfig != nil {
-		// Each node's certificate is checked against the host it is
-		// dialled at, not against the first seed's.
-		o.TLSConfig.ServerName = ""
-	}
-	return o, nil
 }
 
 // primaries finds the primary that holds a key.

@@ -36,16 +36,12 @@ func testClusterURL(t testing.TB) string {
 // after.
 func newClusterTestService(t testing.TB, opts Options) (*Service, *roundTrips) {
 	t.Helper()
-	url, err := takeWaitParams(testClusterURL(t), &opts)
+	_, o, err := parseURL(testClusterURL(t), &opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if opts.KeyPrefix == "" {
 		opts.KeyPrefix = randomPrefix(t)
-	}
-	o, err := parseClusterURL(url)
-	if err != nil {
-		t.Fatal(err)
 	}
 	o.DisableIdentity = true
 	o.ContextTimeoutEnabled = true

@@ -57,6 +57,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/redisurl"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	goredis "github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/trace"
@@ -149,26 +150,36 @@ var _ sessions.Service = (*Service)(nil)
 // redis+cluster://[user:password@]host:port,host:port,... (rediss+cluster://
 // for TLS) connects to a Redis Cluster through those seed nodes; see
 // [NewCluster]. Both schemes also take wait_replicas and wait_timeout (see
-// [Options.WaitReplicas]).
+// [Options.WaitReplicas]). Errors never repeat the URL's user or password.
 func New(url string, opts Options) (*Service, error) {
-	url, err := takeWaitParams(url, &opts)
+	single, cluster, err := parseURL(url, &opts)
 	if err != nil {
-		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+		return nil, err
 	}
-	if isClusterURL(url) {
-		return NewCluster(url, opts)
+	if cluster != nil {
+		return newCluster(cluster, opts)
 	}
-	o, err := goredis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("sessions.redis: parse url: %w", err)
-	}
-	opts.overrideConn(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.PoolSize, &o.MaxRetries)
+	opts.overrideConn(&single.DialTimeout, &single.ReadTimeout, &single.WriteTimeout, &single.PoolSize, &single.MaxRetries)
 	// Managed servers often refuse CLIENT SETINFO; the library identity is
 	// of no use to us.
-	o.DisableIdentity = true
+	single.DisableIdentity = true
 	// Let callers' deadlines and cancellation reach the socket.
-	o.ContextTimeoutEnabled = true
-	return NewFromClient(goredis.NewClient(o), opts), nil
+	single.ContextTimeoutEnabled = true
+	return NewFromClient(goredis.NewClient(single), opts), nil
+}
+
+// parseURL reads a store URL into the options of a single node's client or
+// a cluster's, one of them nil, and sets the fields of opts its wait
+// parameters stand for (see [takeWait]). The error holds no password.
+func parseURL(raw string, opts *Options) (*goredis.Options, *goredis.ClusterOptions, error) {
+	single, cluster, params, err := redisurl.Parse(raw, waitParams...)
+	if err == nil {
+		err = takeWait(params, opts)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("sessions.redis: parse url: %w", err)
+	}
+	return single, cluster, nil
 }
 
 // overrideConn sets the connection settings opts gives (those that are not

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -48,23 +47,18 @@ func resolveWait(opts Options, cluster bool, readTimeout time.Duration) waitPoli
 	return w
 }
 
-// takeWaitParams removes wait_replicas and wait_timeout from the query of
-// raw, a store URL, and sets the fields of opts they stand for unless opts
-// sets them already. wait_replicas=0 turns the wait off; wait_timeout is a
-// Go duration such as 250ms.
-func takeWaitParams(raw string, opts *Options) (string, error) {
-	base, query, ok := strings.Cut(raw, "?")
-	if !ok {
-		return raw, nil
-	}
-	q, err := url.ParseQuery(query)
-	if err != nil {
-		return "", err
-	}
-	if v := q.Get("wait_replicas"); v != "" {
+// waitParams are the URL's query parameters that [takeWait] reads; go-redis
+// does not know them.
+var waitParams = []string{"wait_replicas", "wait_timeout"}
+
+// takeWait sets the fields of opts that the URL's wait parameters, params,
+// stand for unless opts sets them already. wait_replicas=0 turns the wait
+// off; wait_timeout is a Go duration such as 250ms.
+func takeWait(params url.Values, opts *Options) error {
+	if v := params.Get("wait_replicas"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > maxWaitReplicas {
-			return "", fmt.Errorf("wait_replicas %q: want a number from 0 to %d", v, maxWaitReplicas)
+			return fmt.Errorf("wait_replicas %q: want a number from 0 to %d", v, maxWaitReplicas)
 		}
 		if opts.WaitReplicas == 0 {
 			opts.WaitReplicas = n
@@ -73,19 +67,14 @@ func takeWaitParams(raw string, opts *Options) (string, error) {
 			}
 		}
 	}
-	if v := q.Get("wait_timeout"); v != "" {
+	if v := params.Get("wait_timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Millisecond || d > maxWaitTimeout {
-			return "", fmt.Errorf("wait_timeout %q: want a duration from 1ms to %v", v, maxWaitTimeout)
+			return fmt.Errorf("wait_timeout %q: want a duration from 1ms to %v", v, maxWaitTimeout)
 		}
 		if opts.WaitTimeout == 0 {
 			opts.WaitTimeout = d
 		}
 	}
-	q.Del("wait_replicas")
-	q.Del("wait_timeout")
-	if len(q) == 0 {
-		return base, nil
-	}
-	return base + "?" + q.Encode(), nil
+	return nil
 }
