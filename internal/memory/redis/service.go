@@ -83,7 +83,7 @@ var _ memory.Service = (*Service)(nil)
 // store's wait_replicas and wait_timeout are accepted, so that one URL
 // serves both stores, and ignored: memory writes do not wait for replicas.
 // Non-zero fields of opts override the URL. It does not contact the server;
-// see [Service.Ping].
+// see [Service.Ping]. Errors never repeat the URL's user or password.
 func New(url string, opts Options) (*Service, error) {
 	if strings.ContainsAny(opts.KeyPrefix, "{}") {
 		// A brace would move the hash tag off the user's name.

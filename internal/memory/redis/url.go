@@ -1,14 +1,10 @@
 package redis
 
 import (
-	"errors"
 	"fmt"
-	"net"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/redisurl"
 	goredis "github.com/redis/go-redis/v9"
 )
 
@@ -17,96 +13,20 @@ var sessionOnlyParams = []string{"wait_replicas", "wait_timeout"}
 
 // newClient makes the client url names, with opts's connection settings.
 func newClient(raw string, opts Options) (goredis.UniversalClient, error) {
-	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return nil, errors.New("parse url: want redis://, rediss://, redis+cluster:// or rediss+cluster://")
-	}
-	hosts, query, _ := strings.Cut(rest, "?")
-	q, err := url.ParseQuery(query)
+	single, cluster, _, err := redisurl.Parse(raw, sessionOnlyParams...)
 	if err != nil {
 		return nil, fmt.Errorf("parse url: %w", err)
 	}
-	for _, p := range sessionOnlyParams {
-		q.Del(p)
+	if cluster != nil {
+		opts.override(&cluster.DialTimeout, &cluster.ReadTimeout, &cluster.WriteTimeout, &cluster.PoolSize, &cluster.MaxRetries)
+		cluster.DisableIdentity, cluster.ContextTimeoutEnabled = true, true
+		return goredis.NewClusterClient(cluster), nil
 	}
-	switch scheme {
-	case "redis", "rediss":
-		o, err := goredis.ParseURL(withQuery(scheme+"://"+hosts, q))
-		if err != nil {
-			return nil, fmt.Errorf("parse url: %w", withoutURL(err))
-		}
-		opts.override(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.PoolSize, &o.MaxRetries)
-		// Managed servers often refuse CLIENT SETINFO, and callers'
-		// deadlines and cancellation must reach the socket.
-		o.DisableIdentity, o.ContextTimeoutEnabled = true, true
-		return goredis.NewClient(o), nil
-	case "redis+cluster", "rediss+cluster":
-		o, err := clusterOptions(strings.TrimSuffix(scheme, "+cluster"), hosts, q)
-		if err != nil {
-			return nil, fmt.Errorf("parse url: %w", withoutURL(err))
-		}
-		opts.override(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.PoolSize, &o.MaxRetries)
-		o.DisableIdentity, o.ContextTimeoutEnabled = true, true
-		return goredis.NewClusterClient(o), nil
-	}
-	return nil, fmt.Errorf("parse url: scheme %q: want redis, rediss, redis+cluster or rediss+cluster", scheme)
-}
-
-// clusterOptions reads the seed nodes of a cluster URL, [user:password@]
-// host:port,host:port,...[/0], into go-redis's cluster options, whose URL
-// names the first seed and takes the others as addr parameters.
-func clusterOptions(scheme, hosts string, q url.Values) (*goredis.ClusterOptions, error) {
-	var userinfo string
-	if at := strings.LastIndex(hosts, "@"); at >= 0 {
-		userinfo, hosts = hosts[:at+1], hosts[at+1:]
-	}
-	hosts = strings.TrimSuffix(hosts, "/")
-	if h, db, ok := strings.Cut(hosts, "/"); ok {
-		if db != "0" {
-			return nil, errors.New("a Redis Cluster has only database 0")
-		}
-		hosts = h
-	}
-	seeds := strings.Split(hosts, ",")
-	for _, seed := range seeds {
-		if _, port, err := net.SplitHostPort(seed); err != nil || !isPort(port) {
-			return nil, fmt.Errorf("cluster node %q: want host:port", seed)
-		}
-	}
-	for _, seed := range seeds[1:] {
-		q.Add("addr", seed)
-	}
-	o, err := goredis.ParseClusterURL(withQuery(scheme+"://"+userinfo+seeds[0], q))
-	if err != nil {
-		return nil, err
-	}
-	if o.TLSConfig != nil {
-		// Check each node's certificate against the host it is dialled
-		// at, not against the first seed's.
-		o.TLSConfig.ServerName = ""
-	}
-	return o, nil
-}
-
-// withoutURL drops the URL, which may hold a password, from a parse error.
-func withoutURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}
-
-func isPort(p string) bool {
-	n, err := strconv.Atoi(p)
-	return err == nil && n > 0 && n < 1<<16
-}
-
-func withQuery(u string, q url.Values) string {
-	if len(q) == 0 {
-		return u
-	}
-	return u + "?" + q.Encode()
+	opts.override(&single.DialTimeout, &single.ReadTimeout, &single.WriteTimeout, &single.PoolSize, &single.MaxRetries)
+	// Managed servers often refuse CLIENT SETINFO, and callers'
+	// deadlines and cancellation must reach the socket.
+	single.DisableIdentity, single.ContextTimeoutEnabled = true, true
+	return goredis.NewClient(single), nil
 }
 
 // override sets the connection settings opts gives (those that are not zero)
