@@ -12,6 +12,10 @@ import (
 	"strings"
 	"time"
 
+	memsvc "github.com/agentsvc/agentsvc/internal/memory"
+	"github.com/agentsvc/agentsvc/internal/memory/memoryurl"
+	memredis "github.com/agentsvc/agentsvc/internal/memory/redis"
+
 	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 
 	"go.opentelemetry.io/otel/trace"
@@ -81,11 +85,18 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return fmt.Errorf("gemini: %w", err)
 	}
 
+	mem, err := openMemory(ctx, o, log, tel.storeTracer())
+	if err != nil {
+		return err
+	}
+	defer mem.Close()
+
 	apps, err := loadApps(o.agents, store, provider, historySessions(o))
 	if err != nil {
 		return err
 	}
 	for _, a := range apps {
+		a.Runner.Memory = mem
 		a.Runner.MaxDepth = o.maxDepth
 		a.Runner.Telemetry = tel.engine
 	}
@@ -101,7 +112,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Apps: apps, Sessions: store, Logger: log, ToolTimeout: o.toolTimeout,
+	srv := server.New(server.Config{Apps: apps, Sessions: store, Memory: mem, Logger: log, ToolTimeout: o.toolTimeout,
 		MaxInvocationTime:   o.maxInvocationTime,
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
 		MaxDepth:                        o.maxDepth,
@@ -279,6 +290,20 @@ func maxConnectStreams(o *options) int {
 		return -1
 	}
 	return o.maxConnectStreams
+}
+
+// openMemory opens the memory service of --memory; a Redis one that cannot
+// be reached at start-up is logged, as the session store is.
+func openMemory(ctx context.Context, o *options, log *slog.Logger, tp trace.TracerProvider) (memsvc.Service, error) {
+	mem, err := memoryurl.Open(ctx, o.memory, memoryurl.Options{Redis: memredis.Options{TracerProvider: tp, MaxRetries: 1,
+		DialTimeout: o.redisTimeout, ReadTimeout: o.redisTimeout, WriteTimeout: o.redisTimeout}})
+	if err != nil {
+		return nil, fmt.Errorf("--memory %s: %w", redactURL(o.memory), err)
+	}
+	if err := mem.Ping(ctx); err != nil {
+		log.Warn("memory service unreachable", "memory", redactURL(o.memory), "err", err)
+	}
+	return mem, nil
 }
 
 func openSessions(ctx context.Context, o *options, log *slog.Logger, tp trace.TracerProvider) (sessions.Service, error) {

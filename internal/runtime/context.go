@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentsvc/agentsvc/internal/memory"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -36,7 +38,8 @@ type ClientTools interface {
 type invocation struct {
 	app      *App
 	models   models.Resolver
-	maxDepth int // Runner.MaxDepth
+	memory   memory.Service // nil: none
+	maxDepth int            // Runner.MaxDepth
 	session  *v1.Session
 	// loaded is how many events the session held when the invocation
 	// started.
@@ -94,6 +97,16 @@ func (ictx *InvocationContext) MaxDepth() int { return ictx.inv.maxDepth }
 // ClientTools returns the client's tools, or nil when the invocation has no
 // client channel.
 func (ictx *InvocationContext) ClientTools() ClientTools { return ictx.inv.client }
+
+// SearchMemory searches the user's memories, as ADK's
+// tool_context.search_memory: an error when the runner has no memory
+// service.
+func (ictx *InvocationContext) SearchMemory(query string) ([]memory.Entry, error) {
+	if ictx.inv.memory == nil {
+		return nil, &Error{Code: CodeFailedPrecondition, Reason: "MEMORY_NOT_CONFIGURED", Message: "Memory service is not available."}
+	}
+	return ictx.inv.memory.Search(ictx.ctx, ictx.inv.app.Name, ictx.inv.session.UserId, query)
+}
 
 // ClientCallbacks returns the client's callbacks, or nil when the
 // invocation has no client channel.

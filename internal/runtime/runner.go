@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/agentsvc/agentsvc/internal/memory"
+
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -82,6 +84,9 @@ type Runner struct {
 	// Telemetry traces and measures the invocations; nil means none (see
 	// [NewTelemetry] for the global OpenTelemetry providers).
 	Telemetry *Telemetry
+	// Memory is the memory service tools search (load_memory,
+	// preload_memory); nil means none.
+	Memory memory.Service
 
 	historiesOnce sync.Once
 	histories     *histories
@@ -204,7 +209,8 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
-		inv: &invocation{app: r.App, models: r.Models, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events), client: req.Client, callbacks: req.Callbacks,
+		inv: &invocation{app: r.App, models: r.Models, memory: r.Memory, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events),
+			client: req.Client, callbacks: req.Callbacks,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID}),
 			tel:     tel, attrs: tel.attrsOf(r.App.Name)},
 	}

@@ -125,7 +125,21 @@ func clearCallIDs(cs []*v1.Content) []*v1.Content {
 // postJSON posts body to url and returns the status and the answer.
 func postJSON(t *testing.T, url, body string) (int, string) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	return doJSON(t, http.MethodPost, url, body)
+}
+
+// doJSON sends a request with a JSON body (none when empty) and returns
+// the status and the answer.
+func doJSON(t *testing.T, method, url, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

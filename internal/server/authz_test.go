@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/memory/inmemory"
+
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -106,7 +108,10 @@ type authStack struct {
 func newAuthStack(t *testing.T, a *auth.Authenticator, opts ...grpc.ServerOption) *authStack {
 	t.Helper()
 	store := &callCountingStore{Service: memory.New()}
-	fx := newFixture(t, withStore(store), withoutGRPC(), withConfig(func(c *server.Config) { c.Authenticator = a }))
+	fx := newFixture(t, withStore(store), withoutGRPC(), withConfig(func(c *server.Config) {
+		c.Authenticator = a
+		c.Memory = inmemory.New()
+	}))
 	conn := serveAllGRPC(t, fx.srv, append(server.AuthOptions(a, nil), opts...))
 	fx.conn, fx.runner, fx.sessions = conn, api.NewRunnerServiceClient(conn), api.NewSessionServiceClient(conn)
 	s := &authStack{restStack: &restStack{fixture: fx, http: fx.serveHTTP(t)}, counted: store,
@@ -241,6 +246,14 @@ var grpcCalls = []struct {
 		_, err := s.sessions.DeleteSession(ctx, &api.DeleteSessionRequest{AppName: appName, UserId: userID, SessionId: "s1"})
 		return err
 	}},
+	{"SessionService/AddSessionToMemory", true, func(ctx context.Context, s *authStack) error {
+		_, err := s.sessions.AddSessionToMemory(ctx, &api.AddSessionToMemoryRequest{AppName: appName, UserId: userID, SessionId: "s1"})
+		return err
+	}},
+	{"SessionService/SearchMemory", true, func(ctx context.Context, s *authStack) error {
+		_, err := s.sessions.SearchMemory(ctx, &api.SearchMemoryRequest{AppName: appName, UserId: userID, Query: "cat"})
+		return err
+	}},
 	{"SessionService/UpdateSessionState", true, func(ctx context.Context, s *authStack) error {
 		delta, _ := structpb.NewStruct(map[string]any{"k": "v"})
 		_, err := s.sessions.UpdateSessionState(ctx, &api.UpdateSessionStateRequest{AppName: appName, UserId: userID, SessionId: "s1", StateDelta: delta})
@@ -272,6 +285,8 @@ var restCalls = append([]routeCase{
 	{"DELETE /apps/*/users/*/sessions/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1"}, 0},
 	{"PATCH /apps/*/users/*/sessions/*", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/sessions/s1", body: `{"stateDelta": {"k": "v"}}`}, 0},
 	{"POST /apps/*/users/*/sessions/*/rewind", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/rewind", body: `{"rewindBeforeInvocationId": "inv1"}`}, 0},
+	{"PATCH /apps/*/users/*/memory", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/memory", body: `{"session_id": "s1"}`}, 0},
+	{"GET /apps/*/users/*/memory", true, false, request{method: "GET", path: "/apps/desk/users/u1/memory?query=cat"}, 0},
 	{"POST /run", true, false, request{method: "POST", path: "/run", body: runBody("s1", "hello")}, 0},
 	{"POST /run_sse", true, false, request{method: "POST", path: "/run_sse", body: runBody("s1", "hello")}, 0},
 	{"GET /health", false, true, request{method: "GET", path: "/health"}, 0},

@@ -17,7 +17,6 @@ const (
 	builderFeature  = "ADK's agent builder is not served by agentsvc: edit the Agent Config YAML and restart"
 	testsFeature    = "ADK's agent tests are not served by agentsvc"
 	artifactFeature = "artifacts are not served by agentsvc yet"
-	memoryFeature   = "the memory service is not served by agentsvc yet"
 	liveFeature     = "live (bidirectional audio/video) runs are not served by agentsvc"
 	traceFeature    = "the dev UI's traces are kept only when agentsvc runs with --trace-buffer N"
 	identityFeature = "agent identity is not served by agentsvc"
@@ -28,7 +27,6 @@ const (
 var notServedRoutes = []notServedRoute{
 	{"POST", "/agent-identity/finalize", identityFeature},
 	{"GET", "/run_live", liveFeature},
-	{"PATCH", "/apps/{app_name}/users/{user_id}/memory", memoryFeature},
 	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts", artifactFeature},
 	{"POST", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts", artifactFeature},
 	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}", artifactFeature},

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/memory"
+
 	"github.com/google/uuid"
 	"go.opentelemetry.io/otel/metric"
 
@@ -30,7 +32,10 @@ type App struct {
 type Config struct {
 	Apps     []*App
 	Sessions sessions.Service
-	Logger   *slog.Logger
+	// Memory serves AddSessionToMemory and SearchMemory; nil answers them
+	// with FAILED_PRECONDITION. The apps' runners search their own.
+	Memory memory.Service
+	Logger *slog.Logger
 	// LeaseTTL bounds how long a crashed replica keeps a session busy.
 	// Default 30s.
 	LeaseTTL time.Duration
@@ -112,6 +117,7 @@ type Server struct {
 	apps     map[string]*App
 	names    []string
 	sessions sessions.Service
+	memory   memory.Service
 	log      *slog.Logger
 	leaseTTL time.Duration
 	owner    string
@@ -147,6 +153,7 @@ func New(cfg Config) *Server {
 	s := &Server{
 		apps:     make(map[string]*App, len(cfg.Apps)),
 		sessions: cfg.Sessions,
+		memory:   cfg.Memory,
 		log:      cfg.Logger,
 		leaseTTL: cfg.LeaseTTL,
 		owner:    uuid.NewString(),

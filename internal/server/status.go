@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/agentsvc/agentsvc/internal/memory"
+
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -81,6 +83,12 @@ func classify(err error) (codes.Code, string, string) {
 		return codes.ResourceExhausted, "SESSION_TOO_LARGE", "session is too large: it has reached its limit of events or bytes; start a new session"
 	case errors.Is(err, sessions.ErrUnavailable):
 		return codes.Unavailable, "SESSION_STORE_UNAVAILABLE", "session store unavailable"
+	case errors.Is(err, memory.ErrTooLarge):
+		return codes.ResourceExhausted, "MEMORY_FULL", "the user's memory is full"
+	case errors.Is(err, memory.ErrQueryTooLarge):
+		return codes.InvalidArgument, "MEMORY_QUERY_TOO_LARGE", "the memory query is too long"
+	case errors.Is(err, memory.ErrUnavailable):
+		return codes.Unavailable, "MEMORY_UNAVAILABLE", "memory service unavailable"
 	case errors.As(err, &merr):
 		return modelCode(merr), reasonModelError, modelMessage(merr)
 	case errors.Is(err, models.ErrUnavailable):

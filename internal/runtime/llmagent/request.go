@@ -213,7 +213,7 @@ func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, in
 // tools process the request: each declaration joins the first Tool of
 // function declarations (made where the first one is declared), as the
 // app's ADK behaviour declares it; a [runtime.RequestProcessor] changes the
-// request itself, e.g. adds a Tool of its own.
+// request itself too, e.g. adds a Tool or an instruction of its own.
 func (a *Agent) declareTools(ictx *runtime.InvocationContext, r *request) error {
 	var decls *v1.Tool
 	for _, t := range slices.Concat(r.procTools, r.toolList) {
@@ -224,7 +224,6 @@ func (a *Agent) declareTools(ictx *runtime.InvocationContext, r *request) error 
 			if err := p.ProcessRequest(ictx, r.llm); err != nil {
 				return err
 			}
-			continue
 		}
 		d := runtime.DeclarationFor(t, ictx.App().Behavior)
 		if d == nil {

@@ -57,4 +57,6 @@ var Builtins = map[string]runtime.Tool{
 	"url_context":           URLContext,
 	"enterprise_web_search": EnterpriseWebSearch,
 	"google_maps_grounding": GoogleMapsGrounding,
+	"load_memory":           LoadMemory{},
+	"preload_memory":        PreloadMemory{},
 }

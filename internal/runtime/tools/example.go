@@ -52,13 +52,6 @@ func (t *ExampleTool) ProcessRequest(ictx *runtime.InvocationContext, req *v1.Ll
 	if req.GetModel() == "" || strings.Contains(req.GetModel(), "gemini-2") {
 		text = t.gemini2
 	}
-	if req.Config == nil {
-		req.Config = &v1.GenerateContentConfig{}
-	}
-	if req.Config.SystemInstruction == "" {
-		req.Config.SystemInstruction = text
-	} else {
-		req.Config.SystemInstruction += "\n\n" + text
-	}
+	appendInstruction(req, text)
 	return nil
 }

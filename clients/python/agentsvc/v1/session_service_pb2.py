@@ -22,13 +22,14 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from agentsvc.v1 import content_pb2 as agentsvc_dot_v1_dot_content__pb2
 from agentsvc.v1 import event_pb2 as agentsvc_dot_v1_dot_event__pb2
 from agentsvc.v1 import session_pb2 as agentsvc_dot_v1_dot_session__pb2
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!agentsvc/v1/session_service.proto\x12\x0b\x61gentsvc.v1\x1a\x17\x61gentsvc/v1/event.proto\x1a\x19\x61gentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x99\x01\n\x14\x43reateSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12&\n\x05state\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\"\n\x06\x65vents\x18\x05 \x03(\x0b\x32\x12.agentsvc.v1.Event\">\n\x15\x43reateSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"\xa5\x01\n\x11GetSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x19\n\x11num_recent_events\x18\x04 \x01(\x05\x12\x17\n\x0f\x61\x66ter_timestamp\x18\x05 \x01(\x01\x12\x11\n\tpage_size\x18\x06 \x01(\x05\x12\x12\n\npage_token\x18\x07 \x01(\t\"T\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"_\n\x13ListSessionsRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"W\n\x14ListSessionsResponse\x12&\n\x08sessions\x18\x01 \x03(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"M\n\x14\x44\x65leteSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x17\n\x15\x44\x65leteSessionResponse\"\x80\x01\n\x19UpdateSessionStateRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12,\n\x0bstate_delta\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"C\n\x1aUpdateSessionStateResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"r\n\x14RewindSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12#\n\x1brewind_before_invocation_id\x18\x04 \x01(\t\">\n\x15RewindSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session2\xcd\x07\n\x0eSessionService\x12\x95\x01\n\rCreateSession\x12!.agentsvc.v1.CreateSessionRequest\x1a\".agentsvc.v1.CreateSessionResponse\"=\x82\xd3\xe4\x93\x02\x37\")/apps/{app_name}/users/{user_id}/sessions:\x01*b\x07session\x12\x96\x01\n\nGetSession\x12\x1e.agentsvc.v1.GetSessionRequest\x1a\x1f.agentsvc.v1.GetSessionResponse\"G\x82\xd3\xe4\x93\x02\x41\x12\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}b\x07session\x12\x90\x01\n\x0cListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x02\x35\x12)/apps/{app_name}/users/{user_id}/sessionsb\x08sessions\x12\x96\x01\n\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x02\x38*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind:\x01*b\x07session\x12\xb1\x01\n\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a\'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02\x44\x32\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}:\x01*b\x07sessionB9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!agentsvc/v1/session_service.proto\x12\x0b\x61gentsvc.v1\x1a\x19\x61gentsvc/v1/content.proto\x1a\x17\x61gentsvc/v1/event.proto\x1a\x19\x61gentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x99\x01\n\x14\x43reateSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12&\n\x05state\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\"\n\x06\x65vents\x18\x05 \x03(\x0b\x32\x12.agentsvc.v1.Event\">\n\x15\x43reateSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"\xa5\x01\n\x11GetSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x19\n\x11num_recent_events\x18\x04 \x01(\x05\x12\x17\n\x0f\x61\x66ter_timestamp\x18\x05 \x01(\x01\x12\x11\n\tpage_size\x18\x06 \x01(\x05\x12\x12\n\npage_token\x18\x07 \x01(\t\"T\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"_\n\x13ListSessionsRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"W\n\x14ListSessionsResponse\x12&\n\x08sessions\x18\x01 \x03(\x0b\x32\x14.agentsvc.v1.Session\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"M\n\x14\x44\x65leteSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x17\n\x15\x44\x65leteSessionResponse\"\x80\x01\n\x19UpdateSessionStateRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12,\n\x0bstate_delta\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"C\n\x1aUpdateSessionStateResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"r\n\x14RewindSessionRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12#\n\x1brewind_before_invocation_id\x18\x04 \x01(\t\">\n\x15RewindSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Session\"R\n\x19\x41\x64\x64SessionToMemoryRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"\x1c\n\x1a\x41\x64\x64SessionToMemoryResponse\"G\n\x13SearchMemoryRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\r\n\x05query\x18\x03 \x01(\t\"B\n\x14SearchMemoryResponse\x12*\n\x08memories\x18\x01 \x03(\x0b\x32\x18.agentsvc.v1.MemoryEntry\"\x95\x01\n\x0bMemoryEntry\x12%\n\x07\x63ontent\x18\x01 \x01(\x0b\x32\x14.agentsvc.v1.Content\x12\x30\n\x0f\x63ustom_metadata\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\n\n\x02id\x18\x03 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x04 \x01(\t\x12\x11\n\ttimestamp\x18\x05 \x01(\t2\xfa\t\n\x0eSessionService\x12\x95\x01\n\rCreateSession\x12!.agentsvc.v1.CreateSessionRequest\x1a\".agentsvc.v1.CreateSessionResponse\"=\x82\xd3\xe4\x93\x02\x37\")/apps/{app_name}/users/{user_id}/sessions:\x01*b\x07session\x12\x96\x01\n\nGetSession\x12\x1e.agentsvc.v1.GetSessionRequest\x1a\x1f.agentsvc.v1.GetSessionResponse\"G\x82\xd3\xe4\x93\x02\x41\x12\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}b\x07session\x12\x90\x01\n\x0cListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x02\x35\x12)/apps/{app_name}/users/{user_id}/sessionsb\x08sessions\x12\x96\x01\n\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x02\x38*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind:\x01*b\x07session\x12\x99\x01\n\x12\x41\x64\x64SessionToMemory\x12&.agentsvc.v1.AddSessionToMemoryRequest\x1a\'.agentsvc.v1.AddSessionToMemoryResponse\"2\x82\xd3\xe4\x93\x02,2\'/apps/{app_name}/users/{user_id}/memory:\x01*\x12\x8e\x01\n\x0cSearchMemory\x12 .agentsvc.v1.SearchMemoryRequest\x1a!.agentsvc.v1.SearchMemoryResponse\"9\x82\xd3\xe4\x93\x02\x33\x12\'/apps/{app_name}/users/{user_id}/memoryb\x08memories\x12\xb1\x01\n\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a\'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02\x44\x32\x36/apps/{app_name}/users/{user_id}/sessions/{session_id}:\x01*b\x07sessionB9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -46,32 +47,46 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SESSIONSERVICE'].methods_by_name['DeleteSession']._serialized_options = b'\202\323\344\223\0028*6/apps/{app_name}/users/{user_id}/sessions/{session_id}'
   _globals['_SESSIONSERVICE'].methods_by_name['RewindSession']._loaded_options = None
   _globals['_SESSIONSERVICE'].methods_by_name['RewindSession']._serialized_options = b'\202\323\344\223\002K\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind:\001*b\007session'
+  _globals['_SESSIONSERVICE'].methods_by_name['AddSessionToMemory']._loaded_options = None
+  _globals['_SESSIONSERVICE'].methods_by_name['AddSessionToMemory']._serialized_options = b'\202\323\344\223\002,2\'/apps/{app_name}/users/{user_id}/memory:\001*'
+  _globals['_SESSIONSERVICE'].methods_by_name['SearchMemory']._loaded_options = None
+  _globals['_SESSIONSERVICE'].methods_by_name['SearchMemory']._serialized_options = b'\202\323\344\223\0023\022\'/apps/{app_name}/users/{user_id}/memoryb\010memories'
   _globals['_SESSIONSERVICE'].methods_by_name['UpdateSessionState']._loaded_options = None
   _globals['_SESSIONSERVICE'].methods_by_name['UpdateSessionState']._serialized_options = b'\202\323\344\223\002D26/apps/{app_name}/users/{user_id}/sessions/{session_id}:\001*b\007session'
-  _globals['_CREATESESSIONREQUEST']._serialized_start=163
-  _globals['_CREATESESSIONREQUEST']._serialized_end=316
-  _globals['_CREATESESSIONRESPONSE']._serialized_start=318
-  _globals['_CREATESESSIONRESPONSE']._serialized_end=380
-  _globals['_GETSESSIONREQUEST']._serialized_start=383
-  _globals['_GETSESSIONREQUEST']._serialized_end=548
-  _globals['_GETSESSIONRESPONSE']._serialized_start=550
-  _globals['_GETSESSIONRESPONSE']._serialized_end=634
-  _globals['_LISTSESSIONSREQUEST']._serialized_start=636
-  _globals['_LISTSESSIONSREQUEST']._serialized_end=731
-  _globals['_LISTSESSIONSRESPONSE']._serialized_start=733
-  _globals['_LISTSESSIONSRESPONSE']._serialized_end=820
-  _globals['_DELETESESSIONREQUEST']._serialized_start=822
-  _globals['_DELETESESSIONREQUEST']._serialized_end=899
-  _globals['_DELETESESSIONRESPONSE']._serialized_start=901
-  _globals['_DELETESESSIONRESPONSE']._serialized_end=924
-  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_start=927
-  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_end=1055
-  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_start=1057
-  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_end=1124
-  _globals['_REWINDSESSIONREQUEST']._serialized_start=1126
-  _globals['_REWINDSESSIONREQUEST']._serialized_end=1240
-  _globals['_REWINDSESSIONRESPONSE']._serialized_start=1242
-  _globals['_REWINDSESSIONRESPONSE']._serialized_end=1304
-  _globals['_SESSIONSERVICE']._serialized_start=1307
-  _globals['_SESSIONSERVICE']._serialized_end=2280
+  _globals['_CREATESESSIONREQUEST']._serialized_start=190
+  _globals['_CREATESESSIONREQUEST']._serialized_end=343
+  _globals['_CREATESESSIONRESPONSE']._serialized_start=345
+  _globals['_CREATESESSIONRESPONSE']._serialized_end=407
+  _globals['_GETSESSIONREQUEST']._serialized_start=410
+  _globals['_GETSESSIONREQUEST']._serialized_end=575
+  _globals['_GETSESSIONRESPONSE']._serialized_start=577
+  _globals['_GETSESSIONRESPONSE']._serialized_end=661
+  _globals['_LISTSESSIONSREQUEST']._serialized_start=663
+  _globals['_LISTSESSIONSREQUEST']._serialized_end=758
+  _globals['_LISTSESSIONSRESPONSE']._serialized_start=760
+  _globals['_LISTSESSIONSRESPONSE']._serialized_end=847
+  _globals['_DELETESESSIONREQUEST']._serialized_start=849
+  _globals['_DELETESESSIONREQUEST']._serialized_end=926
+  _globals['_DELETESESSIONRESPONSE']._serialized_start=928
+  _globals['_DELETESESSIONRESPONSE']._serialized_end=951
+  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_start=954
+  _globals['_UPDATESESSIONSTATEREQUEST']._serialized_end=1082
+  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_start=1084
+  _globals['_UPDATESESSIONSTATERESPONSE']._serialized_end=1151
+  _globals['_REWINDSESSIONREQUEST']._serialized_start=1153
+  _globals['_REWINDSESSIONREQUEST']._serialized_end=1267
+  _globals['_REWINDSESSIONRESPONSE']._serialized_start=1269
+  _globals['_REWINDSESSIONRESPONSE']._serialized_end=1331
+  _globals['_ADDSESSIONTOMEMORYREQUEST']._serialized_start=1333
+  _globals['_ADDSESSIONTOMEMORYREQUEST']._serialized_end=1415
+  _globals['_ADDSESSIONTOMEMORYRESPONSE']._serialized_start=1417
+  _globals['_ADDSESSIONTOMEMORYRESPONSE']._serialized_end=1445
+  _globals['_SEARCHMEMORYREQUEST']._serialized_start=1447
+  _globals['_SEARCHMEMORYREQUEST']._serialized_end=1518
+  _globals['_SEARCHMEMORYRESPONSE']._serialized_start=1520
+  _globals['_SEARCHMEMORYRESPONSE']._serialized_end=1586
+  _globals['_MEMORYENTRY']._serialized_start=1589
+  _globals['_MEMORYENTRY']._serialized_end=1738
+  _globals['_SESSIONSERVICE']._serialized_start=1741
+  _globals['_SESSIONSERVICE']._serialized_end=3015
 # @@protoc_insertion_point(module_scope)

@@ -1,3 +1,4 @@
+from agentsvc.v1 import content_pb2 as _content_pb2
 from agentsvc.v1 import event_pb2 as _event_pb2
 from agentsvc.v1 import session_pb2 as _session_pb2
 from google.api import annotations_pb2 as _annotations_pb2
@@ -125,3 +126,47 @@ class RewindSessionResponse(_message.Message):
     SESSION_FIELD_NUMBER: _ClassVar[int]
     session: _session_pb2.Session
     def __init__(self, session: _Optional[_Union[_session_pb2.Session, _Mapping]] = ...) -> None: ...
+
+class AddSessionToMemoryRequest(_message.Message):
+    __slots__ = ("app_name", "user_id", "session_id")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    session_id: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ...) -> None: ...
+
+class AddSessionToMemoryResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class SearchMemoryRequest(_message.Message):
+    __slots__ = ("app_name", "user_id", "query")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    query: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., query: _Optional[str] = ...) -> None: ...
+
+class SearchMemoryResponse(_message.Message):
+    __slots__ = ("memories",)
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    memories: _containers.RepeatedCompositeFieldContainer[MemoryEntry]
+    def __init__(self, memories: _Optional[_Iterable[_Union[MemoryEntry, _Mapping]]] = ...) -> None: ...
+
+class MemoryEntry(_message.Message):
+    __slots__ = ("content", "custom_metadata", "id", "author", "timestamp")
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    CUSTOM_METADATA_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    content: _content_pb2.Content
+    custom_metadata: _struct_pb2.Struct
+    id: str
+    author: str
+    timestamp: str
+    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., id: _Optional[str] = ..., author: _Optional[str] = ..., timestamp: _Optional[str] = ...) -> None: ...

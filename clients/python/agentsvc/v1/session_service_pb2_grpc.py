@@ -60,6 +60,16 @@ class SessionServiceStub:
                 request_serializer=agentsvc_dot_v1_dot_session__service__pb2.RewindSessionRequest.SerializeToString,
                 response_deserializer=agentsvc_dot_v1_dot_session__service__pb2.RewindSessionResponse.FromString,
                 _registered_method=True)
+        self.AddSessionToMemory = channel.unary_unary(
+                '/agentsvc.v1.SessionService/AddSessionToMemory',
+                request_serializer=agentsvc_dot_v1_dot_session__service__pb2.AddSessionToMemoryRequest.SerializeToString,
+                response_deserializer=agentsvc_dot_v1_dot_session__service__pb2.AddSessionToMemoryResponse.FromString,
+                _registered_method=True)
+        self.SearchMemory = channel.unary_unary(
+                '/agentsvc.v1.SessionService/SearchMemory',
+                request_serializer=agentsvc_dot_v1_dot_session__service__pb2.SearchMemoryRequest.SerializeToString,
+                response_deserializer=agentsvc_dot_v1_dot_session__service__pb2.SearchMemoryResponse.FromString,
+                _registered_method=True)
         self.UpdateSessionState = channel.unary_unary(
                 '/agentsvc.v1.SessionService/UpdateSessionState',
                 request_serializer=agentsvc_dot_v1_dot_session__service__pb2.UpdateSessionStateRequest.SerializeToString,
@@ -109,6 +119,23 @@ class SessionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AddSessionToMemory(self, request, context):
+        """AddSessionToMemory adds the session's events to the user's memory (the
+        service of --memory), replacing what an earlier add of the same
+        session put there, as ADK's memory services do.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SearchMemory(self, request, context):
+        """SearchMemory returns the user's memories that match a query, as the
+        load_memory tool finds them.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def UpdateSessionState(self, request, context):
         """UpdateSessionState appends an event that carries the state delta.
         """
@@ -143,6 +170,16 @@ def add_SessionServiceServicer_to_server(servicer, server):
                     servicer.RewindSession,
                     request_deserializer=agentsvc_dot_v1_dot_session__service__pb2.RewindSessionRequest.FromString,
                     response_serializer=agentsvc_dot_v1_dot_session__service__pb2.RewindSessionResponse.SerializeToString,
+            ),
+            'AddSessionToMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddSessionToMemory,
+                    request_deserializer=agentsvc_dot_v1_dot_session__service__pb2.AddSessionToMemoryRequest.FromString,
+                    response_serializer=agentsvc_dot_v1_dot_session__service__pb2.AddSessionToMemoryResponse.SerializeToString,
+            ),
+            'SearchMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.SearchMemory,
+                    request_deserializer=agentsvc_dot_v1_dot_session__service__pb2.SearchMemoryRequest.FromString,
+                    response_serializer=agentsvc_dot_v1_dot_session__service__pb2.SearchMemoryResponse.SerializeToString,
             ),
             'UpdateSessionState': grpc.unary_unary_rpc_method_handler(
                     servicer.UpdateSessionState,
@@ -286,6 +323,60 @@ class SessionService:
             '/agentsvc.v1.SessionService/RewindSession',
             agentsvc_dot_v1_dot_session__service__pb2.RewindSessionRequest.SerializeToString,
             agentsvc_dot_v1_dot_session__service__pb2.RewindSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddSessionToMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentsvc.v1.SessionService/AddSessionToMemory',
+            agentsvc_dot_v1_dot_session__service__pb2.AddSessionToMemoryRequest.SerializeToString,
+            agentsvc_dot_v1_dot_session__service__pb2.AddSessionToMemoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SearchMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentsvc.v1.SessionService/SearchMemory',
+            agentsvc_dot_v1_dot_session__service__pb2.SearchMemoryRequest.SerializeToString,
+            agentsvc_dot_v1_dot_session__service__pb2.SearchMemoryResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -760,11 +760,297 @@ func (x *RewindSessionResponse) GetSession() *v1.Session {
 	return nil
 }
 
+// AddSessionToMemoryRequest names the session to add; ADK's REST body is
+// {"session_id": ...} (or "sessionId").
+type AddSessionToMemoryRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AppName       string                 `protobuf:"bytes,1,opt,name=app_name,json=appName,proto3" json:"app_name,omitempty"`
+	UserId        string                 `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	SessionId     string                 `protobuf:"bytes,3,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddSessionToMemoryRequest) Reset() {
+	*x = AddSessionToMemoryRequest{}
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddSessionToMemoryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddSessionToMemoryRequest) ProtoMessage() {}
+
+func (x *AddSessionToMemoryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddSessionToMemoryRequest.ProtoReflect.Descriptor instead.
+func (*AddSessionToMemoryRequest) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *AddSessionToMemoryRequest) GetAppName() string {
+	if x != nil {
+		return x.AppName
+	}
+	return ""
+}
+
+func (x *AddSessionToMemoryRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *AddSessionToMemoryRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+// AddSessionToMemoryResponse is empty.
+type AddSessionToMemoryResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddSessionToMemoryResponse) Reset() {
+	*x = AddSessionToMemoryResponse{}
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddSessionToMemoryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddSessionToMemoryResponse) ProtoMessage() {}
+
+func (x *AddSessionToMemoryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddSessionToMemoryResponse.ProtoReflect.Descriptor instead.
+func (*AddSessionToMemoryResponse) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{13}
+}
+
+// SearchMemoryRequest is a query over a user's memories.
+type SearchMemoryRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AppName       string                 `protobuf:"bytes,1,opt,name=app_name,json=appName,proto3" json:"app_name,omitempty"`
+	UserId        string                 `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	Query         string                 `protobuf:"bytes,3,opt,name=query,proto3" json:"query,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchMemoryRequest) Reset() {
+	*x = SearchMemoryRequest{}
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchMemoryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchMemoryRequest) ProtoMessage() {}
+
+func (x *SearchMemoryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchMemoryRequest.ProtoReflect.Descriptor instead.
+func (*SearchMemoryRequest) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *SearchMemoryRequest) GetAppName() string {
+	if x != nil {
+		return x.AppName
+	}
+	return ""
+}
+
+func (x *SearchMemoryRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *SearchMemoryRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+// SearchMemoryResponse lists the memories found, in the memory service's
+// order.
+type SearchMemoryResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Memories      []*MemoryEntry         `protobuf:"bytes,1,rep,name=memories,proto3" json:"memories,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchMemoryResponse) Reset() {
+	*x = SearchMemoryResponse{}
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchMemoryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchMemoryResponse) ProtoMessage() {}
+
+func (x *SearchMemoryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchMemoryResponse.ProtoReflect.Descriptor instead.
+func (*SearchMemoryResponse) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *SearchMemoryResponse) GetMemories() []*MemoryEntry {
+	if x != nil {
+		return x.Memories
+	}
+	return nil
+}
+
+// MemoryEntry is one remembered event, as ADK's MemoryEntry.
+type MemoryEntry struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Content        *v1.Content            `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
+	CustomMetadata *structpb.Struct       `protobuf:"bytes,2,opt,name=custom_metadata,json=customMetadata,proto3" json:"custom_metadata,omitempty"`
+	// Empty for the built-in memory services, as ADK's in-memory one.
+	Id     string `protobuf:"bytes,3,opt,name=id,proto3" json:"id,omitempty"`
+	Author string `protobuf:"bytes,4,opt,name=author,proto3" json:"author,omitempty"`
+	// When the event happened: ISO 8601 in the server's local time without
+	// a zone, as ADK formats it.
+	Timestamp     string `protobuf:"bytes,5,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MemoryEntry) Reset() {
+	*x = MemoryEntry{}
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MemoryEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MemoryEntry) ProtoMessage() {}
+
+func (x *MemoryEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_session_service_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MemoryEntry.ProtoReflect.Descriptor instead.
+func (*MemoryEntry) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_session_service_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *MemoryEntry) GetContent() *v1.Content {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+func (x *MemoryEntry) GetCustomMetadata() *structpb.Struct {
+	if x != nil {
+		return x.CustomMetadata
+	}
+	return nil
+}
+
+func (x *MemoryEntry) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *MemoryEntry) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *MemoryEntry) GetTimestamp() string {
+	if x != nil {
+		return x.Timestamp
+	}
+	return ""
+}
+
 var File_agentsvc_v1_session_service_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_session_service_proto_rawDesc = "" +
 	"\n" +
-	"!agentsvc/v1/session_service.proto\x12\vagentsvc.v1\x1a\x17agentsvc/v1/event.proto\x1a\x19agentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xc4\x01\n" +
+	"!agentsvc/v1/session_service.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x17agentsvc/v1/event.proto\x1a\x19agentsvc/v1/session.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xc4\x01\n" +
 	"\x14CreateSessionRequest\x12\x19\n" +
 	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x1d\n" +
@@ -818,14 +1104,34 @@ const file_agentsvc_v1_session_service_proto_rawDesc = "" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12=\n" +
 	"\x1brewind_before_invocation_id\x18\x04 \x01(\tR\x18rewindBeforeInvocationId\"G\n" +
 	"\x15RewindSessionResponse\x12.\n" +
-	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession2\xcd\a\n" +
+	"\asession\x18\x01 \x01(\v2\x14.agentsvc.v1.SessionR\asession\"n\n" +
+	"\x19AddSessionToMemoryRequest\x12\x19\n" +
+	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x03 \x01(\tR\tsessionId\"\x1c\n" +
+	"\x1aAddSessionToMemoryResponse\"_\n" +
+	"\x13SearchMemoryRequest\x12\x19\n" +
+	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x14\n" +
+	"\x05query\x18\x03 \x01(\tR\x05query\"L\n" +
+	"\x14SearchMemoryResponse\x124\n" +
+	"\bmemories\x18\x01 \x03(\v2\x18.agentsvc.v1.MemoryEntryR\bmemories\"\xc5\x01\n" +
+	"\vMemoryEntry\x12.\n" +
+	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12@\n" +
+	"\x0fcustom_metadata\x18\x02 \x01(\v2\x17.google.protobuf.StructR\x0ecustomMetadata\x12\x0e\n" +
+	"\x02id\x18\x03 \x01(\tR\x02id\x12\x16\n" +
+	"\x06author\x18\x04 \x01(\tR\x06author\x12\x1c\n" +
+	"\ttimestamp\x18\x05 \x01(\tR\ttimestamp2\xfa\t\n" +
 	"\x0eSessionService\x12\x95\x01\n" +
 	"\rCreateSession\x12!.agentsvc.v1.CreateSessionRequest\x1a\".agentsvc.v1.CreateSessionResponse\"=\x82\xd3\xe4\x93\x027:\x01*b\asession\")/apps/{app_name}/users/{user_id}/sessions\x12\x96\x01\n" +
 	"\n" +
 	"GetSession\x12\x1e.agentsvc.v1.GetSessionRequest\x1a\x1f.agentsvc.v1.GetSessionResponse\"G\x82\xd3\xe4\x93\x02Ab\asession\x126/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\x90\x01\n" +
 	"\fListSessions\x12 .agentsvc.v1.ListSessionsRequest\x1a!.agentsvc.v1.ListSessionsResponse\";\x82\xd3\xe4\x93\x025b\bsessions\x12)/apps/{app_name}/users/{user_id}/sessions\x12\x96\x01\n" +
 	"\rDeleteSession\x12!.agentsvc.v1.DeleteSessionRequest\x1a\".agentsvc.v1.DeleteSessionResponse\">\x82\xd3\xe4\x93\x028*6/apps/{app_name}/users/{user_id}/sessions/{session_id}\x12\xa9\x01\n" +
-	"\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K:\x01*b\asession\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind\x12\xb1\x01\n" +
+	"\rRewindSession\x12!.agentsvc.v1.RewindSessionRequest\x1a\".agentsvc.v1.RewindSessionResponse\"Q\x82\xd3\xe4\x93\x02K:\x01*b\asession\"=/apps/{app_name}/users/{user_id}/sessions/{session_id}/rewind\x12\x99\x01\n" +
+	"\x12AddSessionToMemory\x12&.agentsvc.v1.AddSessionToMemoryRequest\x1a'.agentsvc.v1.AddSessionToMemoryResponse\"2\x82\xd3\xe4\x93\x02,:\x01*2'/apps/{app_name}/users/{user_id}/memory\x12\x8e\x01\n" +
+	"\fSearchMemory\x12 .agentsvc.v1.SearchMemoryRequest\x1a!.agentsvc.v1.SearchMemoryResponse\"9\x82\xd3\xe4\x93\x023b\bmemories\x12'/apps/{app_name}/users/{user_id}/memory\x12\xb1\x01\n" +
 	"\x12UpdateSessionState\x12&.agentsvc.v1.UpdateSessionStateRequest\x1a'.agentsvc.v1.UpdateSessionStateResponse\"J\x82\xd3\xe4\x93\x02D:\x01*b\asession26/apps/{app_name}/users/{user_id}/sessions/{session_id}B9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3"
 
 var (
@@ -840,7 +1146,7 @@ func file_agentsvc_v1_session_service_proto_rawDescGZIP() []byte {
 	return file_agentsvc_v1_session_service_proto_rawDescData
 }
 
-var file_agentsvc_v1_session_service_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_agentsvc_v1_session_service_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_agentsvc_v1_session_service_proto_goTypes = []any{
 	(*CreateSessionRequest)(nil),       // 0: agentsvc.v1.CreateSessionRequest
 	(*CreateSessionResponse)(nil),      // 1: agentsvc.v1.CreateSessionResponse
@@ -854,36 +1160,49 @@ var file_agentsvc_v1_session_service_proto_goTypes = []any{
 	(*UpdateSessionStateResponse)(nil), // 9: agentsvc.v1.UpdateSessionStateResponse
 	(*RewindSessionRequest)(nil),       // 10: agentsvc.v1.RewindSessionRequest
 	(*RewindSessionResponse)(nil),      // 11: agentsvc.v1.RewindSessionResponse
-	(*structpb.Struct)(nil),            // 12: google.protobuf.Struct
-	(*v1.Event)(nil),                   // 13: agentsvc.v1.Event
-	(*v1.Session)(nil),                 // 14: agentsvc.v1.Session
+	(*AddSessionToMemoryRequest)(nil),  // 12: agentsvc.v1.AddSessionToMemoryRequest
+	(*AddSessionToMemoryResponse)(nil), // 13: agentsvc.v1.AddSessionToMemoryResponse
+	(*SearchMemoryRequest)(nil),        // 14: agentsvc.v1.SearchMemoryRequest
+	(*SearchMemoryResponse)(nil),       // 15: agentsvc.v1.SearchMemoryResponse
+	(*MemoryEntry)(nil),                // 16: agentsvc.v1.MemoryEntry
+	(*structpb.Struct)(nil),            // 17: google.protobuf.Struct
+	(*v1.Event)(nil),                   // 18: agentsvc.v1.Event
+	(*v1.Session)(nil),                 // 19: agentsvc.v1.Session
+	(*v1.Content)(nil),                 // 20: agentsvc.v1.Content
 }
 var file_agentsvc_v1_session_service_proto_depIdxs = []int32{
-	12, // 0: agentsvc.v1.CreateSessionRequest.state:type_name -> google.protobuf.Struct
-	13, // 1: agentsvc.v1.CreateSessionRequest.events:type_name -> agentsvc.v1.Event
-	14, // 2: agentsvc.v1.CreateSessionResponse.session:type_name -> agentsvc.v1.Session
-	14, // 3: agentsvc.v1.GetSessionResponse.session:type_name -> agentsvc.v1.Session
-	14, // 4: agentsvc.v1.ListSessionsResponse.sessions:type_name -> agentsvc.v1.Session
-	12, // 5: agentsvc.v1.UpdateSessionStateRequest.state_delta:type_name -> google.protobuf.Struct
-	14, // 6: agentsvc.v1.UpdateSessionStateResponse.session:type_name -> agentsvc.v1.Session
-	14, // 7: agentsvc.v1.RewindSessionResponse.session:type_name -> agentsvc.v1.Session
-	0,  // 8: agentsvc.v1.SessionService.CreateSession:input_type -> agentsvc.v1.CreateSessionRequest
-	2,  // 9: agentsvc.v1.SessionService.GetSession:input_type -> agentsvc.v1.GetSessionRequest
-	4,  // 10: agentsvc.v1.SessionService.ListSessions:input_type -> agentsvc.v1.ListSessionsRequest
-	6,  // 11: agentsvc.v1.SessionService.DeleteSession:input_type -> agentsvc.v1.DeleteSessionRequest
-	10, // 12: agentsvc.v1.SessionService.RewindSession:input_type -> agentsvc.v1.RewindSessionRequest
-	8,  // 13: agentsvc.v1.SessionService.UpdateSessionState:input_type -> agentsvc.v1.UpdateSessionStateRequest
-	1,  // 14: agentsvc.v1.SessionService.CreateSession:output_type -> agentsvc.v1.CreateSessionResponse
-	3,  // 15: agentsvc.v1.SessionService.GetSession:output_type -> agentsvc.v1.GetSessionResponse
-	5,  // 16: agentsvc.v1.SessionService.ListSessions:output_type -> agentsvc.v1.ListSessionsResponse
-	7,  // 17: agentsvc.v1.SessionService.DeleteSession:output_type -> agentsvc.v1.DeleteSessionResponse
-	11, // 18: agentsvc.v1.SessionService.RewindSession:output_type -> agentsvc.v1.RewindSessionResponse
-	9,  // 19: agentsvc.v1.SessionService.UpdateSessionState:output_type -> agentsvc.v1.UpdateSessionStateResponse
-	14, // [14:20] is the sub-list for method output_type
-	8,  // [8:14] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	17, // 0: agentsvc.v1.CreateSessionRequest.state:type_name -> google.protobuf.Struct
+	18, // 1: agentsvc.v1.CreateSessionRequest.events:type_name -> agentsvc.v1.Event
+	19, // 2: agentsvc.v1.CreateSessionResponse.session:type_name -> agentsvc.v1.Session
+	19, // 3: agentsvc.v1.GetSessionResponse.session:type_name -> agentsvc.v1.Session
+	19, // 4: agentsvc.v1.ListSessionsResponse.sessions:type_name -> agentsvc.v1.Session
+	17, // 5: agentsvc.v1.UpdateSessionStateRequest.state_delta:type_name -> google.protobuf.Struct
+	19, // 6: agentsvc.v1.UpdateSessionStateResponse.session:type_name -> agentsvc.v1.Session
+	19, // 7: agentsvc.v1.RewindSessionResponse.session:type_name -> agentsvc.v1.Session
+	16, // 8: agentsvc.v1.SearchMemoryResponse.memories:type_name -> agentsvc.v1.MemoryEntry
+	20, // 9: agentsvc.v1.MemoryEntry.content:type_name -> agentsvc.v1.Content
+	17, // 10: agentsvc.v1.MemoryEntry.custom_metadata:type_name -> google.protobuf.Struct
+	0,  // 11: agentsvc.v1.SessionService.CreateSession:input_type -> agentsvc.v1.CreateSessionRequest
+	2,  // 12: agentsvc.v1.SessionService.GetSession:input_type -> agentsvc.v1.GetSessionRequest
+	4,  // 13: agentsvc.v1.SessionService.ListSessions:input_type -> agentsvc.v1.ListSessionsRequest
+	6,  // 14: agentsvc.v1.SessionService.DeleteSession:input_type -> agentsvc.v1.DeleteSessionRequest
+	10, // 15: agentsvc.v1.SessionService.RewindSession:input_type -> agentsvc.v1.RewindSessionRequest
+	12, // 16: agentsvc.v1.SessionService.AddSessionToMemory:input_type -> agentsvc.v1.AddSessionToMemoryRequest
+	14, // 17: agentsvc.v1.SessionService.SearchMemory:input_type -> agentsvc.v1.SearchMemoryRequest
+	8,  // 18: agentsvc.v1.SessionService.UpdateSessionState:input_type -> agentsvc.v1.UpdateSessionStateRequest
+	1,  // 19: agentsvc.v1.SessionService.CreateSession:output_type -> agentsvc.v1.CreateSessionResponse
+	3,  // 20: agentsvc.v1.SessionService.GetSession:output_type -> agentsvc.v1.GetSessionResponse
+	5,  // 21: agentsvc.v1.SessionService.ListSessions:output_type -> agentsvc.v1.ListSessionsResponse
+	7,  // 22: agentsvc.v1.SessionService.DeleteSession:output_type -> agentsvc.v1.DeleteSessionResponse
+	11, // 23: agentsvc.v1.SessionService.RewindSession:output_type -> agentsvc.v1.RewindSessionResponse
+	13, // 24: agentsvc.v1.SessionService.AddSessionToMemory:output_type -> agentsvc.v1.AddSessionToMemoryResponse
+	15, // 25: agentsvc.v1.SessionService.SearchMemory:output_type -> agentsvc.v1.SearchMemoryResponse
+	9,  // 26: agentsvc.v1.SessionService.UpdateSessionState:output_type -> agentsvc.v1.UpdateSessionStateResponse
+	19, // [19:27] is the sub-list for method output_type
+	11, // [11:19] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_session_service_proto_init() }
@@ -897,7 +1216,7 @@ func file_agentsvc_v1_session_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_session_service_proto_rawDesc), len(file_agentsvc_v1_session_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -24,6 +24,8 @@ const (
 	SessionService_ListSessions_FullMethodName       = "/agentsvc.v1.SessionService/ListSessions"
 	SessionService_DeleteSession_FullMethodName      = "/agentsvc.v1.SessionService/DeleteSession"
 	SessionService_RewindSession_FullMethodName      = "/agentsvc.v1.SessionService/RewindSession"
+	SessionService_AddSessionToMemory_FullMethodName = "/agentsvc.v1.SessionService/AddSessionToMemory"
+	SessionService_SearchMemory_FullMethodName       = "/agentsvc.v1.SessionService/SearchMemory"
 	SessionService_UpdateSessionState_FullMethodName = "/agentsvc.v1.SessionService/UpdateSessionState"
 )
 
@@ -46,6 +48,13 @@ type SessionServiceClient interface {
 	// restores the session-scoped state as it was before that invocation. The
 	// rewound events stay stored but no longer reach the model.
 	RewindSession(ctx context.Context, in *RewindSessionRequest, opts ...grpc.CallOption) (*RewindSessionResponse, error)
+	// AddSessionToMemory adds the session's events to the user's memory (the
+	// service of --memory), replacing what an earlier add of the same
+	// session put there, as ADK's memory services do.
+	AddSessionToMemory(ctx context.Context, in *AddSessionToMemoryRequest, opts ...grpc.CallOption) (*AddSessionToMemoryResponse, error)
+	// SearchMemory returns the user's memories that match a query, as the
+	// load_memory tool finds them.
+	SearchMemory(ctx context.Context, in *SearchMemoryRequest, opts ...grpc.CallOption) (*SearchMemoryResponse, error)
 	// UpdateSessionState appends an event that carries the state delta.
 	UpdateSessionState(ctx context.Context, in *UpdateSessionStateRequest, opts ...grpc.CallOption) (*UpdateSessionStateResponse, error)
 }
@@ -108,6 +117,26 @@ func (c *sessionServiceClient) RewindSession(ctx context.Context, in *RewindSess
 	return out, nil
 }
 
+func (c *sessionServiceClient) AddSessionToMemory(ctx context.Context, in *AddSessionToMemoryRequest, opts ...grpc.CallOption) (*AddSessionToMemoryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AddSessionToMemoryResponse)
+	err := c.cc.Invoke(ctx, SessionService_AddSessionToMemory_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *sessionServiceClient) SearchMemory(ctx context.Context, in *SearchMemoryRequest, opts ...grpc.CallOption) (*SearchMemoryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SearchMemoryResponse)
+	err := c.cc.Invoke(ctx, SessionService_SearchMemory_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *sessionServiceClient) UpdateSessionState(ctx context.Context, in *UpdateSessionStateRequest, opts ...grpc.CallOption) (*UpdateSessionStateResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(UpdateSessionStateResponse)
@@ -137,6 +166,13 @@ type SessionServiceServer interface {
 	// restores the session-scoped state as it was before that invocation. The
 	// rewound events stay stored but no longer reach the model.
 	RewindSession(context.Context, *RewindSessionRequest) (*RewindSessionResponse, error)
+	// AddSessionToMemory adds the session's events to the user's memory (the
+	// service of --memory), replacing what an earlier add of the same
+	// session put there, as ADK's memory services do.
+	AddSessionToMemory(context.Context, *AddSessionToMemoryRequest) (*AddSessionToMemoryResponse, error)
+	// SearchMemory returns the user's memories that match a query, as the
+	// load_memory tool finds them.
+	SearchMemory(context.Context, *SearchMemoryRequest) (*SearchMemoryResponse, error)
 	// UpdateSessionState appends an event that carries the state delta.
 	UpdateSessionState(context.Context, *UpdateSessionStateRequest) (*UpdateSessionStateResponse, error)
 	mustEmbedUnimplementedSessionServiceServer()
@@ -163,6 +199,12 @@ func (UnimplementedSessionServiceServer) DeleteSession(context.Context, *DeleteS
 }
 func (UnimplementedSessionServiceServer) RewindSession(context.Context, *RewindSessionRequest) (*RewindSessionResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RewindSession not implemented")
+}
+func (UnimplementedSessionServiceServer) AddSessionToMemory(context.Context, *AddSessionToMemoryRequest) (*AddSessionToMemoryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AddSessionToMemory not implemented")
+}
+func (UnimplementedSessionServiceServer) SearchMemory(context.Context, *SearchMemoryRequest) (*SearchMemoryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SearchMemory not implemented")
 }
 func (UnimplementedSessionServiceServer) UpdateSessionState(context.Context, *UpdateSessionStateRequest) (*UpdateSessionStateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UpdateSessionState not implemented")
@@ -278,6 +320,42 @@ func _SessionService_RewindSession_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SessionService_AddSessionToMemory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AddSessionToMemoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SessionServiceServer).AddSessionToMemory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SessionService_AddSessionToMemory_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SessionServiceServer).AddSessionToMemory(ctx, req.(*AddSessionToMemoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _SessionService_SearchMemory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SearchMemoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SessionServiceServer).SearchMemory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SessionService_SearchMemory_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SessionServiceServer).SearchMemory(ctx, req.(*SearchMemoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _SessionService_UpdateSessionState_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(UpdateSessionStateRequest)
 	if err := dec(in); err != nil {
@@ -322,6 +400,14 @@ var SessionService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RewindSession",
 			Handler:    _SessionService_RewindSession_Handler,
+		},
+		{
+			MethodName: "AddSessionToMemory",
+			Handler:    _SessionService_AddSessionToMemory_Handler,
+		},
+		{
+			MethodName: "SearchMemory",
+			Handler:    _SessionService_SearchMemory_Handler,
 		},
 		{
 			MethodName: "UpdateSessionState",

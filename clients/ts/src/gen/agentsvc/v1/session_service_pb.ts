@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Content } from "./content_pb.js";
+import { file_agentsvc_v1_content } from "./content_pb.js";
 import type { Event } from "./event_pb.js";
 import { file_agentsvc_v1_event } from "./event_pb.js";
 import type { Session } from "./session_pb.js";
@@ -16,7 +18,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/session_service.proto.
  */
 export const file_agentsvc_v1_session_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFhZ2VudHN2Yy92MS9zZXNzaW9uX3NlcnZpY2UucHJvdG8SC2FnZW50c3ZjLnYxIpkBChRDcmVhdGVTZXNzaW9uUmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSJgoFc3RhdGUYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiIKBmV2ZW50cxgFIAMoCzISLmFnZW50c3ZjLnYxLkV2ZW50Ij4KFUNyZWF0ZVNlc3Npb25SZXNwb25zZRIlCgdzZXNzaW9uGAEgASgLMhQuYWdlbnRzdmMudjEuU2Vzc2lvbiKlAQoRR2V0U2Vzc2lvblJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhkKEW51bV9yZWNlbnRfZXZlbnRzGAQgASgFEhcKD2FmdGVyX3RpbWVzdGFtcBgFIAEoARIRCglwYWdlX3NpemUYBiABKAUSEgoKcGFnZV90b2tlbhgHIAEoCSJUChJHZXRTZXNzaW9uUmVzcG9uc2USJQoHc2Vzc2lvbhgBIAEoCzIULmFnZW50c3ZjLnYxLlNlc3Npb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIl8KE0xpc3RTZXNzaW9uc1JlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSJXChRMaXN0U2Vzc2lvbnNSZXNwb25zZRImCghzZXNzaW9ucxgBIAMoCzIULmFnZW50c3ZjLnYxLlNlc3Npb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIk0KFERlbGV0ZVNlc3Npb25SZXF1ZXN0EhAKCGFwcF9uYW1lGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCSIXChVEZWxldGVTZXNzaW9uUmVzcG9uc2UigAEKGVVwZGF0ZVNlc3Npb25TdGF0ZVJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEiwKC3N0YXRlX2RlbHRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJDChpVcGRhdGVTZXNzaW9uU3RhdGVSZXNwb25zZRIlCgdzZXNzaW9uGAEgASgLMhQuYWdlbnRzdmMudjEuU2Vzc2lvbiJyChRSZXdpbmRTZXNzaW9uUmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSIwobcmV3aW5kX2JlZm9yZV9pbnZvY2F0aW9uX2lkGAQgASgJIj4KFVJld2luZFNlc3Npb25SZXNwb25zZRIlCgdzZXNzaW9uGAEgASgLMhQuYWdlbnRzdmMudjEuU2Vzc2lvbjLNBwoOU2Vzc2lvblNlcnZpY2USlQEKDUNyZWF0ZVNlc3Npb24SIS5hZ2VudHN2Yy52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBoiLmFnZW50c3ZjLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZSI9gtPkkwI3OgEqYgdzZXNzaW9uIikvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucxKWAQoKR2V0U2Vzc2lvbhIeLmFnZW50c3ZjLnYxLkdldFNlc3Npb25SZXF1ZXN0Gh8uYWdlbnRzdmMudjEuR2V0U2Vzc2lvblJlc3BvbnNlIkeC0+STAkFiB3Nlc3Npb24SNi9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zL3tzZXNzaW9uX2lkfRKQAQoMTGlzdFNlc3Npb25zEiAuYWdlbnRzdmMudjEuTGlzdFNlc3Npb25zUmVxdWVzdBohLmFnZW50c3ZjLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlIjuC0+STAjViCHNlc3Npb25zEikvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucxKWAQoNRGVsZXRlU2Vzc2lvbhIhLmFnZW50c3ZjLnYxLkRlbGV0ZVNlc3Npb25SZXF1ZXN0GiIuYWdlbnRzdmMudjEuRGVsZXRlU2Vzc2lvblJlc3BvbnNlIj6C0+STAjgqNi9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zL3tzZXNzaW9uX2lkfRKpAQoNUmV3aW5kU2Vzc2lvbhIhLmFnZW50c3ZjLnYxLlJld2luZFNlc3Npb25SZXF1ZXN0GiIuYWdlbnRzdmMudjEuUmV3aW5kU2Vzc2lvblJlc3BvbnNlIlGC0+STAks6ASpiB3Nlc3Npb24iPS9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zL3tzZXNzaW9uX2lkfS9yZXdpbmQSsQEKElVwZGF0ZVNlc3Npb25TdGF0ZRImLmFnZW50c3ZjLnYxLlVwZGF0ZVNlc3Npb25TdGF0ZVJlcXVlc3QaJy5hZ2VudHN2Yy52MS5VcGRhdGVTZXNzaW9uU3RhdGVSZXNwb25zZSJKgtPkkwJEOgEqYgdzZXNzaW9uMjYvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucy97c2Vzc2lvbl9pZH1COVo3Z2l0aHViLmNvbS9hZ2VudHN2Yy9hZ2VudHN2Yy9nZW4vZ28vYWdlbnRzdmMvdjEvYXBpO2FwaWIGcHJvdG8z", [file_agentsvc_v1_event, file_agentsvc_v1_session, file_google_api_annotations, file_google_protobuf_struct]);
+  fileDesc("CiFhZ2VudHN2Yy92MS9zZXNzaW9uX3NlcnZpY2UucHJvdG8SC2FnZW50c3ZjLnYxIpkBChRDcmVhdGVTZXNzaW9uUmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSJgoFc3RhdGUYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiIKBmV2ZW50cxgFIAMoCzISLmFnZW50c3ZjLnYxLkV2ZW50Ij4KFUNyZWF0ZVNlc3Npb25SZXNwb25zZRIlCgdzZXNzaW9uGAEgASgLMhQuYWdlbnRzdmMudjEuU2Vzc2lvbiKlAQoRR2V0U2Vzc2lvblJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhkKEW51bV9yZWNlbnRfZXZlbnRzGAQgASgFEhcKD2FmdGVyX3RpbWVzdGFtcBgFIAEoARIRCglwYWdlX3NpemUYBiABKAUSEgoKcGFnZV90b2tlbhgHIAEoCSJUChJHZXRTZXNzaW9uUmVzcG9uc2USJQoHc2Vzc2lvbhgBIAEoCzIULmFnZW50c3ZjLnYxLlNlc3Npb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIl8KE0xpc3RTZXNzaW9uc1JlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSJXChRMaXN0U2Vzc2lvbnNSZXNwb25zZRImCghzZXNzaW9ucxgBIAMoCzIULmFnZW50c3ZjLnYxLlNlc3Npb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIk0KFERlbGV0ZVNlc3Npb25SZXF1ZXN0EhAKCGFwcF9uYW1lGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCSIXChVEZWxldGVTZXNzaW9uUmVzcG9uc2UigAEKGVVwZGF0ZVNlc3Npb25TdGF0ZVJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEiwKC3N0YXRlX2RlbHRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJDChpVcGRhdGVTZXNzaW9uU3RhdGVSZXNwb25zZRIlCgdzZXNzaW9uGAEgASgLMhQuYWdlbnRzdmMudjEuU2Vzc2lvbiJyChRSZXdpbmRTZXNzaW9uUmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSIwobcmV3aW5kX2JlZm9yZV9pbnZvY2F0aW9uX2lkGAQgASgJIj4KFVJld2luZFNlc3Npb25SZXNwb25zZRIlCgdzZXNzaW9uGAEgASgLMhQuYWdlbnRzdmMudjEuU2Vzc2lvbiJSChlBZGRTZXNzaW9uVG9NZW1vcnlSZXF1ZXN0EhAKCGFwcF9uYW1lGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCSIcChpBZGRTZXNzaW9uVG9NZW1vcnlSZXNwb25zZSJHChNTZWFyY2hNZW1vcnlSZXF1ZXN0EhAKCGFwcF9uYW1lGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDQoFcXVlcnkYAyABKAkiQgoUU2VhcmNoTWVtb3J5UmVzcG9uc2USKgoIbWVtb3JpZXMYASADKAsyGC5hZ2VudHN2Yy52MS5NZW1vcnlFbnRyeSKVAQoLTWVtb3J5RW50cnkSJQoHY29udGVudBgBIAEoCzIULmFnZW50c3ZjLnYxLkNvbnRlbnQSMAoPY3VzdG9tX21ldGFkYXRhGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIKCgJpZBgDIAEoCRIOCgZhdXRob3IYBCABKAkSEQoJdGltZXN0YW1wGAUgASgJMvoJCg5TZXNzaW9uU2VydmljZRKVAQoNQ3JlYXRlU2Vzc2lvbhIhLmFnZW50c3ZjLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiIuYWdlbnRzdmMudjEuQ3JlYXRlU2Vzc2lvblJlc3BvbnNlIj2C0+STAjc6ASpiB3Nlc3Npb24iKS9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zEpYBCgpHZXRTZXNzaW9uEh4uYWdlbnRzdmMudjEuR2V0U2Vzc2lvblJlcXVlc3QaHy5hZ2VudHN2Yy52MS5HZXRTZXNzaW9uUmVzcG9uc2UiR4LT5JMCQWIHc2Vzc2lvbhI2L2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9EpABCgxMaXN0U2Vzc2lvbnMSIC5hZ2VudHN2Yy52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0GiEuYWdlbnRzdmMudjEuTGlzdFNlc3Npb25zUmVzcG9uc2UiO4LT5JMCNWIIc2Vzc2lvbnMSKS9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zEpYBCg1EZWxldGVTZXNzaW9uEiEuYWdlbnRzdmMudjEuRGVsZXRlU2Vzc2lvblJlcXVlc3QaIi5hZ2VudHN2Yy52MS5EZWxldGVTZXNzaW9uUmVzcG9uc2UiPoLT5JMCOCo2L2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9EqkBCg1SZXdpbmRTZXNzaW9uEiEuYWdlbnRzdmMudjEuUmV3aW5kU2Vzc2lvblJlcXVlc3QaIi5hZ2VudHN2Yy52MS5SZXdpbmRTZXNzaW9uUmVzcG9uc2UiUYLT5JMCSzoBKmIHc2Vzc2lvbiI9L2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9L3Jld2luZBKZAQoSQWRkU2Vzc2lvblRvTWVtb3J5EiYuYWdlbnRzdmMudjEuQWRkU2Vzc2lvblRvTWVtb3J5UmVxdWVzdBonLmFnZW50c3ZjLnYxLkFkZFNlc3Npb25Ub01lbW9yeVJlc3BvbnNlIjKC0+STAiw6ASoyJy9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L21lbW9yeRKOAQoMU2VhcmNoTWVtb3J5EiAuYWdlbnRzdmMudjEuU2VhcmNoTWVtb3J5UmVxdWVzdBohLmFnZW50c3ZjLnYxLlNlYXJjaE1lbW9yeVJlc3BvbnNlIjmC0+STAjNiCG1lbW9yaWVzEicvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9tZW1vcnkSsQEKElVwZGF0ZVNlc3Npb25TdGF0ZRImLmFnZW50c3ZjLnYxLlVwZGF0ZVNlc3Npb25TdGF0ZVJlcXVlc3QaJy5hZ2VudHN2Yy52MS5VcGRhdGVTZXNzaW9uU3RhdGVSZXNwb25zZSJKgtPkkwJEOgEqYgdzZXNzaW9uMjYvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucy97c2Vzc2lvbl9pZH1COVo3Z2l0aHViLmNvbS9hZ2VudHN2Yy9hZ2VudHN2Yy9nZW4vZ28vYWdlbnRzdmMvdjEvYXBpO2FwaWIGcHJvdG8z", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_agentsvc_v1_session, file_google_api_annotations, file_google_protobuf_struct]);
 
 /**
  * CreateSessionRequest names the app and user of a new session.
@@ -389,6 +391,144 @@ export const RewindSessionResponseSchema: GenMessage<RewindSessionResponse> = /*
   messageDesc(file_agentsvc_v1_session_service, 11);
 
 /**
+ * AddSessionToMemoryRequest names the session to add; ADK's REST body is
+ * {"session_id": ...} (or "sessionId").
+ *
+ * @generated from message agentsvc.v1.AddSessionToMemoryRequest
+ */
+export type AddSessionToMemoryRequest = Message<"agentsvc.v1.AddSessionToMemoryRequest"> & {
+  /**
+   * @generated from field: string app_name = 1;
+   */
+  appName: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string session_id = 3;
+   */
+  sessionId: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.AddSessionToMemoryRequest.
+ * Use `create(AddSessionToMemoryRequestSchema)` to create a new message.
+ */
+export const AddSessionToMemoryRequestSchema: GenMessage<AddSessionToMemoryRequest> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_session_service, 12);
+
+/**
+ * AddSessionToMemoryResponse is empty.
+ *
+ * @generated from message agentsvc.v1.AddSessionToMemoryResponse
+ */
+export type AddSessionToMemoryResponse = Message<"agentsvc.v1.AddSessionToMemoryResponse"> & {
+};
+
+/**
+ * Describes the message agentsvc.v1.AddSessionToMemoryResponse.
+ * Use `create(AddSessionToMemoryResponseSchema)` to create a new message.
+ */
+export const AddSessionToMemoryResponseSchema: GenMessage<AddSessionToMemoryResponse> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_session_service, 13);
+
+/**
+ * SearchMemoryRequest is a query over a user's memories.
+ *
+ * @generated from message agentsvc.v1.SearchMemoryRequest
+ */
+export type SearchMemoryRequest = Message<"agentsvc.v1.SearchMemoryRequest"> & {
+  /**
+   * @generated from field: string app_name = 1;
+   */
+  appName: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string query = 3;
+   */
+  query: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.SearchMemoryRequest.
+ * Use `create(SearchMemoryRequestSchema)` to create a new message.
+ */
+export const SearchMemoryRequestSchema: GenMessage<SearchMemoryRequest> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_session_service, 14);
+
+/**
+ * SearchMemoryResponse lists the memories found, in the memory service's
+ * order.
+ *
+ * @generated from message agentsvc.v1.SearchMemoryResponse
+ */
+export type SearchMemoryResponse = Message<"agentsvc.v1.SearchMemoryResponse"> & {
+  /**
+   * @generated from field: repeated agentsvc.v1.MemoryEntry memories = 1;
+   */
+  memories: MemoryEntry[];
+};
+
+/**
+ * Describes the message agentsvc.v1.SearchMemoryResponse.
+ * Use `create(SearchMemoryResponseSchema)` to create a new message.
+ */
+export const SearchMemoryResponseSchema: GenMessage<SearchMemoryResponse> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_session_service, 15);
+
+/**
+ * MemoryEntry is one remembered event, as ADK's MemoryEntry.
+ *
+ * @generated from message agentsvc.v1.MemoryEntry
+ */
+export type MemoryEntry = Message<"agentsvc.v1.MemoryEntry"> & {
+  /**
+   * @generated from field: agentsvc.v1.Content content = 1;
+   */
+  content?: Content | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct custom_metadata = 2;
+   */
+  customMetadata?: JsonObject | undefined;
+
+  /**
+   * Empty for the built-in memory services, as ADK's in-memory one.
+   *
+   * @generated from field: string id = 3;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string author = 4;
+   */
+  author: string;
+
+  /**
+   * When the event happened: ISO 8601 in the server's local time without
+   * a zone, as ADK formats it.
+   *
+   * @generated from field: string timestamp = 5;
+   */
+  timestamp: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.MemoryEntry.
+ * Use `create(MemoryEntrySchema)` to create a new message.
+ */
+export const MemoryEntrySchema: GenMessage<MemoryEntry> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_session_service, 16);
+
+/**
  * SessionService manages sessions and their state.
  *
  * @generated from service agentsvc.v1.SessionService
@@ -446,6 +586,29 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof RewindSessionRequestSchema;
     output: typeof RewindSessionResponseSchema;
+  },
+  /**
+   * AddSessionToMemory adds the session's events to the user's memory (the
+   * service of --memory), replacing what an earlier add of the same
+   * session put there, as ADK's memory services do.
+   *
+   * @generated from rpc agentsvc.v1.SessionService.AddSessionToMemory
+   */
+  addSessionToMemory: {
+    methodKind: "unary";
+    input: typeof AddSessionToMemoryRequestSchema;
+    output: typeof AddSessionToMemoryResponseSchema;
+  },
+  /**
+   * SearchMemory returns the user's memories that match a query, as the
+   * load_memory tool finds them.
+   *
+   * @generated from rpc agentsvc.v1.SessionService.SearchMemory
+   */
+  searchMemory: {
+    methodKind: "unary";
+    input: typeof SearchMemoryRequestSchema;
+    output: typeof SearchMemoryResponseSchema;
   },
   /**
    * UpdateSessionState appends an event that carries the state delta.

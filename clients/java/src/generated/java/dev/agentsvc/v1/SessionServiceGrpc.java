@@ -170,6 +170,68 @@ public final class SessionServiceGrpc {
     return getRewindSessionMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentsvc.v1.AddSessionToMemoryRequest,
+      dev.agentsvc.v1.AddSessionToMemoryResponse> getAddSessionToMemoryMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "AddSessionToMemory",
+      requestType = dev.agentsvc.v1.AddSessionToMemoryRequest.class,
+      responseType = dev.agentsvc.v1.AddSessionToMemoryResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentsvc.v1.AddSessionToMemoryRequest,
+      dev.agentsvc.v1.AddSessionToMemoryResponse> getAddSessionToMemoryMethod() {
+    io.grpc.MethodDescriptor<dev.agentsvc.v1.AddSessionToMemoryRequest, dev.agentsvc.v1.AddSessionToMemoryResponse> getAddSessionToMemoryMethod;
+    if ((getAddSessionToMemoryMethod = SessionServiceGrpc.getAddSessionToMemoryMethod) == null) {
+      synchronized (SessionServiceGrpc.class) {
+        if ((getAddSessionToMemoryMethod = SessionServiceGrpc.getAddSessionToMemoryMethod) == null) {
+          SessionServiceGrpc.getAddSessionToMemoryMethod = getAddSessionToMemoryMethod =
+              io.grpc.MethodDescriptor.<dev.agentsvc.v1.AddSessionToMemoryRequest, dev.agentsvc.v1.AddSessionToMemoryResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "AddSessionToMemory"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentsvc.v1.AddSessionToMemoryRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentsvc.v1.AddSessionToMemoryResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new SessionServiceMethodDescriptorSupplier("AddSessionToMemory"))
+              .build();
+        }
+      }
+    }
+    return getAddSessionToMemoryMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentsvc.v1.SearchMemoryRequest,
+      dev.agentsvc.v1.SearchMemoryResponse> getSearchMemoryMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "SearchMemory",
+      requestType = dev.agentsvc.v1.SearchMemoryRequest.class,
+      responseType = dev.agentsvc.v1.SearchMemoryResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentsvc.v1.SearchMemoryRequest,
+      dev.agentsvc.v1.SearchMemoryResponse> getSearchMemoryMethod() {
+    io.grpc.MethodDescriptor<dev.agentsvc.v1.SearchMemoryRequest, dev.agentsvc.v1.SearchMemoryResponse> getSearchMemoryMethod;
+    if ((getSearchMemoryMethod = SessionServiceGrpc.getSearchMemoryMethod) == null) {
+      synchronized (SessionServiceGrpc.class) {
+        if ((getSearchMemoryMethod = SessionServiceGrpc.getSearchMemoryMethod) == null) {
+          SessionServiceGrpc.getSearchMemoryMethod = getSearchMemoryMethod =
+              io.grpc.MethodDescriptor.<dev.agentsvc.v1.SearchMemoryRequest, dev.agentsvc.v1.SearchMemoryResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "SearchMemory"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentsvc.v1.SearchMemoryRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentsvc.v1.SearchMemoryResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new SessionServiceMethodDescriptorSupplier("SearchMemory"))
+              .build();
+        }
+      }
+    }
+    return getSearchMemoryMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentsvc.v1.UpdateSessionStateRequest,
       dev.agentsvc.v1.UpdateSessionStateResponse> getUpdateSessionStateMethod;
 
@@ -322,6 +384,29 @@ public final class SessionServiceGrpc {
 
     /**
      * <pre>
+     * AddSessionToMemory adds the session's events to the user's memory (the
+     * service of --memory), replacing what an earlier add of the same
+     * session put there, as ADK's memory services do.
+     * </pre>
+     */
+    default void addSessionToMemory(dev.agentsvc.v1.AddSessionToMemoryRequest request,
+        io.grpc.stub.StreamObserver<dev.agentsvc.v1.AddSessionToMemoryResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getAddSessionToMemoryMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * SearchMemory returns the user's memories that match a query, as the
+     * load_memory tool finds them.
+     * </pre>
+     */
+    default void searchMemory(dev.agentsvc.v1.SearchMemoryRequest request,
+        io.grpc.stub.StreamObserver<dev.agentsvc.v1.SearchMemoryResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSearchMemoryMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * UpdateSessionState appends an event that carries the state delta.
      * </pre>
      */
@@ -424,6 +509,31 @@ public final class SessionServiceGrpc {
 
     /**
      * <pre>
+     * AddSessionToMemory adds the session's events to the user's memory (the
+     * service of --memory), replacing what an earlier add of the same
+     * session put there, as ADK's memory services do.
+     * </pre>
+     */
+    public void addSessionToMemory(dev.agentsvc.v1.AddSessionToMemoryRequest request,
+        io.grpc.stub.StreamObserver<dev.agentsvc.v1.AddSessionToMemoryResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getAddSessionToMemoryMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * SearchMemory returns the user's memories that match a query, as the
+     * load_memory tool finds them.
+     * </pre>
+     */
+    public void searchMemory(dev.agentsvc.v1.SearchMemoryRequest request,
+        io.grpc.stub.StreamObserver<dev.agentsvc.v1.SearchMemoryResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getSearchMemoryMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
      * UpdateSessionState appends an event that carries the state delta.
      * </pre>
      */
@@ -508,6 +618,29 @@ public final class SessionServiceGrpc {
 
     /**
      * <pre>
+     * AddSessionToMemory adds the session's events to the user's memory (the
+     * service of --memory), replacing what an earlier add of the same
+     * session put there, as ADK's memory services do.
+     * </pre>
+     */
+    public dev.agentsvc.v1.AddSessionToMemoryResponse addSessionToMemory(dev.agentsvc.v1.AddSessionToMemoryRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getAddSessionToMemoryMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * SearchMemory returns the user's memories that match a query, as the
+     * load_memory tool finds them.
+     * </pre>
+     */
+    public dev.agentsvc.v1.SearchMemoryResponse searchMemory(dev.agentsvc.v1.SearchMemoryRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getSearchMemoryMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * UpdateSessionState appends an event that carries the state delta.
      * </pre>
      */
@@ -587,6 +720,29 @@ public final class SessionServiceGrpc {
     public dev.agentsvc.v1.RewindSessionResponse rewindSession(dev.agentsvc.v1.RewindSessionRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getRewindSessionMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * AddSessionToMemory adds the session's events to the user's memory (the
+     * service of --memory), replacing what an earlier add of the same
+     * session put there, as ADK's memory services do.
+     * </pre>
+     */
+    public dev.agentsvc.v1.AddSessionToMemoryResponse addSessionToMemory(dev.agentsvc.v1.AddSessionToMemoryRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getAddSessionToMemoryMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * SearchMemory returns the user's memories that match a query, as the
+     * load_memory tool finds them.
+     * </pre>
+     */
+    public dev.agentsvc.v1.SearchMemoryResponse searchMemory(dev.agentsvc.v1.SearchMemoryRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getSearchMemoryMethod(), getCallOptions(), request);
     }
 
     /**
@@ -679,6 +835,31 @@ public final class SessionServiceGrpc {
 
     /**
      * <pre>
+     * AddSessionToMemory adds the session's events to the user's memory (the
+     * service of --memory), replacing what an earlier add of the same
+     * session put there, as ADK's memory services do.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentsvc.v1.AddSessionToMemoryResponse> addSessionToMemory(
+        dev.agentsvc.v1.AddSessionToMemoryRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getAddSessionToMemoryMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * SearchMemory returns the user's memories that match a query, as the
+     * load_memory tool finds them.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentsvc.v1.SearchMemoryResponse> searchMemory(
+        dev.agentsvc.v1.SearchMemoryRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getSearchMemoryMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * UpdateSessionState appends an event that carries the state delta.
      * </pre>
      */
@@ -694,7 +875,9 @@ public final class SessionServiceGrpc {
   private static final int METHODID_LIST_SESSIONS = 2;
   private static final int METHODID_DELETE_SESSION = 3;
   private static final int METHODID_REWIND_SESSION = 4;
-  private static final int METHODID_UPDATE_SESSION_STATE = 5;
+  private static final int METHODID_ADD_SESSION_TO_MEMORY = 5;
+  private static final int METHODID_SEARCH_MEMORY = 6;
+  private static final int METHODID_UPDATE_SESSION_STATE = 7;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -732,6 +915,14 @@ public final class SessionServiceGrpc {
         case METHODID_REWIND_SESSION:
           serviceImpl.rewindSession((dev.agentsvc.v1.RewindSessionRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentsvc.v1.RewindSessionResponse>) responseObserver);
+          break;
+        case METHODID_ADD_SESSION_TO_MEMORY:
+          serviceImpl.addSessionToMemory((dev.agentsvc.v1.AddSessionToMemoryRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentsvc.v1.AddSessionToMemoryResponse>) responseObserver);
+          break;
+        case METHODID_SEARCH_MEMORY:
+          serviceImpl.searchMemory((dev.agentsvc.v1.SearchMemoryRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentsvc.v1.SearchMemoryResponse>) responseObserver);
           break;
         case METHODID_UPDATE_SESSION_STATE:
           serviceImpl.updateSessionState((dev.agentsvc.v1.UpdateSessionStateRequest) request,
@@ -790,6 +981,20 @@ public final class SessionServiceGrpc {
               dev.agentsvc.v1.RewindSessionRequest,
               dev.agentsvc.v1.RewindSessionResponse>(
                 service, METHODID_REWIND_SESSION)))
+        .addMethod(
+          getAddSessionToMemoryMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.agentsvc.v1.AddSessionToMemoryRequest,
+              dev.agentsvc.v1.AddSessionToMemoryResponse>(
+                service, METHODID_ADD_SESSION_TO_MEMORY)))
+        .addMethod(
+          getSearchMemoryMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.agentsvc.v1.SearchMemoryRequest,
+              dev.agentsvc.v1.SearchMemoryResponse>(
+                service, METHODID_SEARCH_MEMORY)))
         .addMethod(
           getUpdateSessionStateMethod(),
           io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -850,6 +1055,8 @@ public final class SessionServiceGrpc {
               .addMethod(getListSessionsMethod())
               .addMethod(getDeleteSessionMethod())
               .addMethod(getRewindSessionMethod())
+              .addMethod(getAddSessionToMemoryMethod())
+              .addMethod(getSearchMemoryMethod())
               .addMethod(getUpdateSessionStateMethod())
               .build();
         }

@@ -86,6 +86,31 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_RewindSessionResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_AddSessionToMemoryRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_AddSessionToMemoryRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_AddSessionToMemoryResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_AddSessionToMemoryResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_SearchMemoryRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_SearchMemoryRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_SearchMemoryResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_SearchMemoryResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_MemoryEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_MemoryEntry_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -96,69 +121,88 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
   static {
     java.lang.String[] descriptorData = {
       "\n!agentsvc/v1/session_service.proto\022\013age" +
-      "ntsvc.v1\032\027agentsvc/v1/event.proto\032\031agent" +
-      "svc/v1/session.proto\032\034google/api/annotat" +
-      "ions.proto\032\034google/protobuf/struct.proto" +
-      "\"\231\001\n\024CreateSessionRequest\022\020\n\010app_name\030\001 " +
-      "\001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t" +
-      "\022&\n\005state\030\004 \001(\0132\027.google.protobuf.Struct" +
-      "\022\"\n\006events\030\005 \003(\0132\022.agentsvc.v1.Event\">\n\025" +
-      "CreateSessionResponse\022%\n\007session\030\001 \001(\0132\024" +
-      ".agentsvc.v1.Session\"\245\001\n\021GetSessionReque" +
-      "st\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n" +
-      "\nsession_id\030\003 \001(\t\022\031\n\021num_recent_events\030\004" +
-      " \001(\005\022\027\n\017after_timestamp\030\005 \001(\001\022\021\n\tpage_si" +
-      "ze\030\006 \001(\005\022\022\n\npage_token\030\007 \001(\t\"T\n\022GetSessi" +
-      "onResponse\022%\n\007session\030\001 \001(\0132\024.agentsvc.v" +
-      "1.Session\022\027\n\017next_page_token\030\002 \001(\t\"_\n\023Li" +
-      "stSessionsRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007u" +
-      "ser_id\030\002 \001(\t\022\021\n\tpage_size\030\003 \001(\005\022\022\n\npage_" +
-      "token\030\004 \001(\t\"W\n\024ListSessionsResponse\022&\n\010s" +
-      "essions\030\001 \003(\0132\024.agentsvc.v1.Session\022\027\n\017n" +
-      "ext_page_token\030\002 \001(\t\"M\n\024DeleteSessionReq" +
+      "ntsvc.v1\032\031agentsvc/v1/content.proto\032\027age" +
+      "ntsvc/v1/event.proto\032\031agentsvc/v1/sessio" +
+      "n.proto\032\034google/api/annotations.proto\032\034g" +
+      "oogle/protobuf/struct.proto\"\231\001\n\024CreateSe" +
+      "ssionRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_i" +
+      "d\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022&\n\005state\030\004 \001" +
+      "(\0132\027.google.protobuf.Struct\022\"\n\006events\030\005 " +
+      "\003(\0132\022.agentsvc.v1.Event\">\n\025CreateSession" +
+      "Response\022%\n\007session\030\001 \001(\0132\024.agentsvc.v1." +
+      "Session\"\245\001\n\021GetSessionRequest\022\020\n\010app_nam" +
+      "e\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003" +
+      " \001(\t\022\031\n\021num_recent_events\030\004 \001(\005\022\027\n\017after" +
+      "_timestamp\030\005 \001(\001\022\021\n\tpage_size\030\006 \001(\005\022\022\n\np" +
+      "age_token\030\007 \001(\t\"T\n\022GetSessionResponse\022%\n" +
+      "\007session\030\001 \001(\0132\024.agentsvc.v1.Session\022\027\n\017" +
+      "next_page_token\030\002 \001(\t\"_\n\023ListSessionsReq" +
       "uest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022" +
-      "\022\n\nsession_id\030\003 \001(\t\"\027\n\025DeleteSessionResp" +
-      "onse\"\200\001\n\031UpdateSessionStateRequest\022\020\n\010ap" +
-      "p_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession" +
-      "_id\030\003 \001(\t\022,\n\013state_delta\030\004 \001(\0132\027.google." +
-      "protobuf.Struct\"C\n\032UpdateSessionStateRes" +
-      "ponse\022%\n\007session\030\001 \001(\0132\024.agentsvc.v1.Ses" +
-      "sion\"r\n\024RewindSessionRequest\022\020\n\010app_name" +
-      "\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 " +
-      "\001(\t\022#\n\033rewind_before_invocation_id\030\004 \001(\t" +
-      "\">\n\025RewindSessionResponse\022%\n\007session\030\001 \001" +
-      "(\0132\024.agentsvc.v1.Session2\315\007\n\016SessionServ" +
-      "ice\022\225\001\n\rCreateSession\022!.agentsvc.v1.Crea" +
-      "teSessionRequest\032\".agentsvc.v1.CreateSes" +
-      "sionResponse\"=\202\323\344\223\0027\")/apps/{app_name}/u" +
-      "sers/{user_id}/sessions:\001*b\007session\022\226\001\n\n" +
-      "GetSession\022\036.agentsvc.v1.GetSessionReque" +
-      "st\032\037.agentsvc.v1.GetSessionResponse\"G\202\323\344" +
-      "\223\002A\0226/apps/{app_name}/users/{user_id}/se" +
-      "ssions/{session_id}b\007session\022\220\001\n\014ListSes" +
-      "sions\022 .agentsvc.v1.ListSessionsRequest\032" +
-      "!.agentsvc.v1.ListSessionsResponse\";\202\323\344\223" +
-      "\0025\022)/apps/{app_name}/users/{user_id}/ses" +
-      "sionsb\010sessions\022\226\001\n\rDeleteSession\022!.agen" +
-      "tsvc.v1.DeleteSessionRequest\032\".agentsvc." +
-      "v1.DeleteSessionResponse\">\202\323\344\223\0028*6/apps/" +
-      "{app_name}/users/{user_id}/sessions/{ses" +
-      "sion_id}\022\251\001\n\rRewindSession\022!.agentsvc.v1" +
-      ".RewindSessionRequest\032\".agentsvc.v1.Rewi" +
-      "ndSessionResponse\"Q\202\323\344\223\002K\"=/apps/{app_na" +
-      "me}/users/{user_id}/sessions/{session_id" +
-      "}/rewind:\001*b\007session\022\261\001\n\022UpdateSessionSt" +
-      "ate\022&.agentsvc.v1.UpdateSessionStateRequ" +
-      "est\032\'.agentsvc.v1.UpdateSessionStateResp" +
-      "onse\"J\202\323\344\223\002D26/apps/{app_name}/users/{us" +
-      "er_id}/sessions/{session_id}:\001*b\007session" +
-      "BL\n\017dev.agentsvc.v1P\001Z7github.com/agents" +
-      "vc/agentsvc/gen/go/agentsvc/v1/api;apib\006" +
-      "proto3"
+      "\021\n\tpage_size\030\003 \001(\005\022\022\n\npage_token\030\004 \001(\t\"W" +
+      "\n\024ListSessionsResponse\022&\n\010sessions\030\001 \003(\013" +
+      "2\024.agentsvc.v1.Session\022\027\n\017next_page_toke" +
+      "n\030\002 \001(\t\"M\n\024DeleteSessionRequest\022\020\n\010app_n" +
+      "ame\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id" +
+      "\030\003 \001(\t\"\027\n\025DeleteSessionResponse\"\200\001\n\031Upda" +
+      "teSessionStateRequest\022\020\n\010app_name\030\001 \001(\t\022" +
+      "\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022,\n\013" +
+      "state_delta\030\004 \001(\0132\027.google.protobuf.Stru" +
+      "ct\"C\n\032UpdateSessionStateResponse\022%\n\007sess" +
+      "ion\030\001 \001(\0132\024.agentsvc.v1.Session\"r\n\024Rewin" +
+      "dSessionRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007use" +
+      "r_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022#\n\033rewind" +
+      "_before_invocation_id\030\004 \001(\t\">\n\025RewindSes" +
+      "sionResponse\022%\n\007session\030\001 \001(\0132\024.agentsvc" +
+      ".v1.Session\"R\n\031AddSessionToMemoryRequest" +
+      "\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\ns" +
+      "ession_id\030\003 \001(\t\"\034\n\032AddSessionToMemoryRes" +
+      "ponse\"G\n\023SearchMemoryRequest\022\020\n\010app_name" +
+      "\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\r\n\005query\030\003 \001(\t\"B" +
+      "\n\024SearchMemoryResponse\022*\n\010memories\030\001 \003(\013" +
+      "2\030.agentsvc.v1.MemoryEntry\"\225\001\n\013MemoryEnt" +
+      "ry\022%\n\007content\030\001 \001(\0132\024.agentsvc.v1.Conten" +
+      "t\0220\n\017custom_metadata\030\002 \001(\0132\027.google.prot" +
+      "obuf.Struct\022\n\n\002id\030\003 \001(\t\022\016\n\006author\030\004 \001(\t\022" +
+      "\021\n\ttimestamp\030\005 \001(\t2\372\t\n\016SessionService\022\225\001" +
+      "\n\rCreateSession\022!.agentsvc.v1.CreateSess" +
+      "ionRequest\032\".agentsvc.v1.CreateSessionRe" +
+      "sponse\"=\202\323\344\223\0027\")/apps/{app_name}/users/{" +
+      "user_id}/sessions:\001*b\007session\022\226\001\n\nGetSes" +
+      "sion\022\036.agentsvc.v1.GetSessionRequest\032\037.a" +
+      "gentsvc.v1.GetSessionResponse\"G\202\323\344\223\002A\0226/" +
+      "apps/{app_name}/users/{user_id}/sessions" +
+      "/{session_id}b\007session\022\220\001\n\014ListSessions\022" +
+      " .agentsvc.v1.ListSessionsRequest\032!.agen" +
+      "tsvc.v1.ListSessionsResponse\";\202\323\344\223\0025\022)/a" +
+      "pps/{app_name}/users/{user_id}/sessionsb" +
+      "\010sessions\022\226\001\n\rDeleteSession\022!.agentsvc.v" +
+      "1.DeleteSessionRequest\032\".agentsvc.v1.Del" +
+      "eteSessionResponse\">\202\323\344\223\0028*6/apps/{app_n" +
+      "ame}/users/{user_id}/sessions/{session_i" +
+      "d}\022\251\001\n\rRewindSession\022!.agentsvc.v1.Rewin" +
+      "dSessionRequest\032\".agentsvc.v1.RewindSess" +
+      "ionResponse\"Q\202\323\344\223\002K\"=/apps/{app_name}/us" +
+      "ers/{user_id}/sessions/{session_id}/rewi" +
+      "nd:\001*b\007session\022\231\001\n\022AddSessionToMemory\022&." +
+      "agentsvc.v1.AddSessionToMemoryRequest\032\'." +
+      "agentsvc.v1.AddSessionToMemoryResponse\"2" +
+      "\202\323\344\223\002,2\'/apps/{app_name}/users/{user_id}" +
+      "/memory:\001*\022\216\001\n\014SearchMemory\022 .agentsvc.v" +
+      "1.SearchMemoryRequest\032!.agentsvc.v1.Sear" +
+      "chMemoryResponse\"9\202\323\344\223\0023\022\'/apps/{app_nam" +
+      "e}/users/{user_id}/memoryb\010memories\022\261\001\n\022" +
+      "UpdateSessionState\022&.agentsvc.v1.UpdateS" +
+      "essionStateRequest\032\'.agentsvc.v1.UpdateS" +
+      "essionStateResponse\"J\202\323\344\223\002D26/apps/{app_" +
+      "name}/users/{user_id}/sessions/{session_" +
+      "id}:\001*b\007sessionBL\n\017dev.agentsvc.v1P\001Z7gi" +
+      "thub.com/agentsvc/agentsvc/gen/go/agents" +
+      "vc/v1/api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
+          dev.agentsvc.v1.ContentOuterClass.getDescriptor(),
           dev.agentsvc.v1.EventOuterClass.getDescriptor(),
           dev.agentsvc.v1.SessionOuterClass.getDescriptor(),
           com.google.api.AnnotationsProto.getDescriptor(),
@@ -236,7 +280,38 @@ public final class SessionServiceOuterClass extends com.google.protobuf.Generate
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_RewindSessionResponse_descriptor,
         new java.lang.String[] { "Session", });
+    internal_static_agentsvc_v1_AddSessionToMemoryRequest_descriptor =
+      getDescriptor().getMessageType(12);
+    internal_static_agentsvc_v1_AddSessionToMemoryRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_AddSessionToMemoryRequest_descriptor,
+        new java.lang.String[] { "AppName", "UserId", "SessionId", });
+    internal_static_agentsvc_v1_AddSessionToMemoryResponse_descriptor =
+      getDescriptor().getMessageType(13);
+    internal_static_agentsvc_v1_AddSessionToMemoryResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_AddSessionToMemoryResponse_descriptor,
+        new java.lang.String[] { });
+    internal_static_agentsvc_v1_SearchMemoryRequest_descriptor =
+      getDescriptor().getMessageType(14);
+    internal_static_agentsvc_v1_SearchMemoryRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_SearchMemoryRequest_descriptor,
+        new java.lang.String[] { "AppName", "UserId", "Query", });
+    internal_static_agentsvc_v1_SearchMemoryResponse_descriptor =
+      getDescriptor().getMessageType(15);
+    internal_static_agentsvc_v1_SearchMemoryResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_SearchMemoryResponse_descriptor,
+        new java.lang.String[] { "Memories", });
+    internal_static_agentsvc_v1_MemoryEntry_descriptor =
+      getDescriptor().getMessageType(16);
+    internal_static_agentsvc_v1_MemoryEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_MemoryEntry_descriptor,
+        new java.lang.String[] { "Content", "CustomMetadata", "Id", "Author", "Timestamp", });
     descriptor.resolveAllFeaturesImmutable();
+    dev.agentsvc.v1.ContentOuterClass.getDescriptor();
     dev.agentsvc.v1.EventOuterClass.getDescriptor();
     dev.agentsvc.v1.SessionOuterClass.getDescriptor();
     com.google.api.AnnotationsProto.getDescriptor();
