@@ -3,6 +3,7 @@ package blobstore
 import (
 	"context"
 	"fmt"
+	"io"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/artifacts"
@@ -20,9 +21,9 @@ func (s *Store) Load(ctx context.Context, key artifacts.Key, version int64) (*v1
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	data, err := s.bucket.ReadAll(ctx, blobKey)
+	data, err := s.read(ctx, blobKey)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, notFound(err))
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	// ADK returns None for a version saved with empty data.
 	if len(data) == 0 {
@@ -32,6 +33,20 @@ func (s *Store) Load(ctx context.Context, key artifacts.Key, version int64) (*v1
 		return &v1.Part{Text: string(data)}, nil
 	}
 	return &v1.Part{InlineData: &v1.Blob{MimeType: m.MimeType, Data: data, DisplayName: m.DisplayName}}, nil
+}
+
+// read returns the body of the blob at key, read into a buffer of its size.
+func (s *Store) read(ctx context.Context, key string) ([]byte, error) {
+	r, err := s.bucket.NewReader(ctx, key, nil)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	defer r.Close()
+	data := make([]byte, r.Size())
+	if _, err := io.ReadFull(r, data); err != nil {
+		return nil, fmt.Errorf("read %d bytes: %w", len(data), err)
+	}
+	return data, nil
 }
 
 // GetArtifactVersion returns the metadata of a version; see

@@ -1,7 +1,6 @@
 package blobstore
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -60,7 +59,7 @@ func (s *Store) Save(ctx context.Context, key artifacts.Key, part *v1.Part, cust
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", op, err)
 		}
-		err = s.bucket.Upload(ctx, loc.versionKey(next), bytes.NewReader(body), &blob.WriterOptions{
+		err = s.write(ctx, loc.versionKey(next), body, &blob.WriterOptions{
 			ContentType:                 contentType,
 			DisableContentTypeDetection: true,
 			Metadata:                    map[string]string{metaKey: enc},
@@ -84,6 +83,21 @@ func (s *Store) Save(ctx context.Context, key artifacts.Key, part *v1.Part, cust
 			return 0, fmt.Errorf("%s: write version %d: %w", op, next, err)
 		}
 	}
+}
+
+// write stores body at key in one Write, which lets memblob and fileblob
+// take it without growing a buffer (bucket.Upload and WriteAll copy it or
+// hash it).
+func (s *Store) write(ctx context.Context, key string, body []byte, opts *blob.WriterOptions) error {
+	w, err := s.bucket.NewWriter(ctx, key, opts)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(body); err != nil {
+		_ = w.Close()
+		return err
+	}
+	return w.Close()
 }
 
 // encodePart returns the body to store for part, its metadata (less the
