@@ -36,6 +36,14 @@ $(TOOLS)/stamps/%:
 .PHONY: tools
 tools: $(foreach t,$(GO_TOOLS),$(TOOLS)/stamps/$(subst /,+,$(t))) ## Install the pinned generators and grpcurl.
 
+# The S3-compatible server that the artifact store's tests run against
+# (scripts/with-s3.sh): the Versity S3 Gateway, built from its Go module.
+VERSITYGW_VERSION := v1.8.0
+VERSITYGW := github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+
+.PHONY: s3-server
+s3-server: $(TOOLS)/stamps/$(subst /,+,$(VERSITYGW)) ## Install the pinned S3-compatible test server (versitygw) into .tools/bin.
+
 $(TOOLS)/protodeps/.v$(GOOGLEAPIS_PROTOS_VERSION):
 	rm -rf $(TOOLS)/protodeps $(TOOLS)/wheels
 	python3 -m pip download --quiet --no-deps --only-binary=:all: -d $(TOOLS)/wheels \
@@ -124,11 +132,12 @@ run: build ## Serve the example apps on embedded defaults (offline model when no
 	scripts/run.sh
 
 # Tests that need Redis get a private redis-server (installed when missing)
-# and a private Redis Cluster (3 primaries, 3 replicas); in CI they fail
-# rather than skip without them. The MCP tests get npm's reference server.
+# and a private Redis Cluster (3 primaries, 3 replicas), the artifact
+# store's S3 tests a private S3-compatible server, the MCP tests npm's
+# reference server; in CI they fail rather than skip without them.
 .PHONY: unit
-unit: ## go test -race over every package but the end-to-end tests, with a private Redis, Redis Cluster and the MCP reference server.
-	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-mcp.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
+unit: ## go test -race over every package but the end-to-end tests, with a private Redis, Redis Cluster, S3 server and MCP server.
+	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-s3.sh scripts/with-mcp.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
 
 FUZZTIME ?= 5s
 
@@ -161,7 +170,7 @@ bench: bench-go bench-load ## All figures: the Go benchmarks, then the load runs
 
 .PHONY: bench-go
 bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
-	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-mcp.sh go test -run '^$$' -bench . -benchmem ./internal/...
+	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-s3.sh scripts/with-mcp.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
 test: lint check-gen unit fuzz integration conformance test-browser test-clients ## Everything CI runs.

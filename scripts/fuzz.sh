@@ -26,6 +26,7 @@ targets=(
   "internal/runtime/pyfmt FuzzFormatValue"
   "internal/runtime/pyfmt FuzzFormatScalar"
   "internal/runtime/pyfmt FuzzReprJSON"
+  "internal/artifacts/blobstore FuzzSegment"
 )
 
 # A target missing from the list would never run here.
