@@ -295,6 +295,7 @@ func TestConnectStartErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			ctx := testContext(t) // the parent's may run out while this waits for a slot
 			stream, err := s.runner.Connect(ctx)
 			if err != nil {
 				t.Fatal(err)

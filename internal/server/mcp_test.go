@@ -193,8 +193,11 @@ func TestMCPToolsetServerKilledMidCall(t *testing.T) {
 			}
 		}
 	}
-	if got := resp.GetResponse().AsMap(); !cmp.Equal(got, map[string]any{"error": "MCP tool execution failed: Connection closed"}) {
-		t.Errorf("response = %v", got)
+	// The connection closes mid-call; on a busy machine the retry's process
+	// may die while it starts, which ADK words as unexpected.
+	got, _ := resp.GetResponse().AsMap()["error"].(string)
+	if got != "MCP tool execution failed: Connection closed" && !strings.HasPrefix(got, "Unexpected error during MCP tool execution: Failed to create MCP session: ") {
+		t.Errorf("response = %v", resp.GetResponse().AsMap())
 	}
 
 	events, err = s.run(t.Context(), sid, "Again.", false)

@@ -156,6 +156,7 @@ func TestRequestIDOverGRPC(t *testing.T) {
 	for _, tc := range requestIDCases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			ctx := testContext(t) // the parent's may run out while this waits for a slot
 			cctx := ctx
 			if tc.sent != "" {
 				cctx = metadata.AppendToOutgoingContext(ctx, "x-request-id", tc.sent)
