@@ -64,6 +64,7 @@ type options struct {
 	httpAddr      string
 	sessions      string
 	memory        string
+	artifacts     string
 	sessionTTL    time.Duration
 	geminiBaseURL string
 	shutdownGrace time.Duration
@@ -121,6 +122,7 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.agents, "agents", "", "directory with one sub-directory per app, each holding root_agent.yaml (default: the bundled example apps)")
 	fs.StringVar(&o.grpcAddr, "grpc-addr", "127.0.0.1:50051", "gRPC listen address")
 	fs.StringVar(&o.httpAddr, "http-addr", "127.0.0.1:8080", "REST listen address")
+	fs.StringVar(&o.artifacts, "artifacts", "memory://", "artifact store: memory://, file:///dir, s3://bucket?region=R (endpoint=...&use_path_style=true for S3-compatible servers) or gs://bucket")
 	fs.StringVar(&o.memory, "memory", "memory://", "memory service of load_memory, preload_memory and AddSessionToMemory: memory://, redis://host:port/db or redis+cluster://host:port,host:port (rediss:// and rediss+cluster:// for TLS)")
 	fs.StringVar(&o.sessions, "sessions", "memory://", "session store: memory://, redis://host:port/db, or redis+cluster://host:port,host:port for Redis Cluster (rediss:// and rediss+cluster:// for TLS)")
 	fs.DurationVar(&o.sessionTTL, "session-ttl", 0, "with Redis, expire a session this long after its last write (0 keeps sessions)")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
+
 	memsvc "github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/memory/memoryurl"
 	memredis "github.com/agentsvc/agentsvc/internal/memory/redis"
@@ -90,6 +92,11 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return err
 	}
 	defer mem.Close()
+	arts, err := blobstore.Open(ctx, o.artifacts, blobstore.WithLogger(log))
+	if err != nil {
+		return fmt.Errorf("--artifacts %s: %w", redactURL(o.artifacts), err)
+	}
+	defer arts.Close()
 
 	apps, err := loadApps(o.agents, store, provider, historySessions(o))
 	if err != nil {
@@ -97,6 +104,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	}
 	for _, a := range apps {
 		a.Runner.Memory = mem
+		a.Runner.Artifacts = arts
 		a.Runner.MaxDepth = o.maxDepth
 		a.Runner.Telemetry = tel.engine
 	}
@@ -112,7 +120,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Apps: apps, Sessions: store, Memory: mem, Logger: log, ToolTimeout: o.toolTimeout,
+	srv := server.New(server.Config{Apps: apps, Sessions: store, Memory: mem, Artifacts: arts, Logger: log, ToolTimeout: o.toolTimeout,
 		MaxInvocationTime:   o.maxInvocationTime,
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
 		MaxDepth:                        o.maxDepth,
@@ -153,6 +161,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	api.RegisterRunnerServiceServer(gs, srv)
 	api.RegisterSessionServiceServer(gs, srv)
 	api.RegisterAppServiceServer(gs, srv)
+	api.RegisterArtifactServiceServer(gs, srv)
 	healthSrv := health.NewServer()
 	ready := newReadiness(healthSrv) // NOT_SERVING until the listeners serve
 	healthpb.RegisterHealthServer(gs, healthSrv)

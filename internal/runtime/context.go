@@ -2,8 +2,11 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 
 	"github.com/agentsvc/agentsvc/internal/memory"
 
@@ -36,11 +39,12 @@ type ClientTools interface {
 // invocation is the part of the context shared by every agent of one
 // invocation.
 type invocation struct {
-	app      *App
-	models   models.Resolver
-	memory   memory.Service // nil: none
-	maxDepth int            // Runner.MaxDepth
-	session  *v1.Session
+	app       *App
+	models    models.Resolver
+	memory    memory.Service    // nil: none
+	artifacts artifacts.Service // nil: none
+	maxDepth  int               // Runner.MaxDepth
+	session   *v1.Session
 	// loaded is how many events the session held when the invocation
 	// started.
 	loaded   int
@@ -107,6 +111,59 @@ func (ictx *InvocationContext) SearchMemory(query string) ([]memory.Entry, error
 	}
 	return ictx.inv.memory.Search(ictx.ctx, ictx.inv.app.Name, ictx.inv.session.UserId, query)
 }
+
+// errNoArtifacts is ADK's error when an app has no artifact service.
+var errNoArtifacts = &Error{Code: CodeFailedPrecondition, Reason: "ARTIFACTS_NOT_CONFIGURED", Message: "Artifact service is not initialized."}
+
+// artifactKey is the key of the session's artifact called filename.
+func (ictx *InvocationContext) artifactKey(filename string) artifacts.Key {
+	s := ictx.inv.session
+	return artifacts.Key{AppName: ictx.inv.app.Name, UserID: s.UserId, SessionID: s.Id, Filename: filename}
+}
+
+// SaveArtifact saves part as the next version of the session's (or, for a
+// "user:" name, the user's) artifact and records the version in actions'
+// artifact_delta, as ADK's context.save_artifact does.
+func (ictx *InvocationContext) SaveArtifact(actions *v1.EventActions, filename string, part *v1.Part) (int64, error) {
+	if ictx.inv.artifacts == nil {
+		return 0, errNoArtifacts
+	}
+	version, err := ictx.inv.artifacts.Save(ictx.ctx, ictx.artifactKey(filename), part, nil)
+	if err != nil {
+		return 0, err
+	}
+	if actions.ArtifactDelta == nil {
+		actions.ArtifactDelta = map[string]int64{}
+	}
+	actions.ArtifactDelta[filename] = version
+	return version, nil
+}
+
+// LoadArtifact returns a version of an artifact (the latest with
+// [artifacts.Latest]); nil when there is none, as ADK's None.
+func (ictx *InvocationContext) LoadArtifact(filename string, version int64) (*v1.Part, error) {
+	if ictx.inv.artifacts == nil {
+		return nil, errNoArtifacts
+	}
+	part, err := ictx.inv.artifacts.Load(ictx.ctx, ictx.artifactKey(filename), version)
+	if errors.Is(err, artifacts.ErrNotFound) {
+		return nil, nil
+	}
+	return part, err
+}
+
+// ListArtifacts returns the names of the session's and the user's
+// artifacts, sorted.
+func (ictx *InvocationContext) ListArtifacts() ([]string, error) {
+	if ictx.inv.artifacts == nil {
+		return nil, errNoArtifacts
+	}
+	s := ictx.inv.session
+	return ictx.inv.artifacts.ListKeys(ictx.ctx, ictx.inv.app.Name, s.UserId, s.Id)
+}
+
+// HasArtifacts reports whether the invocation has an artifact service.
+func (ictx *InvocationContext) HasArtifacts() bool { return ictx.inv.artifacts != nil }
 
 // ClientCallbacks returns the client's callbacks, or nil when the
 // invocation has no client channel.

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+
 	"github.com/agentsvc/agentsvc/internal/memory"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -87,6 +89,9 @@ type Runner struct {
 	// Memory is the memory service tools search (load_memory,
 	// preload_memory); nil means none.
 	Memory memory.Service
+	// Artifacts is the artifact service tools, callbacks and {artifact.x}
+	// instructions use; nil means none.
+	Artifacts artifacts.Service
 
 	historiesOnce sync.Once
 	histories     *histories
@@ -209,7 +214,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
-		inv: &invocation{app: r.App, models: r.Models, memory: r.Memory, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events),
+		inv: &invocation{app: r.App, models: r.Models, memory: r.Memory, artifacts: r.Artifacts, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events),
 			client: req.Client, callbacks: req.Callbacks,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID}),
 			tel:     tel, attrs: tel.attrsOf(r.App.Name)},

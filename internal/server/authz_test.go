@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
+
 	"github.com/agentsvc/agentsvc/internal/memory/inmemory"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -111,6 +114,7 @@ func newAuthStack(t *testing.T, a *auth.Authenticator, opts ...grpc.ServerOption
 	fx := newFixture(t, withStore(store), withoutGRPC(), withConfig(func(c *server.Config) {
 		c.Authenticator = a
 		c.Memory = inmemory.New()
+		c.Artifacts = authzArtifacts(t)
 	}))
 	conn := serveAllGRPC(t, fx.srv, append(server.AuthOptions(a, nil), opts...))
 	fx.conn, fx.runner, fx.sessions = conn, api.NewRunnerServiceClient(conn), api.NewSessionServiceClient(conn)
@@ -137,6 +141,7 @@ func serveAllGRPC(t *testing.T, srv *server.Server, opts []grpc.ServerOption) *g
 	api.RegisterRunnerServiceServer(gs, srv)
 	api.RegisterSessionServiceServer(gs, srv)
 	api.RegisterAppServiceServer(gs, srv)
+	api.RegisterArtifactServiceServer(gs, srv)
 	healthpb.RegisterHealthServer(gs, health.NewServer())
 	served := make(chan struct{})
 	go func() { _ = gs.Serve(lis); close(served) }()
@@ -285,6 +290,14 @@ var restCalls = append([]routeCase{
 	{"DELETE /apps/*/users/*/sessions/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1"}, 0},
 	{"PATCH /apps/*/users/*/sessions/*", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/sessions/s1", body: `{"stateDelta": {"k": "v"}}`}, 0},
 	{"POST /apps/*/users/*/sessions/*/rewind", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/rewind", body: `{"rewindBeforeInvocationId": "inv1"}`}, 0},
+	{"GET /apps/*/users/*/sessions/*/artifacts", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts"}, 0},
+	{"POST /apps/*/users/*/sessions/*/artifacts", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/artifacts", body: `{"filename": "a.txt", "artifact": {"text": "hi"}}`}, 0},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt"}, 0},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions"}, 0},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/metadata", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/metadata"}, 0},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/0"}, 0},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/*/metadata", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/0/metadata"}, 0},
+	{"DELETE /apps/*/users/*/sessions/*/artifacts/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1/artifacts/gone.txt"}, 0},
 	{"PATCH /apps/*/users/*/memory", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/memory", body: `{"session_id": "s1"}`}, 0},
 	{"GET /apps/*/users/*/memory", true, false, request{method: "GET", path: "/apps/desk/users/u1/memory?query=cat"}, 0},
 	{"POST /run", true, false, request{method: "POST", path: "/run", body: runBody("s1", "hello")}, 0},
@@ -590,4 +603,19 @@ func TestAuthorizeWithoutInterceptor(t *testing.T) {
 	if status.Code(err) != codes.Unauthenticated {
 		t.Fatalf("%v, want UNAUTHENTICATED", err)
 	}
+}
+
+// authzArtifacts is a store holding u1's artifact a.txt of session s1, so
+// that reading it is allowed or refused rather than missing.
+func authzArtifacts(t *testing.T) artifacts.Service {
+	t.Helper()
+	store, err := blobstore.Open(t.Context(), "memory://")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Save(t.Context(), artifacts.Key{AppName: appName, UserID: userID, SessionID: "s1", Filename: "a.txt"},
+		&v1.Part{Text: "hi"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return store
 }

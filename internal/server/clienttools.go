@@ -111,7 +111,8 @@ func (c *clientTools) CallTool(ctx context.Context, call *tools.ClientCall) (*to
 	if err != nil {
 		return nil, err
 	}
-	return &tools.ClientResult{Response: res.GetResponse(), Error: res.GetError(), Actions: res.GetActions()}, nil
+	return &tools.ClientResult{Response: res.GetResponse(), Error: res.GetError(), Actions: res.GetActions(),
+		Artifacts: res.GetArtifacts()}, nil
 }
 
 // waiter is a call waiting for the client's answer: a tool_result or a

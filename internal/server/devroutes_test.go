@@ -87,7 +87,7 @@ func TestAppInfoRoutes(t *testing.T) {
 		{"unknown app", "GET", "/apps/nope/app-info", "APP_NOT_FOUND", 404},
 		{"bad detailed", "GET", "/list-apps?detailed=maybe", "INVALID_ARGUMENT", 400},
 		{"eval route", "GET", "/dev/apps/desk/eval_sets", "NOT_SERVED", 501},
-		{"artifact route", "GET", "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/3", "NOT_SERVED", 501},
+		{"builder route", "GET", "/dev/apps/desk/builder", "NOT_SERVED", 501},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

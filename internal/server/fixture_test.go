@@ -148,6 +148,7 @@ func serveGRPC(t testing.TB, srv *server.Server, serverOpts []grpc.ServerOption,
 	gs := grpc.NewServer(serverOpts...)
 	api.RegisterRunnerServiceServer(gs, srv)
 	api.RegisterSessionServiceServer(gs, srv)
+	api.RegisterArtifactServiceServer(gs, srv)
 	served := make(chan struct{})
 	go func() { _ = gs.Serve(lis); close(served) }()
 	dial := append([]grpc.DialOption{

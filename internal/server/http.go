@@ -62,6 +62,9 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	if err := api.RegisterAppServiceHandlerServer(ctx, mux, s); err != nil {
 		return nil, fmt.Errorf("server: register app routes: %w", err)
 	}
+	if err := api.RegisterArtifactServiceHandlerServer(ctx, mux, s); err != nil {
+		return nil, fmt.Errorf("server: register artifact routes: %w", err)
+	}
 	h := &restRunner{s: s, mux: mux, marshaler: marshaler}
 	routes := []handlerRoute{
 		{"POST", "/run", h.run},

@@ -16,7 +16,6 @@ const (
 	evalFeature     = "ADK's evaluation features (eval sets, eval results, metrics) are not served by agentsvc"
 	builderFeature  = "ADK's agent builder is not served by agentsvc: edit the Agent Config YAML and restart"
 	testsFeature    = "ADK's agent tests are not served by agentsvc"
-	artifactFeature = "artifacts are not served by agentsvc yet"
 	liveFeature     = "live (bidirectional audio/video) runs are not served by agentsvc"
 	traceFeature    = "the dev UI's traces are kept only when agentsvc runs with --trace-buffer N"
 	identityFeature = "agent identity is not served by agentsvc"
@@ -27,14 +26,6 @@ const (
 var notServedRoutes = []notServedRoute{
 	{"POST", "/agent-identity/finalize", identityFeature},
 	{"GET", "/run_live", liveFeature},
-	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts", artifactFeature},
-	{"POST", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts", artifactFeature},
-	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}", artifactFeature},
-	{"DELETE", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}", artifactFeature},
-	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions", artifactFeature},
-	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions/metadata", artifactFeature},
-	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions/{version_id}", artifactFeature},
-	{"GET", "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions/{version_id}/metadata", artifactFeature},
 	{"GET", "/dev/apps/{app_name}/builder", builderFeature},
 	{"POST", "/dev/apps/{app_name}/builder/save", builderFeature},
 	{"POST", "/dev/apps/{app_name}/builder/cancel", builderFeature},

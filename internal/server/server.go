@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+
 	"github.com/agentsvc/agentsvc/internal/memory"
 
 	"github.com/google/uuid"
@@ -35,7 +37,10 @@ type Config struct {
 	// Memory serves AddSessionToMemory and SearchMemory; nil answers them
 	// with FAILED_PRECONDITION. The apps' runners search their own.
 	Memory memory.Service
-	Logger *slog.Logger
+	// Artifacts serves the ArtifactService; nil answers it with
+	// FAILED_PRECONDITION.
+	Artifacts artifacts.Service
+	Logger    *slog.Logger
 	// LeaseTTL bounds how long a crashed replica keeps a session busy.
 	// Default 30s.
 	LeaseTTL time.Duration
@@ -113,14 +118,16 @@ type Server struct {
 	api.UnimplementedRunnerServiceServer
 	api.UnimplementedSessionServiceServer
 	api.UnimplementedAppServiceServer
+	api.UnimplementedArtifactServiceServer
 
-	apps     map[string]*App
-	names    []string
-	sessions sessions.Service
-	memory   memory.Service
-	log      *slog.Logger
-	leaseTTL time.Duration
-	owner    string
+	apps      map[string]*App
+	names     []string
+	sessions  sessions.Service
+	memory    memory.Service
+	artifacts artifacts.Service
+	log       *slog.Logger
+	leaseTTL  time.Duration
+	owner     string
 	// toolTimeout is Config.ToolTimeout; zero lets the tools package apply
 	// its default.
 	toolTimeout time.Duration
@@ -151,12 +158,13 @@ type Server struct {
 // New returns a server for the apps of cfg.
 func New(cfg Config) *Server {
 	s := &Server{
-		apps:     make(map[string]*App, len(cfg.Apps)),
-		sessions: cfg.Sessions,
-		memory:   cfg.Memory,
-		log:      cfg.Logger,
-		leaseTTL: cfg.LeaseTTL,
-		owner:    uuid.NewString(),
+		apps:      make(map[string]*App, len(cfg.Apps)),
+		sessions:  cfg.Sessions,
+		memory:    cfg.Memory,
+		artifacts: cfg.Artifacts,
+		log:       cfg.Logger,
+		leaseTTL:  cfg.LeaseTTL,
+		owner:     uuid.NewString(),
 
 		toolTimeout: cfg.ToolTimeout,
 

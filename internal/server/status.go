@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+
 	"github.com/agentsvc/agentsvc/internal/memory"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -68,6 +70,7 @@ func statusError(code codes.Code, reason, msg string) error {
 func classify(err error) (codes.Code, string, string) {
 	var rerr *runtime.Error
 	var merr *models.Error
+	var aerr *artifacts.InputError
 	switch {
 	case errors.As(err, &rerr):
 		return runtimeCodes[rerr.Code], rerr.Reason, rerr.Message
@@ -83,6 +86,14 @@ func classify(err error) (codes.Code, string, string) {
 		return codes.ResourceExhausted, "SESSION_TOO_LARGE", "session is too large: it has reached its limit of events or bytes; start a new session"
 	case errors.Is(err, sessions.ErrUnavailable):
 		return codes.Unavailable, "SESSION_STORE_UNAVAILABLE", "session store unavailable"
+	case errors.As(err, &aerr):
+		return codes.InvalidArgument, "ARTIFACT_INVALID", aerr.Message
+	case errors.Is(err, artifacts.ErrNotFound):
+		return codes.NotFound, "ARTIFACT_NOT_FOUND", "Artifact not found"
+	case errors.Is(err, artifacts.ErrTooLarge):
+		return codes.ResourceExhausted, "ARTIFACT_TOO_LARGE", "the artifact is larger than the store accepts"
+	case errors.Is(err, artifacts.ErrConflict):
+		return codes.Aborted, "ARTIFACT_CONFLICT", "concurrent saves of the artifact kept taking its next version; retry"
 	case errors.Is(err, memory.ErrTooLarge):
 		return codes.ResourceExhausted, "MEMORY_FULL", "the user's memory is full"
 	case errors.Is(err, memory.ErrQueryTooLarge):

@@ -1,8 +1,12 @@
 package llmagent
 
 import (
+	"context"
 	"fmt"
 	"slices"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 
 	"google.golang.org/protobuf/proto"
 
@@ -171,11 +175,28 @@ func (a *Agent) instructions(ictx *runtime.InvocationContext, req *v1.LlmRequest
 }
 
 func (a *Agent) inject(ictx *runtime.InvocationContext, template string) (string, error) {
-	s, err := instructions.Inject(ictx.Context(), template, ictx.StateValue, nil)
+	var loader instructions.ArtifactLoader
+	if ictx.HasArtifacts() {
+		loader = artifactText{ictx}
+	}
+	s, err := instructions.Inject(ictx.Context(), template, ictx.StateValue, loader)
 	if err != nil {
 		return "", runtime.AppConfigError("INSTRUCTION", err)
 	}
 	return s, nil
+}
+
+// artifactText inserts an artifact's latest version as ADK does: Python's
+// str() of the Part.
+type artifactText struct{ ictx *runtime.InvocationContext }
+
+// LoadArtifactText implements [instructions.ArtifactLoader].
+func (a artifactText) LoadArtifactText(_ context.Context, name string) (string, bool, error) {
+	part, err := a.ictx.LoadArtifact(name, artifacts.Latest)
+	if err != nil || part == nil {
+		return "", false, err
+	}
+	return pyfmt.PartStr(part), true, nil
 }
 
 // identity appends ADK's identity sentence.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -65,6 +66,9 @@ type ClientResult struct {
 	Error string
 	// Actions are applied as a local tool's actions would be.
 	Actions *v1.EventActions
+	// Artifacts are files the tool saves, by name, as a local tool's
+	// save_artifact calls.
+	Artifacts map[string]*v1.Part
 }
 
 // ClientToolConfig declares a tool that lives in the client.
@@ -183,6 +187,9 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 		res = &ClientResult{}
 	}
 	applyActions(tctx, res.Actions)
+	if err := saveArtifacts(tctx, res.Artifacts); err != nil {
+		return nil, fmt.Errorf("tools: client tool %s: %w", t.name, err)
+	}
 	if res.Error != "" {
 		return errorResult(res.Error), nil
 	}
@@ -194,6 +201,22 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 		return runtime.NullResult(), nil
 	}
 	return v, nil
+}
+
+// saveArtifacts saves a client tool's files, in name order, each recorded
+// in the call's artifact_delta.
+func saveArtifacts(tctx *runtime.ToolContext, files map[string]*v1.Part) error {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if _, err := tctx.SaveArtifact(tctx.Actions, name, files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readableState is the session state with the call's pending delta (what

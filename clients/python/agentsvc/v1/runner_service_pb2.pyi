@@ -169,16 +169,25 @@ class ToolDeclaration(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., long_running: _Optional[bool] = ..., require_confirmation: _Optional[bool] = ...) -> None: ...
 
 class ToolResult(_message.Message):
-    __slots__ = ("call_id", "response", "error", "actions")
+    __slots__ = ("call_id", "response", "error", "actions", "artifacts")
+    class ArtifactsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: _content_pb2.Part
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[_content_pb2.Part, _Mapping]] = ...) -> None: ...
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     call_id: str
     response: _struct_pb2.Value
     error: str
     actions: _event_pb2.EventActions
-    def __init__(self, call_id: _Optional[str] = ..., response: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., error: _Optional[str] = ..., actions: _Optional[_Union[_event_pb2.EventActions, _Mapping]] = ...) -> None: ...
+    artifacts: _containers.MessageMap[str, _content_pb2.Part]
+    def __init__(self, call_id: _Optional[str] = ..., response: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., error: _Optional[str] = ..., actions: _Optional[_Union[_event_pb2.EventActions, _Mapping]] = ..., artifacts: _Optional[_Mapping[str, _content_pb2.Part]] = ...) -> None: ...
 
 class CancelRun(_message.Message):
     __slots__ = ()

@@ -987,7 +987,11 @@ type ToolResult struct {
 	// A non-empty error becomes {"error": "<text>"} for the model.
 	Error string `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
 	// Actions the tool took, applied as a local tool's would be.
-	Actions       *v1.EventActions `protobuf:"bytes,4,opt,name=actions,proto3" json:"actions,omitempty"`
+	Actions *v1.EventActions `protobuf:"bytes,4,opt,name=actions,proto3" json:"actions,omitempty"`
+	// Files the tool saves as artifacts of the session (names starting
+	// "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+	// a new version, recorded in the response event's artifact_delta.
+	Artifacts     map[string]*v1.Part `protobuf:"bytes,5,rep,name=artifacts,proto3" json:"artifacts,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1046,6 +1050,13 @@ func (x *ToolResult) GetError() string {
 func (x *ToolResult) GetActions() *v1.EventActions {
 	if x != nil {
 		return x.Actions
+	}
+	return nil
+}
+
+func (x *ToolResult) GetArtifacts() map[string]*v1.Part {
+	if x != nil {
+		return x.Artifacts
 	}
 	return nil
 }
@@ -1423,13 +1434,17 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"parameters\x123\n" +
 	"\bresponse\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bresponse\x12!\n" +
 	"\flong_running\x18\x05 \x01(\bR\vlongRunning\x121\n" +
-	"\x14require_confirmation\x18\x06 \x01(\bR\x13requireConfirmation\"\xa4\x01\n" +
+	"\x14require_confirmation\x18\x06 \x01(\bR\x13requireConfirmation\"\xbb\x02\n" +
 	"\n" +
 	"ToolResult\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x122\n" +
 	"\bresponse\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\bresponse\x12\x14\n" +
 	"\x05error\x18\x03 \x01(\tR\x05error\x123\n" +
-	"\aactions\x18\x04 \x01(\v2\x19.agentsvc.v1.EventActionsR\aactions\"\v\n" +
+	"\aactions\x18\x04 \x01(\v2\x19.agentsvc.v1.EventActionsR\aactions\x12D\n" +
+	"\tartifacts\x18\x05 \x03(\v2&.agentsvc.v1.ToolResult.ArtifactsEntryR\tartifacts\x1aO\n" +
+	"\x0eArtifactsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
+	"\x05value\x18\x02 \x01(\v2\x11.agentsvc.v1.PartR\x05value:\x028\x01\"\v\n" +
 	"\tCancelRun\"\xe9\x01\n" +
 	"\x0fConnectResponse\x12*\n" +
 	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventH\x00R\x05event\x124\n" +
@@ -1479,7 +1494,7 @@ func file_agentsvc_v1_runner_service_proto_rawDescGZIP() []byte {
 }
 
 var file_agentsvc_v1_runner_service_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(StreamingMode)(0),          // 0: agentsvc.v1.StreamingMode
 	(CallbackKind)(0),           // 1: agentsvc.v1.CallbackKind
@@ -1497,23 +1512,25 @@ var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(*ConnectResponse)(nil),     // 13: agentsvc.v1.ConnectResponse
 	(*ToolCall)(nil),            // 14: agentsvc.v1.ToolCall
 	(*RunDone)(nil),             // 15: agentsvc.v1.RunDone
-	(*structpb.Struct)(nil),     // 16: google.protobuf.Struct
-	(*v1.Content)(nil),          // 17: agentsvc.v1.Content
-	(*v1.Event)(nil),            // 18: agentsvc.v1.Event
-	(*v1.LlmRequest)(nil),       // 19: agentsvc.v1.LlmRequest
-	(*v1.LlmResponse)(nil),      // 20: agentsvc.v1.LlmResponse
-	(*v1.FunctionCall)(nil),     // 21: agentsvc.v1.FunctionCall
-	(*structpb.Value)(nil),      // 22: google.protobuf.Value
-	(*v1.EventActions)(nil),     // 23: agentsvc.v1.EventActions
-	(*v1.ToolConfirmation)(nil), // 24: agentsvc.v1.ToolConfirmation
+	nil,                         // 16: agentsvc.v1.ToolResult.ArtifactsEntry
+	(*structpb.Struct)(nil),     // 17: google.protobuf.Struct
+	(*v1.Content)(nil),          // 18: agentsvc.v1.Content
+	(*v1.Event)(nil),            // 19: agentsvc.v1.Event
+	(*v1.LlmRequest)(nil),       // 20: agentsvc.v1.LlmRequest
+	(*v1.LlmResponse)(nil),      // 21: agentsvc.v1.LlmResponse
+	(*v1.FunctionCall)(nil),     // 22: agentsvc.v1.FunctionCall
+	(*structpb.Value)(nil),      // 23: google.protobuf.Value
+	(*v1.EventActions)(nil),     // 24: agentsvc.v1.EventActions
+	(*v1.ToolConfirmation)(nil), // 25: agentsvc.v1.ToolConfirmation
+	(*v1.Part)(nil),             // 26: agentsvc.v1.Part
 }
 var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	0,  // 0: agentsvc.v1.RunConfig.streaming_mode:type_name -> agentsvc.v1.StreamingMode
-	16, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
-	17, // 2: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
-	16, // 3: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
+	17, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
+	18, // 2: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
+	17, // 3: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
 	2,  // 4: agentsvc.v1.RunRequest.run_config:type_name -> agentsvc.v1.RunConfig
-	18, // 5: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
+	19, // 5: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
 	6,  // 6: agentsvc.v1.ConnectRequest.start:type_name -> agentsvc.v1.StartRun
 	11, // 7: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
 	12, // 8: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
@@ -1522,37 +1539,39 @@ var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	10, // 11: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
 	7,  // 12: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
 	1,  // 13: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
-	16, // 14: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
-	19, // 15: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
-	20, // 16: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
-	21, // 17: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
-	16, // 18: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
-	16, // 19: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
-	17, // 20: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
-	20, // 21: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
-	19, // 22: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
-	16, // 23: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
-	16, // 24: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
-	16, // 25: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
-	22, // 26: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
-	23, // 27: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
-	18, // 28: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
-	14, // 29: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
-	15, // 30: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
-	8,  // 31: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
-	21, // 32: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
-	16, // 33: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
-	24, // 34: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
-	16, // 35: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
-	3,  // 36: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
-	5,  // 37: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
-	4,  // 38: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
-	13, // 39: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
-	38, // [38:40] is the sub-list for method output_type
-	36, // [36:38] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	17, // 14: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
+	20, // 15: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
+	21, // 16: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
+	22, // 17: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
+	17, // 18: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
+	17, // 19: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
+	18, // 20: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
+	21, // 21: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
+	20, // 22: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
+	17, // 23: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
+	17, // 24: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
+	17, // 25: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
+	23, // 26: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
+	24, // 27: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
+	16, // 28: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
+	19, // 29: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
+	14, // 30: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
+	15, // 31: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
+	8,  // 32: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
+	22, // 33: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
+	17, // 34: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
+	25, // 35: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
+	17, // 36: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
+	26, // 37: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	3,  // 38: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
+	5,  // 39: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
+	4,  // 40: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
+	13, // 41: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
+	40, // [40:42] is the sub-list for method output_type
+	38, // [38:40] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_runner_service_proto_init() }
@@ -1585,7 +1604,7 @@ func file_agentsvc_v1_runner_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_runner_service_proto_rawDesc), len(file_agentsvc_v1_runner_service_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   14,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -77,6 +77,11 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_ToolResult_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_ToolResult_ArtifactsEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_ToolResult_ArtifactsEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_CancelRun_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -153,39 +158,42 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
       "\030\003 \001(\0132\027.google.protobuf.Struct\022)\n\010respo" +
       "nse\030\004 \001(\0132\027.google.protobuf.Struct\022\024\n\014lo" +
       "ng_running\030\005 \001(\010\022\034\n\024require_confirmation" +
-      "\030\006 \001(\010\"\202\001\n\nToolResult\022\017\n\007call_id\030\001 \001(\t\022(" +
+      "\030\006 \001(\010\"\202\002\n\nToolResult\022\017\n\007call_id\030\001 \001(\t\022(" +
       "\n\010response\030\002 \001(\0132\026.google.protobuf.Value" +
       "\022\r\n\005error\030\003 \001(\t\022*\n\007actions\030\004 \001(\0132\031.agent" +
-      "svc.v1.EventActions\"\013\n\tCancelRun\"\304\001\n\017Con" +
-      "nectResponse\022#\n\005event\030\001 \001(\0132\022.agentsvc.v" +
-      "1.EventH\000\022*\n\ttool_call\030\002 \001(\0132\025.agentsvc." +
-      "v1.ToolCallH\000\022$\n\004done\030\003 \001(\0132\024.agentsvc.v" +
-      "1.RunDoneH\000\0222\n\rcallback_call\030\004 \001(\0132\031.age" +
-      "ntsvc.v1.CallbackCallH\000B\006\n\004kind\"\205\002\n\010Tool" +
-      "Call\022\017\n\007call_id\030\001 \001(\t\022\025\n\rinvocation_id\030\002" +
-      " \001(\t\022\022\n\nagent_name\030\003 \001(\t\0220\n\rfunction_cal" +
-      "l\030\004 \001(\0132\031.agentsvc.v1.FunctionCall\022&\n\005st" +
-      "ate\030\005 \001(\0132\027.google.protobuf.Struct\0223\n\014co" +
-      "nfirmation\030\006 \001(\0132\035.agentsvc.v1.ToolConfi" +
-      "rmation\022.\n\rauth_response\030\007 \001(\0132\027.google." +
-      "protobuf.Struct\" \n\007RunDone\022\025\n\rinvocation" +
-      "_id\030\001 \001(\t*`\n\rStreamingMode\022\036\n\032STREAMING_" +
-      "MODE_UNSPECIFIED\020\000\022\027\n\023STREAMING_MODE_NON" +
-      "E\020\001\022\026\n\022STREAMING_MODE_SSE\020\002*\253\002\n\014Callback" +
-      "Kind\022\035\n\031CALLBACK_KIND_UNSPECIFIED\020\000\022\036\n\032C" +
-      "ALLBACK_KIND_BEFORE_AGENT\020\001\022\035\n\031CALLBACK_" +
-      "KIND_AFTER_AGENT\020\002\022\036\n\032CALLBACK_KIND_BEFO" +
-      "RE_MODEL\020\003\022\035\n\031CALLBACK_KIND_AFTER_MODEL\020" +
-      "\004\022 \n\034CALLBACK_KIND_ON_MODEL_ERROR\020\005\022\035\n\031C" +
-      "ALLBACK_KIND_BEFORE_TOOL\020\006\022\034\n\030CALLBACK_K" +
-      "IND_AFTER_TOOL\020\007\022\037\n\033CALLBACK_KIND_ON_TOO" +
-      "L_ERROR\020\0102\246\001\n\rRunnerService\022K\n\003Run\022\027.age" +
-      "ntsvc.v1.RunRequest\032\030.agentsvc.v1.RunRes" +
-      "ponse\"\017\202\323\344\223\002\t\"\004/run:\001*0\001\022H\n\007Connect\022\033.ag" +
-      "entsvc.v1.ConnectRequest\032\034.agentsvc.v1.C" +
-      "onnectResponse(\0010\001BL\n\017dev.agentsvc.v1P\001Z" +
-      "7github.com/agentsvc/agentsvc/gen/go/age" +
-      "ntsvc/v1/api;apib\006proto3"
+      "svc.v1.EventActions\0229\n\tartifacts\030\005 \003(\0132&" +
+      ".agentsvc.v1.ToolResult.ArtifactsEntry\032C" +
+      "\n\016ArtifactsEntry\022\013\n\003key\030\001 \001(\t\022 \n\005value\030\002" +
+      " \001(\0132\021.agentsvc.v1.Part:\0028\001\"\013\n\tCancelRun" +
+      "\"\304\001\n\017ConnectResponse\022#\n\005event\030\001 \001(\0132\022.ag" +
+      "entsvc.v1.EventH\000\022*\n\ttool_call\030\002 \001(\0132\025.a" +
+      "gentsvc.v1.ToolCallH\000\022$\n\004done\030\003 \001(\0132\024.ag" +
+      "entsvc.v1.RunDoneH\000\0222\n\rcallback_call\030\004 \001" +
+      "(\0132\031.agentsvc.v1.CallbackCallH\000B\006\n\004kind\"" +
+      "\205\002\n\010ToolCall\022\017\n\007call_id\030\001 \001(\t\022\025\n\rinvocat" +
+      "ion_id\030\002 \001(\t\022\022\n\nagent_name\030\003 \001(\t\0220\n\rfunc" +
+      "tion_call\030\004 \001(\0132\031.agentsvc.v1.FunctionCa" +
+      "ll\022&\n\005state\030\005 \001(\0132\027.google.protobuf.Stru" +
+      "ct\0223\n\014confirmation\030\006 \001(\0132\035.agentsvc.v1.T" +
+      "oolConfirmation\022.\n\rauth_response\030\007 \001(\0132\027" +
+      ".google.protobuf.Struct\" \n\007RunDone\022\025\n\rin" +
+      "vocation_id\030\001 \001(\t*`\n\rStreamingMode\022\036\n\032ST" +
+      "REAMING_MODE_UNSPECIFIED\020\000\022\027\n\023STREAMING_" +
+      "MODE_NONE\020\001\022\026\n\022STREAMING_MODE_SSE\020\002*\253\002\n\014" +
+      "CallbackKind\022\035\n\031CALLBACK_KIND_UNSPECIFIE" +
+      "D\020\000\022\036\n\032CALLBACK_KIND_BEFORE_AGENT\020\001\022\035\n\031C" +
+      "ALLBACK_KIND_AFTER_AGENT\020\002\022\036\n\032CALLBACK_K" +
+      "IND_BEFORE_MODEL\020\003\022\035\n\031CALLBACK_KIND_AFTE" +
+      "R_MODEL\020\004\022 \n\034CALLBACK_KIND_ON_MODEL_ERRO" +
+      "R\020\005\022\035\n\031CALLBACK_KIND_BEFORE_TOOL\020\006\022\034\n\030CA" +
+      "LLBACK_KIND_AFTER_TOOL\020\007\022\037\n\033CALLBACK_KIN" +
+      "D_ON_TOOL_ERROR\020\0102\246\001\n\rRunnerService\022K\n\003R" +
+      "un\022\027.agentsvc.v1.RunRequest\032\030.agentsvc.v" +
+      "1.RunResponse\"\017\202\323\344\223\002\t\"\004/run:\001*0\001\022H\n\007Conn" +
+      "ect\022\033.agentsvc.v1.ConnectRequest\032\034.agent" +
+      "svc.v1.ConnectResponse(\0010\001BL\n\017dev.agents" +
+      "vc.v1P\001Z7github.com/agentsvc/agentsvc/ge" +
+      "n/go/agentsvc/v1/api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -255,7 +263,13 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     internal_static_agentsvc_v1_ToolResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolResult_descriptor,
-        new java.lang.String[] { "CallId", "Response", "Error", "Actions", });
+        new java.lang.String[] { "CallId", "Response", "Error", "Actions", "Artifacts", });
+    internal_static_agentsvc_v1_ToolResult_ArtifactsEntry_descriptor =
+      internal_static_agentsvc_v1_ToolResult_descriptor.getNestedType(0);
+    internal_static_agentsvc_v1_ToolResult_ArtifactsEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_ToolResult_ArtifactsEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
     internal_static_agentsvc_v1_CancelRun_descriptor =
       getDescriptor().getMessageType(10);
     internal_static_agentsvc_v1_CancelRun_fieldAccessorTable = new

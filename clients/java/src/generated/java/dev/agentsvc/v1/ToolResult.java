@@ -41,6 +41,18 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.RunnerServiceOuterClass.internal_static_agentsvc_v1_ToolResult_descriptor;
   }
 
+  @SuppressWarnings({"rawtypes"})
+  @java.lang.Override
+  protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+      int number) {
+    switch (number) {
+      case 5:
+        return internalGetArtifacts();
+      default:
+        throw new RuntimeException(
+            "Invalid map field number: " + number);
+    }
+  }
   @java.lang.Override
   protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internalGetFieldAccessorTable() {
@@ -215,6 +227,109 @@ private static final long serialVersionUID = 0L;
     return actions_ == null ? dev.agentsvc.v1.EventActions.getDefaultInstance() : actions_;
   }
 
+  public static final int ARTIFACTS_FIELD_NUMBER = 5;
+  private static final class ArtifactsDefaultEntryHolder {
+    static final com.google.protobuf.MapEntry<
+        java.lang.String, dev.agentsvc.v1.Part> defaultEntry =
+            com.google.protobuf.MapEntry
+            .<java.lang.String, dev.agentsvc.v1.Part>newDefaultInstance(
+                dev.agentsvc.v1.RunnerServiceOuterClass.internal_static_agentsvc_v1_ToolResult_ArtifactsEntry_descriptor, 
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "",
+                com.google.protobuf.WireFormat.FieldType.MESSAGE,
+                dev.agentsvc.v1.Part.getDefaultInstance());
+  }
+  @SuppressWarnings("serial")
+  private com.google.protobuf.MapField<
+      java.lang.String, dev.agentsvc.v1.Part> artifacts_;
+  private com.google.protobuf.MapField<java.lang.String, dev.agentsvc.v1.Part>
+  internalGetArtifacts() {
+    if (artifacts_ == null) {
+      return com.google.protobuf.MapField.emptyMapField(
+          ArtifactsDefaultEntryHolder.defaultEntry);
+    }
+    return artifacts_;
+  }
+  public int getArtifactsCount() {
+    return internalGetArtifacts().getMap().size();
+  }
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  @java.lang.Override
+  public boolean containsArtifacts(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    return internalGetArtifacts().getMap().containsKey(key);
+  }
+  /**
+   * Use {@link #getArtifactsMap()} instead.
+   */
+  @java.lang.Override
+  @java.lang.Deprecated
+  public java.util.Map<java.lang.String, dev.agentsvc.v1.Part> getArtifacts() {
+    return getArtifactsMap();
+  }
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  @java.lang.Override
+  public java.util.Map<java.lang.String, dev.agentsvc.v1.Part> getArtifactsMap() {
+    return internalGetArtifacts().getMap();
+  }
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  @java.lang.Override
+  public /* nullable */
+dev.agentsvc.v1.Part getArtifactsOrDefault(
+      java.lang.String key,
+      /* nullable */
+dev.agentsvc.v1.Part defaultValue) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, dev.agentsvc.v1.Part> map =
+        internalGetArtifacts().getMap();
+    return map.containsKey(key) ? map.get(key) : defaultValue;
+  }
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.Part getArtifactsOrThrow(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, dev.agentsvc.v1.Part> map =
+        internalGetArtifacts().getMap();
+    if (!map.containsKey(key)) {
+      throw new java.lang.IllegalArgumentException();
+    }
+    return map.get(key);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -241,6 +356,12 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeMessage(4, getActions());
     }
+    com.google.protobuf.GeneratedMessage
+      .serializeStringMapTo(
+        output,
+        internalGetArtifacts(),
+        ArtifactsDefaultEntryHolder.defaultEntry,
+        5);
     getUnknownFields().writeTo(output);
   }
 
@@ -263,6 +384,16 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(4, getActions());
+    }
+    for (java.util.Map.Entry<java.lang.String, dev.agentsvc.v1.Part> entry
+         : internalGetArtifacts().getMap().entrySet()) {
+      com.google.protobuf.MapEntry<java.lang.String, dev.agentsvc.v1.Part>
+      artifacts__ = ArtifactsDefaultEntryHolder.defaultEntry.newBuilderForType()
+          .setKey(entry.getKey())
+          .setValue(entry.getValue())
+          .build();
+      size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(5, artifacts__);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -293,6 +424,8 @@ private static final long serialVersionUID = 0L;
       if (!getActions()
           .equals(other.getActions())) return false;
     }
+    if (!internalGetArtifacts().equals(
+        other.internalGetArtifacts())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -315,6 +448,10 @@ private static final long serialVersionUID = 0L;
     if (hasActions()) {
       hash = (37 * hash) + ACTIONS_FIELD_NUMBER;
       hash = (53 * hash) + getActions().hashCode();
+    }
+    if (!internalGetArtifacts().getMap().isEmpty()) {
+      hash = (37 * hash) + ARTIFACTS_FIELD_NUMBER;
+      hash = (53 * hash) + internalGetArtifacts().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -429,6 +566,28 @@ private static final long serialVersionUID = 0L;
       return dev.agentsvc.v1.RunnerServiceOuterClass.internal_static_agentsvc_v1_ToolResult_descriptor;
     }
 
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 5:
+          return internalGetArtifacts();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMutableMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 5:
+          return internalGetMutableArtifacts();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
     @java.lang.Override
     protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
         internalGetFieldAccessorTable() {
@@ -470,6 +629,7 @@ private static final long serialVersionUID = 0L;
         actionsBuilder_.dispose();
         actionsBuilder_ = null;
       }
+      internalGetMutableArtifacts().clear();
       return this;
     }
 
@@ -522,6 +682,9 @@ private static final long serialVersionUID = 0L;
             : actionsBuilder_.build();
         to_bitField0_ |= 0x00000002;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.artifacts_ = internalGetArtifacts().build(ArtifactsDefaultEntryHolder.defaultEntry);
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -553,6 +716,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasActions()) {
         mergeActions(other.getActions());
       }
+      internalGetMutableArtifacts().mergeFrom(
+          other.internalGetArtifacts());
+      bitField0_ |= 0x00000010;
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -603,6 +769,15 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              com.google.protobuf.MapEntry<java.lang.String, dev.agentsvc.v1.Part>
+              artifacts__ = input.readMessage(
+                  ArtifactsDefaultEntryHolder.defaultEntry.getParserForType(), extensionRegistry);
+              internalGetMutableArtifacts().ensureBuilderMap().put(
+                  artifacts__.getKey(), artifacts__.getValue());
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1105,6 +1280,209 @@ private static final long serialVersionUID = 0L;
         actions_ = null;
       }
       return actionsBuilder_;
+    }
+
+    private static final class ArtifactsConverter implements com.google.protobuf.MapFieldBuilder.Converter<java.lang.String, dev.agentsvc.v1.PartOrBuilder, dev.agentsvc.v1.Part> {
+      @java.lang.Override
+      public dev.agentsvc.v1.Part build(dev.agentsvc.v1.PartOrBuilder val) {
+        if (val instanceof dev.agentsvc.v1.Part) { return (dev.agentsvc.v1.Part) val; }
+        return ((dev.agentsvc.v1.Part.Builder) val).build();
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.MapEntry<java.lang.String, dev.agentsvc.v1.Part> defaultEntry() {
+        return ArtifactsDefaultEntryHolder.defaultEntry;
+      }
+    };
+    private static final ArtifactsConverter artifactsConverter = new ArtifactsConverter();
+
+    private com.google.protobuf.MapFieldBuilder<
+        java.lang.String, dev.agentsvc.v1.PartOrBuilder, dev.agentsvc.v1.Part, dev.agentsvc.v1.Part.Builder> artifacts_;
+    private com.google.protobuf.MapFieldBuilder<java.lang.String, dev.agentsvc.v1.PartOrBuilder, dev.agentsvc.v1.Part, dev.agentsvc.v1.Part.Builder>
+        internalGetArtifacts() {
+      if (artifacts_ == null) {
+        return new com.google.protobuf.MapFieldBuilder<>(artifactsConverter);
+      }
+      return artifacts_;
+    }
+    private com.google.protobuf.MapFieldBuilder<java.lang.String, dev.agentsvc.v1.PartOrBuilder, dev.agentsvc.v1.Part, dev.agentsvc.v1.Part.Builder>
+        internalGetMutableArtifacts() {
+      if (artifacts_ == null) {
+        artifacts_ = new com.google.protobuf.MapFieldBuilder<>(artifactsConverter);
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return artifacts_;
+    }
+    public int getArtifactsCount() {
+      return internalGetArtifacts().ensureBuilderMap().size();
+    }
+    /**
+     * <pre>
+     * Files the tool saves as artifacts of the session (names starting
+     * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+     * a new version, recorded in the response event's artifact_delta.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+     */
+    @java.lang.Override
+    public boolean containsArtifacts(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      return internalGetArtifacts().ensureBuilderMap().containsKey(key);
+    }
+    /**
+     * Use {@link #getArtifactsMap()} instead.
+     */
+    @java.lang.Override
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, dev.agentsvc.v1.Part> getArtifacts() {
+      return getArtifactsMap();
+    }
+    /**
+     * <pre>
+     * Files the tool saves as artifacts of the session (names starting
+     * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+     * a new version, recorded in the response event's artifact_delta.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+     */
+    @java.lang.Override
+    public java.util.Map<java.lang.String, dev.agentsvc.v1.Part> getArtifactsMap() {
+      return internalGetArtifacts().getImmutableMap();
+    }
+    /**
+     * <pre>
+     * Files the tool saves as artifacts of the session (names starting
+     * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+     * a new version, recorded in the response event's artifact_delta.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+     */
+    @java.lang.Override
+    public /* nullable */
+dev.agentsvc.v1.Part getArtifactsOrDefault(
+        java.lang.String key,
+        /* nullable */
+dev.agentsvc.v1.Part defaultValue) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, dev.agentsvc.v1.PartOrBuilder> map = internalGetMutableArtifacts().ensureBuilderMap();
+      return map.containsKey(key) ? artifactsConverter.build(map.get(key)) : defaultValue;
+    }
+    /**
+     * <pre>
+     * Files the tool saves as artifacts of the session (names starting
+     * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+     * a new version, recorded in the response event's artifact_delta.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.Part getArtifactsOrThrow(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, dev.agentsvc.v1.PartOrBuilder> map = internalGetMutableArtifacts().ensureBuilderMap();
+      if (!map.containsKey(key)) {
+        throw new java.lang.IllegalArgumentException();
+      }
+      return artifactsConverter.build(map.get(key));
+    }
+    public Builder clearArtifacts() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      internalGetMutableArtifacts().clear();
+      return this;
+    }
+    /**
+     * <pre>
+     * Files the tool saves as artifacts of the session (names starting
+     * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+     * a new version, recorded in the response event's artifact_delta.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+     */
+    public Builder removeArtifacts(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      internalGetMutableArtifacts().ensureBuilderMap()
+          .remove(key);
+      return this;
+    }
+    /**
+     * Use alternate mutation accessors instead.
+     */
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, dev.agentsvc.v1.Part>
+        getMutableArtifacts() {
+      bitField0_ |= 0x00000010;
+      return internalGetMutableArtifacts().ensureMessageMap();
+    }
+    /**
+     * <pre>
+     * Files the tool saves as artifacts of the session (names starting
+     * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+     * a new version, recorded in the response event's artifact_delta.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+     */
+    public Builder putArtifacts(
+        java.lang.String key,
+        dev.agentsvc.v1.Part value) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      if (value == null) { throw new NullPointerException("map value"); }
+      internalGetMutableArtifacts().ensureBuilderMap()
+          .put(key, value);
+      bitField0_ |= 0x00000010;
+      return this;
+    }
+    /**
+     * <pre>
+     * Files the tool saves as artifacts of the session (names starting
+     * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+     * a new version, recorded in the response event's artifact_delta.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+     */
+    public Builder putAllArtifacts(
+        java.util.Map<java.lang.String, dev.agentsvc.v1.Part> values) {
+      for (java.util.Map.Entry<java.lang.String, dev.agentsvc.v1.Part> e : values.entrySet()) {
+        if (e.getKey() == null || e.getValue() == null) {
+          throw new NullPointerException();
+        }
+      }
+      internalGetMutableArtifacts().ensureBuilderMap()
+          .putAll(values);
+      bitField0_ |= 0x00000010;
+      return this;
+    }
+    /**
+     * <pre>
+     * Files the tool saves as artifacts of the session (names starting
+     * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+     * a new version, recorded in the response event's artifact_delta.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+     */
+    public dev.agentsvc.v1.Part.Builder putArtifactsBuilderIfAbsent(
+        java.lang.String key) {
+      java.util.Map<java.lang.String, dev.agentsvc.v1.PartOrBuilder> builderMap = internalGetMutableArtifacts().ensureBuilderMap();
+      dev.agentsvc.v1.PartOrBuilder entry = builderMap.get(key);
+      if (entry == null) {
+        entry = dev.agentsvc.v1.Part.newBuilder();
+        builderMap.put(key, entry);
+      }
+      if (entry instanceof dev.agentsvc.v1.Part) {
+        entry = ((dev.agentsvc.v1.Part) entry).toBuilder();
+        builderMap.put(key, entry);
+      }
+      return (dev.agentsvc.v1.Part.Builder) entry;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ToolResult)

@@ -98,4 +98,68 @@ public interface ToolResultOrBuilder extends
    * <code>.agentsvc.v1.EventActions actions = 4;</code>
    */
   dev.agentsvc.v1.EventActionsOrBuilder getActionsOrBuilder();
+
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  int getArtifactsCount();
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  boolean containsArtifacts(
+      java.lang.String key);
+  /**
+   * Use {@link #getArtifactsMap()} instead.
+   */
+  @java.lang.Deprecated
+  java.util.Map<java.lang.String, dev.agentsvc.v1.Part>
+  getArtifacts();
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  java.util.Map<java.lang.String, dev.agentsvc.v1.Part>
+  getArtifactsMap();
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  /* nullable */
+dev.agentsvc.v1.Part getArtifactsOrDefault(
+      java.lang.String key,
+      /* nullable */
+dev.agentsvc.v1.Part defaultValue);
+  /**
+   * <pre>
+   * Files the tool saves as artifacts of the session (names starting
+   * "user:" of the user), as ADK's tool_context.save_artifact: each becomes
+   * a new version, recorded in the response event's artifact_delta.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 5;</code>
+   */
+  dev.agentsvc.v1.Part getArtifactsOrThrow(
+      java.lang.String key);
 }
