@@ -43,9 +43,7 @@ const adkToolsPackage = "google.adk.tools."
 // does not provide: naming one fails start-up rather than turning it into a
 // client tool.
 var unimplemented = map[string]bool{
-	"load_artifacts": true,
-	"ExampleTool":    true,
-	"APIHubToolset":  true, "ApiRegistry": true, "DiscoveryEngineSearchTool": true, "VertexAiSearchTool": true,
+	"APIHubToolset": true, "ApiRegistry": true, "DiscoveryEngineSearchTool": true, "VertexAiSearchTool": true,
 	"FunctionTool": true, "BaseTool": true, "ToolContext": true, "AuthToolArguments": true,
 	"SearchResultMode": true, "TransferToAgentTool": true,
 }

@@ -152,7 +152,7 @@ tools:
 		t.Errorf("RemoteTools (-want +got):\n%s", diff)
 	}
 	for _, yaml := range []string{
-		"tools:\n  - name: load_artifacts\n", "tools:\n  - name: VertexAiSearchTool\n",
+		"tools:\n  - name: VertexAiSearchTool\n",
 		"tools:\n  - name: google.adk.tools.bigquery.BigQueryToolset\n",
 		"tools:\n  - name: LongRunningFunctionTool\n", "tools:\n  - name: LongRunningFunctionTool\n    args: {fn: x}\n",
 	} {

@@ -83,6 +83,8 @@ type CallbackResult struct {
 	LlmResponse  *v1.LlmResponse
 	LlmRequest   *v1.LlmRequest
 	ToolResponse *structpb.Struct
+	// Artifacts are files the callback saves, by name.
+	Artifacts map[string]*v1.Part
 	// Error is the callback's failure in the client.
 	Error string
 }

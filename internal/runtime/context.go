@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -137,6 +138,22 @@ func (ictx *InvocationContext) SaveArtifact(actions *v1.EventActions, filename s
 	}
 	actions.ArtifactDelta[filename] = version
 	return version, nil
+}
+
+// SaveArtifacts saves files by name, in name order, as [SaveArtifact]
+// saves one: what a client's tool or callback returns.
+func (ictx *InvocationContext) SaveArtifacts(actions *v1.EventActions, files map[string]*v1.Part) error {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if _, err := ictx.SaveArtifact(actions, name, files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // LoadArtifact returns a version of an artifact (the latest with

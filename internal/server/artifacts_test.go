@@ -6,6 +6,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"google.golang.org/protobuf/testing/protocmp"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -176,5 +179,95 @@ func TestClientToolSavesArtifact(t *testing.T) {
 		SessionId: sid, Filename: "report.pdf"})
 	if err != nil || string(loaded.GetArtifact().GetInlineData().GetData()) != string(pdf) {
 		t.Errorf("LoadArtifact: %v %v", loaded, err)
+	}
+}
+
+// TestLoadArtifacts: load_artifacts lists the artifacts in the instruction
+// and, after the model calls it, adds their contents to the request as
+// google-adk 1.39.1 does (probed with a recording model): text types as
+// text (invalid UTF-8 replaced), images inline, user: names found without
+// the prefix, other binaries as a note, missing names skipped.
+func TestLoadArtifacts(t *testing.T) {
+	t.Parallel()
+	store, err := blobstore.Open(t.Context(), "memory://")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := newFixture(t, withApp(fstest.MapFS{appName + "/root_agent.yaml": {Data: []byte(
+		"name: root\nmodel: m\ninstruction: Help.\ntools:\n  - name: load_artifacts\n")}}),
+		withConfig(func(c *server.Config) { c.Artifacts, c.Apps[0].Runner.Artifacts = store, store }))
+	ctx := testContext(t)
+	s := &stack{fx}
+	sid := s.newSession(t, ctx)
+	for name, part := range map[string]*v1.Part{
+		"report.txt":   {InlineData: &v1.Blob{MimeType: "text/plain", Data: []byte("hello \xe2\x82 world")}},
+		"user:pic.png": {InlineData: &v1.Blob{MimeType: "image/png", Data: []byte("\x89PNG")}},
+		"blob.bin":     {InlineData: &v1.Blob{MimeType: "application/zip", Data: []byte(strings.Repeat("x", 3000))}},
+	} {
+		if _, err := store.Save(ctx, artifacts.Key{AppName: appName, UserID: userID, SessionID: sid, Filename: name}, part, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fx.model.Enqueue(et.Call("load_artifacts", `{"artifact_names":["report.txt","pic.png","blob.bin","nope"]}`), et.Text("ok"))
+	if _, err := fx.run(ctx, &api.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
+		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "What is in the report?"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := fx.model.Requests()
+	wantSI := "Help.\n\nYou are an agent. Your internal name is \"root\".\n\nYou have a list of artifacts:\n  [\"blob.bin\", \"report.txt\", \"user:pic.png\"]\n\n" +
+		"  When the user asks questions about any of the artifacts, you should call the\n  `load_artifacts` function to load the artifact. Always call load_artifacts\n" +
+		"  before answering questions related to the artifacts, regardless of whether the\n  artifacts have been loaded before. Do not depend on prior answers about the\n  artifacts.\n  "
+	if got := reqs[0].GetConfig().GetSystemInstruction(); got != wantSI {
+		t.Errorf("system instruction:\n%q\nwant\n%q", got, wantSI)
+	}
+	decl := reqs[0].GetConfig().GetTools()[0].GetFunctionDeclarations()[0]
+	if decl.Description != "Loads artifacts into the session for this request.\n\nNOTE: Call when you need access to artifacts (for example, uploads saved by the\nweb UI)." {
+		t.Errorf("description = %q", decl.Description)
+	}
+	text := func(s string) *v1.Part { return &v1.Part{Text: s} }
+	want := []*v1.Content{
+		{Role: "user", Parts: []*v1.Part{text("Artifact report.txt is:"), text("hello \ufffd world")}},
+		{Role: "user", Parts: []*v1.Part{text("Artifact pic.png is:"), {InlineData: &v1.Blob{MimeType: "image/png", Data: []byte("\x89PNG")}}}},
+		{Role: "user", Parts: []*v1.Part{text("Artifact blob.bin is:"),
+			text("[Binary artifact: blob.bin, type: application/zip, size: 2.9 KB. Content cannot be displayed inline.]")}},
+	}
+	contents := reqs[1].GetContents()
+	if diff := cmp.Diff(want, contents[len(contents)-3:], protocmp.Transform()); diff != "" {
+		t.Errorf("added contents (-adk +agentsvc):\n%s", diff)
+	}
+	resp := contents[len(contents)-4].GetParts()[0].GetFunctionResponse().GetResponse().AsMap()
+	if resp["status"] != "artifact contents temporarily inserted and removed. to access these artifacts, call load_artifacts tool again." {
+		t.Errorf("response = %v", resp)
+	}
+}
+
+// TestCallbackSavesArtifact: files in a callback's result are saved and
+// recorded in the artifact_delta of the event that follows, as ADK's
+// callback_context.save_artifact records them.
+func TestCallbackSavesArtifact(t *testing.T) {
+	t.Parallel()
+	store, err := blobstore.Open(t.Context(), "memory://")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &stack{newFixture(t, withApp(fstest.MapFS{appName + "/root_agent.yaml": {Data: []byte(guardAgent)}}),
+		withConfig(func(c *server.Config) { c.Artifacts, c.Apps[0].Runner.Artifacts = store, store }))}
+	ctx := testContext(t)
+	sid := s.newSession(t, ctx)
+	s.model.Enqueue(et.Text("Hello."))
+	stream := s.connect(t, ctx, guardStart(sid, "Hi"))
+	note := map[string]*v1.Part{"note.txt": {Text: "seen"}}
+	if _, err := driveClient(t, stream, map[string]callbackHandler{
+		"after_model": func(*api.CallbackCall) *api.CallbackResult { return &api.CallbackResult{Artifacts: note} },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	events := s.session(t, ctx, sid).Events
+	if got := events[len(events)-1].GetActions().GetArtifactDelta(); !cmp.Equal(got, map[string]int64{"note.txt": 0}) {
+		t.Errorf("artifact_delta = %v", got)
+	}
+	part, err := store.Load(ctx, artifacts.Key{AppName: appName, UserID: userID, SessionID: sid, Filename: "note.txt"}, artifacts.Latest)
+	if err != nil || part.GetText() != "seen" {
+		t.Errorf("stored = %v, %v", part, err)
 	}
 }

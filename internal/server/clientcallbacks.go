@@ -136,7 +136,7 @@ func (c *clientTools) CallCallback(ctx context.Context, call *runtime.CallbackCa
 	res := answer.GetCallbackResult()
 	return &runtime.CallbackResult{StateDelta: res.GetStateDelta(), Content: res.GetContent(),
 		LlmResponse: res.GetLlmResponse(), LlmRequest: res.GetLlmRequest(), ToolResponse: res.GetToolResponse(),
-		Error: res.GetError()}, nil
+		Artifacts: res.GetArtifacts(), Error: res.GetError()}, nil
 }
 
 // checkCallbackResult checks a Connect client's callback result before it

@@ -61,6 +61,9 @@ func (c Callback) call(cctx *runtime.CallbackContext, call *runtime.CallbackCall
 	for k, v := range res.StateDelta.GetFields() {
 		state.Set(k, v)
 	}
+	if err := cctx.SaveArtifacts(cctx.Actions, res.Artifacts); err != nil {
+		return nil, fmt.Errorf("clientcb: %s callback %s: save artifact: %w", c.Kind, c.Name, err)
+	}
 	return res, nil
 }
 

@@ -58,5 +58,6 @@ var Builtins = map[string]runtime.Tool{
 	"enterprise_web_search": EnterpriseWebSearch,
 	"google_maps_grounding": GoogleMapsGrounding,
 	"load_memory":           LoadMemory{},
+	"load_artifacts":        LoadArtifacts{},
 	"preload_memory":        PreloadMemory{},
 }

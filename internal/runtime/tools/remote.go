@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -187,7 +186,7 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 		res = &ClientResult{}
 	}
 	applyActions(tctx, res.Actions)
-	if err := saveArtifacts(tctx, res.Artifacts); err != nil {
+	if err := tctx.SaveArtifacts(tctx.Actions, res.Artifacts); err != nil {
 		return nil, fmt.Errorf("tools: client tool %s: %w", t.name, err)
 	}
 	if res.Error != "" {
@@ -201,22 +200,6 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 		return runtime.NullResult(), nil
 	}
 	return v, nil
-}
-
-// saveArtifacts saves a client tool's files, in name order, each recorded
-// in the call's artifact_delta.
-func saveArtifacts(tctx *runtime.ToolContext, files map[string]*v1.Part) error {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if _, err := tctx.SaveArtifact(tctx.Actions, name, files[name]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // readableState is the session state with the call's pending delta (what

@@ -135,7 +135,14 @@ class CallbackCall(_message.Message):
     def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., kind: _Optional[_Union[CallbackKind, str]] = ..., invocation_id: _Optional[str] = ..., agent_name: _Optional[str] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., llm_request: _Optional[_Union[_llm_pb2.LlmRequest, _Mapping]] = ..., llm_response: _Optional[_Union[_llm_pb2.LlmResponse, _Mapping]] = ..., tool_call: _Optional[_Union[_content_pb2.FunctionCall, _Mapping]] = ..., tool_response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., error: _Optional[str] = ...) -> None: ...
 
 class CallbackResult(_message.Message):
-    __slots__ = ("call_id", "state_delta", "content", "llm_response", "llm_request", "tool_response", "error")
+    __slots__ = ("call_id", "state_delta", "content", "llm_response", "llm_request", "tool_response", "error", "artifacts")
+    class ArtifactsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: _content_pb2.Part
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[_content_pb2.Part, _Mapping]] = ...) -> None: ...
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_DELTA_FIELD_NUMBER: _ClassVar[int]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
@@ -143,6 +150,7 @@ class CallbackResult(_message.Message):
     LLM_REQUEST_FIELD_NUMBER: _ClassVar[int]
     TOOL_RESPONSE_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     call_id: str
     state_delta: _struct_pb2.Struct
     content: _content_pb2.Content
@@ -150,7 +158,8 @@ class CallbackResult(_message.Message):
     llm_request: _llm_pb2.LlmRequest
     tool_response: _struct_pb2.Struct
     error: str
-    def __init__(self, call_id: _Optional[str] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., llm_response: _Optional[_Union[_llm_pb2.LlmResponse, _Mapping]] = ..., llm_request: _Optional[_Union[_llm_pb2.LlmRequest, _Mapping]] = ..., tool_response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., error: _Optional[str] = ...) -> None: ...
+    artifacts: _containers.MessageMap[str, _content_pb2.Part]
+    def __init__(self, call_id: _Optional[str] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., llm_response: _Optional[_Union[_llm_pb2.LlmResponse, _Mapping]] = ..., llm_request: _Optional[_Union[_llm_pb2.LlmRequest, _Mapping]] = ..., tool_response: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., error: _Optional[str] = ..., artifacts: _Optional[_Mapping[str, _content_pb2.Part]] = ...) -> None: ...
 
 class ToolDeclaration(_message.Message):
     __slots__ = ("name", "description", "parameters", "response", "long_running", "require_confirmation")

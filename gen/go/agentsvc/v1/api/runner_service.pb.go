@@ -755,7 +755,11 @@ type CallbackResult struct {
 	// A non-empty error is the callback's failure (an exception in the
 	// client): the invocation fails with UNKNOWN naming the callback, as an
 	// exception in an ADK callback ends the run.
-	Error         string `protobuf:"bytes,7,opt,name=error,proto3" json:"error,omitempty"`
+	Error string `protobuf:"bytes,7,opt,name=error,proto3" json:"error,omitempty"`
+	// Files the callback saves as artifacts, as ADK's
+	// callback_context.save_artifact: each becomes a new version, recorded in
+	// the artifact_delta of the event that follows.
+	Artifacts     map[string]*v1.Part `protobuf:"bytes,8,rep,name=artifacts,proto3" json:"artifacts,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -852,6 +856,13 @@ func (x *CallbackResult) GetError() string {
 		return x.Error
 	}
 	return ""
+}
+
+func (x *CallbackResult) GetArtifacts() map[string]*v1.Part {
+	if x != nil {
+		return x.Artifacts
+	}
+	return nil
 }
 
 type isCallbackResult_Override interface {
@@ -1413,7 +1424,7 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\ttool_call\x18\t \x01(\v2\x19.agentsvc.v1.FunctionCallR\btoolCall\x12<\n" +
 	"\rtool_response\x18\n" +
 	" \x01(\v2\x17.google.protobuf.StructR\ftoolResponse\x12\x14\n" +
-	"\x05error\x18\v \x01(\tR\x05error\"\xf2\x02\n" +
+	"\x05error\x18\v \x01(\tR\x05error\"\x8d\x04\n" +
 	"\x0eCallbackResult\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x128\n" +
 	"\vstate_delta\x18\x02 \x01(\v2\x17.google.protobuf.StructR\n" +
@@ -1423,7 +1434,11 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\vllm_request\x18\x05 \x01(\v2\x17.agentsvc.v1.LlmRequestH\x00R\n" +
 	"llmRequest\x12>\n" +
 	"\rtool_response\x18\x06 \x01(\v2\x17.google.protobuf.StructH\x00R\ftoolResponse\x12\x14\n" +
-	"\x05error\x18\a \x01(\tR\x05errorB\n" +
+	"\x05error\x18\a \x01(\tR\x05error\x12H\n" +
+	"\tartifacts\x18\b \x03(\v2*.agentsvc.v1.CallbackResult.ArtifactsEntryR\tartifacts\x1aO\n" +
+	"\x0eArtifactsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
+	"\x05value\x18\x02 \x01(\v2\x11.agentsvc.v1.PartR\x05value:\x028\x01B\n" +
 	"\n" +
 	"\boverride\"\x8b\x02\n" +
 	"\x0fToolDeclaration\x12\x12\n" +
@@ -1494,7 +1509,7 @@ func file_agentsvc_v1_runner_service_proto_rawDescGZIP() []byte {
 }
 
 var file_agentsvc_v1_runner_service_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(StreamingMode)(0),          // 0: agentsvc.v1.StreamingMode
 	(CallbackKind)(0),           // 1: agentsvc.v1.CallbackKind
@@ -1512,25 +1527,26 @@ var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(*ConnectResponse)(nil),     // 13: agentsvc.v1.ConnectResponse
 	(*ToolCall)(nil),            // 14: agentsvc.v1.ToolCall
 	(*RunDone)(nil),             // 15: agentsvc.v1.RunDone
-	nil,                         // 16: agentsvc.v1.ToolResult.ArtifactsEntry
-	(*structpb.Struct)(nil),     // 17: google.protobuf.Struct
-	(*v1.Content)(nil),          // 18: agentsvc.v1.Content
-	(*v1.Event)(nil),            // 19: agentsvc.v1.Event
-	(*v1.LlmRequest)(nil),       // 20: agentsvc.v1.LlmRequest
-	(*v1.LlmResponse)(nil),      // 21: agentsvc.v1.LlmResponse
-	(*v1.FunctionCall)(nil),     // 22: agentsvc.v1.FunctionCall
-	(*structpb.Value)(nil),      // 23: google.protobuf.Value
-	(*v1.EventActions)(nil),     // 24: agentsvc.v1.EventActions
-	(*v1.ToolConfirmation)(nil), // 25: agentsvc.v1.ToolConfirmation
-	(*v1.Part)(nil),             // 26: agentsvc.v1.Part
+	nil,                         // 16: agentsvc.v1.CallbackResult.ArtifactsEntry
+	nil,                         // 17: agentsvc.v1.ToolResult.ArtifactsEntry
+	(*structpb.Struct)(nil),     // 18: google.protobuf.Struct
+	(*v1.Content)(nil),          // 19: agentsvc.v1.Content
+	(*v1.Event)(nil),            // 20: agentsvc.v1.Event
+	(*v1.LlmRequest)(nil),       // 21: agentsvc.v1.LlmRequest
+	(*v1.LlmResponse)(nil),      // 22: agentsvc.v1.LlmResponse
+	(*v1.FunctionCall)(nil),     // 23: agentsvc.v1.FunctionCall
+	(*structpb.Value)(nil),      // 24: google.protobuf.Value
+	(*v1.EventActions)(nil),     // 25: agentsvc.v1.EventActions
+	(*v1.ToolConfirmation)(nil), // 26: agentsvc.v1.ToolConfirmation
+	(*v1.Part)(nil),             // 27: agentsvc.v1.Part
 }
 var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	0,  // 0: agentsvc.v1.RunConfig.streaming_mode:type_name -> agentsvc.v1.StreamingMode
-	17, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
-	18, // 2: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
-	17, // 3: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
+	18, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
+	19, // 2: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
+	18, // 3: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
 	2,  // 4: agentsvc.v1.RunRequest.run_config:type_name -> agentsvc.v1.RunConfig
-	19, // 5: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
+	20, // 5: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
 	6,  // 6: agentsvc.v1.ConnectRequest.start:type_name -> agentsvc.v1.StartRun
 	11, // 7: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
 	12, // 8: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
@@ -1539,39 +1555,41 @@ var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	10, // 11: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
 	7,  // 12: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
 	1,  // 13: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
-	17, // 14: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
-	20, // 15: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
-	21, // 16: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
-	22, // 17: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
-	17, // 18: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
-	17, // 19: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
-	18, // 20: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
-	21, // 21: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
-	20, // 22: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
-	17, // 23: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
-	17, // 24: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
-	17, // 25: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
-	23, // 26: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
-	24, // 27: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
-	16, // 28: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
-	19, // 29: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
-	14, // 30: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
-	15, // 31: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
-	8,  // 32: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
-	22, // 33: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
-	17, // 34: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
-	25, // 35: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
-	17, // 36: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
-	26, // 37: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
-	3,  // 38: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
-	5,  // 39: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
-	4,  // 40: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
-	13, // 41: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
-	40, // [40:42] is the sub-list for method output_type
-	38, // [38:40] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	18, // 14: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
+	21, // 15: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
+	22, // 16: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
+	23, // 17: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
+	18, // 18: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
+	18, // 19: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
+	19, // 20: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
+	22, // 21: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
+	21, // 22: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
+	18, // 23: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
+	16, // 24: agentsvc.v1.CallbackResult.artifacts:type_name -> agentsvc.v1.CallbackResult.ArtifactsEntry
+	18, // 25: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
+	18, // 26: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
+	24, // 27: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
+	25, // 28: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
+	17, // 29: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
+	20, // 30: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
+	14, // 31: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
+	15, // 32: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
+	8,  // 33: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
+	23, // 34: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
+	18, // 35: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
+	26, // 36: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
+	18, // 37: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
+	27, // 38: agentsvc.v1.CallbackResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	27, // 39: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	3,  // 40: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
+	5,  // 41: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
+	4,  // 42: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
+	13, // 43: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
+	42, // [42:44] is the sub-list for method output_type
+	40, // [40:42] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_runner_service_proto_init() }
@@ -1604,7 +1622,7 @@ func file_agentsvc_v1_runner_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_runner_service_proto_rawDesc), len(file_agentsvc_v1_runner_service_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   15,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -42,6 +42,18 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.RunnerServiceOuterClass.internal_static_agentsvc_v1_CallbackResult_descriptor;
   }
 
+  @SuppressWarnings({"rawtypes"})
+  @java.lang.Override
+  protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+      int number) {
+    switch (number) {
+      case 8:
+        return internalGetArtifacts();
+      default:
+        throw new RuntimeException(
+            "Invalid map field number: " + number);
+    }
+  }
   @java.lang.Override
   protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internalGetFieldAccessorTable() {
@@ -412,6 +424,109 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int ARTIFACTS_FIELD_NUMBER = 8;
+  private static final class ArtifactsDefaultEntryHolder {
+    static final com.google.protobuf.MapEntry<
+        java.lang.String, dev.agentsvc.v1.Part> defaultEntry =
+            com.google.protobuf.MapEntry
+            .<java.lang.String, dev.agentsvc.v1.Part>newDefaultInstance(
+                dev.agentsvc.v1.RunnerServiceOuterClass.internal_static_agentsvc_v1_CallbackResult_ArtifactsEntry_descriptor, 
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "",
+                com.google.protobuf.WireFormat.FieldType.MESSAGE,
+                dev.agentsvc.v1.Part.getDefaultInstance());
+  }
+  @SuppressWarnings("serial")
+  private com.google.protobuf.MapField<
+      java.lang.String, dev.agentsvc.v1.Part> artifacts_;
+  private com.google.protobuf.MapField<java.lang.String, dev.agentsvc.v1.Part>
+  internalGetArtifacts() {
+    if (artifacts_ == null) {
+      return com.google.protobuf.MapField.emptyMapField(
+          ArtifactsDefaultEntryHolder.defaultEntry);
+    }
+    return artifacts_;
+  }
+  public int getArtifactsCount() {
+    return internalGetArtifacts().getMap().size();
+  }
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  @java.lang.Override
+  public boolean containsArtifacts(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    return internalGetArtifacts().getMap().containsKey(key);
+  }
+  /**
+   * Use {@link #getArtifactsMap()} instead.
+   */
+  @java.lang.Override
+  @java.lang.Deprecated
+  public java.util.Map<java.lang.String, dev.agentsvc.v1.Part> getArtifacts() {
+    return getArtifactsMap();
+  }
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  @java.lang.Override
+  public java.util.Map<java.lang.String, dev.agentsvc.v1.Part> getArtifactsMap() {
+    return internalGetArtifacts().getMap();
+  }
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  @java.lang.Override
+  public /* nullable */
+dev.agentsvc.v1.Part getArtifactsOrDefault(
+      java.lang.String key,
+      /* nullable */
+dev.agentsvc.v1.Part defaultValue) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, dev.agentsvc.v1.Part> map =
+        internalGetArtifacts().getMap();
+    return map.containsKey(key) ? map.get(key) : defaultValue;
+  }
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.Part getArtifactsOrThrow(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, dev.agentsvc.v1.Part> map =
+        internalGetArtifacts().getMap();
+    if (!map.containsKey(key)) {
+      throw new java.lang.IllegalArgumentException();
+    }
+    return map.get(key);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -447,6 +562,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(error_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 7, error_);
     }
+    com.google.protobuf.GeneratedMessage
+      .serializeStringMapTo(
+        output,
+        internalGetArtifacts(),
+        ArtifactsDefaultEntryHolder.defaultEntry,
+        8);
     getUnknownFields().writeTo(output);
   }
 
@@ -482,6 +603,16 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(error_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(7, error_);
     }
+    for (java.util.Map.Entry<java.lang.String, dev.agentsvc.v1.Part> entry
+         : internalGetArtifacts().getMap().entrySet()) {
+      com.google.protobuf.MapEntry<java.lang.String, dev.agentsvc.v1.Part>
+      artifacts__ = ArtifactsDefaultEntryHolder.defaultEntry.newBuilderForType()
+          .setKey(entry.getKey())
+          .setValue(entry.getValue())
+          .build();
+      size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(8, artifacts__);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -506,6 +637,8 @@ private static final long serialVersionUID = 0L;
     }
     if (!getError()
         .equals(other.getError())) return false;
+    if (!internalGetArtifacts().equals(
+        other.internalGetArtifacts())) return false;
     if (!getOverrideCase().equals(other.getOverrideCase())) return false;
     switch (overrideCase_) {
       case 3:
@@ -546,6 +679,10 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + ERROR_FIELD_NUMBER;
     hash = (53 * hash) + getError().hashCode();
+    if (!internalGetArtifacts().getMap().isEmpty()) {
+      hash = (37 * hash) + ARTIFACTS_FIELD_NUMBER;
+      hash = (53 * hash) + internalGetArtifacts().hashCode();
+    }
     switch (overrideCase_) {
       case 3:
         hash = (37 * hash) + CONTENT_FIELD_NUMBER;
@@ -680,6 +817,28 @@ private static final long serialVersionUID = 0L;
       return dev.agentsvc.v1.RunnerServiceOuterClass.internal_static_agentsvc_v1_CallbackResult_descriptor;
     }
 
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 8:
+          return internalGetArtifacts();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
+    @SuppressWarnings({"rawtypes"})
+    protected com.google.protobuf.MapFieldReflectionAccessor internalGetMutableMapFieldReflection(
+        int number) {
+      switch (number) {
+        case 8:
+          return internalGetMutableArtifacts();
+        default:
+          throw new RuntimeException(
+              "Invalid map field number: " + number);
+      }
+    }
     @java.lang.Override
     protected com.google.protobuf.GeneratedMessage.FieldAccessorTable
         internalGetFieldAccessorTable() {
@@ -727,6 +886,7 @@ private static final long serialVersionUID = 0L;
         toolResponseBuilder_.clear();
       }
       error_ = "";
+      internalGetMutableArtifacts().clear();
       overrideCase_ = 0;
       override_ = null;
       return this;
@@ -775,6 +935,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000040) != 0)) {
         result.error_ = error_;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.artifacts_ = internalGetArtifacts().build(ArtifactsDefaultEntryHolder.defaultEntry);
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -825,6 +988,9 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000040;
         onChanged();
       }
+      internalGetMutableArtifacts().mergeFrom(
+          other.internalGetArtifacts());
+      bitField0_ |= 0x00000080;
       switch (other.getOverrideCase()) {
         case CONTENT: {
           mergeContent(other.getContent());
@@ -917,6 +1083,15 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000040;
               break;
             } // case 58
+            case 66: {
+              com.google.protobuf.MapEntry<java.lang.String, dev.agentsvc.v1.Part>
+              artifacts__ = input.readMessage(
+                  ArtifactsDefaultEntryHolder.defaultEntry.getParserForType(), extensionRegistry);
+              internalGetMutableArtifacts().ensureBuilderMap().put(
+                  artifacts__.getKey(), artifacts__.getValue());
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 66
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2035,6 +2210,209 @@ private static final long serialVersionUID = 0L;
       bitField0_ |= 0x00000040;
       onChanged();
       return this;
+    }
+
+    private static final class ArtifactsConverter implements com.google.protobuf.MapFieldBuilder.Converter<java.lang.String, dev.agentsvc.v1.PartOrBuilder, dev.agentsvc.v1.Part> {
+      @java.lang.Override
+      public dev.agentsvc.v1.Part build(dev.agentsvc.v1.PartOrBuilder val) {
+        if (val instanceof dev.agentsvc.v1.Part) { return (dev.agentsvc.v1.Part) val; }
+        return ((dev.agentsvc.v1.Part.Builder) val).build();
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.MapEntry<java.lang.String, dev.agentsvc.v1.Part> defaultEntry() {
+        return ArtifactsDefaultEntryHolder.defaultEntry;
+      }
+    };
+    private static final ArtifactsConverter artifactsConverter = new ArtifactsConverter();
+
+    private com.google.protobuf.MapFieldBuilder<
+        java.lang.String, dev.agentsvc.v1.PartOrBuilder, dev.agentsvc.v1.Part, dev.agentsvc.v1.Part.Builder> artifacts_;
+    private com.google.protobuf.MapFieldBuilder<java.lang.String, dev.agentsvc.v1.PartOrBuilder, dev.agentsvc.v1.Part, dev.agentsvc.v1.Part.Builder>
+        internalGetArtifacts() {
+      if (artifacts_ == null) {
+        return new com.google.protobuf.MapFieldBuilder<>(artifactsConverter);
+      }
+      return artifacts_;
+    }
+    private com.google.protobuf.MapFieldBuilder<java.lang.String, dev.agentsvc.v1.PartOrBuilder, dev.agentsvc.v1.Part, dev.agentsvc.v1.Part.Builder>
+        internalGetMutableArtifacts() {
+      if (artifacts_ == null) {
+        artifacts_ = new com.google.protobuf.MapFieldBuilder<>(artifactsConverter);
+      }
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return artifacts_;
+    }
+    public int getArtifactsCount() {
+      return internalGetArtifacts().ensureBuilderMap().size();
+    }
+    /**
+     * <pre>
+     * Files the callback saves as artifacts, as ADK's
+     * callback_context.save_artifact: each becomes a new version, recorded in
+     * the artifact_delta of the event that follows.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+     */
+    @java.lang.Override
+    public boolean containsArtifacts(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      return internalGetArtifacts().ensureBuilderMap().containsKey(key);
+    }
+    /**
+     * Use {@link #getArtifactsMap()} instead.
+     */
+    @java.lang.Override
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, dev.agentsvc.v1.Part> getArtifacts() {
+      return getArtifactsMap();
+    }
+    /**
+     * <pre>
+     * Files the callback saves as artifacts, as ADK's
+     * callback_context.save_artifact: each becomes a new version, recorded in
+     * the artifact_delta of the event that follows.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+     */
+    @java.lang.Override
+    public java.util.Map<java.lang.String, dev.agentsvc.v1.Part> getArtifactsMap() {
+      return internalGetArtifacts().getImmutableMap();
+    }
+    /**
+     * <pre>
+     * Files the callback saves as artifacts, as ADK's
+     * callback_context.save_artifact: each becomes a new version, recorded in
+     * the artifact_delta of the event that follows.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+     */
+    @java.lang.Override
+    public /* nullable */
+dev.agentsvc.v1.Part getArtifactsOrDefault(
+        java.lang.String key,
+        /* nullable */
+dev.agentsvc.v1.Part defaultValue) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, dev.agentsvc.v1.PartOrBuilder> map = internalGetMutableArtifacts().ensureBuilderMap();
+      return map.containsKey(key) ? artifactsConverter.build(map.get(key)) : defaultValue;
+    }
+    /**
+     * <pre>
+     * Files the callback saves as artifacts, as ADK's
+     * callback_context.save_artifact: each becomes a new version, recorded in
+     * the artifact_delta of the event that follows.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.Part getArtifactsOrThrow(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, dev.agentsvc.v1.PartOrBuilder> map = internalGetMutableArtifacts().ensureBuilderMap();
+      if (!map.containsKey(key)) {
+        throw new java.lang.IllegalArgumentException();
+      }
+      return artifactsConverter.build(map.get(key));
+    }
+    public Builder clearArtifacts() {
+      bitField0_ = (bitField0_ & ~0x00000080);
+      internalGetMutableArtifacts().clear();
+      return this;
+    }
+    /**
+     * <pre>
+     * Files the callback saves as artifacts, as ADK's
+     * callback_context.save_artifact: each becomes a new version, recorded in
+     * the artifact_delta of the event that follows.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+     */
+    public Builder removeArtifacts(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      internalGetMutableArtifacts().ensureBuilderMap()
+          .remove(key);
+      return this;
+    }
+    /**
+     * Use alternate mutation accessors instead.
+     */
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, dev.agentsvc.v1.Part>
+        getMutableArtifacts() {
+      bitField0_ |= 0x00000080;
+      return internalGetMutableArtifacts().ensureMessageMap();
+    }
+    /**
+     * <pre>
+     * Files the callback saves as artifacts, as ADK's
+     * callback_context.save_artifact: each becomes a new version, recorded in
+     * the artifact_delta of the event that follows.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+     */
+    public Builder putArtifacts(
+        java.lang.String key,
+        dev.agentsvc.v1.Part value) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      if (value == null) { throw new NullPointerException("map value"); }
+      internalGetMutableArtifacts().ensureBuilderMap()
+          .put(key, value);
+      bitField0_ |= 0x00000080;
+      return this;
+    }
+    /**
+     * <pre>
+     * Files the callback saves as artifacts, as ADK's
+     * callback_context.save_artifact: each becomes a new version, recorded in
+     * the artifact_delta of the event that follows.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+     */
+    public Builder putAllArtifacts(
+        java.util.Map<java.lang.String, dev.agentsvc.v1.Part> values) {
+      for (java.util.Map.Entry<java.lang.String, dev.agentsvc.v1.Part> e : values.entrySet()) {
+        if (e.getKey() == null || e.getValue() == null) {
+          throw new NullPointerException();
+        }
+      }
+      internalGetMutableArtifacts().ensureBuilderMap()
+          .putAll(values);
+      bitField0_ |= 0x00000080;
+      return this;
+    }
+    /**
+     * <pre>
+     * Files the callback saves as artifacts, as ADK's
+     * callback_context.save_artifact: each becomes a new version, recorded in
+     * the artifact_delta of the event that follows.
+     * </pre>
+     *
+     * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+     */
+    public dev.agentsvc.v1.Part.Builder putArtifactsBuilderIfAbsent(
+        java.lang.String key) {
+      java.util.Map<java.lang.String, dev.agentsvc.v1.PartOrBuilder> builderMap = internalGetMutableArtifacts().ensureBuilderMap();
+      dev.agentsvc.v1.PartOrBuilder entry = builderMap.get(key);
+      if (entry == null) {
+        entry = dev.agentsvc.v1.Part.newBuilder();
+        builderMap.put(key, entry);
+      }
+      if (entry instanceof dev.agentsvc.v1.Part) {
+        entry = ((dev.agentsvc.v1.Part) entry).toBuilder();
+        builderMap.put(key, entry);
+      }
+      return (dev.agentsvc.v1.Part.Builder) entry;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.CallbackResult)

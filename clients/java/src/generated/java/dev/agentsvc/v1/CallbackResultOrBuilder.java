@@ -196,5 +196,69 @@ public interface CallbackResultOrBuilder extends
   com.google.protobuf.ByteString
       getErrorBytes();
 
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  int getArtifactsCount();
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  boolean containsArtifacts(
+      java.lang.String key);
+  /**
+   * Use {@link #getArtifactsMap()} instead.
+   */
+  @java.lang.Deprecated
+  java.util.Map<java.lang.String, dev.agentsvc.v1.Part>
+  getArtifacts();
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  java.util.Map<java.lang.String, dev.agentsvc.v1.Part>
+  getArtifactsMap();
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  /* nullable */
+dev.agentsvc.v1.Part getArtifactsOrDefault(
+      java.lang.String key,
+      /* nullable */
+dev.agentsvc.v1.Part defaultValue);
+  /**
+   * <pre>
+   * Files the callback saves as artifacts, as ADK's
+   * callback_context.save_artifact: each becomes a new version, recorded in
+   * the artifact_delta of the event that follows.
+   * </pre>
+   *
+   * <code>map&lt;string, .agentsvc.v1.Part&gt; artifacts = 8;</code>
+   */
+  dev.agentsvc.v1.Part getArtifactsOrThrow(
+      java.lang.String key);
+
   dev.agentsvc.v1.CallbackResult.OverrideCase getOverrideCase();
 }

@@ -67,6 +67,11 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_CallbackResult_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_CallbackResult_ArtifactsEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_CallbackResult_ArtifactsEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_ToolDeclaration_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -145,55 +150,59 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
       "llm_response\030\010 \001(\0132\030.agentsvc.v1.LlmResp" +
       "onse\022,\n\ttool_call\030\t \001(\0132\031.agentsvc.v1.Fu" +
       "nctionCall\022.\n\rtool_response\030\n \001(\0132\027.goog" +
-      "le.protobuf.Struct\022\r\n\005error\030\013 \001(\t\"\247\002\n\016Ca" +
+      "le.protobuf.Struct\022\r\n\005error\030\013 \001(\t\"\253\003\n\016Ca" +
       "llbackResult\022\017\n\007call_id\030\001 \001(\t\022,\n\013state_d" +
       "elta\030\002 \001(\0132\027.google.protobuf.Struct\022\'\n\007c" +
       "ontent\030\003 \001(\0132\024.agentsvc.v1.ContentH\000\0220\n\014" +
       "llm_response\030\004 \001(\0132\030.agentsvc.v1.LlmResp" +
       "onseH\000\022.\n\013llm_request\030\005 \001(\0132\027.agentsvc.v" +
       "1.LlmRequestH\000\0220\n\rtool_response\030\006 \001(\0132\027." +
-      "google.protobuf.StructH\000\022\r\n\005error\030\007 \001(\tB" +
-      "\n\n\010override\"\300\001\n\017ToolDeclaration\022\014\n\004name\030" +
-      "\001 \001(\t\022\023\n\013description\030\002 \001(\t\022+\n\nparameters" +
-      "\030\003 \001(\0132\027.google.protobuf.Struct\022)\n\010respo" +
-      "nse\030\004 \001(\0132\027.google.protobuf.Struct\022\024\n\014lo" +
-      "ng_running\030\005 \001(\010\022\034\n\024require_confirmation" +
-      "\030\006 \001(\010\"\202\002\n\nToolResult\022\017\n\007call_id\030\001 \001(\t\022(" +
-      "\n\010response\030\002 \001(\0132\026.google.protobuf.Value" +
-      "\022\r\n\005error\030\003 \001(\t\022*\n\007actions\030\004 \001(\0132\031.agent" +
-      "svc.v1.EventActions\0229\n\tartifacts\030\005 \003(\0132&" +
-      ".agentsvc.v1.ToolResult.ArtifactsEntry\032C" +
-      "\n\016ArtifactsEntry\022\013\n\003key\030\001 \001(\t\022 \n\005value\030\002" +
-      " \001(\0132\021.agentsvc.v1.Part:\0028\001\"\013\n\tCancelRun" +
-      "\"\304\001\n\017ConnectResponse\022#\n\005event\030\001 \001(\0132\022.ag" +
-      "entsvc.v1.EventH\000\022*\n\ttool_call\030\002 \001(\0132\025.a" +
-      "gentsvc.v1.ToolCallH\000\022$\n\004done\030\003 \001(\0132\024.ag" +
-      "entsvc.v1.RunDoneH\000\0222\n\rcallback_call\030\004 \001" +
-      "(\0132\031.agentsvc.v1.CallbackCallH\000B\006\n\004kind\"" +
-      "\205\002\n\010ToolCall\022\017\n\007call_id\030\001 \001(\t\022\025\n\rinvocat" +
-      "ion_id\030\002 \001(\t\022\022\n\nagent_name\030\003 \001(\t\0220\n\rfunc" +
-      "tion_call\030\004 \001(\0132\031.agentsvc.v1.FunctionCa" +
-      "ll\022&\n\005state\030\005 \001(\0132\027.google.protobuf.Stru" +
-      "ct\0223\n\014confirmation\030\006 \001(\0132\035.agentsvc.v1.T" +
-      "oolConfirmation\022.\n\rauth_response\030\007 \001(\0132\027" +
-      ".google.protobuf.Struct\" \n\007RunDone\022\025\n\rin" +
-      "vocation_id\030\001 \001(\t*`\n\rStreamingMode\022\036\n\032ST" +
-      "REAMING_MODE_UNSPECIFIED\020\000\022\027\n\023STREAMING_" +
-      "MODE_NONE\020\001\022\026\n\022STREAMING_MODE_SSE\020\002*\253\002\n\014" +
-      "CallbackKind\022\035\n\031CALLBACK_KIND_UNSPECIFIE" +
-      "D\020\000\022\036\n\032CALLBACK_KIND_BEFORE_AGENT\020\001\022\035\n\031C" +
-      "ALLBACK_KIND_AFTER_AGENT\020\002\022\036\n\032CALLBACK_K" +
-      "IND_BEFORE_MODEL\020\003\022\035\n\031CALLBACK_KIND_AFTE" +
-      "R_MODEL\020\004\022 \n\034CALLBACK_KIND_ON_MODEL_ERRO" +
-      "R\020\005\022\035\n\031CALLBACK_KIND_BEFORE_TOOL\020\006\022\034\n\030CA" +
-      "LLBACK_KIND_AFTER_TOOL\020\007\022\037\n\033CALLBACK_KIN" +
-      "D_ON_TOOL_ERROR\020\0102\246\001\n\rRunnerService\022K\n\003R" +
-      "un\022\027.agentsvc.v1.RunRequest\032\030.agentsvc.v" +
-      "1.RunResponse\"\017\202\323\344\223\002\t\"\004/run:\001*0\001\022H\n\007Conn" +
-      "ect\022\033.agentsvc.v1.ConnectRequest\032\034.agent" +
-      "svc.v1.ConnectResponse(\0010\001BL\n\017dev.agents" +
-      "vc.v1P\001Z7github.com/agentsvc/agentsvc/ge" +
-      "n/go/agentsvc/v1/api;apib\006proto3"
+      "google.protobuf.StructH\000\022\r\n\005error\030\007 \001(\t\022" +
+      "=\n\tartifacts\030\010 \003(\0132*.agentsvc.v1.Callbac" +
+      "kResult.ArtifactsEntry\032C\n\016ArtifactsEntry" +
+      "\022\013\n\003key\030\001 \001(\t\022 \n\005value\030\002 \001(\0132\021.agentsvc." +
+      "v1.Part:\0028\001B\n\n\010override\"\300\001\n\017ToolDeclarat" +
+      "ion\022\014\n\004name\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022+" +
+      "\n\nparameters\030\003 \001(\0132\027.google.protobuf.Str" +
+      "uct\022)\n\010response\030\004 \001(\0132\027.google.protobuf." +
+      "Struct\022\024\n\014long_running\030\005 \001(\010\022\034\n\024require_" +
+      "confirmation\030\006 \001(\010\"\202\002\n\nToolResult\022\017\n\007cal" +
+      "l_id\030\001 \001(\t\022(\n\010response\030\002 \001(\0132\026.google.pr" +
+      "otobuf.Value\022\r\n\005error\030\003 \001(\t\022*\n\007actions\030\004" +
+      " \001(\0132\031.agentsvc.v1.EventActions\0229\n\tartif" +
+      "acts\030\005 \003(\0132&.agentsvc.v1.ToolResult.Arti" +
+      "factsEntry\032C\n\016ArtifactsEntry\022\013\n\003key\030\001 \001(" +
+      "\t\022 \n\005value\030\002 \001(\0132\021.agentsvc.v1.Part:\0028\001\"" +
+      "\013\n\tCancelRun\"\304\001\n\017ConnectResponse\022#\n\005even" +
+      "t\030\001 \001(\0132\022.agentsvc.v1.EventH\000\022*\n\ttool_ca" +
+      "ll\030\002 \001(\0132\025.agentsvc.v1.ToolCallH\000\022$\n\004don" +
+      "e\030\003 \001(\0132\024.agentsvc.v1.RunDoneH\000\0222\n\rcallb" +
+      "ack_call\030\004 \001(\0132\031.agentsvc.v1.CallbackCal" +
+      "lH\000B\006\n\004kind\"\205\002\n\010ToolCall\022\017\n\007call_id\030\001 \001(" +
+      "\t\022\025\n\rinvocation_id\030\002 \001(\t\022\022\n\nagent_name\030\003" +
+      " \001(\t\0220\n\rfunction_call\030\004 \001(\0132\031.agentsvc.v" +
+      "1.FunctionCall\022&\n\005state\030\005 \001(\0132\027.google.p" +
+      "rotobuf.Struct\0223\n\014confirmation\030\006 \001(\0132\035.a" +
+      "gentsvc.v1.ToolConfirmation\022.\n\rauth_resp" +
+      "onse\030\007 \001(\0132\027.google.protobuf.Struct\" \n\007R" +
+      "unDone\022\025\n\rinvocation_id\030\001 \001(\t*`\n\rStreami" +
+      "ngMode\022\036\n\032STREAMING_MODE_UNSPECIFIED\020\000\022\027" +
+      "\n\023STREAMING_MODE_NONE\020\001\022\026\n\022STREAMING_MOD" +
+      "E_SSE\020\002*\253\002\n\014CallbackKind\022\035\n\031CALLBACK_KIN" +
+      "D_UNSPECIFIED\020\000\022\036\n\032CALLBACK_KIND_BEFORE_" +
+      "AGENT\020\001\022\035\n\031CALLBACK_KIND_AFTER_AGENT\020\002\022\036" +
+      "\n\032CALLBACK_KIND_BEFORE_MODEL\020\003\022\035\n\031CALLBA" +
+      "CK_KIND_AFTER_MODEL\020\004\022 \n\034CALLBACK_KIND_O" +
+      "N_MODEL_ERROR\020\005\022\035\n\031CALLBACK_KIND_BEFORE_" +
+      "TOOL\020\006\022\034\n\030CALLBACK_KIND_AFTER_TOOL\020\007\022\037\n\033" +
+      "CALLBACK_KIND_ON_TOOL_ERROR\020\0102\246\001\n\rRunner" +
+      "Service\022K\n\003Run\022\027.agentsvc.v1.RunRequest\032" +
+      "\030.agentsvc.v1.RunResponse\"\017\202\323\344\223\002\t\"\004/run:" +
+      "\001*0\001\022H\n\007Connect\022\033.agentsvc.v1.ConnectReq" +
+      "uest\032\034.agentsvc.v1.ConnectResponse(\0010\001BL" +
+      "\n\017dev.agentsvc.v1P\001Z7github.com/agentsvc" +
+      "/agentsvc/gen/go/agentsvc/v1/api;apib\006pr" +
+      "oto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -251,7 +260,13 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     internal_static_agentsvc_v1_CallbackResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CallbackResult_descriptor,
-        new java.lang.String[] { "CallId", "StateDelta", "Content", "LlmResponse", "LlmRequest", "ToolResponse", "Error", "Override", });
+        new java.lang.String[] { "CallId", "StateDelta", "Content", "LlmResponse", "LlmRequest", "ToolResponse", "Error", "Artifacts", "Override", });
+    internal_static_agentsvc_v1_CallbackResult_ArtifactsEntry_descriptor =
+      internal_static_agentsvc_v1_CallbackResult_descriptor.getNestedType(0);
+    internal_static_agentsvc_v1_CallbackResult_ArtifactsEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_CallbackResult_ArtifactsEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
     internal_static_agentsvc_v1_ToolDeclaration_descriptor =
       getDescriptor().getMessageType(8);
     internal_static_agentsvc_v1_ToolDeclaration_fieldAccessorTable = new
