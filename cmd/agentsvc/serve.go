@@ -237,7 +237,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	defer stopWatch()
 	go ready.watchStore(watchCtx, store, storeCheckInterval, storeCheckTimeout, log)
 	log.Info("agentsvc serving", "grpc", grpcLis.Addr().String(), "http", httpLis.Addr().String(),
-		"apps", len(apps), "sessions", redactURL(o.sessions), "tls", tlsr != nil, "mtls", tlsr != nil && tlsr.MutualTLS())
+		"apps", len(apps), "sessions", redactURL(o.sessions), "memory", redactURL(o.memory), "artifacts", redactURL(o.artifacts), "tls", tlsr != nil, "mtls", tlsr != nil && tlsr.MutualTLS())
 
 	select {
 	case <-ctx.Done():
