@@ -1,9 +1,11 @@
 """Unit tests of artifacts: the Client's ArtifactService methods against an
-in-memory store in the fake server, and the conversions of what a save
-takes."""
+in-memory store in the fake server, the conversions of what a save takes,
+and the files tools and callbacks save with their results."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
@@ -12,9 +14,12 @@ from google.protobuf import json_format
 
 import agentsvc
 from agentsvc.artifacts import artifact_part, check_filename
+from agentsvc.tools import ToolContext
 from agentsvc.v1 import artifact_service_pb2 as pb
-from agentsvc.v1 import content_pb2
+from agentsvc.v1 import content_pb2, runner_service_pb2
 from tests.fakeserver import FakeServer, abort_with_info
+
+Requests = AsyncIterator[runner_service_pb2.ConnectRequest]
 
 
 class MemoryArtifacts:
@@ -258,3 +263,144 @@ def test_refused_filenames(name: str, match: str) -> None:
 def test_filename_must_be_text() -> None:
     with pytest.raises(TypeError):
         check_filename(None)  # type: ignore[arg-type]
+
+
+# Tools and callbacks.
+
+
+def _context() -> ToolContext:
+    return ToolContext(call_id="adk-1", invocation_id="e-1", agent_name="a", function_name="f", state={})
+
+
+async def test_tool_context_collects_files() -> None:
+    @agentsvc.tool
+    def write(tool_context: ToolContext) -> str:
+        tool_context.save_artifact("report.txt", "draft")
+        tool_context.save_artifact("report.txt", "final")
+        tool_context.save_artifact("chart.png", b"\x89PNG", mime_type="image/png")
+        tool_context.save_artifact("user:raw", content_pb2.Part(text="kept"))
+        return "saved"
+
+    ctx = _context()
+    assert await write.run({}, ctx) == "saved"
+    assert dict(ctx.artifacts) == {
+        "report.txt": content_pb2.Part(text="final"),
+        "chart.png": content_pb2.Part(inline_data=content_pb2.Blob(mime_type="image/png", data=b"\x89PNG")),
+        "user:raw": content_pb2.Part(text="kept"),
+    }
+    with pytest.raises(TypeError):
+        ctx.artifacts["x"] = content_pb2.Part(text="y")  # type: ignore[index]
+    assert "artifacts" not in repr(ctx)
+
+
+def test_tool_context_refuses_bad_saves() -> None:
+    ctx = _context()
+    with pytest.raises(ValueError, match="empty"):
+        ctx.save_artifact("", "x")
+    with pytest.raises(TypeError, match="None"):
+        ctx.save_artifact("a.txt", None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="mime_type"):
+        ctx.save_artifact("a.bin", b"x")
+    with pytest.raises(ValueError, match="traversal"):
+        ctx.save_artifact("../a.txt", "x")
+    assert not ctx.artifacts
+
+
+def _tool_call(call_id: str, name: str) -> runner_service_pb2.ConnectResponse:
+    fc = content_pb2.FunctionCall(id=call_id, name=name)
+    tc = runner_service_pb2.ToolCall(call_id=call_id, invocation_id="e-1", agent_name="weather_agent", function_call=fc)
+    return runner_service_pb2.ConnectResponse(tool_call=tc)
+
+
+async def test_tool_results_carry_saved_files(fake: FakeServer, fake_client: agentsvc.Client) -> None:
+    results: dict[str, runner_service_pb2.ToolResult] = {}
+
+    async def connect(requests: Requests, context: Any) -> AsyncIterator[runner_service_pb2.ConnectResponse]:
+        await anext(requests)
+        for i, name in enumerate(("saves", "saves_then_fails", "bad_save", "plain"), 1):
+            yield _tool_call(f"adk-{i}", name)
+        for _ in range(4):
+            req = await anext(requests)
+            results[req.tool_result.call_id] = req.tool_result
+        yield runner_service_pb2.ConnectResponse(done=runner_service_pb2.RunDone(invocation_id="e-1"))
+
+    fake.connect = connect
+
+    async def saves(tool_context: ToolContext) -> dict[str, Any]:
+        tool_context.save_artifact("report.txt", "It is sunny.")
+        tool_context.save_artifact("user:data.csv", b"city,sky\nParis,sun\n", mime_type="text/csv")
+        return {"saved": 2}
+
+    def saves_then_fails(tool_context: ToolContext) -> None:
+        tool_context.save_artifact("partial.txt", "half")
+        raise RuntimeError("disk full")
+
+    def bad_save(tool_context: ToolContext) -> None:
+        tool_context.save_artifact("a.bin", b"no mime type")
+
+    def plain() -> str:
+        return "nothing saved"
+
+    inv = fake_client.connect("weather", "alice", "s1", "go", tools=[saves, saves_then_fails, bad_save, plain])
+    assert await asyncio.wait_for(inv.collect(), 10) == []
+
+    ok = results["adk-1"]
+    assert json_format.MessageToDict(ok.response) == {"saved": 2}
+    assert dict(ok.artifacts) == {
+        "report.txt": content_pb2.Part(text="It is sunny."),
+        "user:data.csv": content_pb2.Part(
+            inline_data=content_pb2.Blob(mime_type="text/csv", data=b"city,sky\nParis,sun\n")
+        ),
+    }
+    failed = results["adk-2"]
+    assert failed.error == "RuntimeError: disk full"
+    assert dict(failed.artifacts) == {"partial.txt": content_pb2.Part(text="half")}
+    refused = results["adk-3"]
+    assert refused.error.startswith("ValueError: bytes need a mime_type") and not refused.artifacts
+    assert not results["adk-4"].artifacts
+
+
+def _callback_call(kind: runner_service_pb2.CallbackKind) -> runner_service_pb2.CallbackCall:
+    return runner_service_pb2.CallbackCall(call_id="cb-1", name="cb", kind=kind, invocation_id="e-1", agent_name="a")
+
+
+async def test_callback_results_carry_saved_files() -> None:
+    @agentsvc.callback
+    async def archive(ctx: agentsvc.CallbackContext) -> None:
+        ctx.save_artifact("transcript.txt", f"agent {ctx.agent_name}")
+        ctx.save_artifact("user:log.bin", b"\x01\x02", mime_type="application/octet-stream")
+
+    result = await archive.run(_callback_call(runner_service_pb2.CALLBACK_KIND_AFTER_AGENT), {})
+    assert not result.error and result.WhichOneof("override") is None
+    assert dict(result.artifacts) == {
+        "transcript.txt": content_pb2.Part(text="agent a"),
+        "user:log.bin": content_pb2.Part(
+            inline_data=content_pb2.Blob(mime_type="application/octet-stream", data=b"\x01\x02")
+        ),
+    }
+
+    @agentsvc.callback
+    def guard(ctx: agentsvc.CallbackContext, llm_request: agentsvc.LlmRequest) -> str:
+        ctx.save_artifact("blocked.txt", "yes")
+        return "Blocked."
+
+    result = await guard.run(_callback_call(runner_service_pb2.CALLBACK_KIND_BEFORE_MODEL), {})
+    assert result.llm_response.content.parts[0].text == "Blocked."
+    assert dict(result.artifacts) == {"blocked.txt": content_pb2.Part(text="yes")}
+
+
+async def test_a_failing_callback_saves_nothing() -> None:
+    @agentsvc.callback
+    def fails(ctx: agentsvc.CallbackContext) -> None:
+        ctx.save_artifact("a.txt", "x")
+        raise RuntimeError("boom")
+
+    result = await fails.run(_callback_call(runner_service_pb2.CALLBACK_KIND_BEFORE_AGENT), {})
+    assert result.error == "RuntimeError: boom" and not result.artifacts
+
+    @agentsvc.callback
+    def bad(ctx: agentsvc.CallbackContext) -> None:
+        ctx.save_artifact("", "x")
+
+    result = await bad.run(_callback_call(runner_service_pb2.CALLBACK_KIND_BEFORE_AGENT), {})
+    assert result.error.startswith("ValueError: an artifact's filename must not be empty")
