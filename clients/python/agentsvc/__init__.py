@@ -17,10 +17,12 @@ Quick start::
                                           tools=[get_weather]):
             print(event.author, agentsvc.event_text(event))
 
-Events, sessions and apps are the generated protobuf messages of
-``agentsvc.v1`` (``Event``, ``Session``, ``App``...).
+Events, sessions, apps and artifact versions are the generated protobuf
+messages of ``agentsvc.v1`` (``Event``, ``Session``, ``App``,
+``ArtifactVersion``...).
 """
 
+from agentsvc.artifacts import USER_PREFIX, ArtifactData, ArtifactVersion
 from agentsvc.callbacks import Callback, CallbackContext, callback, last_user_text
 from agentsvc.client import DEFAULT_TARGET, Client, Message, new_request_id, user_message
 from agentsvc.errors import (
@@ -72,11 +74,14 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_PAGE_SIZE",
     "DEFAULT_TARGET",
+    "USER_PREFIX",
     "AbortedError",
     "AgentInfo",
     "AgentsvcError",
     "AlreadyExistsError",
     "App",
+    "ArtifactData",
+    "ArtifactVersion",
     "Callback",
     "CallbackContext",
     "CancelledError",

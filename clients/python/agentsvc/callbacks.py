@@ -37,10 +37,12 @@ import asyncio
 import dataclasses
 import functools
 import inspect
+import types
 from collections.abc import Callable, Mapping
 from typing import Any, overload
 
 from agentsvc._values import from_struct, to_struct
+from agentsvc.artifacts import ArtifactData, save_to
 from agentsvc.v1 import content_pb2, llm_pb2, runner_service_pb2
 
 __all__ = ["Callback", "CallbackContext", "callback", "last_user_text"]
@@ -82,6 +84,38 @@ class CallbackContext:
     state_delta: dict[str, Any] = dataclasses.field(default_factory=dict)
     tool_name: str = ""
     function_call_id: str = ""
+    _artifacts: dict[str, content_pb2.Part] = dataclasses.field(default_factory=dict, init=False, repr=False)
+
+    def save_artifact(self, filename: str, data: ArtifactData, *, mime_type: str | None = None) -> None:
+        """Saves a file as an artifact of the session (of the user for a
+        name starting ``user:``), as ADK's ``callback_context.save_artifact``.
+
+        ``data`` is bytes, which need ``mime_type`` (stored as inline data);
+        text (a text part); or a :class:`~agentsvc.Part` holding inline data
+        or text. The file goes to the service with the callback's result,
+        which stores it as the artifact's next version and records that
+        version in the ``actions.artifact_delta`` of the event that follows
+        the callback. So, unlike ADK's, which returns the version at once,
+        this returns nothing: read the version from that event, or later
+        with :meth:`Client.list_artifact_versions`.
+
+        Saving a name twice in one call keeps the last content (one
+        version). A callback that raises fails the run and saves nothing.
+
+        Raises:
+            TypeError: ``data`` is None or not bytes, str or a Part.
+            ValueError: the name is one the service refuses (empty, rooted,
+                with a ``..`` segment...); bytes come without a MIME type;
+                the text is empty; or the Part holds neither inline data
+                nor text.
+        """
+        save_to(self._artifacts, filename, data, mime_type)
+
+    @property
+    def artifacts(self) -> Mapping[str, content_pb2.Part]:
+        """The files saved by :meth:`save_artifact` so far, by name: what
+        goes with the callback's result."""
+        return types.MappingProxyType(self._artifacts)
 
 
 class Callback:
@@ -118,6 +152,8 @@ class Callback:
             _set_override(result, kind, value, self.name)
             if ctx.state_delta:
                 result.state_delta.CopyFrom(to_struct(ctx.state_delta))
+            for name, part in ctx.artifacts.items():
+                result.artifacts[name].CopyFrom(part)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

@@ -12,7 +12,8 @@ import grpc
 import grpc.aio
 
 from agentsvc._values import to_struct
-from agentsvc.errors import from_rpc_error
+from agentsvc.artifacts import ArtifactData, ArtifactVersion, artifact_part
+from agentsvc.errors import NotFoundError, from_rpc_error
 from agentsvc.invocation import Invocation
 from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
 from agentsvc.callbacks import Callback, as_callback
@@ -20,6 +21,8 @@ from agentsvc.tools import Tool, as_tool
 from agentsvc.v1 import (
     app_service_pb2,
     app_service_pb2_grpc,
+    artifact_service_pb2,
+    artifact_service_pb2_grpc,
     content_pb2,
     event_pb2,
     runner_service_pb2,
@@ -39,6 +42,10 @@ DEFAULT_TARGET = "127.0.0.1:50051"
 Message = str | content_pb2.Content | Sequence[content_pb2.Part]
 
 T = TypeVar("T")
+
+# The ErrorInfo reason of a missing artifact or version, where ADK returns
+# None (a missing app is NOT_FOUND too, with another reason).
+_ARTIFACT_NOT_FOUND = "ARTIFACT_NOT_FOUND"
 
 
 def user_message(message: Message) -> content_pb2.Content:
@@ -531,6 +538,152 @@ class Client:
         response = await self._unary(self._connection().sessions.RewindSession, request, session_service_pb2.RewindSessionResponse)
         return response.session
 
+    # Artifacts.
+
+    async def list_artifacts(self, app_name: str, user_id: str, session_id: str) -> list[str]:
+        """Returns the names of the session's artifacts and of its user's
+        (those starting ``user:``), sorted, as ADK's
+        ``list_artifact_keys``.
+
+        Raises:
+            NotFoundError: the app does not exist.
+            FailedPreconditionError: the service keeps no artifacts.
+        """
+        request = artifact_service_pb2.ListArtifactKeysRequest(app_name=app_name, user_id=user_id, session_id=session_id)
+        response = await self._unary(
+            self._connection().artifacts.ListArtifactKeys, request, artifact_service_pb2.ListArtifactKeysResponse
+        )
+        return list(response.filenames)
+
+    async def load_artifact(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        filename: str,
+        *,
+        version: int | None = None,
+    ) -> content_pb2.Part | None:
+        """Returns an artifact's latest version, or ``version``; None when
+        there is no such artifact or version, as ADK's ``load_artifact``.
+
+        The Part holds inline data (``part.inline_data.data`` and
+        ``.mime_type``) or text (``part.text``). Names starting ``user:``
+        are the user's, seen from any of their sessions.
+
+        Raises:
+            NotFoundError: the app does not exist.
+            InvalidArgumentError: the name or version is not valid.
+        """
+        request = artifact_service_pb2.LoadArtifactRequest(
+            app_name=app_name, user_id=user_id, session_id=session_id, filename=filename, version=version
+        )
+        try:
+            response = await self._unary(
+                self._connection().artifacts.LoadArtifact, request, artifact_service_pb2.LoadArtifactResponse
+            )
+        except NotFoundError as err:
+            if err.reason == _ARTIFACT_NOT_FOUND:
+                return None
+            raise
+        return response.artifact
+
+    async def save_artifact(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        filename: str,
+        data: ArtifactData,
+        *,
+        mime_type: str | None = None,
+        custom_metadata: Mapping[str, Any] | None = None,
+    ) -> ArtifactVersion:
+        """Stores ``data`` as the artifact's next version (0 for the first)
+        and describes it, as ADK's ``save_artifact``.
+
+        ``data`` is bytes, which need ``mime_type`` (stored as inline data);
+        text (a text part); or a :class:`~agentsvc.Part` holding inline data
+        or text. A name starting ``user:`` saves an artifact of the user,
+        which all their sessions see. ``custom_metadata`` (JSON-like values)
+        is kept with the version.
+
+        Raises:
+            TypeError: ``data`` is None or not bytes, str or a Part.
+            ValueError: bytes come without a MIME type, the text is empty,
+                or the Part holds neither inline data nor text.
+            InvalidArgumentError: the service refuses the name or content.
+            ResourceExhaustedError: the content or metadata is larger than
+                the service accepts.
+            NotFoundError: the app does not exist.
+        """
+        request = artifact_service_pb2.SaveArtifactRequest(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            filename=filename,
+            artifact=artifact_part(data, mime_type),
+        )
+        if custom_metadata:
+            request.custom_metadata.CopyFrom(to_struct(custom_metadata))
+        return await self._unary(self._connection().artifacts.SaveArtifact, request, ArtifactVersion)
+
+    async def list_artifact_versions(self, app_name: str, user_id: str, session_id: str, filename: str) -> list[int]:
+        """Returns an artifact's version numbers, oldest first; empty when
+        there is no such artifact."""
+        request = artifact_service_pb2.ListArtifactVersionsRequest(
+            app_name=app_name, user_id=user_id, session_id=session_id, filename=filename
+        )
+        response = await self._unary(
+            self._connection().artifacts.ListArtifactVersions, request, artifact_service_pb2.ListArtifactVersionsResponse
+        )
+        return list(response.versions)
+
+    async def list_artifact_versions_metadata(
+        self, app_name: str, user_id: str, session_id: str, filename: str
+    ) -> list[ArtifactVersion]:
+        """Describes each version of an artifact, oldest first, as ADK's
+        ``list_artifact_versions``; empty when there is no such artifact."""
+        request = artifact_service_pb2.ListArtifactVersionsRequest(
+            app_name=app_name, user_id=user_id, session_id=session_id, filename=filename
+        )
+        response = await self._unary(
+            self._connection().artifacts.ListArtifactVersionsMetadata,
+            request,
+            artifact_service_pb2.ListArtifactVersionsMetadataResponse,
+        )
+        return list(response.versions)
+
+    async def get_artifact_version(
+        self, app_name: str, user_id: str, session_id: str, filename: str, version: int
+    ) -> ArtifactVersion | None:
+        """Describes one version of an artifact; None when there is no such
+        artifact or version, as ADK's ``get_artifact_version``.
+
+        Raises:
+            InvalidArgumentError: the name is not valid, or the version is
+                negative.
+        """
+        request = artifact_service_pb2.GetArtifactVersionRequest(
+            app_name=app_name, user_id=user_id, session_id=session_id, filename=filename, version=version
+        )
+        try:
+            return await self._unary(self._connection().artifacts.GetArtifactVersion, request, ArtifactVersion)
+        except NotFoundError as err:
+            if err.reason == _ARTIFACT_NOT_FOUND:
+                return None
+            raise
+
+    async def delete_artifact(self, app_name: str, user_id: str, session_id: str, filename: str) -> None:
+        """Deletes every version of an artifact; deleting a missing one is
+        not an error."""
+        request = artifact_service_pb2.DeleteArtifactRequest(
+            app_name=app_name, user_id=user_id, session_id=session_id, filename=filename
+        )
+        await self._unary(
+            self._connection().artifacts.DeleteArtifact, request, artifact_service_pb2.DeleteArtifactResponse
+        )
+
     # Apps.
 
     async def list_apps(self) -> list[str]:
@@ -570,3 +723,4 @@ class _Stubs:
         self.runner = runner_service_pb2_grpc.RunnerServiceStub(channel)
         self.sessions = session_service_pb2_grpc.SessionServiceStub(channel)
         self.apps = app_service_pb2_grpc.AppServiceStub(channel)
+        self.artifacts = artifact_service_pb2_grpc.ArtifactServiceStub(channel)

@@ -339,6 +339,10 @@ class Invocation:
             raise
         except Exception as exc:
             result = runner_service_pb2.ToolResult(call_id=call.call_id, error=_error_text(exc))
+        # Files saved before an exception are sent too: an ADK tool's
+        # save_artifact stores the file when called.
+        for filename, part in context.artifacts.items():
+            result.artifacts[filename].CopyFrom(part)
         return result
 
     async def _send(self, request: runner_service_pb2.ConnectRequest) -> None:

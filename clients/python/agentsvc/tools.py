@@ -27,7 +27,8 @@ from typing import Any, Generic, ParamSpec, TypeVar, overload
 
 from agentsvc import schema
 from agentsvc._values import to_struct
-from agentsvc.v1 import runner_service_pb2
+from agentsvc.artifacts import ArtifactData, save_to
+from agentsvc.v1 import content_pb2, runner_service_pb2
 
 __all__ = ["Tool", "ToolContext", "tool"]
 
@@ -62,6 +63,39 @@ class ToolContext:
     state: Mapping[str, Any]
     state_delta: dict[str, Any] = dataclasses.field(default_factory=dict)
     skip_summarization: bool = False
+    _artifacts: dict[str, content_pb2.Part] = dataclasses.field(default_factory=dict, init=False, repr=False)
+
+    def save_artifact(self, filename: str, data: ArtifactData, *, mime_type: str | None = None) -> None:
+        """Saves a file as an artifact of the session (of the user for a
+        name starting ``user:``), as ADK's ``tool_context.save_artifact``.
+
+        ``data`` is bytes, which need ``mime_type`` (stored as inline data);
+        text (a text part); or a :class:`~agentsvc.Part` holding inline data
+        or text. The file goes to the service with the tool's result, which
+        stores it as the artifact's next version and records that version
+        in the ``actions.artifact_delta`` of the tool's response event
+        (``{"report.txt": 0}``). So, unlike ADK's, which returns the
+        version at once, this returns nothing: read the version from that
+        event, or later with :meth:`Client.list_artifact_versions`.
+
+        Saving a name twice in one call keeps the last content (one
+        version). Files saved before the tool raises are still sent, with
+        the error, as in ADK, where each save is stored when made.
+
+        Raises:
+            TypeError: ``data`` is None or not bytes, str or a Part.
+            ValueError: the name is one the service refuses (empty, rooted,
+                with a ``..`` segment...); bytes come without a MIME type;
+                the text is empty; or the Part holds neither inline data
+                nor text.
+        """
+        save_to(self._artifacts, filename, data, mime_type)
+
+    @property
+    def artifacts(self) -> Mapping[str, content_pb2.Part]:
+        """The files saved by :meth:`save_artifact` so far, by name: what
+        goes with the tool's result."""
+        return types.MappingProxyType(self._artifacts)
 
 
 class Tool(Generic[P, R]):

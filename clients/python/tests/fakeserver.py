@@ -1,6 +1,7 @@
 """An in-process agentsvc stand-in for unit tests: a real grpc.aio server
 whose RunnerService and SessionService methods are plain functions that each
-test sets, so tests exercise the client over a real gRPC transport."""
+test sets, and whose ArtifactService is an object a test sets, so tests
+exercise the client over a real gRPC transport."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 
 from agentsvc.v1 import (
+    artifact_service_pb2_grpc,
     runner_service_pb2,
     runner_service_pb2_grpc,
     session_service_pb2,
@@ -83,18 +85,55 @@ class _Sessions(session_service_pb2_grpc.SessionServiceServicer):
         return await self._fake.list_sessions(request, context)
 
 
+class _Artifacts(artifact_service_pb2_grpc.ArtifactServiceServicer):
+    """Hands each ArtifactService call to the method of the same name of
+    ``fake.artifacts``, called as ``method(request, context)``."""
+
+    def __init__(self, fake: FakeServer) -> None:
+        self._fake = fake
+
+    async def _call(self, name: str, request: Any, context: Any) -> Any:
+        if self._fake.artifacts is None:
+            raise NotImplementedError(name)
+        return await getattr(self._fake.artifacts, name)(request, context)
+
+    async def ListArtifactKeys(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("ListArtifactKeys", request, context)
+
+    async def LoadArtifact(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("LoadArtifact", request, context)
+
+    async def ListArtifactVersions(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("ListArtifactVersions", request, context)
+
+    async def ListArtifactVersionsMetadata(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("ListArtifactVersionsMetadata", request, context)
+
+    async def GetArtifactVersion(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("GetArtifactVersion", request, context)
+
+    async def SaveArtifact(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("SaveArtifact", request, context)
+
+    async def DeleteArtifact(self, request: Any, context: Any) -> Any:  # noqa: N802
+        return await self._call("DeleteArtifact", request, context)
+
+
 class FakeServer:
-    """A grpc.aio server on a free loopback port; set ``run``, ``connect``
-    or ``get_session`` to the behaviour a test needs."""
+    """A grpc.aio server on a free loopback port; set ``run``, ``connect``,
+    ``get_session``, ``list_sessions`` or ``artifacts`` to the behaviour a
+    test needs."""
 
     def __init__(self, *, credentials: grpc.ServerCredentials | None = None) -> None:
         self.run: RunHandler | None = None
         self.connect: ConnectHandler | None = None
         self.get_session: GetSessionHandler | None = None
         self.list_sessions: ListSessionsHandler | None = None
+        self.artifacts: Any = None
         self.server = grpc.aio.server()
         runner_service_pb2_grpc.add_RunnerServiceServicer_to_server(_Runner(self), self.server)
         session_service_pb2_grpc.add_SessionServiceServicer_to_server(_Sessions(self), self.server)
+        artifact_service_pb2_grpc.add_ArtifactServiceServicer_to_server(_Artifacts(self), self.server)
         if credentials is not None:
             port = self.server.add_secure_port("127.0.0.1:0", credentials)
         else:

@@ -523,3 +523,143 @@ async def test_undeclared_callback_is_refused(client: agentsvc.Client, model: Fa
         await bounded(inv.collect())
     stored = await client.get_session("guarded", uid, session.id)
     assert len(stored.events) == 0
+
+
+async def test_tool_saves_an_artifact(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.script(calls(("get_weather", {"city": "Paris"})), text("The report is saved."))
+
+    @agentsvc.tool
+    def get_weather(city: str, tool_context: agentsvc.ToolContext) -> dict[str, Any]:
+        """Returns the current weather in a city and saves a report."""
+        tool_context.save_artifact("report.txt", f"Sunny in {city}.")
+        tool_context.save_artifact("user:chart.png", b"\x89PNG\r\n", mime_type="image/png")
+        return {"city": city, "weather": "sunny"}
+
+    uid = user_id()
+    session = await client.create_session("weather", uid)
+    events = await bounded(client.connect("weather", uid, session.id, "Paris?", tools=[get_weather]).collect())
+
+    call_event, response_event, answer = events
+    assert agentsvc.function_responses(response_event)
+    assert dict(response_event.actions.artifact_delta) == {"report.txt": 0, "user:chart.png": 0}
+    assert not call_event.actions.artifact_delta and not answer.actions.artifact_delta
+    stored = await client.get_session("weather", uid, session.id)
+    assert dict(stored.events[2].actions.artifact_delta) == {"report.txt": 0, "user:chart.png": 0}
+
+    assert await client.list_artifacts("weather", uid, session.id) == ["report.txt", "user:chart.png"]
+    assert await client.load_artifact("weather", uid, session.id, "report.txt") == agentsvc.Part(text="Sunny in Paris.")
+    chart = await client.load_artifact("weather", uid, session.id, "user:chart.png")
+    assert chart is not None
+    assert (chart.inline_data.mime_type, chart.inline_data.data) == ("image/png", b"\x89PNG\r\n")
+
+    # A second call saves the next version.
+    await model.script(calls(("get_weather", {"city": "Rome"})), text("Saved again."))
+    events = await bounded(client.connect("weather", uid, session.id, "Rome?", tools=[get_weather]).collect())
+    assert dict(events[1].actions.artifact_delta) == {"report.txt": 1, "user:chart.png": 1}
+    assert await client.list_artifact_versions("weather", uid, session.id, "report.txt") == [0, 1]
+    assert await client.load_artifact("weather", uid, session.id, "report.txt") == agentsvc.Part(text="Sunny in Rome.")
+
+
+async def test_a_tool_error_keeps_the_files_saved_before(client: agentsvc.Client, model: FakeGemini) -> None:
+    await model.script(calls(("get_weather", {"city": "Atlantis"})), text("No weather for Atlantis."))
+
+    @agentsvc.tool
+    def get_weather(city: str, tool_context: agentsvc.ToolContext) -> dict[str, Any]:
+        """Current weather."""
+        tool_context.save_artifact("attempt.txt", f"looked up {city}")
+        raise LookupError(f"unknown city {city}")
+
+    uid = user_id()
+    session = await client.create_session("weather", uid)
+    events = await bounded(client.connect("weather", uid, session.id, "Atlantis?", tools=[get_weather]).collect())
+    (response,) = agentsvc.function_responses(events[1])
+    assert agentsvc.response_of(response) == {"error": "LookupError: unknown city Atlantis"}
+    assert dict(events[1].actions.artifact_delta) == {"attempt.txt": 0}
+    assert await client.load_artifact("weather", uid, session.id, "attempt.txt") == agentsvc.Part(text="looked up Atlantis")
+
+
+async def test_artifact_round_trip(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    session = await client.create_session("echo", uid)
+    sid = session.id
+
+    v0 = await client.save_artifact("echo", uid, sid, "notes.txt", "first")
+    assert v0.version == 0 and v0.mime_type == "text/plain"
+    assert v0.canonical_uri and v0.create_time > time.time() - 300
+    v1 = await client.save_artifact("echo", uid, sid, "notes.txt", b"%PDF-1.7", mime_type="application/pdf",
+                                    custom_metadata={"pages": 3, "source": "scan"})
+    assert v1.version == 1 and v1.mime_type == "application/pdf"
+    assert json_format.MessageToDict(v1.custom_metadata) == {"pages": 3, "source": "scan"}
+    v2 = await client.save_artifact("echo", uid, sid, "notes.txt",
+                                    agentsvc.Part(inline_data={"mime_type": "text/csv", "data": b"a,b\n"}))
+    assert v2.version == 2 and v2.mime_type == "text/csv"
+
+    assert await client.list_artifacts("echo", uid, sid) == ["notes.txt"]
+    latest = await client.load_artifact("echo", uid, sid, "notes.txt")
+    assert latest is not None and latest.inline_data.data == b"a,b\n"
+    assert await client.load_artifact("echo", uid, sid, "notes.txt", version=0) == agentsvc.Part(text="first")
+    pdf = await client.load_artifact("echo", uid, sid, "notes.txt", version=1)
+    assert pdf is not None and pdf.inline_data.data == b"%PDF-1.7"
+    assert await client.list_artifact_versions("echo", uid, sid, "notes.txt") == [0, 1, 2]
+    metadata = await client.list_artifact_versions_metadata("echo", uid, sid, "notes.txt")
+    assert [(m.version, m.mime_type) for m in metadata] == [(0, "text/plain"), (1, "application/pdf"), (2, "text/csv")]
+    got = await client.get_artifact_version("echo", uid, sid, "notes.txt", 1)
+    assert got is not None and got.version == 1 and got.custom_metadata["source"] == "scan"
+    assert got.canonical_uri == v1.canonical_uri
+
+    # Missing artifacts and versions are None, as in ADK.
+    assert await client.load_artifact("echo", uid, sid, "notes.txt", version=7) is None
+    assert await client.load_artifact("echo", uid, sid, "nothing.txt") is None
+    assert await client.get_artifact_version("echo", uid, sid, "notes.txt", 7) is None
+    assert await client.list_artifact_versions("echo", uid, sid, "nothing.txt") == []
+
+    await client.delete_artifact("echo", uid, sid, "notes.txt")
+    assert await client.list_artifacts("echo", uid, sid) == []
+    assert await client.load_artifact("echo", uid, sid, "notes.txt") is None
+    await client.delete_artifact("echo", uid, sid, "notes.txt")
+
+    # The service's refusals are errors.
+    with pytest.raises(agentsvc.InvalidArgumentError) as invalid:
+        await client.save_artifact("echo", uid, sid, "../escape.txt", "x")
+    assert "parent traversal" in invalid.value.message
+    with pytest.raises(agentsvc.InvalidArgumentError):
+        await client.load_artifact("echo", uid, sid, "notes.txt", version=-1)
+    with pytest.raises(agentsvc.NotFoundError):
+        await client.load_artifact("no_such_app", uid, sid, "notes.txt")
+
+
+async def test_user_artifacts_are_seen_from_other_sessions(client: agentsvc.Client, model: FakeGemini) -> None:
+    uid = user_id()
+    first = await client.create_session("echo", uid)
+    second = await client.create_session("echo", uid)
+    await client.save_artifact("echo", uid, first.id, "user:profile.json", b'{"unit": "C"}', mime_type="application/json")
+    await client.save_artifact("echo", uid, first.id, "draft.txt", "only in the first session")
+
+    assert await client.list_artifacts("echo", uid, first.id) == ["draft.txt", "user:profile.json"]
+    assert await client.list_artifacts("echo", uid, second.id) == ["user:profile.json"]
+    profile = await client.load_artifact("echo", uid, second.id, "user:profile.json")
+    assert profile is not None and profile.inline_data.data == b'{"unit": "C"}'
+    assert await client.load_artifact("echo", uid, second.id, "draft.txt") is None
+
+    # Another user sees neither.
+    assert await client.list_artifacts("echo", user_id(), second.id) == []
+
+
+async def test_callback_saves_an_artifact(client: agentsvc.Client, model: FakeGemini) -> None:
+    @agentsvc.callback
+    def guard_input(ctx: agentsvc.CallbackContext, llm_request: agentsvc.LlmRequest) -> str | None:
+        """Blocks every question and keeps a note of it."""
+        ctx.save_artifact("blocked.txt", agentsvc.last_user_text(llm_request))
+        return "Blocked."
+
+    uid = user_id()
+    session = await client.create_session("guarded", uid)
+    inv = client.connect("guarded", uid, session.id, "A forbidden question.",
+                         tools=[get_weather], callbacks=[guard_input, redact_result])
+    events = await bounded(inv.collect())
+
+    assert final_texts(events) == ["Blocked."]
+    (answer,) = events
+    assert dict(answer.actions.artifact_delta) == {"blocked.txt": 0}
+    note = await client.load_artifact("guarded", uid, session.id, "blocked.txt")
+    assert note == agentsvc.Part(text="A forbidden question.")
