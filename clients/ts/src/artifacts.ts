@@ -65,3 +65,22 @@ export function checkFilename(filename: string): void {
     throw new TypeError(`artifact filename ${JSON.stringify(filename)} is empty`);
   }
 }
+
+/**
+ * The files a tool or callback saves during one call, by name, sent with its
+ * result. Saving a name again replaces the earlier data: one call stores one
+ * version per name.
+ */
+export class ArtifactFiles {
+  private readonly files = new Map<string, MessageInitShape<typeof PartSchema>>();
+
+  save(filename: string, data: ArtifactData, mimeType?: string): void {
+    checkFilename(filename);
+    this.files.set(filename, artifactPart(filename, data, mimeType));
+  }
+
+  /** The saved files, or undefined when there are none. */
+  result(): Record<string, MessageInitShape<typeof PartSchema>> | undefined {
+    return this.files.size === 0 ? undefined : Object.fromEntries(this.files);
+  }
+}

@@ -4,6 +4,8 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   AgentsvcClient,
+  defineCallback,
+  defineTool,
   FailedPreconditionError,
   InvalidArgumentError,
   NotFoundError,
@@ -16,6 +18,12 @@ import type {
   SaveArtifactRequest,
 } from "../../src/gen/agentsvc/v1/artifact_service_pb.js";
 import { PartSchema } from "../../src/gen/agentsvc/v1/content_pb.js";
+import {
+  type CallbackResult,
+  CallbackKind,
+  type ConnectRequest,
+  type ToolResult,
+} from "../../src/gen/agentsvc/v1/runner_service_pb.js";
 import { ErrorInfoSchema } from "../../src/gen/google/rpc/error_details_pb.js";
 import { type FakeServer, type FakeServices, startFakeServer } from "./fakeserver.js";
 
@@ -221,6 +229,64 @@ describe("artifact calls against an in-process server", () => {
     await assert.rejects(c.getArtifactVersion({ ...key, filename: "a.txt", version: Number.NaN }), TypeError);
     assert.equal(fake.saves.length, 0);
     assert.equal(fake.loads.length, 0);
+  });
+});
+
+describe("tools and callbacks save files over Connect", () => {
+  test("the files reach the service with the tool's and the callback's results", async () => {
+    let toolResult: ToolResult | undefined;
+    let callbackResult: CallbackResult | undefined;
+    const c = await serve({
+      runner: {
+        async *connect(requests) {
+          const it = requests[Symbol.asyncIterator]();
+          const next = async () => (await it.next()).value as ConnectRequest;
+          assert.equal((await next()).kind.case, "start");
+          yield {
+            kind: {
+              case: "callbackCall",
+              value: { callId: "cb-1", name: "keep_request", kind: CallbackKind.BEFORE_MODEL, invocationId: "e-1", agentName: "weather_agent" },
+            },
+          };
+          callbackResult = (await next()).kind.value as CallbackResult;
+          yield {
+            kind: {
+              case: "toolCall",
+              value: { callId: "adk-1", invocationId: "e-1", agentName: "weather_agent", functionCall: { id: "adk-1", name: "get_weather", args: { city: "Paris" } } },
+            },
+          };
+          toolResult = (await next()).kind.value as ToolResult;
+          yield {
+            kind: {
+              case: "event",
+              value: { id: "ev", invocationId: "e-1", author: "weather_agent", actions: { artifactDelta: { "report.txt": 0n } } },
+            },
+          };
+          yield { kind: { case: "done", value: { invocationId: "e-1" } } };
+        },
+      },
+    });
+    const getWeather = defineTool({
+      name: "get_weather",
+      parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      run: ({ city }, ctx) => {
+        ctx.saveArtifact("report.txt", `Sunny in ${city}.`);
+        return { city, weather: "sunny" };
+      },
+    });
+    const keepRequest = defineCallback({
+      name: "keep_request",
+      beforeModel(ctx) {
+        ctx.saveArtifact("user:request.bin", new Uint8Array([7, 8]), "application/octet-stream");
+      },
+    });
+    const events = await c.run({ ...key, message: "Weather in Paris?", tools: [getWeather], callbacks: [keepRequest] }).collect();
+
+    assert.equal(callbackResult?.artifacts["user:request.bin"]?.inlineData?.mimeType, "application/octet-stream");
+    assert.deepEqual(callbackResult?.artifacts["user:request.bin"]?.inlineData?.data, new Uint8Array([7, 8]));
+    assert.equal(toolResult?.artifacts["report.txt"]?.text, "Sunny in Paris.");
+    assert.deepEqual(Object.keys(toolResult?.artifacts ?? {}), ["report.txt"]);
+    assert.deepEqual(events[0]?.actions?.artifactDelta, { "report.txt": 0n });
   });
 });
 
