@@ -303,7 +303,7 @@ describe("artifactPart", () => {
       inlineData: { mimeType: "text/markdown", data: new Uint8Array([0x68, 0xc3, 0xa9]) },
     });
     assert.throws(() => artifactPart("a", ""), /text is empty/);
-    // Empty text with a MIME type is an empty file, which the service accepts.
+    // Empty text with a MIME type is an empty file: the service saves it (and loads it as None, as ADK).
     assert.deepEqual(artifactPart("a", "", "text/plain"), { inlineData: { mimeType: "text/plain", data: new Uint8Array() } });
   });
 
