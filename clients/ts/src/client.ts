@@ -402,7 +402,8 @@ export class AgentsvcClient {
   /**
    * Returns an artifact's latest version, or the version asked for: a Part
    * with `inlineData` (`mimeType`, `data`) or `text`. Undefined when there is
-   * no such artifact or version, as ADK's load_artifact returns None.
+   * no such artifact or version (or the version is empty), as ADK's
+   * load_artifact returns None.
    */
   async loadArtifact(options: LoadArtifactOptions): Promise<Part | undefined> {
     checkFilename(options.filename);
