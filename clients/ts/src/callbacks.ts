@@ -14,6 +14,7 @@ import {
   type CallbackDeclarationSchema,
   type CallbackResultSchema,
 } from "./gen/agentsvc/v1/runner_service_pb.js";
+import { type ArtifactData, ArtifactFiles } from "./artifacts.js";
 import { toJsonObject, toJsonValue } from "./schema.js";
 import { errorText } from "./tools.js";
 
@@ -61,6 +62,21 @@ export interface CallbackContext {
    * applies `callback_context.state[key] = value`.
    */
   setState(key: string, value: JsonValue): void;
+  /**
+   * Saves a file as an artifact of the session (of the user for a name
+   * starting "user:"), as ADK's `callback_context.save_artifact`. `data` is
+   * bytes with their `mimeType`, text, or a Part (see {@link ArtifactData}).
+   *
+   * The file travels with the callback's result: the service stores it as a
+   * new version once the result arrives and records that version in the
+   * `actions.artifactDelta` of the event that follows (`{ [filename]:
+   * version }`). So, unlike ADK's save_artifact, which returns the version,
+   * this returns nothing; saving a name twice in one call keeps the last
+   * data, stored as one version. A callback that throws saves nothing (its
+   * run fails). Throws a TypeError for data the service would refuse (bytes
+   * without a MIME type, empty text, an empty filename).
+   */
+  saveArtifact(filename: string, data: ArtifactData, mimeType?: string): void;
 }
 
 type Awaitable<T> = T | Promise<T>;
@@ -178,6 +194,7 @@ class Context implements CallbackContext {
   readonly functionCallId: string;
   readonly delta: JsonObject = {};
   changed = false;
+  readonly files = new ArtifactFiles();
 
   constructor(call: CallbackCall, kind: CallbackKindName) {
     this.kind = kind;
@@ -194,6 +211,10 @@ class Context implements CallbackContext {
     this.state[key] = json;
     this.changed = true;
   }
+
+  saveArtifact(filename: string, data: ArtifactData, mimeType?: string): void {
+    this.files.save(filename, data, mimeType);
+  }
 }
 
 type Override = MessageInitShape<typeof CallbackResultSchema>["override"];
@@ -209,9 +230,11 @@ async function answer(
     }
     const context = new Context(call, kind);
     const override = await invoke(definition, kind, context, call);
+    const artifacts = context.files.result();
     return {
       callId: call.callId,
       ...(context.changed ? { stateDelta: context.delta } : {}),
+      ...(artifacts === undefined ? {} : { artifacts }),
       override,
     };
   } catch (err) {

@@ -4,10 +4,13 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
 import { type App, AppService } from "./gen/agentsvc/v1/app_service_pb.js";
+import { ArtifactService, type ArtifactVersion } from "./gen/agentsvc/v1/artifact_service_pb.js";
+import type { Part } from "./gen/agentsvc/v1/content_pb.js";
 import type { Event } from "./gen/agentsvc/v1/event_pb.js";
 import { RunnerService } from "./gen/agentsvc/v1/runner_service_pb.js";
 import type { Session } from "./gen/agentsvc/v1/session_pb.js";
 import { SessionService } from "./gen/agentsvc/v1/session_service_pb.js";
+import { type ArtifactData, artifactPart, checkFilename } from "./artifacts.js";
 import { NotFoundError, toAgentsvcError } from "./errors.js";
 import { connectRun, type Invocation, plainRun, type RunOptions } from "./invocation.js";
 
@@ -39,7 +42,7 @@ export interface ClientOptions {
   headers?: HeadersOption;
   /** Interceptors applied to every call. */
   interceptors?: Interceptor[];
-  /** Deadline of each session and app call in milliseconds. Default: none. */
+  /** Deadline of each session, app and artifact call in milliseconds. Default: none. */
   timeoutMs?: number;
   /**
    * How long {@link Invocation.cancel} waits for the service to end a Connect
@@ -126,8 +129,37 @@ export interface SessionListPage {
 }
 
 /**
+ * Names an artifact of a session: a file of the session, or of its user for
+ * a filename starting "user:" (any session of the user sees those).
+ */
+export interface ArtifactKey extends SessionKey {
+  filename: string;
+}
+
+/** Options of {@link AgentsvcClient.loadArtifact}. */
+export interface LoadArtifactOptions extends ArtifactKey {
+  /** The version to load (0 is the first); default the latest. */
+  version?: number;
+}
+
+/** Options of {@link AgentsvcClient.getArtifactVersion}. */
+export interface GetArtifactVersionOptions extends ArtifactKey {
+  version: number;
+}
+
+/** Options of {@link AgentsvcClient.saveArtifact}. */
+export interface SaveArtifactOptions extends ArtifactKey {
+  /** The content: bytes (with `mimeType`), text, or a Part (see {@link ArtifactData}). */
+  data: ArtifactData;
+  /** The MIME type of bytes (required for them), or of text to save as inline data. */
+  mimeType?: string;
+  /** Metadata stored with the version, returned in its {@link ArtifactVersion}. */
+  customMetadata?: JsonObject;
+}
+
+/**
  * A client of agentsvc: runs agents (with tools that live in this process),
- * manages sessions and describes apps. One client holds one HTTP/2
+ * manages sessions and their artifacts, and describes apps. One client holds one HTTP/2
  * connection, opened on first use and shared by concurrent calls; it is safe
  * to use from concurrent tasks. Call {@link AgentsvcClient.close} when done.
  */
@@ -135,6 +167,7 @@ export class AgentsvcClient {
   private readonly runner: Client<typeof RunnerService>;
   private readonly sessions: Client<typeof SessionService>;
   private readonly apps: Client<typeof AppService>;
+  private readonly artifacts: Client<typeof ArtifactService>;
   private readonly sessionManager: Http2SessionManager | undefined;
   private readonly timeoutMs: number | undefined;
   private readonly cancelGraceMs: number;
@@ -150,6 +183,7 @@ export class AgentsvcClient {
     this.runner = createClient(RunnerService, transport);
     this.sessions = createClient(SessionService, transport);
     this.apps = createClient(AppService, transport);
+    this.artifacts = createClient(ArtifactService, transport);
     this.timeoutMs = options.timeoutMs;
     this.cancelGraceMs = options.cancelGraceMs ?? 5000;
   }
@@ -356,6 +390,107 @@ export class AgentsvcClient {
   }
 
   /**
+   * Returns the names of a session's artifacts and of its user's ("user:"
+   * names), sorted. Rejects with FailedPreconditionError (reason
+   * ARTIFACTS_NOT_CONFIGURED) when the service has no artifact store.
+   */
+  async listArtifacts(key: SessionKey): Promise<string[]> {
+    const res = await this.call(() => this.artifacts.listArtifactKeys(sessionKey(key), this.callOptions()));
+    return res.filenames;
+  }
+
+  /**
+   * Returns an artifact's latest version, or the version asked for: a Part
+   * with `inlineData` (`mimeType`, `data`) or `text`. Undefined when there is
+   * no such artifact or version (or the version is empty), as ADK's
+   * load_artifact returns None.
+   */
+  async loadArtifact(options: LoadArtifactOptions): Promise<Part | undefined> {
+    checkFilename(options.filename);
+    if (options.version !== undefined) {
+      checkVersion(options.version);
+    }
+    try {
+      const res = await this.call(() => this.artifacts.loadArtifact({
+        ...artifactKey(options),
+        ...(options.version === undefined ? {} : { version: options.version }),
+      }, this.callOptions()));
+      return res.artifact;
+    } catch (err) {
+      if (err instanceof NotFoundError && err.reason !== "APP_NOT_FOUND") {
+        return undefined;
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Saves a new version of an artifact and describes it (its `version`
+   * numbers from 0). `data` is bytes with their `mimeType`, text, or a Part:
+   *
+   * ```ts
+   * await client.saveArtifact({ ...key, filename: "report.pdf", data: pdfBytes, mimeType: "application/pdf" });
+   * await client.saveArtifact({ ...key, filename: "user:notes.txt", data: "remember the milk" });
+   * ```
+   *
+   * Throws a TypeError for bytes without a MIME type or empty text; rejects
+   * with InvalidArgumentError (reason ARTIFACT_INVALID) for a name the
+   * service refuses and ResourceExhaustedError (ARTIFACT_TOO_LARGE) for a
+   * body over its limit.
+   */
+  async saveArtifact(options: SaveArtifactOptions): Promise<ArtifactVersion> {
+    checkFilename(options.filename);
+    const artifact = artifactPart(options.filename, options.data, options.mimeType);
+    return this.call(() => this.artifacts.saveArtifact({
+      ...artifactKey(options),
+      artifact,
+      ...(options.customMetadata === undefined ? {} : { customMetadata: options.customMetadata }),
+    }, this.callOptions()));
+  }
+
+  /** Returns an artifact's version numbers, oldest first; empty when it does not exist. */
+  async listArtifactVersions(key: ArtifactKey): Promise<number[]> {
+    checkFilename(key.filename);
+    const res = await this.call(() => this.artifacts.listArtifactVersions(artifactKey(key), this.callOptions()));
+    return res.versions;
+  }
+
+  /** Describes each version of an artifact, oldest first; empty when it does not exist. */
+  async listArtifactVersionsMetadata(key: ArtifactKey): Promise<ArtifactVersion[]> {
+    checkFilename(key.filename);
+    const res = await this.call(() => this.artifacts.listArtifactVersionsMetadata(artifactKey(key), this.callOptions()));
+    return res.versions;
+  }
+
+  /**
+   * Describes one version of an artifact (`version`, `canonicalUri`,
+   * `customMetadata`, `createTime` in seconds since the epoch, `mimeType`).
+   * Undefined when there is no such version, as ADK's get_artifact_version
+   * returns None.
+   */
+  async getArtifactVersion(options: GetArtifactVersionOptions): Promise<ArtifactVersion | undefined> {
+    checkFilename(options.filename);
+    checkVersion(options.version);
+    try {
+      return await this.call(() => this.artifacts.getArtifactVersion({
+        ...artifactKey(options),
+        version: options.version,
+      }, this.callOptions()));
+    } catch (err) {
+      if (err instanceof NotFoundError && err.reason !== "APP_NOT_FOUND") {
+        return undefined;
+      }
+      throw err;
+    }
+  }
+
+  /** Deletes every version of an artifact; deleting a missing one is not an error. */
+  async deleteArtifact(key: ArtifactKey): Promise<void> {
+    checkFilename(key.filename);
+    await this.call(() => this.artifacts.deleteArtifact(artifactKey(key), this.callOptions()));
+  }
+
+  /**
    * Closes the connection, failing the calls still open. The client must not
    * be used afterwards.
    */
@@ -373,6 +508,21 @@ export class AgentsvcClient {
     } catch (err) {
       throw toAgentsvcError(err);
     }
+  }
+}
+
+function sessionKey(key: SessionKey): SessionKey {
+  return { appName: key.appName, userId: key.userId, sessionId: key.sessionId };
+}
+
+function artifactKey(key: ArtifactKey): ArtifactKey {
+  return { ...sessionKey(key), filename: key.filename };
+}
+
+/** Throws a TypeError for a version that is not an integer (the service refuses negative ones). */
+function checkVersion(version: number): void {
+  if (!Number.isInteger(version)) {
+    throw new TypeError(`artifact version ${String(version)} is not an integer`);
   }
 }
 

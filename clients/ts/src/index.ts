@@ -8,17 +8,22 @@ export {
   AgentsvcClient,
   DEFAULT_ADDRESS,
   DEFAULT_PAGE_SIZE,
+  type ArtifactKey,
   type ClientOptions,
   type CreateSessionOptions,
+  type GetArtifactVersionOptions,
   type GetSessionOptions,
   type GetSessionPageOptions,
   type HeadersOption,
   type ListSessionsPageOptions,
+  type LoadArtifactOptions,
+  type SaveArtifactOptions,
   type SessionKey,
   type SessionListPage,
   type SessionPage,
   type TlsOptions,
 } from "./client.js";
+export { USER_ARTIFACT_PREFIX, type ArtifactData } from "./artifacts.js";
 export { Invocation, newRequestId, type MessageInput, type RunOptions } from "./invocation.js";
 export {
   defineCallback,
@@ -57,7 +62,8 @@ export {
 export { Code } from "@connectrpc/connect";
 export type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 export type { App, AgentInfo, ToolInfo } from "./gen/agentsvc/v1/app_service_pb.js";
-export type { Content, FunctionCall, FunctionResponse, Part } from "./gen/agentsvc/v1/content_pb.js";
+export type { ArtifactVersion } from "./gen/agentsvc/v1/artifact_service_pb.js";
+export type { Blob, Content, FunctionCall, FunctionResponse, Part } from "./gen/agentsvc/v1/content_pb.js";
 export type { Event, EventActions } from "./gen/agentsvc/v1/event_pb.js";
 export type { LlmRequest, LlmResponse } from "./gen/agentsvc/v1/llm_pb.js";
 export { LlmRequestSchema, LlmResponseSchema } from "./gen/agentsvc/v1/llm_pb.js";

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import { fromJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { type ArtifactData, ArtifactFiles } from "./artifacts.js";
 import type { EventActionsSchema } from "./gen/agentsvc/v1/event_pb.js";
 import type { ToolCall, ToolDeclarationSchema, ToolResultSchema } from "./gen/agentsvc/v1/runner_service_pb.js";
 import {
@@ -40,6 +41,21 @@ export interface ToolContext {
    * the key to null.
    */
   setState(key: string, value: JsonValue): void;
+  /**
+   * Saves a file as an artifact of the session (of the user for a name
+   * starting "user:"), as ADK's `tool_context.save_artifact`. `data` is
+   * bytes with their `mimeType`, text, or a Part (see {@link ArtifactData}).
+   *
+   * The file travels with the tool's result, also when the tool throws: the
+   * service stores it as a new version once the result arrives and records
+   * that version in the response event's `actions.artifactDelta`
+   * (`{ [filename]: version }`). So, unlike ADK's save_artifact, which
+   * returns the version, this returns nothing; and saving a name twice in one
+   * call keeps the last data, stored as one version. Throws a TypeError for
+   * data the service would refuse (bytes without a MIME type, empty text,
+   * an empty filename).
+   */
+  saveArtifact(filename: string, data: ArtifactData, mimeType?: string): void;
   /** Other actions of the response event; set the fields to request them. */
   readonly actions: ToolActions;
 }
@@ -176,6 +192,7 @@ export class CallContext implements ToolContext {
   readonly actions: ToolActions = {};
   private readonly stateDelta: JsonObject = {};
   private changed = false;
+  private readonly files = new ArtifactFiles();
 
   constructor(
     call: ToolCall,
@@ -192,6 +209,15 @@ export class CallContext implements ToolContext {
     this.stateDelta[key] = json;
     this.state[key] = json;
     this.changed = true;
+  }
+
+  saveArtifact(filename: string, data: ArtifactData, mimeType?: string): void {
+    this.files.save(filename, data, mimeType);
+  }
+
+  /** The saved files by name, or undefined when the tool saved none. */
+  artifacts(): ReturnType<ArtifactFiles["result"]> {
+    return this.files.result();
   }
 
   /** The recorded actions, or undefined when the tool recorded none. */
@@ -212,7 +238,8 @@ export class CallContext implements ToolContext {
 /**
  * Runs the tool a ToolCall names and returns the ToolResult to send: the
  * returned value as `response` (absent for undefined), or `error` with the
- * thrown error's message. Never rejects.
+ * thrown error's message, with the actions and files the tool recorded
+ * either way. Never rejects.
  */
 export async function answerCall(
   tool: Tool | undefined,
@@ -227,17 +254,21 @@ export async function answerCall(
     }
     const out = await tool.call(call.functionCall?.args ?? {}, context);
     const actions = context.eventActions();
+    const artifacts = context.artifacts();
     return {
       callId: call.callId,
       ...(out === undefined ? {} : { response: fromJson(ValueSchema, toJsonValue(out, `tool ${name}: result`)) }),
       ...(actions === undefined ? {} : { actions }),
+      ...(artifacts === undefined ? {} : { artifacts }),
     };
   } catch (err) {
     const actions = context.eventActions();
+    const artifacts = context.artifacts();
     return {
       callId: call.callId,
       error: errorText(err),
       ...(actions === undefined ? {} : { actions }),
+      ...(artifacts === undefined ? {} : { artifacts }),
     };
   }
 }

@@ -56,6 +56,40 @@ describe("callbacks", () => {
     const result = await cb.answer(call(CallbackKind.BEFORE_MODEL));
     assert.deepEqual(result.override, { case: undefined });
     assert.equal(result.stateDelta, undefined);
+    assert.equal(result.artifacts, undefined);
+  });
+
+  test("saveArtifact sends the files with the result", async () => {
+    const cb = defineCallback({
+      name: "cb",
+      afterTool(ctx, _args, response) {
+        ctx.saveArtifact("tool_result.json", JSON.stringify(response), "application/json");
+        ctx.saveArtifact("user:last_tool.txt", ctx.toolName);
+        return undefined;
+      },
+    });
+    const result = await cb.answer(call(CallbackKind.AFTER_TOOL, {
+      toolCall: { id: "adk-7", name: "get_weather", args: { city: "Paris" } },
+      toolResponse: { weather: "sunny" },
+    }));
+    assert.equal(result.error, undefined);
+    assert.deepEqual(result.override, { case: undefined });
+    assert.equal(result.artifacts?.["tool_result.json"]?.inlineData?.mimeType, "application/json");
+    assert.equal(new TextDecoder().decode(result.artifacts?.["tool_result.json"]?.inlineData?.data), '{"weather":"sunny"}');
+    assert.deepEqual(result.artifacts?.["user:last_tool.txt"], { text: "get_weather" });
+  });
+
+  test("a callback that throws sends no files", async () => {
+    const cb = defineCallback({
+      name: "cb",
+      beforeAgent(ctx) {
+        ctx.saveArtifact("a.txt", "a");
+        ctx.saveArtifact("b.txt", "");
+      },
+    });
+    const result = await cb.answer(call(CallbackKind.BEFORE_AGENT));
+    assert.match(result.error ?? "", /^TypeError: artifact "b\.txt": the text is empty/);
+    assert.equal(result.artifacts, undefined);
   });
 
   test("a before_model callback may send an edited request instead", async () => {

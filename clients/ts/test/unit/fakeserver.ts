@@ -5,12 +5,14 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { RunnerService } from "../../src/gen/agentsvc/v1/runner_service_pb.js";
 import { SessionService } from "../../src/gen/agentsvc/v1/session_service_pb.js";
 import { AppService } from "../../src/gen/agentsvc/v1/app_service_pb.js";
+import { ArtifactService } from "../../src/gen/agentsvc/v1/artifact_service_pb.js";
 
 /** The methods a test implements; the others answer UNIMPLEMENTED. */
 export interface FakeServices {
   runner?: Partial<ServiceImpl<typeof RunnerService>>;
   sessions?: Partial<ServiceImpl<typeof SessionService>>;
   apps?: Partial<ServiceImpl<typeof AppService>>;
+  artifacts?: Partial<ServiceImpl<typeof ArtifactService>>;
 }
 
 /** An in-process gRPC server over cleartext HTTP/2 on a loopback port. */
@@ -30,6 +32,7 @@ export async function startFakeServer(services: FakeServices): Promise<FakeServe
       router.service(RunnerService, services.runner ?? {});
       router.service(SessionService, services.sessions ?? {});
       router.service(AppService, services.apps ?? {});
+      router.service(ArtifactService, services.artifacts ?? {});
     },
   });
   const server = http2.createServer(handler);

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { create, toJson } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { defineTool } from "../../src/index.js";
-import { ToolCallSchema } from "../../src/gen/agentsvc/v1/runner_service_pb.js";
+import { ToolCallSchema, ToolResultSchema } from "../../src/gen/agentsvc/v1/runner_service_pb.js";
 import { answerCall, errorText } from "../../src/tools.js";
 
 function call(name: string, args: Record<string, unknown> = {}, state: Record<string, unknown> = {}) {
@@ -110,6 +110,59 @@ describe("answerCall", () => {
     const result = await answerCall(tool, call("t"), live);
     assert.equal(result.error, "failed");
     assert.deepEqual(result.actions?.stateDelta, { tried: true });
+  });
+
+  test("saveArtifact sends the files with the result, converted", async () => {
+    const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46]);
+    const tool = defineTool({
+      name: "t",
+      run: (_args, ctx) => {
+        ctx.saveArtifact("report.pdf", pdf, "application/pdf");
+        ctx.saveArtifact("user:notes.txt", "draft");
+        ctx.saveArtifact("user:notes.txt", "final"); // the last data of a name wins
+        ctx.saveArtifact("data.csv", "a,b\n1,2\n", "text/csv");
+        ctx.saveArtifact("chart.png", { inlineData: { mimeType: "image/png", data: new Uint8Array([1]) } });
+        return { saved: 4 };
+      },
+    });
+    const result = await answerCall(tool, call("t"), live);
+    assert.equal(result.error, undefined);
+    assert.equal(result.actions, undefined);
+    assert.deepEqual(Object.keys(result.artifacts ?? {}).sort(), ["chart.png", "data.csv", "report.pdf", "user:notes.txt"]);
+    assert.deepEqual(result.artifacts?.["report.pdf"], { inlineData: { mimeType: "application/pdf", data: pdf } });
+    assert.deepEqual(result.artifacts?.["user:notes.txt"], { text: "final" });
+    assert.equal(result.artifacts?.["data.csv"]?.inlineData?.mimeType, "text/csv");
+    assert.equal(new TextDecoder().decode(result.artifacts?.["data.csv"]?.inlineData?.data), "a,b\n1,2\n");
+    // And they survive the encoding of the ToolResult message.
+    const message = create(ToolResultSchema, result);
+    const decoded = fromBinary(ToolResultSchema, toBinary(ToolResultSchema, message));
+    assert.deepEqual(decoded.artifacts["report.pdf"]?.inlineData?.data, pdf);
+    assert.equal(decoded.artifacts["user:notes.txt"]?.text, "final");
+  });
+
+  test("files saved before an error are sent with it", async () => {
+    const tool = defineTool({
+      name: "t",
+      run: (_args, ctx) => {
+        ctx.saveArtifact("partial.txt", "half done");
+        throw new Error("failed");
+      },
+    });
+    const result = await answerCall(tool, call("t"), live);
+    assert.equal(result.error, "failed");
+    assert.deepEqual(result.artifacts, { "partial.txt": { text: "half done" } });
+  });
+
+  test("data the service would refuse throws in the tool", async () => {
+    const tool = defineTool({
+      name: "t",
+      run: (_args, ctx) => {
+        ctx.saveArtifact("blob.bin", new Uint8Array([1]));
+      },
+    });
+    const result = await answerCall(tool, call("t"), live);
+    assert.match(result.error ?? "", /artifact "blob\.bin": bytes need a mimeType/);
+    assert.equal(result.artifacts, undefined);
   });
 
   test("the tool sees the run's signal", async () => {
