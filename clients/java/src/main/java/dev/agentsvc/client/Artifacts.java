@@ -107,4 +107,19 @@ public final class Artifacts {
   public static Map<String, Object> customMetadata(ArtifactVersion version) {
     return Values.toMap(version.getCustomMetadata());
   }
+
+  /**
+   * Checks what a tool or a callback saves: a name and inline data or a non-empty text, as the
+   * service (and ADK) require; the service checks the name further.
+   */
+  static void checkSave(String filename, Part artifact) {
+    Objects.requireNonNull(filename, "filename");
+    Objects.requireNonNull(artifact, "artifact");
+    if (filename.isEmpty()) {
+      throw new IllegalArgumentException("filename must not be empty.");
+    }
+    if (!artifact.hasInlineData() && artifact.getText().isEmpty()) {
+      throw new IllegalArgumentException("Artifact must have either inline_data or text.");
+    }
+  }
 }

@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Struct;
 import dev.agentsvc.v1.ArtifactServiceGrpc;
 import dev.agentsvc.v1.ArtifactVersion;
 import dev.agentsvc.v1.Blob;
+import dev.agentsvc.v1.CallbackKind;
+import dev.agentsvc.v1.CallbackResult;
 import dev.agentsvc.v1.DeleteArtifactRequest;
 import dev.agentsvc.v1.DeleteArtifactResponse;
 import dev.agentsvc.v1.GetArtifactVersionRequest;
@@ -21,7 +24,9 @@ import dev.agentsvc.v1.ListArtifactVersionsResponse;
 import dev.agentsvc.v1.LoadArtifactRequest;
 import dev.agentsvc.v1.LoadArtifactResponse;
 import dev.agentsvc.v1.Part;
+import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.SaveArtifactRequest;
+import dev.agentsvc.v1.ToolResult;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -32,8 +37,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,8 +49,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Artifacts against an in-process fake: the client's ArtifactService calls and the {@link
- * Artifacts} conversions.
+ * Artifacts against an in-process fake: the client's ArtifactService calls, the {@link Artifacts}
+ * conversions, and the files tools and callbacks save with their results.
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class InProcessArtifactTest {
@@ -359,5 +367,180 @@ class InProcessArtifactTest {
     assertThrows(NullPointerException.class, () -> Artifacts.inlineData(null, "x/y"));
     assertThrows(NullPointerException.class, () -> Artifacts.inlineData(new byte[0], null));
     assertThrows(NullPointerException.class, () -> Artifacts.textPart(null));
+  }
+
+  // Tools and callbacks.
+
+  @Test
+  void toolsSaveArtifactsWithTheirResult() throws Exception {
+    CountDownLatch together = new CountDownLatch(8);
+    List<FunctionTool> tools = List.of(
+        FunctionTool.builder("get_a").handler((args, ctx) -> {
+          ctx.saveArtifact("report.pdf", new byte[] {37, 80, 68, 70}, "application/pdf");
+          ctx.saveArtifact("user:notes.txt", "first");
+          ctx.saveArtifact("user:notes.txt", "second");   // one version per call: the last wins
+          ctx.saveArtifact("chart.png",
+              Part.newBuilder().setInlineData(Blob.newBuilder().setMimeType("image/png")
+                  .setData(ByteString.copyFrom(new byte[] {(byte) 0x89, 'P', 'N', 'G'}))
+                  .setDisplayName("chart")).build());
+          return Map.of("saved", 3);
+        }).build(),
+        FunctionTool.builder("get_b").handler((args, ctx) -> {
+          // Saved from the threads of the tool's own async work.
+          List<CompletableFuture<Void>> work = new ArrayList<>();
+          for (int i = 0; i < 8; i++) {
+            int n = i;
+            work.add(CompletableFuture.runAsync(() -> {
+              together.countDown();
+              try {
+                together.await(5, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+              ctx.saveArtifact("part-" + n + ".txt", "part " + n);
+              ctx.putState("n" + n, n);
+            }));
+          }
+          return CompletableFuture.allOf(work.toArray(CompletableFuture[]::new))
+              .thenApply(x -> "done");
+        }).build(),
+        FunctionTool.builder("get_c").handler((args, ctx) -> {
+          ctx.saveArtifact("partial.log", "written before failing");
+          throw new IllegalStateException("disk full");
+        }).build(),
+        FunctionTool.builder("get_d").handler((args, ctx) -> {
+          IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+              () -> ctx.saveArtifact("empty.txt", ""));
+          assertThrows(IllegalArgumentException.class,
+              () -> ctx.saveArtifact("empty.bin", Part.getDefaultInstance()));
+          assertThrows(IllegalArgumentException.class, () -> ctx.saveArtifact("", "text"));
+          assertThrows(NullPointerException.class, () -> ctx.saveArtifact(null, "text"));
+          return empty.getMessage();
+        }).build());
+
+    Map<String, ToolResult> results = new ConcurrentHashMap<>();
+    CompletableFuture<Void> server = InProcessRunTest.onConnect(fake, s -> {
+      s.next();
+      for (String id : List.of("a", "b", "c", "d")) {
+        s.send(InProcessRunTest.toolCall(id, "get_" + id, Map.of()));
+      }
+      for (int i = 0; i < 4; i++) {
+        ToolResult r = s.next().getToolResult();
+        results.put(r.getCallId(), r);
+      }
+      s.send(InProcessRunTest.done());
+      s.out.onCompleted();
+    });
+    try (Invocation run = client.run("weather", "u", "s", "go", tools)) {
+      assertEquals(List.of(), run.stream().toList());
+    }
+    server.get(5, TimeUnit.SECONDS);
+
+    ToolResult a = results.get("a");
+    assertEquals(Values.toValue(Map.of("saved", 3)), a.getResponse());
+    assertEquals(Set.of("report.pdf", "user:notes.txt", "chart.png"),
+        a.getArtifactsMap().keySet());
+    assertEquals(Artifacts.inlineData(new byte[] {37, 80, 68, 70}, "application/pdf"),
+        a.getArtifactsOrThrow("report.pdf"));
+    assertEquals(Part.newBuilder().setText("second").build(),
+        a.getArtifactsOrThrow("user:notes.txt"));
+    assertEquals("chart", a.getArtifactsOrThrow("chart.png").getInlineData().getDisplayName());
+    assertFalse(a.hasActions(), "artifacts are not actions");
+
+    ToolResult b = results.get("b");
+    assertEquals(8, b.getArtifactsCount());
+    assertEquals(8, b.getActions().getStateDelta().getFieldsCount());
+    for (int i = 0; i < 8; i++) {
+      assertEquals("part " + i, b.getArtifactsOrThrow("part-" + i + ".txt").getText());
+    }
+
+    ToolResult c = results.get("c");
+    assertEquals("disk full", c.getError());
+    assertEquals(Map.of("partial.log", Artifacts.textPart("written before failing")),
+        c.getArtifactsMap(), "what a failing tool saved is sent, as its actions are");
+
+    ToolResult d = results.get("d");
+    assertEquals(Values.toValue("Artifact must have either inline_data or text."),
+        d.getResponse());
+    assertEquals(0, d.getArtifactsCount());
+  }
+
+  @Test
+  void callbacksSaveArtifactsWithTheirResult() throws Exception {
+    Callback saving = Callback.builder("audit")
+        .beforeModel((ctx, request) -> {
+          ctx.saveArtifact("user:prompt.txt", Callback.lastUserText(request));
+          ctx.saveArtifact("trace.json", utf8("{\"step\":1}"), "application/json");
+          return null;
+        })
+        .afterTool((ctx, args, response) -> {
+          ctx.saveArtifact("result.txt", response.toString());
+          return Map.of("ok", true);
+        })
+        .build();
+    Callback failing = Callback.afterModel("broken", (ctx, response) -> {
+      ctx.saveArtifact("never.txt", "never saved");
+      throw new IllegalStateException("broken");
+    });
+    Callback invalid = Callback.beforeAgent("bad_override", ctx -> {
+      ctx.saveArtifact("never.txt", "never saved either");
+      return 42;
+    });
+    Callback empty = Callback.afterAgent("empty", ctx -> {
+      assertThrows(IllegalArgumentException.class, () -> ctx.saveArtifact("x.txt", ""));
+      return null;
+    });
+
+    Map<String, CallbackResult> results = new ConcurrentHashMap<>();
+    CompletableFuture<Void> server = InProcessRunTest.onConnect(fake, s -> {
+      s.next();
+      s.send(InProcessCallbackTest.callbackCall("1", "audit",
+          CallbackKind.CALLBACK_KIND_BEFORE_MODEL,
+          c -> c.setLlmRequest(InProcessCallbackTest.request("summarize this"))));
+      s.send(InProcessCallbackTest.callbackCall("2", "audit",
+          CallbackKind.CALLBACK_KIND_AFTER_TOOL,
+          c -> c.setToolCall(InProcessCallbackTest.weatherCall())
+              .setToolResponse(Values.toStruct(Map.of("sky", "sunny")))));
+      s.send(InProcessCallbackTest.callbackCall("3", "broken",
+          CallbackKind.CALLBACK_KIND_AFTER_MODEL));
+      s.send(InProcessCallbackTest.callbackCall("4", "bad_override",
+          CallbackKind.CALLBACK_KIND_BEFORE_AGENT));
+      s.send(InProcessCallbackTest.callbackCall("5", "empty",
+          CallbackKind.CALLBACK_KIND_AFTER_AGENT));
+      for (int i = 0; i < 5; i++) {
+        CallbackResult r = s.next().getCallbackResult();
+        results.put(r.getCallId(), r);
+      }
+      s.send(InProcessRunTest.done());
+      s.out.onCompleted();
+    });
+    RunRequest req = RunRequest.newBuilder().setAppName("guarded").setUserId("u")
+        .setSessionId("s").setNewMessage(Contents.userText("hi")).build();
+    try (Invocation run = client.run(req, List.of(), List.of(saving, failing, invalid, empty))) {
+      assertEquals(List.of(), run.stream().toList());
+    }
+    server.get(5, TimeUnit.SECONDS);
+
+    CallbackResult before = results.get("1");
+    assertEquals(Map.of(
+            "user:prompt.txt", Artifacts.textPart("summarize this"),
+            "trace.json", Artifacts.inlineData(utf8("{\"step\":1}"), "application/json")),
+        before.getArtifactsMap());
+    assertFalse(before.hasLlmResponse());
+    assertFalse(before.hasStateDelta());
+
+    CallbackResult after = results.get("2");
+    assertEquals(Map.of("result.txt", Artifacts.textPart("{sky=sunny}")), after.getArtifactsMap());
+    assertEquals(Values.toStruct(Map.of("ok", true)), after.getToolResponse());
+
+    // A failed callback saves nothing: the run fails.
+    assertEquals("IllegalStateException: broken", results.get("3").getError());
+    assertEquals(0, results.get("3").getArtifactsCount());
+    assertTrue(results.get("4").getError().contains("cannot return"), results.get("4").getError());
+    assertEquals(0, results.get("4").getArtifactsCount());
+
+    assertEquals("", results.get("5").getError());
+    assertEquals(0, results.get("5").getArtifactsCount());
+    assertEquals(Struct.getDefaultInstance(), results.get("5").getStateDelta());
   }
 }
