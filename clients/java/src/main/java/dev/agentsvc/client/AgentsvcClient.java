@@ -1,8 +1,18 @@
 package dev.agentsvc.client;
 
 import dev.agentsvc.v1.App;
-import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.AppServiceGrpc;
+import dev.agentsvc.v1.ArtifactServiceGrpc;
+import dev.agentsvc.v1.ArtifactVersion;
+import dev.agentsvc.v1.DeleteArtifactRequest;
+import dev.agentsvc.v1.Event;
+import dev.agentsvc.v1.GetArtifactVersionRequest;
+import dev.agentsvc.v1.ListArtifactKeysRequest;
+import dev.agentsvc.v1.ListArtifactVersionsRequest;
+import dev.agentsvc.v1.LoadArtifactRequest;
+import dev.agentsvc.v1.LoadArtifactResponse;
+import dev.agentsvc.v1.Part;
+import dev.agentsvc.v1.SaveArtifactRequest;
 import dev.agentsvc.v1.CreateSessionRequest;
 import dev.agentsvc.v1.DeleteSessionRequest;
 import dev.agentsvc.v1.GetAppRequest;
@@ -33,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -45,7 +56,7 @@ import java.util.stream.Stream;
 
 /**
  * A client of agentsvc: runs agents, with tools and callbacks written in Java, and manages
- * sessions and apps.
+ * sessions, their artifacts and apps.
  *
  * <pre>{@code
  * try (AgentsvcClient client = AgentsvcClient.builder("127.0.0.1:50051").plaintext().build()) {
@@ -373,6 +384,234 @@ public final class AgentsvcClient implements AutoCloseable {
         .getSession());
   }
 
+  // Artifacts.
+
+  /**
+   * Returns the names of a session's artifacts and of its user's ({@code user:...}), sorted, as
+   * ADK's {@code list_artifact_keys}.
+   *
+   * @throws NotFoundException when there is no such app
+   */
+  public List<String> listArtifacts(String appName, String userId, String sessionId) {
+    return unary(() -> artifactStub().listArtifactKeys(ListArtifactKeysRequest.newBuilder()
+            .setAppName(appName).setUserId(userId).setSessionId(sessionId).build())
+        .getFilenamesList());
+  }
+
+  /**
+   * Returns the latest version of an artifact, as ADK's {@code load_artifact}: inline data with
+   * its MIME type, or text ({@link Artifacts} reads either).
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's, seen from all
+   *     its sessions
+   * @return the content, or empty when there is no such artifact (ADK's {@code None})
+   * @throws NotFoundException when there is no such app
+   */
+  public Optional<Part> loadArtifact(
+      String appName, String userId, String sessionId, String filename) {
+    return loadArtifact(LoadArtifactRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).setFilename(filename)
+        .build());
+  }
+
+  /**
+   * Returns one version of an artifact, as ADK's {@code load_artifact(version=...)}.
+   *
+   * @param version the version, from 0
+   * @return the content, or empty when there is no such artifact or version
+   * @throws InvalidArgumentException when the version is negative
+   * @throws NotFoundException when there is no such app
+   */
+  public Optional<Part> loadArtifact(
+      String appName, String userId, String sessionId, String filename, int version) {
+    return loadArtifact(LoadArtifactRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).setFilename(filename)
+        .setVersion(version).build());
+  }
+
+  private Optional<Part> loadArtifact(LoadArtifactRequest request) {
+    LoadArtifactResponse response =
+        orEmpty(() -> artifactStub().loadArtifact(request)).orElse(null);
+    return response == null || !response.hasArtifact()
+        ? Optional.empty() : Optional.of(response.getArtifact());
+  }
+
+  /**
+   * Saves bytes as a new version of an artifact, as ADK's {@code save_artifact} of {@code
+   * types.Part.from_bytes(data=..., mime_type=...)}.
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's, seen from all
+   *     its sessions
+   * @param data the content
+   * @param mimeType its MIME type, e.g. {@code "application/pdf"}
+   * @return the version saved (the first is 0), with its URI, MIME type and create time
+   * @throws InvalidArgumentException ({@value ErrorReasons#ARTIFACT_INVALID}) for a name the
+   *     service refuses, e.g. one with a {@code ..} segment
+   * @throws ResourceExhaustedException ({@value ErrorReasons#ARTIFACT_TOO_LARGE}) for content
+   *     larger than the store accepts (16 MiB by default)
+   */
+  public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
+      String filename, byte[] data, String mimeType) {
+    return saveArtifact(appName, userId, sessionId, filename,
+        Artifacts.inlineData(data, mimeType), null);
+  }
+
+  /**
+   * Saves bytes as a new version of an artifact, with custom metadata; see {@link
+   * #saveArtifact(String, String, String, String, byte[], String)}.
+   *
+   * @param customMetadata the version's metadata (values {@link Values#toValue} accepts), or null
+   */
+  public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
+      String filename, byte[] data, String mimeType, Map<String, ?> customMetadata) {
+    return saveArtifact(appName, userId, sessionId, filename,
+        Artifacts.inlineData(data, mimeType), customMetadata);
+  }
+
+  /**
+   * Saves text as a new version of an artifact, as ADK's {@code save_artifact} of {@code
+   * types.Part.from_text(text=...)}; it is stored as {@value Artifacts#TEXT_MIME_TYPE} and
+   * loads back as text.
+   *
+   * @param text the content, not empty
+   * @return the version saved (the first is 0)
+   * @throws InvalidArgumentException ({@value ErrorReasons#ARTIFACT_INVALID}) for an empty text
+   *     or a name the service refuses
+   */
+  public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
+      String filename, String text) {
+    return saveArtifact(appName, userId, sessionId, filename, Artifacts.textPart(text), null);
+  }
+
+  /**
+   * Saves text as a new version of an artifact, with custom metadata; see {@link
+   * #saveArtifact(String, String, String, String, String)}.
+   *
+   * @param customMetadata the version's metadata (values {@link Values#toValue} accepts), or null
+   */
+  public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
+      String filename, String text, Map<String, ?> customMetadata) {
+    return saveArtifact(appName, userId, sessionId, filename, Artifacts.textPart(text),
+        customMetadata);
+  }
+
+  /**
+   * Saves a part (inline data, or text) as a new version of an artifact, as ADK's {@code
+   * save_artifact}.
+   *
+   * @return the version saved (the first is 0)
+   * @throws InvalidArgumentException ({@value ErrorReasons#ARTIFACT_INVALID}) for a part with
+   *     neither inline data nor text, or a name the service refuses
+   */
+  public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
+      String filename, Part artifact) {
+    return saveArtifact(appName, userId, sessionId, filename, artifact, null);
+  }
+
+  /**
+   * Saves a part (inline data, or text) as a new version of an artifact, with custom metadata,
+   * as ADK's {@code save_artifact(..., custom_metadata=...)}.
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's, seen from all
+   *     its sessions
+   * @param artifact the content: inline data with its MIME type, or text
+   * @param customMetadata the version's metadata (values {@link Values#toValue} accepts), or null
+   * @return the version saved (the first is 0), with its URI, MIME type, custom metadata and
+   *     create time
+   * @throws InvalidArgumentException ({@value ErrorReasons#ARTIFACT_INVALID}) for a part with
+   *     neither inline data nor text, a name the service refuses or metadata that is not JSON
+   * @throws ResourceExhaustedException ({@value ErrorReasons#ARTIFACT_TOO_LARGE}) for content
+   *     larger than the store accepts (16 MiB by default)
+   * @throws NotFoundException when there is no such app
+   */
+  public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
+      String filename, Part artifact, Map<String, ?> customMetadata) {
+    Objects.requireNonNull(artifact, "artifact");
+    SaveArtifactRequest.Builder req = SaveArtifactRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).setFilename(filename)
+        .setArtifact(artifact);
+    if (customMetadata != null) {
+      req.setCustomMetadata(Values.toStruct(customMetadata));
+    }
+    return unary(() -> artifactStub().saveArtifact(req.build()));
+  }
+
+  /**
+   * Returns the version numbers of an artifact, oldest first, as ADK's {@code list_versions};
+   * empty when there is no such artifact.
+   *
+   * @throws NotFoundException when there is no such app
+   */
+  public List<Integer> listArtifactVersions(
+      String appName, String userId, String sessionId, String filename) {
+    return unary(() -> artifactStub().listArtifactVersions(
+        versionsRequest(appName, userId, sessionId, filename)).getVersionsList());
+  }
+
+  /**
+   * Describes each version of an artifact, oldest first, as ADK's {@code
+   * list_artifact_versions}: number, URI, MIME type, custom metadata and create time ({@link
+   * Artifacts#createTime}); empty when there is no such artifact.
+   *
+   * @throws NotFoundException when there is no such app
+   */
+  public List<ArtifactVersion> listArtifactVersionsMetadata(
+      String appName, String userId, String sessionId, String filename) {
+    return unary(() -> artifactStub().listArtifactVersionsMetadata(
+        versionsRequest(appName, userId, sessionId, filename)).getVersionsList());
+  }
+
+  /**
+   * Describes one version of an artifact, as ADK's {@code get_artifact_version}.
+   *
+   * @param version the version, from 0
+   * @return the version, or empty when there is no such artifact or version (ADK's {@code None})
+   * @throws InvalidArgumentException when the version is negative
+   * @throws NotFoundException when there is no such app
+   */
+  public Optional<ArtifactVersion> getArtifactVersion(
+      String appName, String userId, String sessionId, String filename, int version) {
+    GetArtifactVersionRequest req = GetArtifactVersionRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).setFilename(filename)
+        .setVersion(version).build();
+    return orEmpty(() -> artifactStub().getArtifactVersion(req));
+  }
+
+  /**
+   * Deletes every version of an artifact, as ADK's {@code delete_artifact}; deleting a missing
+   * one is not an error.
+   *
+   * @throws NotFoundException when there is no such app
+   */
+  public void deleteArtifact(String appName, String userId, String sessionId, String filename) {
+    unary(() -> artifactStub().deleteArtifact(DeleteArtifactRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).setFilename(filename)
+        .build()));
+  }
+
+  private ArtifactServiceGrpc.ArtifactServiceBlockingStub artifactStub() {
+    return unaryStub(ArtifactServiceGrpc.newBlockingStub(channel));
+  }
+
+  private static ListArtifactVersionsRequest versionsRequest(
+      String appName, String userId, String sessionId, String filename) {
+    return ListArtifactVersionsRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId).setFilename(filename)
+        .build();
+  }
+
+  /** Runs a unary call; a missing artifact ({@code ARTIFACT_NOT_FOUND}) is an empty result. */
+  private static <T> Optional<T> orEmpty(Supplier<T> call) {
+    try {
+      return Optional.of(unary(call));
+    } catch (NotFoundException e) {
+      if (ErrorReasons.ARTIFACT_NOT_FOUND.equals(e.reason())) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
   // Runs.
 
   /**
@@ -669,7 +908,7 @@ public final class AgentsvcClient implements AutoCloseable {
     }
 
     /**
-     * Bounds each session and app call (not runs) by a deadline; none by default.
+     * Bounds each session, artifact and app call (not runs) by a deadline; none by default.
      */
     public Builder timeout(Duration timeout) {
       this.timeout = timeout;

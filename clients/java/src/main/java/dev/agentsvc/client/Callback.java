@@ -356,7 +356,7 @@ public final class Callback {
 
   /**
    * Returns the result of a call: the handler's value as the kind's override and the context's
-   * state delta, or the error it threw or that its value is.
+   * state delta and artifacts, or the error it threw or that its value is.
    */
   CallbackResult result(CallbackContext context, Object value, Throwable error) {
     String callId = context.callbackCall().getCallId();
@@ -370,6 +370,7 @@ public final class Callback {
       if (!delta.isEmpty()) {
         r.setStateDelta(Values.toStruct(delta));
       }
+      r.putAllArtifacts(context.artifactsCopy());
     } catch (RuntimeException e) {
       return error(callId, describe(e));
     }

@@ -1,17 +1,18 @@
 package dev.agentsvc.client;
 
 import dev.agentsvc.v1.CallbackCall;
+import dev.agentsvc.v1.Part;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a callback knows about the step it runs for, and the state changes it makes, as ADK's
- * {@code CallbackContext}: its kind, the invocation, the agent, the session state and, for the
- * tool kinds, the tool called.
+ * What a callback knows about the step it runs for, and the state changes it makes and files it
+ * saves, as ADK's {@code CallbackContext}: its kind, the invocation, the agent, the session state
+ * and, for the tool kinds, the tool called.
  *
- * <p>One instance serves one call. Its state delta is thread-safe, so a callback may write it
- * from the threads of its own async work until its result is complete.
+ * <p>One instance serves one call. Its state delta and artifacts are thread-safe, so a callback
+ * may write them from the threads of its own async work until its result is complete.
  */
 public final class CallbackContext {
   private final CallbackCall call;
@@ -19,6 +20,7 @@ public final class CallbackContext {
   private final Map<String, Object> state;
   private final Map<String, Object> stateDelta =
       Collections.synchronizedMap(new LinkedHashMap<>());
+  private final Map<String, Part> artifacts = new LinkedHashMap<>();
 
   CallbackContext(CallbackCall call, Callback.Kind kind) {
     this.call = call;
@@ -86,10 +88,68 @@ public final class CallbackContext {
     stateDelta.put(key, value);
   }
 
+  /**
+   * Saves bytes as a new version of an artifact, as ADK's {@code callback_context.save_artifact}
+   * of {@code types.Part.from_bytes}; see {@link #saveArtifact(String, Part)}.
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's
+   * @param data the content, copied
+   * @param mimeType its MIME type, e.g. {@code "text/csv"}
+   */
+  public void saveArtifact(String filename, byte[] data, String mimeType) {
+    saveArtifact(filename, Artifacts.inlineData(data, mimeType));
+  }
+
+  /**
+   * Saves text as a new version of an artifact ({@value Artifacts#TEXT_MIME_TYPE}), as ADK's
+   * {@code callback_context.save_artifact} of {@code types.Part.from_text}; see {@link
+   * #saveArtifact(String, Part)}.
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's
+   * @param text the content, not empty
+   */
+  public void saveArtifact(String filename, String text) {
+    saveArtifact(filename, Artifacts.textPart(text));
+  }
+
+  /**
+   * Saves a file as a new version of an artifact of the session (of the user, for a name
+   * starting {@code user:}), as ADK's {@code callback_context.save_artifact}. The file is sent
+   * with the callback's result and the service saves it when the result arrives (not when the
+   * callback throws); the {@code actions.artifact_delta} of the event that follows the callback
+   * maps the name to the version saved. Unlike ADK's, which saves at once and returns the
+   * version, this method therefore returns nothing: read the version from that event ({@code
+   * event.getActions().getArtifactDeltaMap()}), or with {@link
+   * AgentsvcClient#listArtifactVersions} after the run.
+   *
+   * <p>One call saves one version per name: saving a name again in the same call replaces the
+   * content saved before. A name the service refuses (e.g. with a {@code ..} segment) fails the
+   * run with an {@link InvalidArgumentException} ({@value ErrorReasons#ARTIFACT_INVALID}).
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's, seen from all
+   *     its sessions
+   * @param artifact the content: inline data with its MIME type, or text
+   * @throws IllegalArgumentException when the name is empty, or the part has neither inline data
+   *     nor text
+   */
+  public void saveArtifact(String filename, Part artifact) {
+    Artifacts.checkSave(filename, artifact);
+    synchronized (artifacts) {
+      artifacts.put(filename, artifact);
+    }
+  }
+
   /** Returns a copy of the state delta, taken under its lock. */
   Map<String, Object> stateDeltaCopy() {
     synchronized (stateDelta) {
       return new LinkedHashMap<>(stateDelta);
+    }
+  }
+
+  /** Returns a copy of the artifacts saved so far, by name. */
+  Map<String, Part> artifactsCopy() {
+    synchronized (artifacts) {
+      return new LinkedHashMap<>(artifacts);
     }
   }
 }

@@ -225,6 +225,7 @@ final class ConnectCall
       if (!actions.equals(EventActions.getDefaultInstance())) {
         r.setActions(actions);
       }
+      r.putAllArtifacts(context.artifactsCopy());
     }
     return ConnectRequest.newBuilder().setToolResult(r).build();
   }

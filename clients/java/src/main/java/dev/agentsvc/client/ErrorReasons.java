@@ -24,6 +24,28 @@ public final class ErrorReasons {
   /** {@code NOT_FOUND}: no such invocation in the session (rewind, resume). */
   public static final String INVOCATION_NOT_FOUND = "INVOCATION_NOT_FOUND";
 
+  /**
+   * {@code NOT_FOUND}: no such artifact, or version of it; {@link
+   * AgentsvcClient#loadArtifact(String, String, String, String)} and {@link
+   * AgentsvcClient#getArtifactVersion} answer it with an empty {@code Optional}.
+   */
+  public static final String ARTIFACT_NOT_FOUND = "ARTIFACT_NOT_FOUND";
+
+  /**
+   * {@code INVALID_ARGUMENT}: an artifact name, version or content the service refuses (as ADK
+   * does), e.g. a name with a {@code ..} segment or a part with neither inline data nor text.
+   */
+  public static final String ARTIFACT_INVALID = "ARTIFACT_INVALID";
+
+  /** {@code RESOURCE_EXHAUSTED}: the artifact is larger than the store accepts. */
+  public static final String ARTIFACT_TOO_LARGE = "ARTIFACT_TOO_LARGE";
+
+  /** {@code ABORTED}: concurrent saves of the artifact kept taking its next version; retry. */
+  public static final String ARTIFACT_CONFLICT = "ARTIFACT_CONFLICT";
+
+  /** {@code FAILED_PRECONDITION}: the server has no artifact store. */
+  public static final String ARTIFACTS_NOT_CONFIGURED = "ARTIFACTS_NOT_CONFIGURED";
+
   /** {@code ALREADY_EXISTS}: the session id is taken. */
   public static final String SESSION_EXISTS = "SESSION_EXISTS";
 

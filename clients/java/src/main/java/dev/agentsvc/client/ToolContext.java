@@ -1,15 +1,17 @@
 package dev.agentsvc.client;
 
 import dev.agentsvc.v1.EventActions;
+import dev.agentsvc.v1.Part;
 import dev.agentsvc.v1.ToolCall;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * What a tool knows about the call it answers, and the side effects it may take, as ADK's
  * {@code ToolContext}: the call and invocation ids, the calling agent, a snapshot of the session
- * state, and the actions (state changes, transfer, escalation) sent back with the result and
- * applied by the service as a local tool's would be.
+ * state, and the actions (state changes, transfer, escalation) and files (artifacts) sent back
+ * with the result and applied by the service as a local tool's would be.
  *
  * <p>A {@link Tool} method receives it by declaring a parameter of this type. One instance serves
  * one call; its methods are thread-safe, so a tool may use it from the threads of its own async
@@ -19,6 +21,7 @@ public final class ToolContext {
   private final ToolCall call;
   private final Map<String, Object> state;
   private final EventActions.Builder actions = EventActions.newBuilder();
+  private final Map<String, Part> artifacts = new LinkedHashMap<>();
 
   ToolContext(ToolCall call) {
     this.call = call;
@@ -92,6 +95,57 @@ public final class ToolContext {
   }
 
   /**
+   * Saves bytes as a new version of an artifact, as ADK's {@code tool_context.save_artifact} of
+   * {@code types.Part.from_bytes}; see {@link #saveArtifact(String, Part)}.
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's
+   * @param data the content, copied
+   * @param mimeType its MIME type, e.g. {@code "application/pdf"}
+   */
+  public void saveArtifact(String filename, byte[] data, String mimeType) {
+    saveArtifact(filename, Artifacts.inlineData(data, mimeType));
+  }
+
+  /**
+   * Saves text as a new version of an artifact ({@value Artifacts#TEXT_MIME_TYPE}), as ADK's
+   * {@code tool_context.save_artifact} of {@code types.Part.from_text}; see {@link
+   * #saveArtifact(String, Part)}.
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's
+   * @param text the content, not empty
+   */
+  public void saveArtifact(String filename, String text) {
+    saveArtifact(filename, Artifacts.textPart(text));
+  }
+
+  /**
+   * Saves a file as a new version of an artifact of the session (of the user, for a name
+   * starting {@code user:}), as ADK's {@code tool_context.save_artifact}. The file is sent with
+   * the tool's result, also when the tool fails, and the service saves it when the result
+   * arrives, before the response event is stored; that event's {@code actions.artifact_delta}
+   * maps the name to the version saved. Unlike ADK's, which saves at once and returns the
+   * version, this method therefore returns nothing: read the version from the response event
+   * ({@code event.getActions().getArtifactDeltaMap()}), or with {@link
+   * AgentsvcClient#listArtifactVersions} after the run.
+   *
+   * <p>One call saves one version per name: saving a name again in the same call replaces the
+   * content saved before. A name the service refuses (e.g. with a {@code ..} segment) fails the
+   * run with an {@link InvalidArgumentException} ({@value ErrorReasons#ARTIFACT_INVALID}).
+   *
+   * @param filename the artifact's name; one starting {@code user:} is the user's, seen from all
+   *     its sessions
+   * @param artifact the content: inline data with its MIME type, or text
+   * @throws IllegalArgumentException when the name is empty, or the part has neither inline data
+   *     nor text
+   */
+  public void saveArtifact(String filename, Part artifact) {
+    Artifacts.checkSave(filename, artifact);
+    synchronized (this) {
+      artifacts.put(filename, artifact);
+    }
+  }
+
+  /**
    * Returns the actions builder, for actions without a method of their own. Use it only from the
    * thread running the tool.
    */
@@ -102,5 +156,10 @@ public final class ToolContext {
   /** Returns the actions recorded so far. */
   synchronized EventActions builtActions() {
     return actions.build();
+  }
+
+  /** Returns a copy of the artifacts saved so far, by name. */
+  synchronized Map<String, Part> artifactsCopy() {
+    return new LinkedHashMap<>(artifacts);
   }
 }

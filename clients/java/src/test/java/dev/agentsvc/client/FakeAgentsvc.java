@@ -1,14 +1,27 @@
 package dev.agentsvc.client;
 
+import dev.agentsvc.v1.ArtifactServiceGrpc;
+import dev.agentsvc.v1.ArtifactVersion;
 import dev.agentsvc.v1.ConnectRequest;
 import dev.agentsvc.v1.ConnectResponse;
+import dev.agentsvc.v1.DeleteArtifactRequest;
+import dev.agentsvc.v1.DeleteArtifactResponse;
+import dev.agentsvc.v1.GetArtifactVersionRequest;
 import dev.agentsvc.v1.GetSessionRequest;
 import dev.agentsvc.v1.GetSessionResponse;
+import dev.agentsvc.v1.ListArtifactKeysRequest;
+import dev.agentsvc.v1.ListArtifactKeysResponse;
+import dev.agentsvc.v1.ListArtifactVersionsMetadataResponse;
+import dev.agentsvc.v1.ListArtifactVersionsRequest;
+import dev.agentsvc.v1.ListArtifactVersionsResponse;
 import dev.agentsvc.v1.ListSessionsRequest;
 import dev.agentsvc.v1.ListSessionsResponse;
+import dev.agentsvc.v1.LoadArtifactRequest;
+import dev.agentsvc.v1.LoadArtifactResponse;
 import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.RunResponse;
 import dev.agentsvc.v1.RunnerServiceGrpc;
+import dev.agentsvc.v1.SaveArtifactRequest;
 import dev.agentsvc.v1.SessionServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -23,13 +36,15 @@ import java.util.function.Function;
 
 /**
  * An in-process stand-in for agentsvc: each RPC a test needs is a function field, unset ones
- * answer UNIMPLEMENTED.
+ * answer UNIMPLEMENTED; the ArtifactService is the implementation in {@link #artifacts}.
  */
 final class FakeAgentsvc implements AutoCloseable {
   volatile Function<StreamObserver<ConnectResponse>, StreamObserver<ConnectRequest>> connect;
   volatile BiConsumer<RunRequest, StreamObserver<RunResponse>> run;
   volatile BiConsumer<GetSessionRequest, StreamObserver<GetSessionResponse>> getSession;
   volatile BiConsumer<ListSessionsRequest, StreamObserver<ListSessionsResponse>> listSessions;
+  volatile ArtifactServiceGrpc.ArtifactServiceImplBase artifacts =
+      new ArtifactServiceGrpc.ArtifactServiceImplBase() {};
 
   private final Server server;
   private final ManagedChannel channel;
@@ -73,6 +88,50 @@ final class FakeAgentsvc implements AutoCloseable {
               return;
             }
             listSessions.accept(request, out);
+          }
+        })
+        .addService(new ArtifactServiceGrpc.ArtifactServiceImplBase() {
+          @Override
+          public void listArtifactKeys(ListArtifactKeysRequest request,
+              StreamObserver<ListArtifactKeysResponse> out) {
+            artifacts.listArtifactKeys(request, out);
+          }
+
+          @Override
+          public void loadArtifact(LoadArtifactRequest request,
+              StreamObserver<LoadArtifactResponse> out) {
+            artifacts.loadArtifact(request, out);
+          }
+
+          @Override
+          public void listArtifactVersions(ListArtifactVersionsRequest request,
+              StreamObserver<ListArtifactVersionsResponse> out) {
+            artifacts.listArtifactVersions(request, out);
+          }
+
+          @Override
+          public void listArtifactVersionsMetadata(
+              ListArtifactVersionsRequest request,
+              StreamObserver<ListArtifactVersionsMetadataResponse> out) {
+            artifacts.listArtifactVersionsMetadata(request, out);
+          }
+
+          @Override
+          public void getArtifactVersion(GetArtifactVersionRequest request,
+              StreamObserver<ArtifactVersion> out) {
+            artifacts.getArtifactVersion(request, out);
+          }
+
+          @Override
+          public void saveArtifact(SaveArtifactRequest request,
+              StreamObserver<ArtifactVersion> out) {
+            artifacts.saveArtifact(request, out);
+          }
+
+          @Override
+          public void deleteArtifact(DeleteArtifactRequest request,
+              StreamObserver<DeleteArtifactResponse> out) {
+            artifacts.deleteArtifact(request, out);
           }
         })
         .build()

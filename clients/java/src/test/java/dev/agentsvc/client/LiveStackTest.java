@@ -1,5 +1,6 @@
 package dev.agentsvc.client;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,20 +9,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.agentsvc.v1.AgentInfo;
+import dev.agentsvc.v1.ArtifactVersion;
 import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.FunctionCall;
 import dev.agentsvc.v1.FunctionResponse;
 import dev.agentsvc.v1.GetSessionRequest;
 import dev.agentsvc.v1.GetSessionResponse;
+import dev.agentsvc.v1.Part;
 import dev.agentsvc.v1.RunConfig;
 import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.Session;
 import dev.agentsvc.v1.ToolInfo;
 import io.grpc.Status;
 import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -37,7 +44,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The client against a live agentsvc serving the test apps ({@code echo}; {@code weather} whose
  * tools live in the client; {@code guarded}, whose tool and callbacks do) with a scripted Gemini
- * server; AGENTSVC_ADDR and FAKEGEMINI_URL
+ * server and its default in-memory artifact store; AGENTSVC_ADDR and FAKEGEMINI_URL
  * locate them. The model server's script is shared state: these tests run one at a time and
  * reset it first.
  */
@@ -603,5 +610,180 @@ class LiveStackTest {
     assertTrue(e.getMessage().contains("guard_input"), e.getMessage());
     assertTrue(e.getMessage().contains("IllegalStateException: the guard is down"), e.getMessage());
     assertEquals(List.of(), model.requests());
+  }
+
+  // Artifacts.
+
+  /** A get_weather that saves a report of each call as report.txt. */
+  private static final FunctionTool REPORTING_WEATHER = FunctionTool.builder("get_weather")
+      .description("Returns the current weather in a city.")
+      .parameters(JsonSchemas.of(WeatherArgs.class))
+      .handler((args, ctx) -> {
+        ctx.saveArtifact("report.txt", "Weather report: sunny in " + args.getString("city") + ".");
+        return Map.of("city", args.getString("city"), "sky", "sunny");
+      })
+      .build();
+
+  @Test
+  void aToolSavesAnArtifactRecordedInTheResponseEvent() {
+    model.script(List.of(
+        FakeGemini.functionCalls("get_weather", Map.of("city", "Paris")),
+        FakeGemini.text("Sunny; the report is saved.")));
+    Session session = client.createSession("weather", user);
+    List<Event> agent = byAgent(collect(client.run("weather", user, session.getId(), "Paris?",
+        List.of(REPORTING_WEATHER))));
+
+    assertEquals(3, agent.size(), agent.toString());
+    assertEquals("get_weather", Events.functionResponses(agent.get(1)).get(0).getName());
+    assertEquals(Map.of("report.txt", 0L), agent.get(1).getActions().getArtifactDeltaMap());
+    assertEquals(Map.of(), agent.get(2).getActions().getArtifactDeltaMap());
+    assertEquals(List.of("report.txt"), client.listArtifacts("weather", user, session.getId()));
+    Part report = client.loadArtifact("weather", user, session.getId(), "report.txt")
+        .orElseThrow();
+    assertEquals("Weather report: sunny in Paris.", report.getText());
+    // The stored event carries the delta too.
+    List<Event> stored = client.getSession("weather", user, session.getId()).getEventsList();
+    assertEquals(Map.of("report.txt", 0L), stored.get(2).getActions().getArtifactDeltaMap());
+
+    // A second call saves the next version.
+    model.script(List.of(
+        FakeGemini.functionCalls("get_weather", Map.of("city", "Oslo")),
+        FakeGemini.text("Saved again.")));
+    List<Event> again = byAgent(collect(client.run("weather", user, session.getId(), "Oslo?",
+        List.of(REPORTING_WEATHER))));
+    assertEquals(Map.of("report.txt", 1L), again.get(1).getActions().getArtifactDeltaMap());
+    assertEquals(List.of(0, 1),
+        client.listArtifactVersions("weather", user, session.getId(), "report.txt"));
+    assertEquals("Weather report: sunny in Oslo.", Artifacts.text(
+        client.loadArtifact("weather", user, session.getId(), "report.txt").orElseThrow()));
+    assertEquals("Weather report: sunny in Paris.", Artifacts.text(
+        client.loadArtifact("weather", user, session.getId(), "report.txt", 0).orElseThrow()));
+  }
+
+  @Test
+  void aCallbackSavesAnArtifactRecordedInTheEventThatFollows() {
+    Session session = client.createSession("guarded", user);
+    Callback guard = Callback.beforeModel("guard_input", (ctx, request) -> {
+      ctx.saveArtifact("user:blocked.txt", Callback.lastUserText(request));
+      return "Blocked.";
+    });
+    List<Event> events = collect(client.run("guarded", user, session.getId(),
+        "A forbidden question.", List.of(GET_WEATHER),
+        List.of(guard, redactResult(new ArrayList<>()))));
+
+    Event answer = events.get(events.size() - 1);
+    assertEquals("Blocked.", Events.text(answer));
+    assertEquals(Map.of("user:blocked.txt", 0L), answer.getActions().getArtifactDeltaMap());
+    assertEquals(Optional.of("A forbidden question."),
+        client.loadArtifact("guarded", user, session.getId(), "user:blocked.txt")
+            .map(Artifacts::text));
+    assertEquals(List.of(), model.requests());
+  }
+
+  @Test
+  void aToolSavingUnderAnInvalidNameFailsTheRun() {
+    model.script(List.of(FakeGemini.functionCalls("get_weather", Map.of("city", "Rome"))));
+    Session session = client.createSession("weather", user);
+    FunctionTool escaping = FunctionTool.builder("get_weather")
+        .parameters(JsonSchemas.of(WeatherArgs.class))
+        .handler((args, ctx) -> {
+          ctx.saveArtifact("../escape.txt", "out of the session");
+          return Map.of("sky", "sunny");
+        })
+        .build();
+    InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+        () -> collect(client.run("weather", user, session.getId(), "Rome?", List.of(escaping))));
+    assertEquals(ErrorReasons.ARTIFACT_INVALID, e.reason());
+    assertTrue(e.getMessage().contains("parent traversal"), e.getMessage());
+    assertEquals(List.of(), client.listArtifacts("weather", user, session.getId()));
+  }
+
+  @Test
+  void artifactsRoundTrip() {
+    Session session = client.createSession("echo", user);
+    String sid = session.getId();
+    Instant before = Instant.now().minus(Duration.ofMinutes(1));
+    byte[] csv = "city,sky\nParis,sunny\n".getBytes(StandardCharsets.UTF_8);
+
+    ArtifactVersion v0 = client.saveArtifact("echo", user, sid, "data.csv", csv, "text/csv",
+        Map.of("rows", 1, "source", "test"));
+    assertEquals(0, v0.getVersion());
+    assertTrue(v0.hasVersion(), "version 0 is present");
+    assertEquals("text/csv", v0.getMimeType());
+    assertEquals(Map.of("rows", 1.0, "source", "test"), Artifacts.customMetadata(v0));
+    assertFalse(v0.getCanonicalUri().isEmpty());
+    Instant created = Artifacts.createTime(v0);
+    assertTrue(created.isAfter(before) && created.isBefore(Instant.now().plusSeconds(60)),
+        created.toString());
+    ArtifactVersion v1 = client.saveArtifact("echo", user, sid, "data.csv", "now as text");
+    assertEquals(1, v1.getVersion());
+    assertEquals(Artifacts.TEXT_MIME_TYPE, v1.getMimeType());
+    client.saveArtifact("echo", user, sid, "a.bin",
+        Artifacts.inlineData(new byte[] {0, 1, 2}, "application/octet-stream"));
+
+    assertEquals(List.of("a.bin", "data.csv"), client.listArtifacts("echo", user, sid));
+    Part latest = client.loadArtifact("echo", user, sid, "data.csv").orElseThrow();
+    assertEquals("now as text", latest.getText());
+    Part first = client.loadArtifact("echo", user, sid, "data.csv", 0).orElseThrow();
+    assertArrayEquals(csv, Artifacts.bytes(first));
+    assertEquals("text/csv", Artifacts.mimeType(first));
+    assertEquals(Optional.empty(), client.loadArtifact("echo", user, sid, "data.csv", 5));
+    assertEquals(Optional.empty(), client.loadArtifact("echo", user, sid, "missing.txt"));
+
+    assertEquals(List.of(0, 1), client.listArtifactVersions("echo", user, sid, "data.csv"));
+    List<ArtifactVersion> meta = client.listArtifactVersionsMetadata("echo", user, sid, "data.csv");
+    assertEquals(List.of(0, 1), meta.stream().map(ArtifactVersion::getVersion).toList());
+    assertEquals(List.of("text/csv", "text/plain"),
+        meta.stream().map(ArtifactVersion::getMimeType).toList());
+    assertEquals(v0, meta.get(0));
+    assertEquals(Optional.of(v1), client.getArtifactVersion("echo", user, sid, "data.csv", 1));
+    assertEquals(Optional.empty(), client.getArtifactVersion("echo", user, sid, "data.csv", 2));
+    assertEquals(Optional.empty(), client.getArtifactVersion("echo", user, sid, "missing", 0));
+
+    InvalidArgumentException bad = assertThrows(InvalidArgumentException.class,
+        () -> client.saveArtifact("echo", user, sid, "../x", "escape"));
+    assertEquals(ErrorReasons.ARTIFACT_INVALID, bad.reason());
+    InvalidArgumentException empty = assertThrows(InvalidArgumentException.class,
+        () -> client.saveArtifact("echo", user, sid, "x", Part.getDefaultInstance()));
+    assertEquals("Artifact must have either inline_data or text.", empty.getMessage());
+    NotFoundException noApp = assertThrows(NotFoundException.class,
+        () -> client.loadArtifact("nope", user, sid, "data.csv"));
+    assertEquals(ErrorReasons.APP_NOT_FOUND, noApp.reason());
+
+    client.deleteArtifact("echo", user, sid, "data.csv");
+    client.deleteArtifact("echo", user, sid, "data.csv");
+    assertEquals(List.of("a.bin"), client.listArtifacts("echo", user, sid));
+    assertEquals(Optional.empty(), client.loadArtifact("echo", user, sid, "data.csv"));
+    assertEquals(List.of(), client.listArtifactVersions("echo", user, sid, "data.csv"));
+  }
+
+  @Test
+  void aUserArtifactIsSeenFromTheUsersOtherSessions() {
+    Session a = client.createSession("echo", user);
+    Session b = client.createSession("echo", user);
+    client.saveArtifact("echo", user, a.getId(), "user:profile.json",
+        "{\"units\":\"metric\"}".getBytes(StandardCharsets.UTF_8), "application/json");
+    client.saveArtifact("echo", user, a.getId(), "draft.txt", "only in a");
+
+    assertEquals(List.of("draft.txt", "user:profile.json"),
+        client.listArtifacts("echo", user, a.getId()));
+    assertEquals(List.of("user:profile.json"), client.listArtifacts("echo", user, b.getId()));
+    assertEquals("{\"units\":\"metric\"}", Artifacts.text(
+        client.loadArtifact("echo", user, b.getId(), "user:profile.json").orElseThrow()));
+    assertEquals(Optional.empty(), client.loadArtifact("echo", user, b.getId(), "draft.txt"));
+
+    // A new version saved from b is the one a loads.
+    ArtifactVersion v1 = client.saveArtifact("echo", user, b.getId(), "user:profile.json",
+        "{\"units\":\"imperial\"}".getBytes(StandardCharsets.UTF_8), "application/json");
+    assertEquals(1, v1.getVersion());
+    assertEquals("{\"units\":\"imperial\"}", Artifacts.text(
+        client.loadArtifact("echo", user, a.getId(), "user:profile.json").orElseThrow()));
+
+    // Another user sees none of them.
+    String other = "user-" + UUID.randomUUID();
+    Session c = client.createSession("echo", other);
+    assertEquals(List.of(), client.listArtifacts("echo", other, c.getId()));
+    assertEquals(Optional.empty(),
+        client.loadArtifact("echo", other, c.getId(), "user:profile.json"));
   }
 }
