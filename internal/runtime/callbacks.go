@@ -32,6 +32,12 @@ type ToolContext struct {
 	// AuthResponse is the auth config, with the credential the client
 	// obtained, when the call runs again after a credential request.
 	AuthResponse *structpb.Struct
+	// Output is what the tool's Run returned, as it returned it, before
+	// it became the function response (ADK's after-tool callbacks receive
+	// that value: a list of Parts, a string, ...); a Run that returned
+	// nothing leaves a null [structpb.Value]. It is nil when the tool did
+	// not run or failed; set before the after-tool callbacks run.
+	Output any
 }
 
 // Agent callbacks. A non-nil Content ends the agent (before) or adds an

@@ -124,14 +124,15 @@ func (ictx *InvocationContext) artifactKey(filename string) artifacts.Key {
 
 // SaveArtifact saves part as the next version of the session's (or, for a
 // "user:" name, the user's) artifact and records the version in actions'
-// artifact_delta, as ADK's context.save_artifact does.
+// artifact_delta, as ADK's context.save_artifact does. With nil actions
+// nothing is recorded, as when ADK code calls the artifact service itself.
 func (ictx *InvocationContext) SaveArtifact(actions *v1.EventActions, filename string, part *v1.Part) (int64, error) {
 	if ictx.inv.artifacts == nil {
 		return 0, errNoArtifacts
 	}
 	version, err := ictx.inv.artifacts.Save(ictx.ctx, ictx.artifactKey(filename), part, nil)
-	if err != nil {
-		return 0, err
+	if err != nil || actions == nil {
+		return version, err
 	}
 	if actions.ArtifactDelta == nil {
 		actions.ArtifactDelta = map[string]int64{}
@@ -167,6 +168,23 @@ func (ictx *InvocationContext) LoadArtifact(filename string, version int64) (*v1
 		return nil, nil
 	}
 	return part, err
+}
+
+// ArtifactVersion returns the metadata of a version of an artifact (the
+// latest with [artifacts.Latest]), as ADK's get_artifact_version; nil when
+// there is none.
+func (ictx *InvocationContext) ArtifactVersion(filename string, version int64) (*artifacts.Version, error) {
+	if ictx.inv.artifacts == nil {
+		return nil, errNoArtifacts
+	}
+	v, err := ictx.inv.artifacts.GetArtifactVersion(ictx.ctx, ictx.artifactKey(filename), version)
+	if errors.Is(err, artifacts.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // ListArtifacts returns the names of the session's and the user's
@@ -237,6 +255,27 @@ func (ictx *InvocationContext) StateValue(key string) (*structpb.Value, bool) {
 	defer ictx.inv.mu.RUnlock()
 	v, ok := ictx.inv.session.GetState().GetFields()[key]
 	return v, ok
+}
+
+// SetSessionState sets key in the invocation's copy of the session state
+// without recording a delta, as ADK code that writes
+// invocation_context.session.state does: later reads of this invocation
+// see v, and nothing is stored. A nil v removes the key.
+func (ictx *InvocationContext) SetSessionState(key string, v *structpb.Value) {
+	ictx.inv.mu.Lock()
+	defer ictx.inv.mu.Unlock()
+	s := ictx.inv.session
+	if v == nil {
+		delete(s.GetState().GetFields(), key)
+		return
+	}
+	if s.State == nil {
+		s.State = &structpb.Struct{}
+	}
+	if s.State.Fields == nil {
+		s.State.Fields = map[string]*structpb.Value{}
+	}
+	s.State.Fields[key] = v
 }
 
 // StateSnapshot returns a copy of the session state.

@@ -36,31 +36,54 @@ type Toolset interface {
 }
 
 // ToolResult converts what a tool returned into the function response
-// object the model sees: objects as they are, anything else as
-// {"result": value}. It returns nil for a nil result.
+// object the model sees: objects as they are, anything else (a Part or a
+// list of Parts included, as ADK keeps them) as {"result": value}. It
+// returns nil for a nil result.
 func ToolResult(v any) (*structpb.Struct, error) {
 	switch r := v.(type) {
 	case nil:
 		return nil, nil
 	case *structpb.Struct:
 		return r, nil
-	case map[string]any:
-		return structpb.NewStruct(r)
-	case *structpb.Value:
-		if s := r.GetStructValue(); s != nil {
-			return s, nil
-		}
-		return wrapResult(r), nil
-	default:
-		val, err := structpb.NewValue(v)
-		if err != nil {
-			return nil, fmt.Errorf("tool result: %w", err)
-		}
-		if s := val.GetStructValue(); s != nil {
-			return s, nil
-		}
-		return wrapResult(val), nil
+	case *v1.Part:
+		return wrapResult(PartValue(r)), nil
 	}
+	val, err := OutputValue(v)
+	if err != nil {
+		return nil, err
+	}
+	if s := val.GetStructValue(); s != nil {
+		return s, nil
+	}
+	return wrapResult(val), nil
+}
+
+// OutputValue returns the JSON value of what a tool's Run returned, before
+// [ToolResult] makes it a function response: nil is null, a Part or a list
+// of Parts is Part-shaped JSON (see [PartValue]), and anything else is
+// converted as [structpb.NewValue] converts it.
+func OutputValue(v any) (*structpb.Value, error) {
+	switch r := v.(type) {
+	case nil:
+		return structpb.NewNullValue(), nil
+	case *structpb.Value:
+		return r, nil
+	case *structpb.Struct:
+		return structpb.NewStructValue(r), nil
+	case *v1.Part:
+		return PartValue(r), nil
+	case []*v1.Part:
+		list := &structpb.ListValue{Values: make([]*structpb.Value, len(r))}
+		for i, p := range r {
+			list.Values[i] = PartValue(p)
+		}
+		return structpb.NewListValue(list), nil
+	}
+	val, err := structpb.NewValue(v)
+	if err != nil {
+		return nil, fmt.Errorf("tool result: %w", err)
+	}
+	return val, nil
 }
 
 func wrapResult(v *structpb.Value) *structpb.Struct {

@@ -112,6 +112,12 @@ func (a *Agent) runTool(ictx *runtime.InvocationContext, call *v1.FunctionCall, 
 	noResult := false
 	if resp == nil {
 		raw, err := tool.Run(tctx, args)
+		if err == nil {
+			tctx.Output = raw
+			if raw == nil {
+				tctx.Output = structpb.NewNullValue()
+			}
+		}
 		switch {
 		case err != nil:
 			if resp, err = a.onToolError(tctx, tool, args, err); err != nil {
