@@ -1,7 +1,7 @@
 // Package plugins holds ADK's built-in plugins that an app can name in its
-// app.yaml: ContextFilterPlugin, GlobalInstructionPlugin and
-// ReflectAndRetryToolPlugin, with the constructor arguments ADK gives them
-// (callables aside).
+// app.yaml: ContextFilterPlugin, GlobalInstructionPlugin,
+// ReflectAndRetryToolPlugin and SaveFilesAsArtifactsPlugin, with the
+// constructor arguments ADK gives them (callables aside).
 package plugins
 
 import (
@@ -15,9 +15,10 @@ import (
 
 // constructors builds each plugin from its arguments.
 var constructors = map[string]func(args *arguments) (*runtime.Plugin, error){
-	"ContextFilterPlugin":       newContextFilter,
-	"GlobalInstructionPlugin":   newGlobalInstruction,
-	"ReflectAndRetryToolPlugin": newReflectAndRetry,
+	"ContextFilterPlugin":        newContextFilter,
+	"GlobalInstructionPlugin":    newGlobalInstruction,
+	"ReflectAndRetryToolPlugin":  newReflectAndRetry,
+	"SaveFilesAsArtifactsPlugin": newSaveFilesAsArtifacts,
 }
 
 // Names lists the plugins [New] knows, sorted.

@@ -27,12 +27,19 @@ func harness(t *testing.T, name string, args map[string]any, cfg llmagent.Config
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pluginHarness(t, cfg, resps, p)
+}
+
+// pluginHarness runs an agent with the given plugins on a scripted model,
+// in a session whose state holds user_name.
+func pluginHarness(t *testing.T, cfg llmagent.Config, resps []*v1.LlmResponse, ps ...*runtime.Plugin) (*et.Harness, *scripted.Model, string) {
+	t.Helper()
 	cfg.Name, cfg.Model = "root_agent", modelName
 	agent, err := llmagent.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := et.New(t, agent, p)
+	h := et.New(t, agent, ps...)
 	m := scripted.New(modelName, resps...)
 	h.Models.Add(m)
 	return h, m, h.NewSession(t, map[string]any{"user_name": "Ada"})
@@ -45,7 +52,7 @@ func TestNewErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"LoggerPlugin", nil, `no plugin named "LoggerPlugin" (built-in plugins: ContextFilterPlugin, GlobalInstructionPlugin, ReflectAndRetryToolPlugin)`},
+		{"LoggerPlugin", nil, `no plugin named "LoggerPlugin" (built-in plugins: ContextFilterPlugin, GlobalInstructionPlugin, ReflectAndRetryToolPlugin, SaveFilesAsArtifactsPlugin)`},
 		{"ContextFilterPlugin", map[string]any{"keep": 2}, "args.keep: ContextFilterPlugin takes no such argument"},
 		{"ContextFilterPlugin", map[string]any{"num_invocations_to_keep": "two"}, "args.num_invocations_to_keep: want an integer"},
 		{"ContextFilterPlugin", map[string]any{"num_invocations_to_keep": 1.5}, "args.num_invocations_to_keep: want an integer"},
