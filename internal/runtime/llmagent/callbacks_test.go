@@ -254,3 +254,28 @@ func TestBehaviorC4CallbacksSeeClearedIDs(t *testing.T) {
 		t.Errorf("stored call = %v: the callback's edit reached the session", call)
 	}
 }
+
+// TestBehaviorC4CallbackEditsStayInTheirRequest checks that a part a
+// before-model callback adds to a content of one request is not in the
+// next request of the invocation, which is built from the same history.
+func TestBehaviorC4CallbackEditsStayInTheirRequest(t *testing.T) {
+	t.Parallel()
+	calls := 0
+	cfg := llmagent.Config{
+		Tools: []runtime.Tool{echoTool(t, "echo")},
+		ModelCallbacks: runtime.ModelCallbacks{Before: []runtime.BeforeModelCallback{
+			func(_ *runtime.CallbackContext, req *v1.LlmRequest) (*v1.LlmResponse, error) {
+				if calls++; calls == 2 {
+					last := req.Contents[len(req.Contents)-1]
+					last.Parts = append(last.Parts, &v1.Part{Text: "added"})
+				}
+				return nil, nil
+			},
+		}},
+	}
+	h, m, sid := setup(t, newAgent(t, cfg), []*v1.LlmResponse{et.Call("echo", `{}`), et.Call("echo", `{}`), et.Text("done")})
+	h.RunText(t, sid, "hi")
+	diffPairs(t, "third request", et.Contents(m.Requests()[2].Contents), []string{
+		"user: hi", "model: call echo{}", "user: response echo{\"echo\":{}}", "model: call echo{}", "user: response echo{\"echo\":{}}",
+	})
+}

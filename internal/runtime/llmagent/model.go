@@ -116,8 +116,10 @@ func (a *Agent) afterModel(cctx *runtime.CallbackContext, resp *v1.LlmResponse) 
 
 // detachContents gives the request contents of its own, with engine-made
 // call ids cleared, for callbacks that read or edit the request: the contents
-// otherwise share the stored events and carry ids only models must drop.
+// otherwise share the stored events and carry ids only models must drop,
+// and their list shares its array with the history cache.
 func detachContents(req *v1.LlmRequest) {
+	list := make([]*v1.Content, len(req.Contents))
 	for i, c := range req.Contents {
 		c = proto.CloneOf(c)
 		for _, p := range c.GetParts() {
@@ -128,6 +130,7 @@ func detachContents(req *v1.LlmRequest) {
 				fr.Id = models.ModelID(fr.Id)
 			}
 		}
-		req.Contents[i] = c
+		list[i] = c
 	}
+	req.Contents = list
 }
