@@ -1,6 +1,7 @@
 // Package plugins holds ADK's built-in plugins that an app can name in its
 // app.yaml: ContextFilterPlugin, GlobalInstructionPlugin,
-// ReflectAndRetryToolPlugin and SaveFilesAsArtifactsPlugin, with the
+// MultimodalToolResultsPlugin, ReflectAndRetryToolPlugin and
+// SaveFilesAsArtifactsPlugin, with the
 // constructor arguments ADK gives them (callables aside).
 package plugins
 
@@ -15,10 +16,11 @@ import (
 
 // constructors builds each plugin from its arguments.
 var constructors = map[string]func(args *arguments) (*runtime.Plugin, error){
-	"ContextFilterPlugin":        newContextFilter,
-	"GlobalInstructionPlugin":    newGlobalInstruction,
-	"ReflectAndRetryToolPlugin":  newReflectAndRetry,
-	"SaveFilesAsArtifactsPlugin": newSaveFilesAsArtifacts,
+	"ContextFilterPlugin":         newContextFilter,
+	"GlobalInstructionPlugin":     newGlobalInstruction,
+	"MultimodalToolResultsPlugin": newMultimodalToolResults,
+	"ReflectAndRetryToolPlugin":   newReflectAndRetry,
+	"SaveFilesAsArtifactsPlugin":  newSaveFilesAsArtifacts,
 }
 
 // Names lists the plugins [New] knows, sorted.

@@ -52,7 +52,7 @@ func TestNewErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"LoggerPlugin", nil, `no plugin named "LoggerPlugin" (built-in plugins: ContextFilterPlugin, GlobalInstructionPlugin, ReflectAndRetryToolPlugin, SaveFilesAsArtifactsPlugin)`},
+		{"LoggerPlugin", nil, `no plugin named "LoggerPlugin" (built-in plugins: ContextFilterPlugin, GlobalInstructionPlugin, MultimodalToolResultsPlugin, ReflectAndRetryToolPlugin, SaveFilesAsArtifactsPlugin)`},
 		{"ContextFilterPlugin", map[string]any{"keep": 2}, "args.keep: ContextFilterPlugin takes no such argument"},
 		{"ContextFilterPlugin", map[string]any{"num_invocations_to_keep": "two"}, "args.num_invocations_to_keep: want an integer"},
 		{"ContextFilterPlugin", map[string]any{"num_invocations_to_keep": 1.5}, "args.num_invocations_to_keep: want an integer"},
