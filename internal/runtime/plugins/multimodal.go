@@ -43,10 +43,17 @@ type multimodal struct {
 	mu sync.Mutex
 }
 
-func (p *multimodal) afterTool(tctx *runtime.ToolContext, _ runtime.Tool, _, _ *structpb.Struct) (*structpb.Struct, error) {
+// afterTool keeps the Parts a tool returned. Any other result it hands
+// back as ADK's plugin does, which ends the after-tool callbacks there:
+// later plugins' and the agent's do not run (a tool that returned nothing
+// is None there, and lets them run).
+func (p *multimodal) afterTool(tctx *runtime.ToolContext, _ runtime.Tool, _, result *structpb.Struct) (*structpb.Struct, error) {
 	parts := returnedParts(tctx.Output)
 	if len(parts) == 0 {
-		return nil, nil
+		if returnedNothing(tctx.Output) {
+			return nil, nil
+		}
+		return result, nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -105,6 +112,17 @@ func returnedParts(out any) []*v1.Part {
 		return parts
 	}
 	return nil
+}
+
+// returnedNothing reports a tool that ran and returned nothing (None in
+// ADK).
+func returnedNothing(out any) bool {
+	v, ok := out.(*structpb.Value)
+	if !ok {
+		return false
+	}
+	_, null := v.GetKind().(*structpb.Value_NullValue)
+	return null
 }
 
 // partOf reads v as a Part: an object of Part fields only, with at least

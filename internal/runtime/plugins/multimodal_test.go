@@ -144,3 +144,39 @@ func TestMultimodalToolResultsParallel(t *testing.T) {
 		t.Errorf("last content = %v, want the two responses first", last)
 	}
 }
+
+// TestMultimodalToolResultsEndsAfterToolCallbacks checks that, as in ADK,
+// the plugin hands any result but Parts back, so that the after-tool
+// callbacks after it (plugins', then the agent's) do not run; after Parts,
+// or a tool that returned nothing, they do.
+func TestMultimodalToolResultsEndsAfterToolCallbacks(t *testing.T) {
+	t.Parallel()
+	multimodal, err := plugins.New("MultimodalToolResultsPlugin", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	next := &runtime.Plugin{Name: "next", AfterTool: func(_ *runtime.ToolContext, tool runtime.Tool, _, _ *structpb.Struct) (*structpb.Struct, error) {
+		seen = append(seen, "plugin "+tool.Name())
+		return nil, nil
+	}}
+	nothing, err := tools.NewFunction(tools.FunctionConfig{Name: "nothing", Description: "Returns nothing.",
+		Run: func(*runtime.ToolContext, *structpb.Struct) (any, error) { return nil, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := llmagent.Config{Tools: append(multimodalTools(t), nothing), ToolCallbacks: runtime.ToolCallbacks{After: []runtime.AfterToolCallback{
+		func(_ *runtime.ToolContext, tool runtime.Tool, _, _ *structpb.Struct) (*structpb.Struct, error) {
+			seen = append(seen, "agent "+tool.Name())
+			return nil, nil
+		}}}}
+	h, _, sid := pluginHarness(t, cfg, []*v1.LlmResponse{et.Calls(call("c1", "snap", "a")), et.Calls(call("c2", "plain", "b")),
+		et.Calls(call("c3", "nothing", "c")), et.Text("done")}, multimodal, next)
+	events := h.RunText(t, sid, "go")
+	if d := cmp.Diff([]string{"plugin snap", "agent snap", "plugin nothing", "agent nothing"}, seen); d != "" {
+		t.Errorf("after-tool callbacks run (-want +got):\n%s", d)
+	}
+	if got := et.Events(events)[3]; got != `root_agent: response plain{"result":[{"text":"not a part"}]} #c2` {
+		t.Errorf("plain's response = %s, want its result unchanged", got)
+	}
+}

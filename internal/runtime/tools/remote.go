@@ -194,10 +194,9 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 	}
 	v := res.Response
 	if _, isNull := v.GetKind().(*structpb.Value_NullValue); v == nil || isNull {
-		if t.longRunning {
-			return nil, nil
-		}
-		return runtime.NullResult(), nil
+		// Nothing, as a Python tool that returns None: the flow makes it
+		// {"result": null}, or no result for a long-running tool.
+		return nil, nil
 	}
 	return v, nil
 }
