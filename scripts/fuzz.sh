@@ -26,6 +26,7 @@ targets=(
   "internal/runtime/pyfmt FuzzFormatValue"
   "internal/runtime/pyfmt FuzzFormatScalar"
   "internal/runtime/pyfmt FuzzReprJSON"
+  "internal/runtime/pyfmt FuzzAppendYAML"
   "internal/artifacts/blobstore FuzzSegment"
 )
 

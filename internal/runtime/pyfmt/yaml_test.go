@@ -3,6 +3,7 @@ package pyfmt_test
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,4 +77,18 @@ func TestAppendYAMLProtobuf(t *testing.T) {
 	if got != want {
 		t.Errorf("AppendYAML = %q, want %q", got, want)
 	}
+}
+
+// FuzzAppendYAML checks that any text, as a value and as a key, makes one
+// whole document.
+func FuzzAppendYAML(f *testing.F) {
+	for _, s := range []string{"", "a: b", "x\n y", "\t\u2028'\"", strings.Repeat("w \n", 80)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := string(pyfmt.AppendYAML(nil, pyfmt.Dict{{Key: s, Value: []any{s, pyfmt.Dict{{Key: "k", Value: s}}}}}, pyfmt.YAMLWidth))
+		if !strings.HasSuffix(out, "\n") {
+			t.Errorf("AppendYAML(%q) = %q, want a final line break", s, out)
+		}
+	})
 }

@@ -235,7 +235,9 @@ func (e *yamlEmitter) writeDoubleQuoted(text []rune, split bool) {
 			}
 		}
 		if 0 < end && end < len(text)-1 && (ch == ' ' || start >= end) && e.column+(end-start) > e.width && split {
-			e.write(append(append([]rune(nil), text[start:end]...), '\\'))
+			// Just after an escape start is past end: nothing before the
+			// backslash.
+			e.write(append(append([]rune(nil), text[start:max(start, end)]...), '\\'))
 			if start < end {
 				start = end
 			}

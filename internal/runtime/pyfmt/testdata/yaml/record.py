@@ -31,6 +31,9 @@ FIXED = [
     "a \nb", "a\n b", "\na", "a\n", "it's", "say \"hi\"", "tab\there", "x" * 130, ("word " * 40).strip(),
     ("word " * 40).strip() + "\nnext", "a" * 125 + " " + "b" * 10, "[Uploaded Artifact: \"report.pdf\"]",
     "You are an agent. Your internal name is \"root_agent\".",
+    # Escapes where the line is folded.
+    "\n".join("**Line %d**: see `x` and \"y\"." % i for i in range(30)),
+    "\t".join("cell %d" % i for i in range(60)),
 ]
 
 
