@@ -115,13 +115,18 @@ func TestPluginEarlyExits(t *testing.T) {
 	t.Parallel()
 	t.Run("before_run reply ends the invocation", func(t *testing.T) {
 		t.Parallel()
+		afterRun := 0
 		p := &runtime.Plugin{Name: "gate", BeforeRun: func(*runtime.InvocationContext) (*v1.Content, error) {
 			return &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "maintenance"}}}, nil
-		}}
+		}, AfterRun: func(*runtime.InvocationContext) error { afterRun++; return nil }}
 		h, m, sid := newHarness(t, llmagent.Config{}, nil, p)
 		events := h.RunText(t, sid, "hi")
 		if d := cmp.Diff([]string{"model: maintenance"}, et.Events(events)); d != "" || m.Calls() != 0 {
 			t.Errorf("events (-want +got):\n%s; model calls %d", d, m.Calls())
+		}
+		// As in ADK, the after-run callbacks run after an early exit too.
+		if afterRun != 1 {
+			t.Errorf("after_run ran %d times, want once", afterRun)
 		}
 		if n := len(h.Session(t, sid).Events); n != 2 {
 			t.Errorf("stored %d events, want the user event and the reply", n)

@@ -326,10 +326,16 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Se
 				yield(nil, err)
 				return
 			}
-			if yield(ev, nil) {
-				finished = true
-				r.compact(ictx)
+			if !yield(ev, nil) {
+				return
 			}
+			// ADK runs the after-run callbacks after an early exit too.
+			if err := plugins.AfterRun(ictx); err != nil {
+				yield(nil, err)
+				return
+			}
+			finished = true
+			r.compact(ictx)
 			return
 		}
 
