@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/types/known/structpb"
 )
@@ -190,19 +192,10 @@ func yamlFloat(f float64) string {
 		return "-.inf"
 	}
 	s := string(AppendFloat(nil, f))
-	if e := indexByte(s, 'e'); e >= 0 && indexByte(s, '.') < 0 {
+	if e := strings.IndexByte(s, 'e'); e >= 0 && strings.IndexByte(s, '.') < 0 {
 		s = s[:e] + ".0" + s[e:]
 	}
 	return s
-}
-
-func indexByte(s string, c byte) int {
-	for i := range len(s) {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }
 
 func (e *yamlEmitter) increaseIndent(flow, indentless bool) {
@@ -259,6 +252,8 @@ func (e *yamlEmitter) writeLineBreak(br rune) {
 
 // write writes text that holds no line break.
 func (e *yamlEmitter) write(text []rune) {
-	e.out = append(e.out, string(text)...)
+	for _, r := range text {
+		e.out = utf8.AppendRune(e.out, r)
+	}
 	e.column += len(text)
 }

@@ -92,3 +92,20 @@ func FuzzAppendYAML(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAppendYAML writes an entry the size of a model request's.
+func BenchmarkAppendYAML(b *testing.B) {
+	text := strings.Repeat("The user asked about the weather in Paris; it's 21.5 degrees.\n", 20)
+	contents := make([]any, 20)
+	for i := range contents {
+		contents[i] = pyfmt.Dict{{Key: "role", Value: "user"}, {Key: "parts", Value: []any{pyfmt.Dict{{Key: "text", Value: text}}}}}
+	}
+	entry := []any{pyfmt.Dict{{Key: "timestamp", Value: "2026-06-04T10:00:00.123456"}, {Key: "entry_type", Value: "llm_request"},
+		{Key: "data", Value: pyfmt.Dict{{Key: "model", Value: "gemini-2.5-flash"}, {Key: "contents", Value: contents}}}}}
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = pyfmt.AppendYAML(buf[:0], entry, pyfmt.YAMLWidth)
+	}
+	b.SetBytes(int64(len(buf)))
+}

@@ -38,8 +38,7 @@ func analyzeScalar(text []rune) scalarAnalysis {
 	}
 	var blockIndicators, lineBreaks, special bool
 	var leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
-	s := string(text)
-	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
+	if len(text) >= 3 && text[0] == text[1] && text[1] == text[2] && (text[0] == '-' || text[0] == '.') {
 		blockIndicators = true
 	}
 	precededByWhitespace := true
