@@ -3,6 +3,10 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"strconv"
+
+	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // Code classifies an engine error for the service boundary, which maps it to
@@ -80,4 +84,20 @@ func AppConfigError(reason string, err error) error {
 		return err
 	}
 	return &Error{Code: CodeFailedPrecondition, Reason: reason, Message: err.Error(), Err: err}
+}
+
+// ModelAPIErrorText is str() of the APIError google-genai raises for an
+// error answer of the model API: "<HTTP status> <status name>. <the
+// answer as Python prints the decoded JSON>" (the API's message when the
+// answer was not kept). It is "" for an error that is not such an answer.
+func ModelAPIErrorText(err error) string {
+	var merr *models.Error
+	if !errors.As(err, &merr) || merr.HTTPStatus == 0 {
+		return ""
+	}
+	detail := merr.Message
+	if r, ok := pyfmt.ReprJSON(merr.Body); ok {
+		detail = r
+	}
+	return strconv.Itoa(merr.HTTPStatus) + " " + merr.Status + ". " + detail
 }

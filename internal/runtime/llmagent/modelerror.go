@@ -2,13 +2,11 @@ package llmagent
 
 import (
 	"errors"
-	"strconv"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // resourceExhaustedHint opens the message of a 429, as ADK's Gemini model
@@ -45,13 +43,7 @@ func modelErrorEvent(ictx *runtime.InvocationContext, skeleton *v1.Event, err er
 	}
 	msg := merr.Message
 	if merr.HTTPStatus > 0 {
-		// google-genai's APIError: the status, then the error answer as
-		// Python prints the decoded JSON.
-		detail := merr.Message
-		if r, ok := pyfmt.ReprJSON(merr.Body); ok {
-			detail = r
-		}
-		msg = strconv.Itoa(merr.HTTPStatus) + " " + merr.Status + ". " + detail
+		msg = runtime.ModelAPIErrorText(merr)
 		if merr.HTTPStatus == 429 {
 			msg = resourceExhaustedHint + "\n\n" + msg
 		}

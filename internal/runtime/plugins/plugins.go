@@ -1,7 +1,7 @@
 // Package plugins holds ADK's built-in plugins that an app can name in its
-// app.yaml: ContextFilterPlugin, GlobalInstructionPlugin,
-// MultimodalToolResultsPlugin, ReflectAndRetryToolPlugin and
-// SaveFilesAsArtifactsPlugin, with the
+// app.yaml: ContextFilterPlugin, DebugLoggingPlugin,
+// GlobalInstructionPlugin, MultimodalToolResultsPlugin,
+// ReflectAndRetryToolPlugin and SaveFilesAsArtifactsPlugin, with the
 // constructor arguments ADK gives them (callables aside).
 package plugins
 
@@ -17,6 +17,7 @@ import (
 // constructors builds each plugin from its arguments.
 var constructors = map[string]func(args *arguments) (*runtime.Plugin, error){
 	"ContextFilterPlugin":         newContextFilter,
+	"DebugLoggingPlugin":          newDebugLogging,
 	"GlobalInstructionPlugin":     newGlobalInstruction,
 	"MultimodalToolResultsPlugin": newMultimodalToolResults,
 	"ReflectAndRetryToolPlugin":   newReflectAndRetry,

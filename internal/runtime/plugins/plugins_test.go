@@ -52,7 +52,7 @@ func TestNewErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"LoggerPlugin", nil, `no plugin named "LoggerPlugin" (built-in plugins: ContextFilterPlugin, GlobalInstructionPlugin, MultimodalToolResultsPlugin, ReflectAndRetryToolPlugin, SaveFilesAsArtifactsPlugin)`},
+		{"LoggerPlugin", nil, `no plugin named "LoggerPlugin" (built-in plugins: ContextFilterPlugin, DebugLoggingPlugin, GlobalInstructionPlugin, MultimodalToolResultsPlugin, ReflectAndRetryToolPlugin, SaveFilesAsArtifactsPlugin)`},
 		{"ContextFilterPlugin", map[string]any{"keep": 2}, "args.keep: ContextFilterPlugin takes no such argument"},
 		{"ContextFilterPlugin", map[string]any{"num_invocations_to_keep": "two"}, "args.num_invocations_to_keep: want an integer"},
 		{"ContextFilterPlugin", map[string]any{"num_invocations_to_keep": 1.5}, "args.num_invocations_to_keep: want an integer"},
@@ -60,6 +60,15 @@ func TestNewErrors(t *testing.T) {
 		{"ReflectAndRetryToolPlugin", map[string]any{"max_retries": -1}, "args.max_retries: must be a non-negative integer"},
 		{"ReflectAndRetryToolPlugin", map[string]any{"tracking_scope": "session"}, `args.tracking_scope: want invocation or global, got "session"`},
 		{"ReflectAndRetryToolPlugin", map[string]any{"throw_exception_if_retry_exceeded": "no"}, "args.throw_exception_if_retry_exceeded: want true or false"},
+		{"SaveFilesAsArtifactsPlugin", map[string]any{"attach_file_reference": "yes"}, "args.attach_file_reference: want true or false"},
+		{"SaveFilesAsArtifactsPlugin", map[string]any{"output_path": "x"}, "args.output_path: SaveFilesAsArtifactsPlugin takes no such argument"},
+		{"MultimodalToolResultsPlugin", map[string]any{"parts": true}, "args.parts: MultimodalToolResultsPlugin takes no such argument"},
+		{"DebugLoggingPlugin", map[string]any{"output_path": 3}, "args.output_path: want a string"},
+		{"DebugLoggingPlugin", map[string]any{"output_path": ""}, "args.output_path: must not be empty"},
+		{"DebugLoggingPlugin", map[string]any{"include_session_state": "no"}, "args.include_session_state: want true or false"},
+		{"DebugLoggingPlugin", map[string]any{"include_system_instruction": 1}, "args.include_system_instruction: want true or false"},
+		{"DebugLoggingPlugin", map[string]any{"max_file_bytes": 0}, "args.max_file_bytes: must be a positive integer, got 0"},
+		{"DebugLoggingPlugin", map[string]any{"max_file_bytes": "1MB"}, "args.max_file_bytes: want an integer"},
 	}
 	for _, tt := range tests {
 		if _, err := plugins.New(tt.name, tt.args); err == nil || !strings.Contains(err.Error(), tt.want) {
