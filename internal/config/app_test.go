@@ -129,24 +129,34 @@ func TestAppFilePlugins(t *testing.T) {
 
 func TestAppPluginErrors(t *testing.T) {
 	t.Parallel()
-	for body, want := range map[string]string{
-		"plugins:\n  - name: ContextFilterPlugin\n    args:\n      keep: 2\n":      "s/app.yaml: plugins[0]: args.keep: ContextFilterPlugin takes no such argument",
-		"plugins:\n  - name: ContextFilterPlugin\n    with: 2\n":                   "s/app.yaml: plugins[0].with: unknown field",
-		"plugins:\n  - name: ContextFilterPlugin\n  - name: ContextFilterPlugin\n": `s/app.yaml: plugins: plugin "context_filter_plugin" is registered twice`,
-		"plugins:\n  - name: SaveFilesAsArtifactsPlugin\n    args:\n      attach_file_reference: maybe\n": "s/app.yaml: plugins[0]: args.attach_file_reference: want true or false, got maybe",
-		"plugins:\n  - name: MultimodalToolResultsPlugin\n    args:\n      parts: 3\n": "s/app.yaml: plugins[0]: args.parts: MultimodalToolResultsPlugin takes no such argument",
-		"plugins:\n  - name: ContextFilterPlugin\n  - name: DebugLoggingPlugin\n    args:\n      max_file_bytes: 0\n": "s/app.yaml: plugins[1]: args.max_file_bytes: must be a positive integer, got 0",
-		"plugins:\n  - name: DebugLoggingPlugin\n    args:\n      output_path: [a.yaml]\n": "s/app.yaml: plugins[0]: args.output_path: want a string",
-		"plugins:\n  - name: DebugLoggingPlugin\n    args:\n      include_session_state: 1\n": "s/app.yaml: plugins[0]: args.include_session_state: want true or false, got 1",
-		"plugins:\n  - name: DebugLoggingPlugin\n  - name: DebugLoggingPlugin\n": `s/app.yaml: plugins: plugin "debug_logging_plugin" is registered twice`,
-		"plugins:\n  - name: DebugLogPlugin\n": `s/app.yaml: plugins[0]: no plugin named "DebugLogPlugin"`,
+	for _, tt := range []struct{ body, want string }{
+		{"plugins:\n  - name: ContextFilterPlugin\n    args:\n      keep: 2\n",
+			"s/app.yaml: plugins[0]: args.keep: ContextFilterPlugin takes no such argument"},
+		{"plugins:\n  - name: ContextFilterPlugin\n    with: 2\n",
+			"s/app.yaml: plugins[0].with: unknown field"},
+		{"plugins:\n  - name: ContextFilterPlugin\n  - name: ContextFilterPlugin\n",
+			`s/app.yaml: plugins: plugin "context_filter_plugin" is registered twice`},
+		{"plugins:\n  - name: SaveFilesAsArtifactsPlugin\n    args:\n      attach_file_reference: maybe\n",
+			"s/app.yaml: plugins[0]: args.attach_file_reference: want true or false, got maybe"},
+		{"plugins:\n  - name: MultimodalToolResultsPlugin\n    args:\n      parts: 3\n",
+			"s/app.yaml: plugins[0]: args.parts: MultimodalToolResultsPlugin takes no such argument"},
+		{"plugins:\n  - name: ContextFilterPlugin\n  - name: DebugLoggingPlugin\n    args:\n      max_file_bytes: 0\n",
+			"s/app.yaml: plugins[1]: args.max_file_bytes: must be a positive integer, got 0"},
+		{"plugins:\n  - name: DebugLoggingPlugin\n    args:\n      output_path: [a.yaml]\n",
+			"s/app.yaml: plugins[0]: args.output_path: want a string"},
+		{"plugins:\n  - name: DebugLoggingPlugin\n    args:\n      include_session_state: 1\n",
+			"s/app.yaml: plugins[0]: args.include_session_state: want true or false, got 1"},
+		{"plugins:\n  - name: DebugLoggingPlugin\n  - name: DebugLoggingPlugin\n",
+			`s/app.yaml: plugins: plugin "debug_logging_plugin" is registered twice`},
+		{"plugins:\n  - name: DebugLogPlugin\n",
+			`s/app.yaml: plugins[0]: no plugin named "DebugLogPlugin"`},
 	} {
 		fsys := fstest.MapFS{
 			"s/root_agent.yaml": {Data: []byte("name: a\nmodel: m\n")},
-			"s/app.yaml":        {Data: []byte(body)},
+			"s/app.yaml":        {Data: []byte(tt.body)},
 		}
-		if _, err := LoadAll(fsys); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: err = %v, want %q", body, err, want)
+		if _, err := LoadAll(fsys); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: err = %v, want %q", tt.body, err, tt.want)
 		}
 	}
 }
