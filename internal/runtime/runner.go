@@ -315,10 +315,12 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Se
 		}
 
 		plugins := r.App.Plugins
-		if content, err := plugins.BeforeRun(ictx); err != nil {
+		content, err := plugins.BeforeRun(ictx)
+		if err != nil {
 			yield(nil, err)
 			return
-		} else if content != nil {
+		}
+		if content != nil {
 			ev := ictx.NewEvent()
 			ev.Author = "model"
 			ev.Content = content
@@ -329,42 +331,35 @@ func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Se
 			if !yield(ev, nil) {
 				return
 			}
-			// ADK runs the after-run callbacks after an early exit too.
-			if err := plugins.AfterRun(ictx); err != nil {
-				yield(nil, err)
-				return
-			}
-			finished = true
-			r.compact(ictx)
-			return
-		}
-
-		for ev, err := range RunAgent(ictx, ictx.Agent) {
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if req.RunConfig.CustomMetadata != nil {
-				ev.CustomMetadata = mergeMetadata(ev.CustomMetadata, req.RunConfig.CustomMetadata)
-			}
-			if !ev.GetPartial() {
-				if err := r.append(ictx, ev); err != nil {
+		} else {
+			for ev, err := range RunAgent(ictx, ictx.Agent) {
+				if err != nil {
 					yield(nil, err)
 					return
 				}
-			}
-			out, err := plugins.OnEvent(ictx, ev)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if out == nil {
-				out = ev
-			}
-			if !yield(out, nil) {
-				return
+				if req.RunConfig.CustomMetadata != nil {
+					ev.CustomMetadata = mergeMetadata(ev.CustomMetadata, req.RunConfig.CustomMetadata)
+				}
+				if !ev.GetPartial() {
+					if err := r.append(ictx, ev); err != nil {
+						yield(nil, err)
+						return
+					}
+				}
+				out, err := plugins.OnEvent(ictx, ev)
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				if out == nil {
+					out = ev
+				}
+				if !yield(out, nil) {
+					return
+				}
 			}
 		}
+		// ADK runs the after-run callbacks after a before-run reply too.
 		if err := plugins.AfterRun(ictx); err != nil {
 			yield(nil, err)
 			return
