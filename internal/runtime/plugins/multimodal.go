@@ -1,7 +1,7 @@
 package plugins
 
 import (
-	"fmt"
+	"errors"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -24,9 +24,12 @@ const partsReturnedKey = "temp:PARTS_RETURNED_BY_TOOLS_ID"
 // non-empty JSON list whose every element is a Part object (protobuf JSON,
 // camelCase or snake_case names, e.g. [{"inlineData": {"mimeType":
 // "image/png", "data": "<base64>"}}, {"text": "a caption"}]), since a
-// single object is an ordinary result. Any other result passes unchanged.
-// The parts wait in the invocation's "temp:PARTS_RETURNED_BY_TOOLS_ID"
-// state, as in ADK, and do not outlive the invocation.
+// single object is an ordinary result. Any other result passes unchanged,
+// and, as ADK's plugin hands it back, ends the after-tool callbacks. The
+// parts wait in the invocation's "temp:PARTS_RETURNED_BY_TOOLS_ID" state,
+// as in ADK, and do not outlive the invocation. The Parts of parallel
+// calls all go, in the order the calls end (ADK 1.39.1 fails that
+// invocation).
 func newMultimodalToolResults(a *arguments) (*runtime.Plugin, error) {
 	name, err := a.string("name", "multimodal_tool_results_plugin")
 	if err != nil {
@@ -77,7 +80,7 @@ func (p *multimodal) beforeModel(cctx *runtime.CallbackContext, req *v1.LlmReque
 	}
 	if len(req.Contents) == 0 {
 		// ADK fails here too (contents[-1] of an empty list).
-		return nil, fmt.Errorf("no content to add the parts returned by tools to")
+		return nil, errors.New("no content to add the parts returned by tools to")
 	}
 	last := req.Contents[len(req.Contents)-1]
 	for _, v := range saved.GetListValue().GetValues() {
