@@ -76,7 +76,7 @@ func (s *Server) ListArtifactVersions(ctx context.Context, req *api.ListArtifact
 }
 
 // ListArtifactVersionsMetadata implements [api.ArtifactServiceServer].
-func (s *Server) ListArtifactVersionsMetadata(ctx context.Context, req *api.ListArtifactVersionsRequest) (*api.ListArtifactVersionsMetadataResponse, error) {
+func (s *Server) ListArtifactVersionsMetadata(ctx context.Context, req *api.ListArtifactVersionsMetadataRequest) (*api.ListArtifactVersionsMetadataResponse, error) {
 	key, err := s.artifactKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId(), req.GetFilename())
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func (s *Server) ListArtifactVersionsMetadata(ctx context.Context, req *api.List
 }
 
 // GetArtifactVersion implements [api.ArtifactServiceServer].
-func (s *Server) GetArtifactVersion(ctx context.Context, req *api.GetArtifactVersionRequest) (*api.ArtifactVersion, error) {
+func (s *Server) GetArtifactVersion(ctx context.Context, req *api.GetArtifactVersionRequest) (*api.GetArtifactVersionResponse, error) {
 	key, err := s.artifactKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId(), req.GetFilename())
 	if err != nil {
 		return nil, err
@@ -105,11 +105,11 @@ func (s *Server) GetArtifactVersion(ctx context.Context, req *api.GetArtifactVer
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return artifactVersion(v), nil
+	return &api.GetArtifactVersionResponse{ArtifactVersion: artifactVersion(v)}, nil
 }
 
 // SaveArtifact implements [api.ArtifactServiceServer].
-func (s *Server) SaveArtifact(ctx context.Context, req *api.SaveArtifactRequest) (*api.ArtifactVersion, error) {
+func (s *Server) SaveArtifact(ctx context.Context, req *api.SaveArtifactRequest) (*api.SaveArtifactResponse, error) {
 	noteRequest(ctx, req)
 	key, err := s.artifactKey(ctx, req.GetAppName(), req.GetUserId(), req.GetSessionId(), req.GetFilename())
 	if err != nil {
@@ -126,7 +126,7 @@ func (s *Server) SaveArtifact(ctx context.Context, req *api.SaveArtifactRequest)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, err)
 	}
-	return artifactVersion(v), nil
+	return &api.SaveArtifactResponse{ArtifactVersion: artifactVersion(v)}, nil
 }
 
 // DeleteArtifact implements [api.ArtifactServiceServer].

@@ -626,7 +626,10 @@ class Client:
         )
         if custom_metadata:
             request.custom_metadata.CopyFrom(to_struct(custom_metadata))
-        return await self._unary(self._connection().artifacts.SaveArtifact, request, ArtifactVersion)
+        saved = await self._unary(
+            self._connection().artifacts.SaveArtifact, request, artifact_service_pb2.SaveArtifactResponse
+        )
+        return saved.artifact_version
 
     async def list_artifact_versions(self, app_name: str, user_id: str, session_id: str, filename: str) -> list[int]:
         """Returns an artifact's version numbers, oldest first; empty when
@@ -644,7 +647,7 @@ class Client:
     ) -> list[ArtifactVersion]:
         """Describes each version of an artifact, oldest first, as ADK's
         ``list_artifact_versions``; empty when there is no such artifact."""
-        request = artifact_service_pb2.ListArtifactVersionsRequest(
+        request = artifact_service_pb2.ListArtifactVersionsMetadataRequest(
             app_name=app_name, user_id=user_id, session_id=session_id, filename=filename
         )
         response = await self._unary(
@@ -668,7 +671,10 @@ class Client:
             app_name=app_name, user_id=user_id, session_id=session_id, filename=filename, version=version
         )
         try:
-            return await self._unary(self._connection().artifacts.GetArtifactVersion, request, ArtifactVersion)
+            found = await self._unary(
+                self._connection().artifacts.GetArtifactVersion, request, artifact_service_pb2.GetArtifactVersionResponse
+            )
+            return found.artifact_version
         except NotFoundError as err:
             if err.reason == _ARTIFACT_NOT_FOUND:
                 return None

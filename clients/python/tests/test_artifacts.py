@@ -71,19 +71,21 @@ class MemoryArtifacts:
         return pb.ListArtifactVersionsResponse(versions=range(len(self.versions.get(self._key(req), []))))
 
     async def ListArtifactVersionsMetadata(  # noqa: N802
-        self, req: pb.ListArtifactVersionsRequest, context: Any
+        self, req: pb.ListArtifactVersionsMetadataRequest, context: Any
     ) -> pb.ListArtifactVersionsMetadataResponse:
         await self._check(req, context)
         return pb.ListArtifactVersionsMetadataResponse(versions=[v for _, v in self.versions.get(self._key(req), [])])
 
-    async def GetArtifactVersion(self, req: pb.GetArtifactVersionRequest, context: Any) -> pb.ArtifactVersion:  # noqa: N802
+    async def GetArtifactVersion(  # noqa: N802
+        self, req: pb.GetArtifactVersionRequest, context: Any
+    ) -> pb.GetArtifactVersionResponse:
         await self._check(req, context)
         saved = self.versions.get(self._key(req), [])
         if not 0 <= req.version < len(saved):
             await self._missing(context)
-        return saved[req.version][1]
+        return pb.GetArtifactVersionResponse(artifact_version=saved[req.version][1])
 
-    async def SaveArtifact(self, req: pb.SaveArtifactRequest, context: Any) -> pb.ArtifactVersion:  # noqa: N802
+    async def SaveArtifact(self, req: pb.SaveArtifactRequest, context: Any) -> pb.SaveArtifactResponse:  # noqa: N802
         await self._check(req, context)
         saved = self.versions.setdefault(self._key(req), [])
         part = req.artifact
@@ -93,7 +95,7 @@ class MemoryArtifacts:
             custom_metadata=req.custom_metadata, create_time=1700000000.5, mime_type=mime,
         )
         saved.append((part, version))
-        return version
+        return pb.SaveArtifactResponse(artifact_version=version)
 
     async def DeleteArtifact(self, req: pb.DeleteArtifactRequest, context: Any) -> pb.DeleteArtifactResponse:  # noqa: N802
         await self._check(req, context)

@@ -1,10 +1,11 @@
 import type { JsonObject } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import type { CallOptions, Client, Interceptor, Transport } from "@connectrpc/connect";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
 import { type App, AppService } from "./gen/agentsvc/v1/app_service_pb.js";
-import { ArtifactService, type ArtifactVersion } from "./gen/agentsvc/v1/artifact_service_pb.js";
+import { ArtifactService, type ArtifactVersion, ArtifactVersionSchema } from "./gen/agentsvc/v1/artifact_service_pb.js";
 import type { Part } from "./gen/agentsvc/v1/content_pb.js";
 import type { Event } from "./gen/agentsvc/v1/event_pb.js";
 import { RunnerService } from "./gen/agentsvc/v1/runner_service_pb.js";
@@ -441,11 +442,12 @@ export class AgentsvcClient {
   async saveArtifact(options: SaveArtifactOptions): Promise<ArtifactVersion> {
     checkFilename(options.filename);
     const artifact = artifactPart(options.filename, options.data, options.mimeType);
-    return this.call(() => this.artifacts.saveArtifact({
+    const res = await this.call(() => this.artifacts.saveArtifact({
       ...artifactKey(options),
       artifact,
       ...(options.customMetadata === undefined ? {} : { customMetadata: options.customMetadata }),
     }, this.callOptions()));
+    return res.artifactVersion ?? create(ArtifactVersionSchema);
   }
 
   /** Returns an artifact's version numbers, oldest first; empty when it does not exist. */
@@ -472,10 +474,11 @@ export class AgentsvcClient {
     checkFilename(options.filename);
     checkVersion(options.version);
     try {
-      return await this.call(() => this.artifacts.getArtifactVersion({
+      const res = await this.call(() => this.artifacts.getArtifactVersion({
         ...artifactKey(options),
         version: options.version,
       }, this.callOptions()));
+      return res.artifactVersion;
     } catch (err) {
       if (err instanceof NotFoundError && err.reason !== "APP_NOT_FOUND") {
         return undefined;

@@ -63,6 +63,18 @@ class ListArtifactVersionsResponse(_message.Message):
     versions: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, versions: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class ListArtifactVersionsMetadataRequest(_message.Message):
+    __slots__ = ("app_name", "user_id", "session_id", "filename")
+    APP_NAME_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    FILENAME_FIELD_NUMBER: _ClassVar[int]
+    app_name: str
+    user_id: str
+    session_id: str
+    filename: str
+    def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., filename: _Optional[str] = ...) -> None: ...
+
 class ListArtifactVersionsMetadataResponse(_message.Message):
     __slots__ = ("versions",)
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
@@ -83,6 +95,12 @@ class GetArtifactVersionRequest(_message.Message):
     version: int
     def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., filename: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
 
+class GetArtifactVersionResponse(_message.Message):
+    __slots__ = ("artifact_version",)
+    ARTIFACT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    artifact_version: ArtifactVersion
+    def __init__(self, artifact_version: _Optional[_Union[ArtifactVersion, _Mapping]] = ...) -> None: ...
+
 class SaveArtifactRequest(_message.Message):
     __slots__ = ("app_name", "user_id", "session_id", "filename", "artifact", "custom_metadata")
     APP_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -98,6 +116,12 @@ class SaveArtifactRequest(_message.Message):
     artifact: _content_pb2.Part
     custom_metadata: _struct_pb2.Struct
     def __init__(self, app_name: _Optional[str] = ..., user_id: _Optional[str] = ..., session_id: _Optional[str] = ..., filename: _Optional[str] = ..., artifact: _Optional[_Union[_content_pb2.Part, _Mapping]] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class SaveArtifactResponse(_message.Message):
+    __slots__ = ("artifact_version",)
+    ARTIFACT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    artifact_version: ArtifactVersion
+    def __init__(self, artifact_version: _Optional[_Union[ArtifactVersion, _Mapping]] = ...) -> None: ...
 
 class DeleteArtifactRequest(_message.Message):
     __slots__ = ("app_name", "user_id", "session_id", "filename")

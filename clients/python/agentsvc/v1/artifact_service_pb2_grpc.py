@@ -54,18 +54,18 @@ class ArtifactServiceStub:
                 _registered_method=True)
         self.ListArtifactVersionsMetadata = channel.unary_unary(
                 '/agentsvc.v1.ArtifactService/ListArtifactVersionsMetadata',
-                request_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsRequest.SerializeToString,
+                request_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsMetadataRequest.SerializeToString,
                 response_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsMetadataResponse.FromString,
                 _registered_method=True)
         self.GetArtifactVersion = channel.unary_unary(
                 '/agentsvc.v1.ArtifactService/GetArtifactVersion',
                 request_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.GetArtifactVersionRequest.SerializeToString,
-                response_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.ArtifactVersion.FromString,
+                response_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.GetArtifactVersionResponse.FromString,
                 _registered_method=True)
         self.SaveArtifact = channel.unary_unary(
                 '/agentsvc.v1.ArtifactService/SaveArtifact',
                 request_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.SaveArtifactRequest.SerializeToString,
-                response_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.ArtifactVersion.FromString,
+                response_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.SaveArtifactResponse.FromString,
                 _registered_method=True)
         self.DeleteArtifact = channel.unary_unary(
                 '/agentsvc.v1.ArtifactService/DeleteArtifact',
@@ -152,18 +152,18 @@ def add_ArtifactServiceServicer_to_server(servicer, server):
             ),
             'ListArtifactVersionsMetadata': grpc.unary_unary_rpc_method_handler(
                     servicer.ListArtifactVersionsMetadata,
-                    request_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsRequest.FromString,
+                    request_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsMetadataRequest.FromString,
                     response_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsMetadataResponse.SerializeToString,
             ),
             'GetArtifactVersion': grpc.unary_unary_rpc_method_handler(
                     servicer.GetArtifactVersion,
                     request_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.GetArtifactVersionRequest.FromString,
-                    response_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.ArtifactVersion.SerializeToString,
+                    response_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.GetArtifactVersionResponse.SerializeToString,
             ),
             'SaveArtifact': grpc.unary_unary_rpc_method_handler(
                     servicer.SaveArtifact,
                     request_deserializer=agentsvc_dot_v1_dot_artifact__service__pb2.SaveArtifactRequest.FromString,
-                    response_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.ArtifactVersion.SerializeToString,
+                    response_serializer=agentsvc_dot_v1_dot_artifact__service__pb2.SaveArtifactResponse.SerializeToString,
             ),
             'DeleteArtifact': grpc.unary_unary_rpc_method_handler(
                     servicer.DeleteArtifact,
@@ -280,7 +280,7 @@ class ArtifactService:
             request,
             target,
             '/agentsvc.v1.ArtifactService/ListArtifactVersionsMetadata',
-            agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsRequest.SerializeToString,
+            agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsMetadataRequest.SerializeToString,
             agentsvc_dot_v1_dot_artifact__service__pb2.ListArtifactVersionsMetadataResponse.FromString,
             options,
             channel_credentials,
@@ -308,7 +308,7 @@ class ArtifactService:
             target,
             '/agentsvc.v1.ArtifactService/GetArtifactVersion',
             agentsvc_dot_v1_dot_artifact__service__pb2.GetArtifactVersionRequest.SerializeToString,
-            agentsvc_dot_v1_dot_artifact__service__pb2.ArtifactVersion.FromString,
+            agentsvc_dot_v1_dot_artifact__service__pb2.GetArtifactVersionResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -335,7 +335,7 @@ class ArtifactService:
             target,
             '/agentsvc.v1.ArtifactService/SaveArtifact',
             agentsvc_dot_v1_dot_artifact__service__pb2.SaveArtifactRequest.SerializeToString,
-            agentsvc_dot_v1_dot_artifact__service__pb2.ArtifactVersion.FromString,
+            agentsvc_dot_v1_dot_artifact__service__pb2.SaveArtifactResponse.FromString,
             options,
             channel_credentials,
             insecure,

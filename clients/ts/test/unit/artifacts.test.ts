@@ -93,7 +93,7 @@ function memoryArtifacts(): { services: FakeServices; saves: SaveArtifactRequest
             ...(req.customMetadata === undefined ? {} : { customMetadata: req.customMetadata }),
           } as ArtifactVersion;
           store.set(path(req), [...versions, { part, meta }]);
-          return meta;
+          return { artifactVersion: meta };
         },
         listArtifactVersions(req) {
           return { versions: versionsOf(req).map((v) => v.meta.version ?? 0) };
@@ -106,7 +106,7 @@ function memoryArtifacts(): { services: FakeServices; saves: SaveArtifactRequest
           if (found === undefined) {
             throw notFound();
           }
-          return found.meta;
+          return { artifactVersion: found.meta };
         },
         deleteArtifact(req) {
           store.delete(path(req));

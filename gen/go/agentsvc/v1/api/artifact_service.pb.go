@@ -367,6 +367,75 @@ func (x *ListArtifactVersionsResponse) GetVersions() []int32 {
 	return nil
 }
 
+// ListArtifactVersionsMetadataRequest names an artifact.
+type ListArtifactVersionsMetadataRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AppName       string                 `protobuf:"bytes,1,opt,name=app_name,json=appName,proto3" json:"app_name,omitempty"`
+	UserId        string                 `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	SessionId     string                 `protobuf:"bytes,3,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	Filename      string                 `protobuf:"bytes,4,opt,name=filename,proto3" json:"filename,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListArtifactVersionsMetadataRequest) Reset() {
+	*x = ListArtifactVersionsMetadataRequest{}
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListArtifactVersionsMetadataRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListArtifactVersionsMetadataRequest) ProtoMessage() {}
+
+func (x *ListArtifactVersionsMetadataRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListArtifactVersionsMetadataRequest.ProtoReflect.Descriptor instead.
+func (*ListArtifactVersionsMetadataRequest) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ListArtifactVersionsMetadataRequest) GetAppName() string {
+	if x != nil {
+		return x.AppName
+	}
+	return ""
+}
+
+func (x *ListArtifactVersionsMetadataRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *ListArtifactVersionsMetadataRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *ListArtifactVersionsMetadataRequest) GetFilename() string {
+	if x != nil {
+		return x.Filename
+	}
+	return ""
+}
+
 // ListArtifactVersionsMetadataResponse describes the versions, oldest first.
 type ListArtifactVersionsMetadataResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -377,7 +446,7 @@ type ListArtifactVersionsMetadataResponse struct {
 
 func (x *ListArtifactVersionsMetadataResponse) Reset() {
 	*x = ListArtifactVersionsMetadataResponse{}
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -389,7 +458,7 @@ func (x *ListArtifactVersionsMetadataResponse) String() string {
 func (*ListArtifactVersionsMetadataResponse) ProtoMessage() {}
 
 func (x *ListArtifactVersionsMetadataResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -402,7 +471,7 @@ func (x *ListArtifactVersionsMetadataResponse) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use ListArtifactVersionsMetadataResponse.ProtoReflect.Descriptor instead.
 func (*ListArtifactVersionsMetadataResponse) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{6}
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ListArtifactVersionsMetadataResponse) GetVersions() []*ArtifactVersion {
@@ -426,7 +495,7 @@ type GetArtifactVersionRequest struct {
 
 func (x *GetArtifactVersionRequest) Reset() {
 	*x = GetArtifactVersionRequest{}
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -438,7 +507,7 @@ func (x *GetArtifactVersionRequest) String() string {
 func (*GetArtifactVersionRequest) ProtoMessage() {}
 
 func (x *GetArtifactVersionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -451,7 +520,7 @@ func (x *GetArtifactVersionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetArtifactVersionRequest.ProtoReflect.Descriptor instead.
 func (*GetArtifactVersionRequest) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{7}
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetArtifactVersionRequest) GetAppName() string {
@@ -489,6 +558,51 @@ func (x *GetArtifactVersionRequest) GetVersion() int32 {
 	return 0
 }
 
+// GetArtifactVersionResponse describes the version.
+type GetArtifactVersionResponse struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	ArtifactVersion *ArtifactVersion       `protobuf:"bytes,1,opt,name=artifact_version,json=artifactVersion,proto3" json:"artifact_version,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *GetArtifactVersionResponse) Reset() {
+	*x = GetArtifactVersionResponse{}
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetArtifactVersionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetArtifactVersionResponse) ProtoMessage() {}
+
+func (x *GetArtifactVersionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetArtifactVersionResponse.ProtoReflect.Descriptor instead.
+func (*GetArtifactVersionResponse) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *GetArtifactVersionResponse) GetArtifactVersion() *ArtifactVersion {
+	if x != nil {
+		return x.ArtifactVersion
+	}
+	return nil
+}
+
 // SaveArtifactRequest is a new version of an artifact, as ADK's REST body
 // {filename, artifact, customMetadata}.
 type SaveArtifactRequest struct {
@@ -506,7 +620,7 @@ type SaveArtifactRequest struct {
 
 func (x *SaveArtifactRequest) Reset() {
 	*x = SaveArtifactRequest{}
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -518,7 +632,7 @@ func (x *SaveArtifactRequest) String() string {
 func (*SaveArtifactRequest) ProtoMessage() {}
 
 func (x *SaveArtifactRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -531,7 +645,7 @@ func (x *SaveArtifactRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SaveArtifactRequest.ProtoReflect.Descriptor instead.
 func (*SaveArtifactRequest) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{8}
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SaveArtifactRequest) GetAppName() string {
@@ -576,6 +690,51 @@ func (x *SaveArtifactRequest) GetCustomMetadata() *structpb.Struct {
 	return nil
 }
 
+// SaveArtifactResponse describes the version saved.
+type SaveArtifactResponse struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	ArtifactVersion *ArtifactVersion       `protobuf:"bytes,1,opt,name=artifact_version,json=artifactVersion,proto3" json:"artifact_version,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *SaveArtifactResponse) Reset() {
+	*x = SaveArtifactResponse{}
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SaveArtifactResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SaveArtifactResponse) ProtoMessage() {}
+
+func (x *SaveArtifactResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SaveArtifactResponse.ProtoReflect.Descriptor instead.
+func (*SaveArtifactResponse) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *SaveArtifactResponse) GetArtifactVersion() *ArtifactVersion {
+	if x != nil {
+		return x.ArtifactVersion
+	}
+	return nil
+}
+
 // DeleteArtifactRequest names an artifact.
 type DeleteArtifactRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -589,7 +748,7 @@ type DeleteArtifactRequest struct {
 
 func (x *DeleteArtifactRequest) Reset() {
 	*x = DeleteArtifactRequest{}
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -601,7 +760,7 @@ func (x *DeleteArtifactRequest) String() string {
 func (*DeleteArtifactRequest) ProtoMessage() {}
 
 func (x *DeleteArtifactRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -614,7 +773,7 @@ func (x *DeleteArtifactRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteArtifactRequest.ProtoReflect.Descriptor instead.
 func (*DeleteArtifactRequest) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{9}
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *DeleteArtifactRequest) GetAppName() string {
@@ -654,7 +813,7 @@ type DeleteArtifactResponse struct {
 
 func (x *DeleteArtifactResponse) Reset() {
 	*x = DeleteArtifactResponse{}
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -666,7 +825,7 @@ func (x *DeleteArtifactResponse) String() string {
 func (*DeleteArtifactResponse) ProtoMessage() {}
 
 func (x *DeleteArtifactResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -679,7 +838,7 @@ func (x *DeleteArtifactResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteArtifactResponse.ProtoReflect.Descriptor instead.
 func (*DeleteArtifactResponse) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{10}
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{13}
 }
 
 // ArtifactVersion describes one stored version, as ADK's ArtifactVersion.
@@ -699,7 +858,7 @@ type ArtifactVersion struct {
 
 func (x *ArtifactVersion) Reset() {
 	*x = ArtifactVersion{}
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[11]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -711,7 +870,7 @@ func (x *ArtifactVersion) String() string {
 func (*ArtifactVersion) ProtoMessage() {}
 
 func (x *ArtifactVersion) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[11]
+	mi := &file_agentsvc_v1_artifact_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -724,7 +883,7 @@ func (x *ArtifactVersion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ArtifactVersion.ProtoReflect.Descriptor instead.
 func (*ArtifactVersion) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{11}
+	return file_agentsvc_v1_artifact_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ArtifactVersion) GetVersion() int32 {
@@ -792,7 +951,13 @@ const file_agentsvc_v1_artifact_service_proto_rawDesc = "" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12\x1a\n" +
 	"\bfilename\x18\x04 \x01(\tR\bfilename\":\n" +
 	"\x1cListArtifactVersionsResponse\x12\x1a\n" +
-	"\bversions\x18\x01 \x03(\x05R\bversions\"`\n" +
+	"\bversions\x18\x01 \x03(\x05R\bversions\"\x94\x01\n" +
+	"#ListArtifactVersionsMetadataRequest\x12\x19\n" +
+	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x03 \x01(\tR\tsessionId\x12\x1a\n" +
+	"\bfilename\x18\x04 \x01(\tR\bfilename\"`\n" +
 	"$ListArtifactVersionsMetadataResponse\x128\n" +
 	"\bversions\x18\x01 \x03(\v2\x1c.agentsvc.v1.ArtifactVersionR\bversions\"\xa4\x01\n" +
 	"\x19GetArtifactVersionRequest\x12\x19\n" +
@@ -801,7 +966,9 @@ const file_agentsvc_v1_artifact_service_proto_rawDesc = "" +
 	"\n" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12\x1a\n" +
 	"\bfilename\x18\x04 \x01(\tR\bfilename\x12\x18\n" +
-	"\aversion\x18\x05 \x01(\x05R\aversion\"\xf5\x01\n" +
+	"\aversion\x18\x05 \x01(\x05R\aversion\"e\n" +
+	"\x1aGetArtifactVersionResponse\x12G\n" +
+	"\x10artifact_version\x18\x01 \x01(\v2\x1c.agentsvc.v1.ArtifactVersionR\x0fartifactVersion\"\xf5\x01\n" +
 	"\x13SaveArtifactRequest\x12\x19\n" +
 	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x1d\n" +
@@ -809,7 +976,9 @@ const file_agentsvc_v1_artifact_service_proto_rawDesc = "" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12\x1a\n" +
 	"\bfilename\x18\x04 \x01(\tR\bfilename\x12-\n" +
 	"\bartifact\x18\x05 \x01(\v2\x11.agentsvc.v1.PartR\bartifact\x12@\n" +
-	"\x0fcustom_metadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\x0ecustomMetadata\"\x86\x01\n" +
+	"\x0fcustom_metadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\x0ecustomMetadata\"_\n" +
+	"\x14SaveArtifactResponse\x12G\n" +
+	"\x10artifact_version\x18\x01 \x01(\v2\x1c.agentsvc.v1.ArtifactVersionR\x0fartifactVersion\"\x86\x01\n" +
 	"\x15DeleteArtifactRequest\x12\x19\n" +
 	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
 	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x1d\n" +
@@ -825,14 +994,14 @@ const file_agentsvc_v1_artifact_service_proto_rawDesc = "" +
 	"createTime\x12\x1b\n" +
 	"\tmime_type\x18\x05 \x01(\tR\bmimeTypeB\n" +
 	"\n" +
-	"\b_version2\xcd\v\n" +
+	"\b_version2\x8a\f\n" +
 	"\x0fArtifactService\x12\xb4\x01\n" +
 	"\x10ListArtifactKeys\x12$.agentsvc.v1.ListArtifactKeysRequest\x1a%.agentsvc.v1.ListArtifactKeysResponse\"S\x82\xd3\xe4\x93\x02Mb\tfilenames\x12@/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts\x12\xa0\x02\n" +
 	"\fLoadArtifact\x12 .agentsvc.v1.LoadArtifactRequest\x1a!.agentsvc.v1.LoadArtifactResponse\"\xca\x01\x82\xd3\xe4\x93\x02\xc3\x01Zjb\bartifact\x12^/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}/versions/{version}b\bartifact\x12K/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}\x12\xd3\x01\n" +
-	"\x14ListArtifactVersions\x12(.agentsvc.v1.ListArtifactVersionsRequest\x1a).agentsvc.v1.ListArtifactVersionsResponse\"f\x82\xd3\xe4\x93\x02`b\bversions\x12T/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}/versions\x12\xec\x01\n" +
-	"\x1cListArtifactVersionsMetadata\x12(.agentsvc.v1.ListArtifactVersionsRequest\x1a1.agentsvc.v1.ListArtifactVersionsMetadataResponse\"o\x82\xd3\xe4\x93\x02ib\bversions\x12]/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}/versions/metadata\x12\xcb\x01\n" +
-	"\x12GetArtifactVersion\x12&.agentsvc.v1.GetArtifactVersionRequest\x1a\x1c.agentsvc.v1.ArtifactVersion\"o\x82\xd3\xe4\x93\x02i\x12g/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}/versions/{version}/metadata\x12\x9b\x01\n" +
-	"\fSaveArtifact\x12 .agentsvc.v1.SaveArtifactRequest\x1a\x1c.agentsvc.v1.ArtifactVersion\"K\x82\xd3\xe4\x93\x02E:\x01*\"@/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts\x12\xae\x01\n" +
+	"\x14ListArtifactVersions\x12(.agentsvc.v1.ListArtifactVersionsRequest\x1a).agentsvc.v1.ListArtifactVersionsResponse\"f\x82\xd3\xe4\x93\x02`b\bversions\x12T/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}/versions\x12\xf4\x01\n" +
+	"\x1cListArtifactVersionsMetadata\x120.agentsvc.v1.ListArtifactVersionsMetadataRequest\x1a1.agentsvc.v1.ListArtifactVersionsMetadataResponse\"o\x82\xd3\xe4\x93\x02ib\bversions\x12]/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}/versions/metadata\x12\xe9\x01\n" +
+	"\x12GetArtifactVersion\x12&.agentsvc.v1.GetArtifactVersionRequest\x1a'.agentsvc.v1.GetArtifactVersionResponse\"\x81\x01\x82\xd3\xe4\x93\x02{b\x10artifact_version\x12g/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}/versions/{version}/metadata\x12\xb2\x01\n" +
+	"\fSaveArtifact\x12 .agentsvc.v1.SaveArtifactRequest\x1a!.agentsvc.v1.SaveArtifactResponse\"]\x82\xd3\xe4\x93\x02W:\x01*b\x10artifact_version\"@/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts\x12\xae\x01\n" +
 	"\x0eDeleteArtifact\x12\".agentsvc.v1.DeleteArtifactRequest\x1a#.agentsvc.v1.DeleteArtifactResponse\"S\x82\xd3\xe4\x93\x02M*K/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{filename}B9Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3"
 
 var (
@@ -847,7 +1016,7 @@ func file_agentsvc_v1_artifact_service_proto_rawDescGZIP() []byte {
 	return file_agentsvc_v1_artifact_service_proto_rawDescData
 }
 
-var file_agentsvc_v1_artifact_service_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_agentsvc_v1_artifact_service_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_agentsvc_v1_artifact_service_proto_goTypes = []any{
 	(*ListArtifactKeysRequest)(nil),              // 0: agentsvc.v1.ListArtifactKeysRequest
 	(*ListArtifactKeysResponse)(nil),             // 1: agentsvc.v1.ListArtifactKeysResponse
@@ -855,40 +1024,45 @@ var file_agentsvc_v1_artifact_service_proto_goTypes = []any{
 	(*LoadArtifactResponse)(nil),                 // 3: agentsvc.v1.LoadArtifactResponse
 	(*ListArtifactVersionsRequest)(nil),          // 4: agentsvc.v1.ListArtifactVersionsRequest
 	(*ListArtifactVersionsResponse)(nil),         // 5: agentsvc.v1.ListArtifactVersionsResponse
-	(*ListArtifactVersionsMetadataResponse)(nil), // 6: agentsvc.v1.ListArtifactVersionsMetadataResponse
-	(*GetArtifactVersionRequest)(nil),            // 7: agentsvc.v1.GetArtifactVersionRequest
-	(*SaveArtifactRequest)(nil),                  // 8: agentsvc.v1.SaveArtifactRequest
-	(*DeleteArtifactRequest)(nil),                // 9: agentsvc.v1.DeleteArtifactRequest
-	(*DeleteArtifactResponse)(nil),               // 10: agentsvc.v1.DeleteArtifactResponse
-	(*ArtifactVersion)(nil),                      // 11: agentsvc.v1.ArtifactVersion
-	(*v1.Part)(nil),                              // 12: agentsvc.v1.Part
-	(*structpb.Struct)(nil),                      // 13: google.protobuf.Struct
+	(*ListArtifactVersionsMetadataRequest)(nil),  // 6: agentsvc.v1.ListArtifactVersionsMetadataRequest
+	(*ListArtifactVersionsMetadataResponse)(nil), // 7: agentsvc.v1.ListArtifactVersionsMetadataResponse
+	(*GetArtifactVersionRequest)(nil),            // 8: agentsvc.v1.GetArtifactVersionRequest
+	(*GetArtifactVersionResponse)(nil),           // 9: agentsvc.v1.GetArtifactVersionResponse
+	(*SaveArtifactRequest)(nil),                  // 10: agentsvc.v1.SaveArtifactRequest
+	(*SaveArtifactResponse)(nil),                 // 11: agentsvc.v1.SaveArtifactResponse
+	(*DeleteArtifactRequest)(nil),                // 12: agentsvc.v1.DeleteArtifactRequest
+	(*DeleteArtifactResponse)(nil),               // 13: agentsvc.v1.DeleteArtifactResponse
+	(*ArtifactVersion)(nil),                      // 14: agentsvc.v1.ArtifactVersion
+	(*v1.Part)(nil),                              // 15: agentsvc.v1.Part
+	(*structpb.Struct)(nil),                      // 16: google.protobuf.Struct
 }
 var file_agentsvc_v1_artifact_service_proto_depIdxs = []int32{
-	12, // 0: agentsvc.v1.LoadArtifactResponse.artifact:type_name -> agentsvc.v1.Part
-	11, // 1: agentsvc.v1.ListArtifactVersionsMetadataResponse.versions:type_name -> agentsvc.v1.ArtifactVersion
-	12, // 2: agentsvc.v1.SaveArtifactRequest.artifact:type_name -> agentsvc.v1.Part
-	13, // 3: agentsvc.v1.SaveArtifactRequest.custom_metadata:type_name -> google.protobuf.Struct
-	13, // 4: agentsvc.v1.ArtifactVersion.custom_metadata:type_name -> google.protobuf.Struct
-	0,  // 5: agentsvc.v1.ArtifactService.ListArtifactKeys:input_type -> agentsvc.v1.ListArtifactKeysRequest
-	2,  // 6: agentsvc.v1.ArtifactService.LoadArtifact:input_type -> agentsvc.v1.LoadArtifactRequest
-	4,  // 7: agentsvc.v1.ArtifactService.ListArtifactVersions:input_type -> agentsvc.v1.ListArtifactVersionsRequest
-	4,  // 8: agentsvc.v1.ArtifactService.ListArtifactVersionsMetadata:input_type -> agentsvc.v1.ListArtifactVersionsRequest
-	7,  // 9: agentsvc.v1.ArtifactService.GetArtifactVersion:input_type -> agentsvc.v1.GetArtifactVersionRequest
-	8,  // 10: agentsvc.v1.ArtifactService.SaveArtifact:input_type -> agentsvc.v1.SaveArtifactRequest
-	9,  // 11: agentsvc.v1.ArtifactService.DeleteArtifact:input_type -> agentsvc.v1.DeleteArtifactRequest
-	1,  // 12: agentsvc.v1.ArtifactService.ListArtifactKeys:output_type -> agentsvc.v1.ListArtifactKeysResponse
-	3,  // 13: agentsvc.v1.ArtifactService.LoadArtifact:output_type -> agentsvc.v1.LoadArtifactResponse
-	5,  // 14: agentsvc.v1.ArtifactService.ListArtifactVersions:output_type -> agentsvc.v1.ListArtifactVersionsResponse
-	6,  // 15: agentsvc.v1.ArtifactService.ListArtifactVersionsMetadata:output_type -> agentsvc.v1.ListArtifactVersionsMetadataResponse
-	11, // 16: agentsvc.v1.ArtifactService.GetArtifactVersion:output_type -> agentsvc.v1.ArtifactVersion
-	11, // 17: agentsvc.v1.ArtifactService.SaveArtifact:output_type -> agentsvc.v1.ArtifactVersion
-	10, // 18: agentsvc.v1.ArtifactService.DeleteArtifact:output_type -> agentsvc.v1.DeleteArtifactResponse
-	12, // [12:19] is the sub-list for method output_type
-	5,  // [5:12] is the sub-list for method input_type
-	5,  // [5:5] is the sub-list for extension type_name
-	5,  // [5:5] is the sub-list for extension extendee
-	0,  // [0:5] is the sub-list for field type_name
+	15, // 0: agentsvc.v1.LoadArtifactResponse.artifact:type_name -> agentsvc.v1.Part
+	14, // 1: agentsvc.v1.ListArtifactVersionsMetadataResponse.versions:type_name -> agentsvc.v1.ArtifactVersion
+	14, // 2: agentsvc.v1.GetArtifactVersionResponse.artifact_version:type_name -> agentsvc.v1.ArtifactVersion
+	15, // 3: agentsvc.v1.SaveArtifactRequest.artifact:type_name -> agentsvc.v1.Part
+	16, // 4: agentsvc.v1.SaveArtifactRequest.custom_metadata:type_name -> google.protobuf.Struct
+	14, // 5: agentsvc.v1.SaveArtifactResponse.artifact_version:type_name -> agentsvc.v1.ArtifactVersion
+	16, // 6: agentsvc.v1.ArtifactVersion.custom_metadata:type_name -> google.protobuf.Struct
+	0,  // 7: agentsvc.v1.ArtifactService.ListArtifactKeys:input_type -> agentsvc.v1.ListArtifactKeysRequest
+	2,  // 8: agentsvc.v1.ArtifactService.LoadArtifact:input_type -> agentsvc.v1.LoadArtifactRequest
+	4,  // 9: agentsvc.v1.ArtifactService.ListArtifactVersions:input_type -> agentsvc.v1.ListArtifactVersionsRequest
+	6,  // 10: agentsvc.v1.ArtifactService.ListArtifactVersionsMetadata:input_type -> agentsvc.v1.ListArtifactVersionsMetadataRequest
+	8,  // 11: agentsvc.v1.ArtifactService.GetArtifactVersion:input_type -> agentsvc.v1.GetArtifactVersionRequest
+	10, // 12: agentsvc.v1.ArtifactService.SaveArtifact:input_type -> agentsvc.v1.SaveArtifactRequest
+	12, // 13: agentsvc.v1.ArtifactService.DeleteArtifact:input_type -> agentsvc.v1.DeleteArtifactRequest
+	1,  // 14: agentsvc.v1.ArtifactService.ListArtifactKeys:output_type -> agentsvc.v1.ListArtifactKeysResponse
+	3,  // 15: agentsvc.v1.ArtifactService.LoadArtifact:output_type -> agentsvc.v1.LoadArtifactResponse
+	5,  // 16: agentsvc.v1.ArtifactService.ListArtifactVersions:output_type -> agentsvc.v1.ListArtifactVersionsResponse
+	7,  // 17: agentsvc.v1.ArtifactService.ListArtifactVersionsMetadata:output_type -> agentsvc.v1.ListArtifactVersionsMetadataResponse
+	9,  // 18: agentsvc.v1.ArtifactService.GetArtifactVersion:output_type -> agentsvc.v1.GetArtifactVersionResponse
+	11, // 19: agentsvc.v1.ArtifactService.SaveArtifact:output_type -> agentsvc.v1.SaveArtifactResponse
+	13, // 20: agentsvc.v1.ArtifactService.DeleteArtifact:output_type -> agentsvc.v1.DeleteArtifactResponse
+	14, // [14:21] is the sub-list for method output_type
+	7,  // [7:14] is the sub-list for method input_type
+	7,  // [7:7] is the sub-list for extension type_name
+	7,  // [7:7] is the sub-list for extension extendee
+	0,  // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_artifact_service_proto_init() }
@@ -897,14 +1071,14 @@ func file_agentsvc_v1_artifact_service_proto_init() {
 		return
 	}
 	file_agentsvc_v1_artifact_service_proto_msgTypes[2].OneofWrappers = []any{}
-	file_agentsvc_v1_artifact_service_proto_msgTypes[11].OneofWrappers = []any{}
+	file_agentsvc_v1_artifact_service_proto_msgTypes[14].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_artifact_service_proto_rawDesc), len(file_agentsvc_v1_artifact_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -399,7 +399,7 @@ func local_request_ArtifactService_ListArtifactVersions_0(ctx context.Context, m
 
 func request_ArtifactService_ListArtifactVersionsMetadata_0(ctx context.Context, marshaler runtime.Marshaler, client ArtifactServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
-		protoReq ListArtifactVersionsRequest
+		protoReq ListArtifactVersionsMetadataRequest
 		metadata runtime.ServerMetadata
 		err      error
 	)
@@ -444,7 +444,7 @@ func request_ArtifactService_ListArtifactVersionsMetadata_0(ctx context.Context,
 
 func local_request_ArtifactService_ListArtifactVersionsMetadata_0(ctx context.Context, marshaler runtime.Marshaler, server ArtifactServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
-		protoReq ListArtifactVersionsRequest
+		protoReq ListArtifactVersionsMetadataRequest
 		metadata runtime.ServerMetadata
 		err      error
 	)
@@ -875,7 +875,7 @@ func RegisterArtifactServiceHandlerServer(ctx context.Context, mux *runtime.Serv
 			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
 			return
 		}
-		forward_ArtifactService_GetArtifactVersion_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+		forward_ArtifactService_GetArtifactVersion_0(annotatedContext, mux, outboundMarshaler, w, req, response_ArtifactService_GetArtifactVersion_0{resp.(*GetArtifactVersionResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodPost, pattern_ArtifactService_SaveArtifact_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -895,7 +895,7 @@ func RegisterArtifactServiceHandlerServer(ctx context.Context, mux *runtime.Serv
 			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
 			return
 		}
-		forward_ArtifactService_SaveArtifact_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+		forward_ArtifactService_SaveArtifact_0(annotatedContext, mux, outboundMarshaler, w, req, response_ArtifactService_SaveArtifact_0{resp.(*SaveArtifactResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodDelete, pattern_ArtifactService_DeleteArtifact_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -1057,7 +1057,7 @@ func RegisterArtifactServiceHandlerClient(ctx context.Context, mux *runtime.Serv
 			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
 			return
 		}
-		forward_ArtifactService_GetArtifactVersion_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+		forward_ArtifactService_GetArtifactVersion_0(annotatedContext, mux, outboundMarshaler, w, req, response_ArtifactService_GetArtifactVersion_0{resp.(*GetArtifactVersionResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodPost, pattern_ArtifactService_SaveArtifact_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -1074,7 +1074,7 @@ func RegisterArtifactServiceHandlerClient(ctx context.Context, mux *runtime.Serv
 			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
 			return
 		}
-		forward_ArtifactService_SaveArtifact_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+		forward_ArtifactService_SaveArtifact_0(annotatedContext, mux, outboundMarshaler, w, req, response_ArtifactService_SaveArtifact_0{resp.(*SaveArtifactResponse)}, mux.GetForwardResponseOptions()...)
 	})
 	mux.Handle(http.MethodDelete, pattern_ArtifactService_DeleteArtifact_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
@@ -1139,6 +1139,24 @@ type response_ArtifactService_ListArtifactVersionsMetadata_0 struct {
 func (m response_ArtifactService_ListArtifactVersionsMetadata_0) XXX_ResponseBody() interface{} {
 	response := m.ListArtifactVersionsMetadataResponse
 	return response.Versions
+}
+
+type response_ArtifactService_GetArtifactVersion_0 struct {
+	*GetArtifactVersionResponse
+}
+
+func (m response_ArtifactService_GetArtifactVersion_0) XXX_ResponseBody() interface{} {
+	response := m.GetArtifactVersionResponse
+	return response.ArtifactVersion
+}
+
+type response_ArtifactService_SaveArtifact_0 struct {
+	*SaveArtifactResponse
+}
+
+func (m response_ArtifactService_SaveArtifact_0) XXX_ResponseBody() interface{} {
+	response := m.SaveArtifactResponse
+	return response.ArtifactVersion
 }
 
 var (

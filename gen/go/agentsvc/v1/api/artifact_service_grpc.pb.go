@@ -45,11 +45,11 @@ type ArtifactServiceClient interface {
 	// ListArtifactVersions lists an artifact's version numbers.
 	ListArtifactVersions(ctx context.Context, in *ListArtifactVersionsRequest, opts ...grpc.CallOption) (*ListArtifactVersionsResponse, error)
 	// ListArtifactVersionsMetadata describes each version of an artifact.
-	ListArtifactVersionsMetadata(ctx context.Context, in *ListArtifactVersionsRequest, opts ...grpc.CallOption) (*ListArtifactVersionsMetadataResponse, error)
+	ListArtifactVersionsMetadata(ctx context.Context, in *ListArtifactVersionsMetadataRequest, opts ...grpc.CallOption) (*ListArtifactVersionsMetadataResponse, error)
 	// GetArtifactVersion describes one version of an artifact.
-	GetArtifactVersion(ctx context.Context, in *GetArtifactVersionRequest, opts ...grpc.CallOption) (*ArtifactVersion, error)
+	GetArtifactVersion(ctx context.Context, in *GetArtifactVersionRequest, opts ...grpc.CallOption) (*GetArtifactVersionResponse, error)
 	// SaveArtifact stores a new version of an artifact and describes it.
-	SaveArtifact(ctx context.Context, in *SaveArtifactRequest, opts ...grpc.CallOption) (*ArtifactVersion, error)
+	SaveArtifact(ctx context.Context, in *SaveArtifactRequest, opts ...grpc.CallOption) (*SaveArtifactResponse, error)
 	// DeleteArtifact deletes every version of an artifact; deleting a
 	// missing one is not an error.
 	DeleteArtifact(ctx context.Context, in *DeleteArtifactRequest, opts ...grpc.CallOption) (*DeleteArtifactResponse, error)
@@ -93,7 +93,7 @@ func (c *artifactServiceClient) ListArtifactVersions(ctx context.Context, in *Li
 	return out, nil
 }
 
-func (c *artifactServiceClient) ListArtifactVersionsMetadata(ctx context.Context, in *ListArtifactVersionsRequest, opts ...grpc.CallOption) (*ListArtifactVersionsMetadataResponse, error) {
+func (c *artifactServiceClient) ListArtifactVersionsMetadata(ctx context.Context, in *ListArtifactVersionsMetadataRequest, opts ...grpc.CallOption) (*ListArtifactVersionsMetadataResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListArtifactVersionsMetadataResponse)
 	err := c.cc.Invoke(ctx, ArtifactService_ListArtifactVersionsMetadata_FullMethodName, in, out, cOpts...)
@@ -103,9 +103,9 @@ func (c *artifactServiceClient) ListArtifactVersionsMetadata(ctx context.Context
 	return out, nil
 }
 
-func (c *artifactServiceClient) GetArtifactVersion(ctx context.Context, in *GetArtifactVersionRequest, opts ...grpc.CallOption) (*ArtifactVersion, error) {
+func (c *artifactServiceClient) GetArtifactVersion(ctx context.Context, in *GetArtifactVersionRequest, opts ...grpc.CallOption) (*GetArtifactVersionResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ArtifactVersion)
+	out := new(GetArtifactVersionResponse)
 	err := c.cc.Invoke(ctx, ArtifactService_GetArtifactVersion_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -113,9 +113,9 @@ func (c *artifactServiceClient) GetArtifactVersion(ctx context.Context, in *GetA
 	return out, nil
 }
 
-func (c *artifactServiceClient) SaveArtifact(ctx context.Context, in *SaveArtifactRequest, opts ...grpc.CallOption) (*ArtifactVersion, error) {
+func (c *artifactServiceClient) SaveArtifact(ctx context.Context, in *SaveArtifactRequest, opts ...grpc.CallOption) (*SaveArtifactResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ArtifactVersion)
+	out := new(SaveArtifactResponse)
 	err := c.cc.Invoke(ctx, ArtifactService_SaveArtifact_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -150,11 +150,11 @@ type ArtifactServiceServer interface {
 	// ListArtifactVersions lists an artifact's version numbers.
 	ListArtifactVersions(context.Context, *ListArtifactVersionsRequest) (*ListArtifactVersionsResponse, error)
 	// ListArtifactVersionsMetadata describes each version of an artifact.
-	ListArtifactVersionsMetadata(context.Context, *ListArtifactVersionsRequest) (*ListArtifactVersionsMetadataResponse, error)
+	ListArtifactVersionsMetadata(context.Context, *ListArtifactVersionsMetadataRequest) (*ListArtifactVersionsMetadataResponse, error)
 	// GetArtifactVersion describes one version of an artifact.
-	GetArtifactVersion(context.Context, *GetArtifactVersionRequest) (*ArtifactVersion, error)
+	GetArtifactVersion(context.Context, *GetArtifactVersionRequest) (*GetArtifactVersionResponse, error)
 	// SaveArtifact stores a new version of an artifact and describes it.
-	SaveArtifact(context.Context, *SaveArtifactRequest) (*ArtifactVersion, error)
+	SaveArtifact(context.Context, *SaveArtifactRequest) (*SaveArtifactResponse, error)
 	// DeleteArtifact deletes every version of an artifact; deleting a
 	// missing one is not an error.
 	DeleteArtifact(context.Context, *DeleteArtifactRequest) (*DeleteArtifactResponse, error)
@@ -177,13 +177,13 @@ func (UnimplementedArtifactServiceServer) LoadArtifact(context.Context, *LoadArt
 func (UnimplementedArtifactServiceServer) ListArtifactVersions(context.Context, *ListArtifactVersionsRequest) (*ListArtifactVersionsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListArtifactVersions not implemented")
 }
-func (UnimplementedArtifactServiceServer) ListArtifactVersionsMetadata(context.Context, *ListArtifactVersionsRequest) (*ListArtifactVersionsMetadataResponse, error) {
+func (UnimplementedArtifactServiceServer) ListArtifactVersionsMetadata(context.Context, *ListArtifactVersionsMetadataRequest) (*ListArtifactVersionsMetadataResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListArtifactVersionsMetadata not implemented")
 }
-func (UnimplementedArtifactServiceServer) GetArtifactVersion(context.Context, *GetArtifactVersionRequest) (*ArtifactVersion, error) {
+func (UnimplementedArtifactServiceServer) GetArtifactVersion(context.Context, *GetArtifactVersionRequest) (*GetArtifactVersionResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetArtifactVersion not implemented")
 }
-func (UnimplementedArtifactServiceServer) SaveArtifact(context.Context, *SaveArtifactRequest) (*ArtifactVersion, error) {
+func (UnimplementedArtifactServiceServer) SaveArtifact(context.Context, *SaveArtifactRequest) (*SaveArtifactResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SaveArtifact not implemented")
 }
 func (UnimplementedArtifactServiceServer) DeleteArtifact(context.Context, *DeleteArtifactRequest) (*DeleteArtifactResponse, error) {
@@ -265,7 +265,7 @@ func _ArtifactService_ListArtifactVersions_Handler(srv interface{}, ctx context.
 }
 
 func _ArtifactService_ListArtifactVersionsMetadata_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(ListArtifactVersionsRequest)
+	in := new(ListArtifactVersionsMetadataRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -277,7 +277,7 @@ func _ArtifactService_ListArtifactVersionsMetadata_Handler(srv interface{}, ctx 
 		FullMethod: ArtifactService_ListArtifactVersionsMetadata_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(ArtifactServiceServer).ListArtifactVersionsMetadata(ctx, req.(*ListArtifactVersionsRequest))
+		return srv.(ArtifactServiceServer).ListArtifactVersionsMetadata(ctx, req.(*ListArtifactVersionsMetadataRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }

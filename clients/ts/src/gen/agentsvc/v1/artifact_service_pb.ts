@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/artifact_service.proto.
  */
 export const file_agentsvc_v1_artifact_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJhZ2VudHN2Yy92MS9hcnRpZmFjdF9zZXJ2aWNlLnByb3RvEgthZ2VudHN2Yy52MSJQChdMaXN0QXJ0aWZhY3RLZXlzUmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkiLQoYTGlzdEFydGlmYWN0S2V5c1Jlc3BvbnNlEhEKCWZpbGVuYW1lcxgBIAMoCSKAAQoTTG9hZEFydGlmYWN0UmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSEAoIZmlsZW5hbWUYBCABKAkSFAoHdmVyc2lvbhgFIAEoBUgAiAEBQgoKCF92ZXJzaW9uIjsKFExvYWRBcnRpZmFjdFJlc3BvbnNlEiMKCGFydGlmYWN0GAEgASgLMhEuYWdlbnRzdmMudjEuUGFydCJmChtMaXN0QXJ0aWZhY3RWZXJzaW9uc1JlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhAKCGZpbGVuYW1lGAQgASgJIjAKHExpc3RBcnRpZmFjdFZlcnNpb25zUmVzcG9uc2USEAoIdmVyc2lvbnMYASADKAUiVgokTGlzdEFydGlmYWN0VmVyc2lvbnNNZXRhZGF0YVJlc3BvbnNlEi4KCHZlcnNpb25zGAEgAygLMhwuYWdlbnRzdmMudjEuQXJ0aWZhY3RWZXJzaW9uInUKGUdldEFydGlmYWN0VmVyc2lvblJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhAKCGZpbGVuYW1lGAQgASgJEg8KB3ZlcnNpb24YBSABKAUitQEKE1NhdmVBcnRpZmFjdFJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhAKCGZpbGVuYW1lGAQgASgJEiMKCGFydGlmYWN0GAUgASgLMhEuYWdlbnRzdmMudjEuUGFydBIwCg9jdXN0b21fbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ImAKFURlbGV0ZUFydGlmYWN0UmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSEAoIZmlsZW5hbWUYBCABKAkiGAoWRGVsZXRlQXJ0aWZhY3RSZXNwb25zZSKkAQoPQXJ0aWZhY3RWZXJzaW9uEhQKB3ZlcnNpb24YASABKAVIAIgBARIVCg1jYW5vbmljYWxfdXJpGAIgASgJEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoLY3JlYXRlX3RpbWUYBCABKAESEQoJbWltZV90eXBlGAUgASgJQgoKCF92ZXJzaW9uMs0LCg9BcnRpZmFjdFNlcnZpY2UStAEKEExpc3RBcnRpZmFjdEtleXMSJC5hZ2VudHN2Yy52MS5MaXN0QXJ0aWZhY3RLZXlzUmVxdWVzdBolLmFnZW50c3ZjLnYxLkxpc3RBcnRpZmFjdEtleXNSZXNwb25zZSJTgtPkkwJNYglmaWxlbmFtZXMSQC9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zL3tzZXNzaW9uX2lkfS9hcnRpZmFjdHMSoAIKDExvYWRBcnRpZmFjdBIgLmFnZW50c3ZjLnYxLkxvYWRBcnRpZmFjdFJlcXVlc3QaIS5hZ2VudHN2Yy52MS5Mb2FkQXJ0aWZhY3RSZXNwb25zZSLKAYLT5JMCwwFaamIIYXJ0aWZhY3QSXi9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zL3tzZXNzaW9uX2lkfS9hcnRpZmFjdHMve2ZpbGVuYW1lfS92ZXJzaW9ucy97dmVyc2lvbn1iCGFydGlmYWN0EksvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucy97c2Vzc2lvbl9pZH0vYXJ0aWZhY3RzL3tmaWxlbmFtZX0S0wEKFExpc3RBcnRpZmFjdFZlcnNpb25zEiguYWdlbnRzdmMudjEuTGlzdEFydGlmYWN0VmVyc2lvbnNSZXF1ZXN0GikuYWdlbnRzdmMudjEuTGlzdEFydGlmYWN0VmVyc2lvbnNSZXNwb25zZSJmgtPkkwJgYgh2ZXJzaW9ucxJUL2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9L2FydGlmYWN0cy97ZmlsZW5hbWV9L3ZlcnNpb25zEuwBChxMaXN0QXJ0aWZhY3RWZXJzaW9uc01ldGFkYXRhEiguYWdlbnRzdmMudjEuTGlzdEFydGlmYWN0VmVyc2lvbnNSZXF1ZXN0GjEuYWdlbnRzdmMudjEuTGlzdEFydGlmYWN0VmVyc2lvbnNNZXRhZGF0YVJlc3BvbnNlIm+C0+STAmliCHZlcnNpb25zEl0vYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucy97c2Vzc2lvbl9pZH0vYXJ0aWZhY3RzL3tmaWxlbmFtZX0vdmVyc2lvbnMvbWV0YWRhdGESywEKEkdldEFydGlmYWN0VmVyc2lvbhImLmFnZW50c3ZjLnYxLkdldEFydGlmYWN0VmVyc2lvblJlcXVlc3QaHC5hZ2VudHN2Yy52MS5BcnRpZmFjdFZlcnNpb24ib4LT5JMCaRJnL2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9L2FydGlmYWN0cy97ZmlsZW5hbWV9L3ZlcnNpb25zL3t2ZXJzaW9ufS9tZXRhZGF0YRKbAQoMU2F2ZUFydGlmYWN0EiAuYWdlbnRzdmMudjEuU2F2ZUFydGlmYWN0UmVxdWVzdBocLmFnZW50c3ZjLnYxLkFydGlmYWN0VmVyc2lvbiJLgtPkkwJFOgEqIkAvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucy97c2Vzc2lvbl9pZH0vYXJ0aWZhY3RzEq4BCg5EZWxldGVBcnRpZmFjdBIiLmFnZW50c3ZjLnYxLkRlbGV0ZUFydGlmYWN0UmVxdWVzdBojLmFnZW50c3ZjLnYxLkRlbGV0ZUFydGlmYWN0UmVzcG9uc2UiU4LT5JMCTSpLL2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9L2FydGlmYWN0cy97ZmlsZW5hbWV9QjlaN2dpdGh1Yi5jb20vYWdlbnRzdmMvYWdlbnRzdmMvZ2VuL2dvL2FnZW50c3ZjL3YxL2FwaTthcGliBnByb3RvMw", [file_agentsvc_v1_content, file_google_api_annotations, file_google_protobuf_struct]);
+  fileDesc("CiJhZ2VudHN2Yy92MS9hcnRpZmFjdF9zZXJ2aWNlLnByb3RvEgthZ2VudHN2Yy52MSJQChdMaXN0QXJ0aWZhY3RLZXlzUmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkiLQoYTGlzdEFydGlmYWN0S2V5c1Jlc3BvbnNlEhEKCWZpbGVuYW1lcxgBIAMoCSKAAQoTTG9hZEFydGlmYWN0UmVxdWVzdBIQCghhcHBfbmFtZRgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhIKCnNlc3Npb25faWQYAyABKAkSEAoIZmlsZW5hbWUYBCABKAkSFAoHdmVyc2lvbhgFIAEoBUgAiAEBQgoKCF92ZXJzaW9uIjsKFExvYWRBcnRpZmFjdFJlc3BvbnNlEiMKCGFydGlmYWN0GAEgASgLMhEuYWdlbnRzdmMudjEuUGFydCJmChtMaXN0QXJ0aWZhY3RWZXJzaW9uc1JlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhAKCGZpbGVuYW1lGAQgASgJIjAKHExpc3RBcnRpZmFjdFZlcnNpb25zUmVzcG9uc2USEAoIdmVyc2lvbnMYASADKAUibgojTGlzdEFydGlmYWN0VmVyc2lvbnNNZXRhZGF0YVJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhAKCGZpbGVuYW1lGAQgASgJIlYKJExpc3RBcnRpZmFjdFZlcnNpb25zTWV0YWRhdGFSZXNwb25zZRIuCgh2ZXJzaW9ucxgBIAMoCzIcLmFnZW50c3ZjLnYxLkFydGlmYWN0VmVyc2lvbiJ1ChlHZXRBcnRpZmFjdFZlcnNpb25SZXF1ZXN0EhAKCGFwcF9uYW1lGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIQCghmaWxlbmFtZRgEIAEoCRIPCgd2ZXJzaW9uGAUgASgFIlQKGkdldEFydGlmYWN0VmVyc2lvblJlc3BvbnNlEjYKEGFydGlmYWN0X3ZlcnNpb24YASABKAsyHC5hZ2VudHN2Yy52MS5BcnRpZmFjdFZlcnNpb24itQEKE1NhdmVBcnRpZmFjdFJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEhAKCGZpbGVuYW1lGAQgASgJEiMKCGFydGlmYWN0GAUgASgLMhEuYWdlbnRzdmMudjEuUGFydBIwCg9jdXN0b21fbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ik4KFFNhdmVBcnRpZmFjdFJlc3BvbnNlEjYKEGFydGlmYWN0X3ZlcnNpb24YASABKAsyHC5hZ2VudHN2Yy52MS5BcnRpZmFjdFZlcnNpb24iYAoVRGVsZXRlQXJ0aWZhY3RSZXF1ZXN0EhAKCGFwcF9uYW1lGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIQCghmaWxlbmFtZRgEIAEoCSIYChZEZWxldGVBcnRpZmFjdFJlc3BvbnNlIqQBCg9BcnRpZmFjdFZlcnNpb24SFAoHdmVyc2lvbhgBIAEoBUgAiAEBEhUKDWNhbm9uaWNhbF91cmkYAiABKAkSMAoPY3VzdG9tX21ldGFkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBITCgtjcmVhdGVfdGltZRgEIAEoARIRCgltaW1lX3R5cGUYBSABKAlCCgoIX3ZlcnNpb24yigwKD0FydGlmYWN0U2VydmljZRK0AQoQTGlzdEFydGlmYWN0S2V5cxIkLmFnZW50c3ZjLnYxLkxpc3RBcnRpZmFjdEtleXNSZXF1ZXN0GiUuYWdlbnRzdmMudjEuTGlzdEFydGlmYWN0S2V5c1Jlc3BvbnNlIlOC0+STAk1iCWZpbGVuYW1lcxJAL2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9L2FydGlmYWN0cxKgAgoMTG9hZEFydGlmYWN0EiAuYWdlbnRzdmMudjEuTG9hZEFydGlmYWN0UmVxdWVzdBohLmFnZW50c3ZjLnYxLkxvYWRBcnRpZmFjdFJlc3BvbnNlIsoBgtPkkwLDAVpqYghhcnRpZmFjdBJeL2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9L2FydGlmYWN0cy97ZmlsZW5hbWV9L3ZlcnNpb25zL3t2ZXJzaW9ufWIIYXJ0aWZhY3QSSy9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zL3tzZXNzaW9uX2lkfS9hcnRpZmFjdHMve2ZpbGVuYW1lfRLTAQoUTGlzdEFydGlmYWN0VmVyc2lvbnMSKC5hZ2VudHN2Yy52MS5MaXN0QXJ0aWZhY3RWZXJzaW9uc1JlcXVlc3QaKS5hZ2VudHN2Yy52MS5MaXN0QXJ0aWZhY3RWZXJzaW9uc1Jlc3BvbnNlImaC0+STAmBiCHZlcnNpb25zElQvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucy97c2Vzc2lvbl9pZH0vYXJ0aWZhY3RzL3tmaWxlbmFtZX0vdmVyc2lvbnMS9AEKHExpc3RBcnRpZmFjdFZlcnNpb25zTWV0YWRhdGESMC5hZ2VudHN2Yy52MS5MaXN0QXJ0aWZhY3RWZXJzaW9uc01ldGFkYXRhUmVxdWVzdBoxLmFnZW50c3ZjLnYxLkxpc3RBcnRpZmFjdFZlcnNpb25zTWV0YWRhdGFSZXNwb25zZSJvgtPkkwJpYgh2ZXJzaW9ucxJdL2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9L2FydGlmYWN0cy97ZmlsZW5hbWV9L3ZlcnNpb25zL21ldGFkYXRhEukBChJHZXRBcnRpZmFjdFZlcnNpb24SJi5hZ2VudHN2Yy52MS5HZXRBcnRpZmFjdFZlcnNpb25SZXF1ZXN0GicuYWdlbnRzdmMudjEuR2V0QXJ0aWZhY3RWZXJzaW9uUmVzcG9uc2UigQGC0+STAntiEGFydGlmYWN0X3ZlcnNpb24SZy9hcHBzL3thcHBfbmFtZX0vdXNlcnMve3VzZXJfaWR9L3Nlc3Npb25zL3tzZXNzaW9uX2lkfS9hcnRpZmFjdHMve2ZpbGVuYW1lfS92ZXJzaW9ucy97dmVyc2lvbn0vbWV0YWRhdGESsgEKDFNhdmVBcnRpZmFjdBIgLmFnZW50c3ZjLnYxLlNhdmVBcnRpZmFjdFJlcXVlc3QaIS5hZ2VudHN2Yy52MS5TYXZlQXJ0aWZhY3RSZXNwb25zZSJdgtPkkwJXOgEqYhBhcnRpZmFjdF92ZXJzaW9uIkAvYXBwcy97YXBwX25hbWV9L3VzZXJzL3t1c2VyX2lkfS9zZXNzaW9ucy97c2Vzc2lvbl9pZH0vYXJ0aWZhY3RzEq4BCg5EZWxldGVBcnRpZmFjdBIiLmFnZW50c3ZjLnYxLkRlbGV0ZUFydGlmYWN0UmVxdWVzdBojLmFnZW50c3ZjLnYxLkRlbGV0ZUFydGlmYWN0UmVzcG9uc2UiU4LT5JMCTSpLL2FwcHMve2FwcF9uYW1lfS91c2Vycy97dXNlcl9pZH0vc2Vzc2lvbnMve3Nlc3Npb25faWR9L2FydGlmYWN0cy97ZmlsZW5hbWV9QjlaN2dpdGh1Yi5jb20vYWdlbnRzdmMvYWdlbnRzdmMvZ2VuL2dvL2FnZW50c3ZjL3YxL2FwaTthcGliBnByb3RvMw", [file_agentsvc_v1_content, file_google_api_annotations, file_google_protobuf_struct]);
 
 /**
  * ListArtifactKeysRequest names a session.
@@ -178,6 +178,40 @@ export const ListArtifactVersionsResponseSchema: GenMessage<ListArtifactVersions
   messageDesc(file_agentsvc_v1_artifact_service, 5);
 
 /**
+ * ListArtifactVersionsMetadataRequest names an artifact.
+ *
+ * @generated from message agentsvc.v1.ListArtifactVersionsMetadataRequest
+ */
+export type ListArtifactVersionsMetadataRequest = Message<"agentsvc.v1.ListArtifactVersionsMetadataRequest"> & {
+  /**
+   * @generated from field: string app_name = 1;
+   */
+  appName: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string session_id = 3;
+   */
+  sessionId: string;
+
+  /**
+   * @generated from field: string filename = 4;
+   */
+  filename: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.ListArtifactVersionsMetadataRequest.
+ * Use `create(ListArtifactVersionsMetadataRequestSchema)` to create a new message.
+ */
+export const ListArtifactVersionsMetadataRequestSchema: GenMessage<ListArtifactVersionsMetadataRequest> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_artifact_service, 6);
+
+/**
  * ListArtifactVersionsMetadataResponse describes the versions, oldest first.
  *
  * @generated from message agentsvc.v1.ListArtifactVersionsMetadataResponse
@@ -194,7 +228,7 @@ export type ListArtifactVersionsMetadataResponse = Message<"agentsvc.v1.ListArti
  * Use `create(ListArtifactVersionsMetadataResponseSchema)` to create a new message.
  */
 export const ListArtifactVersionsMetadataResponseSchema: GenMessage<ListArtifactVersionsMetadataResponse> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_artifact_service, 6);
+  messageDesc(file_agentsvc_v1_artifact_service, 7);
 
 /**
  * GetArtifactVersionRequest names one version of an artifact.
@@ -233,7 +267,26 @@ export type GetArtifactVersionRequest = Message<"agentsvc.v1.GetArtifactVersionR
  * Use `create(GetArtifactVersionRequestSchema)` to create a new message.
  */
 export const GetArtifactVersionRequestSchema: GenMessage<GetArtifactVersionRequest> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_artifact_service, 7);
+  messageDesc(file_agentsvc_v1_artifact_service, 8);
+
+/**
+ * GetArtifactVersionResponse describes the version.
+ *
+ * @generated from message agentsvc.v1.GetArtifactVersionResponse
+ */
+export type GetArtifactVersionResponse = Message<"agentsvc.v1.GetArtifactVersionResponse"> & {
+  /**
+   * @generated from field: agentsvc.v1.ArtifactVersion artifact_version = 1;
+   */
+  artifactVersion?: ArtifactVersion | undefined;
+};
+
+/**
+ * Describes the message agentsvc.v1.GetArtifactVersionResponse.
+ * Use `create(GetArtifactVersionResponseSchema)` to create a new message.
+ */
+export const GetArtifactVersionResponseSchema: GenMessage<GetArtifactVersionResponse> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_artifact_service, 9);
 
 /**
  * SaveArtifactRequest is a new version of an artifact, as ADK's REST body
@@ -280,7 +333,26 @@ export type SaveArtifactRequest = Message<"agentsvc.v1.SaveArtifactRequest"> & {
  * Use `create(SaveArtifactRequestSchema)` to create a new message.
  */
 export const SaveArtifactRequestSchema: GenMessage<SaveArtifactRequest> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_artifact_service, 8);
+  messageDesc(file_agentsvc_v1_artifact_service, 10);
+
+/**
+ * SaveArtifactResponse describes the version saved.
+ *
+ * @generated from message agentsvc.v1.SaveArtifactResponse
+ */
+export type SaveArtifactResponse = Message<"agentsvc.v1.SaveArtifactResponse"> & {
+  /**
+   * @generated from field: agentsvc.v1.ArtifactVersion artifact_version = 1;
+   */
+  artifactVersion?: ArtifactVersion | undefined;
+};
+
+/**
+ * Describes the message agentsvc.v1.SaveArtifactResponse.
+ * Use `create(SaveArtifactResponseSchema)` to create a new message.
+ */
+export const SaveArtifactResponseSchema: GenMessage<SaveArtifactResponse> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_artifact_service, 11);
 
 /**
  * DeleteArtifactRequest names an artifact.
@@ -314,7 +386,7 @@ export type DeleteArtifactRequest = Message<"agentsvc.v1.DeleteArtifactRequest">
  * Use `create(DeleteArtifactRequestSchema)` to create a new message.
  */
 export const DeleteArtifactRequestSchema: GenMessage<DeleteArtifactRequest> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_artifact_service, 9);
+  messageDesc(file_agentsvc_v1_artifact_service, 12);
 
 /**
  * DeleteArtifactResponse is empty.
@@ -329,7 +401,7 @@ export type DeleteArtifactResponse = Message<"agentsvc.v1.DeleteArtifactResponse
  * Use `create(DeleteArtifactResponseSchema)` to create a new message.
  */
 export const DeleteArtifactResponseSchema: GenMessage<DeleteArtifactResponse> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_artifact_service, 10);
+  messageDesc(file_agentsvc_v1_artifact_service, 13);
 
 /**
  * ArtifactVersion describes one stored version, as ADK's ArtifactVersion.
@@ -374,7 +446,7 @@ export type ArtifactVersion = Message<"agentsvc.v1.ArtifactVersion"> & {
  * Use `create(ArtifactVersionSchema)` to create a new message.
  */
 export const ArtifactVersionSchema: GenMessage<ArtifactVersion> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_artifact_service, 11);
+  messageDesc(file_agentsvc_v1_artifact_service, 14);
 
 /**
  * ArtifactService reads and writes the versioned files (artifacts) of a
@@ -423,7 +495,7 @@ export const ArtifactService: GenService<{
    */
   listArtifactVersionsMetadata: {
     methodKind: "unary";
-    input: typeof ListArtifactVersionsRequestSchema;
+    input: typeof ListArtifactVersionsMetadataRequestSchema;
     output: typeof ListArtifactVersionsMetadataResponseSchema;
   },
   /**
@@ -434,7 +506,7 @@ export const ArtifactService: GenService<{
   getArtifactVersion: {
     methodKind: "unary";
     input: typeof GetArtifactVersionRequestSchema;
-    output: typeof ArtifactVersionSchema;
+    output: typeof GetArtifactVersionResponseSchema;
   },
   /**
    * SaveArtifact stores a new version of an artifact and describes it.
@@ -444,7 +516,7 @@ export const ArtifactService: GenService<{
   saveArtifact: {
     methodKind: "unary";
     input: typeof SaveArtifactRequestSchema;
-    output: typeof ArtifactVersionSchema;
+    output: typeof SaveArtifactResponseSchema;
   },
   /**
    * DeleteArtifact deletes every version of an artifact; deleting a

@@ -110,27 +110,27 @@ public final class ArtifactServiceGrpc {
     return getListArtifactVersionsMethod;
   }
 
-  private static volatile io.grpc.MethodDescriptor<dev.agentsvc.v1.ListArtifactVersionsRequest,
+  private static volatile io.grpc.MethodDescriptor<dev.agentsvc.v1.ListArtifactVersionsMetadataRequest,
       dev.agentsvc.v1.ListArtifactVersionsMetadataResponse> getListArtifactVersionsMetadataMethod;
 
   @io.grpc.stub.annotations.RpcMethod(
       fullMethodName = SERVICE_NAME + '/' + "ListArtifactVersionsMetadata",
-      requestType = dev.agentsvc.v1.ListArtifactVersionsRequest.class,
+      requestType = dev.agentsvc.v1.ListArtifactVersionsMetadataRequest.class,
       responseType = dev.agentsvc.v1.ListArtifactVersionsMetadataResponse.class,
       methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
-  public static io.grpc.MethodDescriptor<dev.agentsvc.v1.ListArtifactVersionsRequest,
+  public static io.grpc.MethodDescriptor<dev.agentsvc.v1.ListArtifactVersionsMetadataRequest,
       dev.agentsvc.v1.ListArtifactVersionsMetadataResponse> getListArtifactVersionsMetadataMethod() {
-    io.grpc.MethodDescriptor<dev.agentsvc.v1.ListArtifactVersionsRequest, dev.agentsvc.v1.ListArtifactVersionsMetadataResponse> getListArtifactVersionsMetadataMethod;
+    io.grpc.MethodDescriptor<dev.agentsvc.v1.ListArtifactVersionsMetadataRequest, dev.agentsvc.v1.ListArtifactVersionsMetadataResponse> getListArtifactVersionsMetadataMethod;
     if ((getListArtifactVersionsMetadataMethod = ArtifactServiceGrpc.getListArtifactVersionsMetadataMethod) == null) {
       synchronized (ArtifactServiceGrpc.class) {
         if ((getListArtifactVersionsMetadataMethod = ArtifactServiceGrpc.getListArtifactVersionsMetadataMethod) == null) {
           ArtifactServiceGrpc.getListArtifactVersionsMetadataMethod = getListArtifactVersionsMetadataMethod =
-              io.grpc.MethodDescriptor.<dev.agentsvc.v1.ListArtifactVersionsRequest, dev.agentsvc.v1.ListArtifactVersionsMetadataResponse>newBuilder()
+              io.grpc.MethodDescriptor.<dev.agentsvc.v1.ListArtifactVersionsMetadataRequest, dev.agentsvc.v1.ListArtifactVersionsMetadataResponse>newBuilder()
               .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
               .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListArtifactVersionsMetadata"))
               .setSampledToLocalTracing(true)
               .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
-                  dev.agentsvc.v1.ListArtifactVersionsRequest.getDefaultInstance()))
+                  dev.agentsvc.v1.ListArtifactVersionsMetadataRequest.getDefaultInstance()))
               .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
                   dev.agentsvc.v1.ListArtifactVersionsMetadataResponse.getDefaultInstance()))
               .setSchemaDescriptor(new ArtifactServiceMethodDescriptorSupplier("ListArtifactVersionsMetadata"))
@@ -142,28 +142,28 @@ public final class ArtifactServiceGrpc {
   }
 
   private static volatile io.grpc.MethodDescriptor<dev.agentsvc.v1.GetArtifactVersionRequest,
-      dev.agentsvc.v1.ArtifactVersion> getGetArtifactVersionMethod;
+      dev.agentsvc.v1.GetArtifactVersionResponse> getGetArtifactVersionMethod;
 
   @io.grpc.stub.annotations.RpcMethod(
       fullMethodName = SERVICE_NAME + '/' + "GetArtifactVersion",
       requestType = dev.agentsvc.v1.GetArtifactVersionRequest.class,
-      responseType = dev.agentsvc.v1.ArtifactVersion.class,
+      responseType = dev.agentsvc.v1.GetArtifactVersionResponse.class,
       methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
   public static io.grpc.MethodDescriptor<dev.agentsvc.v1.GetArtifactVersionRequest,
-      dev.agentsvc.v1.ArtifactVersion> getGetArtifactVersionMethod() {
-    io.grpc.MethodDescriptor<dev.agentsvc.v1.GetArtifactVersionRequest, dev.agentsvc.v1.ArtifactVersion> getGetArtifactVersionMethod;
+      dev.agentsvc.v1.GetArtifactVersionResponse> getGetArtifactVersionMethod() {
+    io.grpc.MethodDescriptor<dev.agentsvc.v1.GetArtifactVersionRequest, dev.agentsvc.v1.GetArtifactVersionResponse> getGetArtifactVersionMethod;
     if ((getGetArtifactVersionMethod = ArtifactServiceGrpc.getGetArtifactVersionMethod) == null) {
       synchronized (ArtifactServiceGrpc.class) {
         if ((getGetArtifactVersionMethod = ArtifactServiceGrpc.getGetArtifactVersionMethod) == null) {
           ArtifactServiceGrpc.getGetArtifactVersionMethod = getGetArtifactVersionMethod =
-              io.grpc.MethodDescriptor.<dev.agentsvc.v1.GetArtifactVersionRequest, dev.agentsvc.v1.ArtifactVersion>newBuilder()
+              io.grpc.MethodDescriptor.<dev.agentsvc.v1.GetArtifactVersionRequest, dev.agentsvc.v1.GetArtifactVersionResponse>newBuilder()
               .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
               .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetArtifactVersion"))
               .setSampledToLocalTracing(true)
               .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
                   dev.agentsvc.v1.GetArtifactVersionRequest.getDefaultInstance()))
               .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
-                  dev.agentsvc.v1.ArtifactVersion.getDefaultInstance()))
+                  dev.agentsvc.v1.GetArtifactVersionResponse.getDefaultInstance()))
               .setSchemaDescriptor(new ArtifactServiceMethodDescriptorSupplier("GetArtifactVersion"))
               .build();
         }
@@ -173,28 +173,28 @@ public final class ArtifactServiceGrpc {
   }
 
   private static volatile io.grpc.MethodDescriptor<dev.agentsvc.v1.SaveArtifactRequest,
-      dev.agentsvc.v1.ArtifactVersion> getSaveArtifactMethod;
+      dev.agentsvc.v1.SaveArtifactResponse> getSaveArtifactMethod;
 
   @io.grpc.stub.annotations.RpcMethod(
       fullMethodName = SERVICE_NAME + '/' + "SaveArtifact",
       requestType = dev.agentsvc.v1.SaveArtifactRequest.class,
-      responseType = dev.agentsvc.v1.ArtifactVersion.class,
+      responseType = dev.agentsvc.v1.SaveArtifactResponse.class,
       methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
   public static io.grpc.MethodDescriptor<dev.agentsvc.v1.SaveArtifactRequest,
-      dev.agentsvc.v1.ArtifactVersion> getSaveArtifactMethod() {
-    io.grpc.MethodDescriptor<dev.agentsvc.v1.SaveArtifactRequest, dev.agentsvc.v1.ArtifactVersion> getSaveArtifactMethod;
+      dev.agentsvc.v1.SaveArtifactResponse> getSaveArtifactMethod() {
+    io.grpc.MethodDescriptor<dev.agentsvc.v1.SaveArtifactRequest, dev.agentsvc.v1.SaveArtifactResponse> getSaveArtifactMethod;
     if ((getSaveArtifactMethod = ArtifactServiceGrpc.getSaveArtifactMethod) == null) {
       synchronized (ArtifactServiceGrpc.class) {
         if ((getSaveArtifactMethod = ArtifactServiceGrpc.getSaveArtifactMethod) == null) {
           ArtifactServiceGrpc.getSaveArtifactMethod = getSaveArtifactMethod =
-              io.grpc.MethodDescriptor.<dev.agentsvc.v1.SaveArtifactRequest, dev.agentsvc.v1.ArtifactVersion>newBuilder()
+              io.grpc.MethodDescriptor.<dev.agentsvc.v1.SaveArtifactRequest, dev.agentsvc.v1.SaveArtifactResponse>newBuilder()
               .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
               .setFullMethodName(generateFullMethodName(SERVICE_NAME, "SaveArtifact"))
               .setSampledToLocalTracing(true)
               .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
                   dev.agentsvc.v1.SaveArtifactRequest.getDefaultInstance()))
               .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
-                  dev.agentsvc.v1.ArtifactVersion.getDefaultInstance()))
+                  dev.agentsvc.v1.SaveArtifactResponse.getDefaultInstance()))
               .setSchemaDescriptor(new ArtifactServiceMethodDescriptorSupplier("SaveArtifact"))
               .build();
         }
@@ -339,7 +339,7 @@ public final class ArtifactServiceGrpc {
      * ListArtifactVersionsMetadata describes each version of an artifact.
      * </pre>
      */
-    default void listArtifactVersionsMetadata(dev.agentsvc.v1.ListArtifactVersionsRequest request,
+    default void listArtifactVersionsMetadata(dev.agentsvc.v1.ListArtifactVersionsMetadataRequest request,
         io.grpc.stub.StreamObserver<dev.agentsvc.v1.ListArtifactVersionsMetadataResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListArtifactVersionsMetadataMethod(), responseObserver);
     }
@@ -350,7 +350,7 @@ public final class ArtifactServiceGrpc {
      * </pre>
      */
     default void getArtifactVersion(dev.agentsvc.v1.GetArtifactVersionRequest request,
-        io.grpc.stub.StreamObserver<dev.agentsvc.v1.ArtifactVersion> responseObserver) {
+        io.grpc.stub.StreamObserver<dev.agentsvc.v1.GetArtifactVersionResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetArtifactVersionMethod(), responseObserver);
     }
 
@@ -360,7 +360,7 @@ public final class ArtifactServiceGrpc {
      * </pre>
      */
     default void saveArtifact(dev.agentsvc.v1.SaveArtifactRequest request,
-        io.grpc.stub.StreamObserver<dev.agentsvc.v1.ArtifactVersion> responseObserver) {
+        io.grpc.stub.StreamObserver<dev.agentsvc.v1.SaveArtifactResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSaveArtifactMethod(), responseObserver);
     }
 
@@ -453,7 +453,7 @@ public final class ArtifactServiceGrpc {
      * ListArtifactVersionsMetadata describes each version of an artifact.
      * </pre>
      */
-    public void listArtifactVersionsMetadata(dev.agentsvc.v1.ListArtifactVersionsRequest request,
+    public void listArtifactVersionsMetadata(dev.agentsvc.v1.ListArtifactVersionsMetadataRequest request,
         io.grpc.stub.StreamObserver<dev.agentsvc.v1.ListArtifactVersionsMetadataResponse> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getListArtifactVersionsMetadataMethod(), getCallOptions()), request, responseObserver);
@@ -465,7 +465,7 @@ public final class ArtifactServiceGrpc {
      * </pre>
      */
     public void getArtifactVersion(dev.agentsvc.v1.GetArtifactVersionRequest request,
-        io.grpc.stub.StreamObserver<dev.agentsvc.v1.ArtifactVersion> responseObserver) {
+        io.grpc.stub.StreamObserver<dev.agentsvc.v1.GetArtifactVersionResponse> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getGetArtifactVersionMethod(), getCallOptions()), request, responseObserver);
     }
@@ -476,7 +476,7 @@ public final class ArtifactServiceGrpc {
      * </pre>
      */
     public void saveArtifact(dev.agentsvc.v1.SaveArtifactRequest request,
-        io.grpc.stub.StreamObserver<dev.agentsvc.v1.ArtifactVersion> responseObserver) {
+        io.grpc.stub.StreamObserver<dev.agentsvc.v1.SaveArtifactResponse> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getSaveArtifactMethod(), getCallOptions()), request, responseObserver);
     }
@@ -552,7 +552,7 @@ public final class ArtifactServiceGrpc {
      * ListArtifactVersionsMetadata describes each version of an artifact.
      * </pre>
      */
-    public dev.agentsvc.v1.ListArtifactVersionsMetadataResponse listArtifactVersionsMetadata(dev.agentsvc.v1.ListArtifactVersionsRequest request) throws io.grpc.StatusException {
+    public dev.agentsvc.v1.ListArtifactVersionsMetadataResponse listArtifactVersionsMetadata(dev.agentsvc.v1.ListArtifactVersionsMetadataRequest request) throws io.grpc.StatusException {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getListArtifactVersionsMetadataMethod(), getCallOptions(), request);
     }
@@ -562,7 +562,7 @@ public final class ArtifactServiceGrpc {
      * GetArtifactVersion describes one version of an artifact.
      * </pre>
      */
-    public dev.agentsvc.v1.ArtifactVersion getArtifactVersion(dev.agentsvc.v1.GetArtifactVersionRequest request) throws io.grpc.StatusException {
+    public dev.agentsvc.v1.GetArtifactVersionResponse getArtifactVersion(dev.agentsvc.v1.GetArtifactVersionRequest request) throws io.grpc.StatusException {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getGetArtifactVersionMethod(), getCallOptions(), request);
     }
@@ -572,7 +572,7 @@ public final class ArtifactServiceGrpc {
      * SaveArtifact stores a new version of an artifact and describes it.
      * </pre>
      */
-    public dev.agentsvc.v1.ArtifactVersion saveArtifact(dev.agentsvc.v1.SaveArtifactRequest request) throws io.grpc.StatusException {
+    public dev.agentsvc.v1.SaveArtifactResponse saveArtifact(dev.agentsvc.v1.SaveArtifactRequest request) throws io.grpc.StatusException {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getSaveArtifactMethod(), getCallOptions(), request);
     }
@@ -647,7 +647,7 @@ public final class ArtifactServiceGrpc {
      * ListArtifactVersionsMetadata describes each version of an artifact.
      * </pre>
      */
-    public dev.agentsvc.v1.ListArtifactVersionsMetadataResponse listArtifactVersionsMetadata(dev.agentsvc.v1.ListArtifactVersionsRequest request) {
+    public dev.agentsvc.v1.ListArtifactVersionsMetadataResponse listArtifactVersionsMetadata(dev.agentsvc.v1.ListArtifactVersionsMetadataRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getListArtifactVersionsMetadataMethod(), getCallOptions(), request);
     }
@@ -657,7 +657,7 @@ public final class ArtifactServiceGrpc {
      * GetArtifactVersion describes one version of an artifact.
      * </pre>
      */
-    public dev.agentsvc.v1.ArtifactVersion getArtifactVersion(dev.agentsvc.v1.GetArtifactVersionRequest request) {
+    public dev.agentsvc.v1.GetArtifactVersionResponse getArtifactVersion(dev.agentsvc.v1.GetArtifactVersionRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getGetArtifactVersionMethod(), getCallOptions(), request);
     }
@@ -667,7 +667,7 @@ public final class ArtifactServiceGrpc {
      * SaveArtifact stores a new version of an artifact and describes it.
      * </pre>
      */
-    public dev.agentsvc.v1.ArtifactVersion saveArtifact(dev.agentsvc.v1.SaveArtifactRequest request) {
+    public dev.agentsvc.v1.SaveArtifactResponse saveArtifact(dev.agentsvc.v1.SaveArtifactRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getSaveArtifactMethod(), getCallOptions(), request);
     }
@@ -746,7 +746,7 @@ public final class ArtifactServiceGrpc {
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.agentsvc.v1.ListArtifactVersionsMetadataResponse> listArtifactVersionsMetadata(
-        dev.agentsvc.v1.ListArtifactVersionsRequest request) {
+        dev.agentsvc.v1.ListArtifactVersionsMetadataRequest request) {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getListArtifactVersionsMetadataMethod(), getCallOptions()), request);
     }
@@ -756,7 +756,7 @@ public final class ArtifactServiceGrpc {
      * GetArtifactVersion describes one version of an artifact.
      * </pre>
      */
-    public com.google.common.util.concurrent.ListenableFuture<dev.agentsvc.v1.ArtifactVersion> getArtifactVersion(
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentsvc.v1.GetArtifactVersionResponse> getArtifactVersion(
         dev.agentsvc.v1.GetArtifactVersionRequest request) {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getGetArtifactVersionMethod(), getCallOptions()), request);
@@ -767,7 +767,7 @@ public final class ArtifactServiceGrpc {
      * SaveArtifact stores a new version of an artifact and describes it.
      * </pre>
      */
-    public com.google.common.util.concurrent.ListenableFuture<dev.agentsvc.v1.ArtifactVersion> saveArtifact(
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentsvc.v1.SaveArtifactResponse> saveArtifact(
         dev.agentsvc.v1.SaveArtifactRequest request) {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getSaveArtifactMethod(), getCallOptions()), request);
@@ -824,16 +824,16 @@ public final class ArtifactServiceGrpc {
               (io.grpc.stub.StreamObserver<dev.agentsvc.v1.ListArtifactVersionsResponse>) responseObserver);
           break;
         case METHODID_LIST_ARTIFACT_VERSIONS_METADATA:
-          serviceImpl.listArtifactVersionsMetadata((dev.agentsvc.v1.ListArtifactVersionsRequest) request,
+          serviceImpl.listArtifactVersionsMetadata((dev.agentsvc.v1.ListArtifactVersionsMetadataRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentsvc.v1.ListArtifactVersionsMetadataResponse>) responseObserver);
           break;
         case METHODID_GET_ARTIFACT_VERSION:
           serviceImpl.getArtifactVersion((dev.agentsvc.v1.GetArtifactVersionRequest) request,
-              (io.grpc.stub.StreamObserver<dev.agentsvc.v1.ArtifactVersion>) responseObserver);
+              (io.grpc.stub.StreamObserver<dev.agentsvc.v1.GetArtifactVersionResponse>) responseObserver);
           break;
         case METHODID_SAVE_ARTIFACT:
           serviceImpl.saveArtifact((dev.agentsvc.v1.SaveArtifactRequest) request,
-              (io.grpc.stub.StreamObserver<dev.agentsvc.v1.ArtifactVersion>) responseObserver);
+              (io.grpc.stub.StreamObserver<dev.agentsvc.v1.SaveArtifactResponse>) responseObserver);
           break;
         case METHODID_DELETE_ARTIFACT:
           serviceImpl.deleteArtifact((dev.agentsvc.v1.DeleteArtifactRequest) request,
@@ -882,7 +882,7 @@ public final class ArtifactServiceGrpc {
           getListArtifactVersionsMetadataMethod(),
           io.grpc.stub.ServerCalls.asyncUnaryCall(
             new MethodHandlers<
-              dev.agentsvc.v1.ListArtifactVersionsRequest,
+              dev.agentsvc.v1.ListArtifactVersionsMetadataRequest,
               dev.agentsvc.v1.ListArtifactVersionsMetadataResponse>(
                 service, METHODID_LIST_ARTIFACT_VERSIONS_METADATA)))
         .addMethod(
@@ -890,14 +890,14 @@ public final class ArtifactServiceGrpc {
           io.grpc.stub.ServerCalls.asyncUnaryCall(
             new MethodHandlers<
               dev.agentsvc.v1.GetArtifactVersionRequest,
-              dev.agentsvc.v1.ArtifactVersion>(
+              dev.agentsvc.v1.GetArtifactVersionResponse>(
                 service, METHODID_GET_ARTIFACT_VERSION)))
         .addMethod(
           getSaveArtifactMethod(),
           io.grpc.stub.ServerCalls.asyncUnaryCall(
             new MethodHandlers<
               dev.agentsvc.v1.SaveArtifactRequest,
-              dev.agentsvc.v1.ArtifactVersion>(
+              dev.agentsvc.v1.SaveArtifactResponse>(
                 service, METHODID_SAVE_ARTIFACT)))
         .addMethod(
           getDeleteArtifactMethod(),

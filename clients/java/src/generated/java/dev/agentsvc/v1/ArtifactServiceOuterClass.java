@@ -57,6 +57,11 @@ public final class ArtifactServiceOuterClass extends com.google.protobuf.Generat
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_ListArtifactVersionsResponse_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_ListArtifactVersionsMetadataRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_ListArtifactVersionsMetadataRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_ListArtifactVersionsMetadataResponse_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -67,10 +72,20 @@ public final class ArtifactServiceOuterClass extends com.google.protobuf.Generat
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_GetArtifactVersionRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_GetArtifactVersionResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_GetArtifactVersionResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_SaveArtifactRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_SaveArtifactRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_SaveArtifactResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_SaveArtifactResponse_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_DeleteArtifactRequest_descriptor;
   static final 
@@ -110,63 +125,72 @@ public final class ArtifactServiceOuterClass extends com.google.protobuf.Generat
       "sRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 " +
       "\001(\t\022\022\n\nsession_id\030\003 \001(\t\022\020\n\010filename\030\004 \001(" +
       "\t\"0\n\034ListArtifactVersionsResponse\022\020\n\010ver" +
-      "sions\030\001 \003(\005\"V\n$ListArtifactVersionsMetad" +
-      "ataResponse\022.\n\010versions\030\001 \003(\0132\034.agentsvc" +
-      ".v1.ArtifactVersion\"u\n\031GetArtifactVersio" +
-      "nRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 " +
-      "\001(\t\022\022\n\nsession_id\030\003 \001(\t\022\020\n\010filename\030\004 \001(" +
-      "\t\022\017\n\007version\030\005 \001(\005\"\265\001\n\023SaveArtifactReque" +
-      "st\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n" +
-      "\nsession_id\030\003 \001(\t\022\020\n\010filename\030\004 \001(\t\022#\n\010a" +
-      "rtifact\030\005 \001(\0132\021.agentsvc.v1.Part\0220\n\017cust" +
-      "om_metadata\030\006 \001(\0132\027.google.protobuf.Stru" +
-      "ct\"`\n\025DeleteArtifactRequest\022\020\n\010app_name\030" +
-      "\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001" +
-      "(\t\022\020\n\010filename\030\004 \001(\t\"\030\n\026DeleteArtifactRe" +
-      "sponse\"\244\001\n\017ArtifactVersion\022\024\n\007version\030\001 " +
-      "\001(\005H\000\210\001\001\022\025\n\rcanonical_uri\030\002 \001(\t\0220\n\017custo" +
-      "m_metadata\030\003 \001(\0132\027.google.protobuf.Struc" +
-      "t\022\023\n\013create_time\030\004 \001(\001\022\021\n\tmime_type\030\005 \001(" +
-      "\tB\n\n\010_version2\315\013\n\017ArtifactService\022\264\001\n\020Li" +
-      "stArtifactKeys\022$.agentsvc.v1.ListArtifac" +
-      "tKeysRequest\032%.agentsvc.v1.ListArtifactK" +
-      "eysResponse\"S\202\323\344\223\002M\022@/apps/{app_name}/us" +
-      "ers/{user_id}/sessions/{session_id}/arti" +
-      "factsb\tfilenames\022\240\002\n\014LoadArtifact\022 .agen" +
-      "tsvc.v1.LoadArtifactRequest\032!.agentsvc.v" +
-      "1.LoadArtifactResponse\"\312\001\202\323\344\223\002\303\001\022K/apps/" +
-      "{app_name}/users/{user_id}/sessions/{ses" +
-      "sion_id}/artifacts/{filename}Zj\022^/apps/{" +
-      "app_name}/users/{user_id}/sessions/{sess" +
-      "ion_id}/artifacts/{filename}/versions/{v" +
-      "ersion}b\010artifactb\010artifact\022\323\001\n\024ListArti" +
-      "factVersions\022(.agentsvc.v1.ListArtifactV" +
-      "ersionsRequest\032).agentsvc.v1.ListArtifac" +
-      "tVersionsResponse\"f\202\323\344\223\002`\022T/apps/{app_na" +
-      "me}/users/{user_id}/sessions/{session_id" +
-      "}/artifacts/{filename}/versionsb\010version" +
-      "s\022\354\001\n\034ListArtifactVersionsMetadata\022(.age" +
-      "ntsvc.v1.ListArtifactVersionsRequest\0321.a" +
-      "gentsvc.v1.ListArtifactVersionsMetadataR" +
-      "esponse\"o\202\323\344\223\002i\022]/apps/{app_name}/users/" +
-      "{user_id}/sessions/{session_id}/artifact" +
-      "s/{filename}/versions/metadatab\010versions" +
-      "\022\313\001\n\022GetArtifactVersion\022&.agentsvc.v1.Ge" +
-      "tArtifactVersionRequest\032\034.agentsvc.v1.Ar" +
-      "tifactVersion\"o\202\323\344\223\002i\022g/apps/{app_name}/" +
+      "sions\030\001 \003(\005\"n\n#ListArtifactVersionsMetad" +
+      "ataRequest\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030" +
+      "\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t\022\020\n\010filename\030\004 " +
+      "\001(\t\"V\n$ListArtifactVersionsMetadataRespo" +
+      "nse\022.\n\010versions\030\001 \003(\0132\034.agentsvc.v1.Arti" +
+      "factVersion\"u\n\031GetArtifactVersionRequest" +
+      "\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\ns" +
+      "ession_id\030\003 \001(\t\022\020\n\010filename\030\004 \001(\t\022\017\n\007ver" +
+      "sion\030\005 \001(\005\"T\n\032GetArtifactVersionResponse" +
+      "\0226\n\020artifact_version\030\001 \001(\0132\034.agentsvc.v1" +
+      ".ArtifactVersion\"\265\001\n\023SaveArtifactRequest" +
+      "\022\020\n\010app_name\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\ns" +
+      "ession_id\030\003 \001(\t\022\020\n\010filename\030\004 \001(\t\022#\n\010art" +
+      "ifact\030\005 \001(\0132\021.agentsvc.v1.Part\0220\n\017custom" +
+      "_metadata\030\006 \001(\0132\027.google.protobuf.Struct" +
+      "\"N\n\024SaveArtifactResponse\0226\n\020artifact_ver" +
+      "sion\030\001 \001(\0132\034.agentsvc.v1.ArtifactVersion" +
+      "\"`\n\025DeleteArtifactRequest\022\020\n\010app_name\030\001 " +
+      "\001(\t\022\017\n\007user_id\030\002 \001(\t\022\022\n\nsession_id\030\003 \001(\t" +
+      "\022\020\n\010filename\030\004 \001(\t\"\030\n\026DeleteArtifactResp" +
+      "onse\"\244\001\n\017ArtifactVersion\022\024\n\007version\030\001 \001(" +
+      "\005H\000\210\001\001\022\025\n\rcanonical_uri\030\002 \001(\t\0220\n\017custom_" +
+      "metadata\030\003 \001(\0132\027.google.protobuf.Struct\022" +
+      "\023\n\013create_time\030\004 \001(\001\022\021\n\tmime_type\030\005 \001(\tB" +
+      "\n\n\010_version2\212\014\n\017ArtifactService\022\264\001\n\020List" +
+      "ArtifactKeys\022$.agentsvc.v1.ListArtifactK" +
+      "eysRequest\032%.agentsvc.v1.ListArtifactKey" +
+      "sResponse\"S\202\323\344\223\002M\022@/apps/{app_name}/user" +
+      "s/{user_id}/sessions/{session_id}/artifa" +
+      "ctsb\tfilenames\022\240\002\n\014LoadArtifact\022 .agents" +
+      "vc.v1.LoadArtifactRequest\032!.agentsvc.v1." +
+      "LoadArtifactResponse\"\312\001\202\323\344\223\002\303\001\022K/apps/{a" +
+      "pp_name}/users/{user_id}/sessions/{sessi" +
+      "on_id}/artifacts/{filename}Zj\022^/apps/{ap" +
+      "p_name}/users/{user_id}/sessions/{sessio" +
+      "n_id}/artifacts/{filename}/versions/{ver" +
+      "sion}b\010artifactb\010artifact\022\323\001\n\024ListArtifa" +
+      "ctVersions\022(.agentsvc.v1.ListArtifactVer" +
+      "sionsRequest\032).agentsvc.v1.ListArtifactV" +
+      "ersionsResponse\"f\202\323\344\223\002`\022T/apps/{app_name" +
+      "}/users/{user_id}/sessions/{session_id}/" +
+      "artifacts/{filename}/versionsb\010versions\022" +
+      "\364\001\n\034ListArtifactVersionsMetadata\0220.agent" +
+      "svc.v1.ListArtifactVersionsMetadataReque" +
+      "st\0321.agentsvc.v1.ListArtifactVersionsMet" +
+      "adataResponse\"o\202\323\344\223\002i\022]/apps/{app_name}/" +
       "users/{user_id}/sessions/{session_id}/ar" +
-      "tifacts/{filename}/versions/{version}/me" +
-      "tadata\022\233\001\n\014SaveArtifact\022 .agentsvc.v1.Sa" +
-      "veArtifactRequest\032\034.agentsvc.v1.Artifact" +
-      "Version\"K\202\323\344\223\002E\"@/apps/{app_name}/users/" +
-      "{user_id}/sessions/{session_id}/artifact" +
-      "s:\001*\022\256\001\n\016DeleteArtifact\022\".agentsvc.v1.De" +
-      "leteArtifactRequest\032#.agentsvc.v1.Delete" +
-      "ArtifactResponse\"S\202\323\344\223\002M*K/apps/{app_nam" +
-      "e}/users/{user_id}/sessions/{session_id}" +
-      "/artifacts/{filename}BL\n\017dev.agentsvc.v1" +
-      "P\001Z7github.com/agentsvc/agentsvc/gen/go/" +
-      "agentsvc/v1/api;apib\006proto3"
+      "tifacts/{filename}/versions/metadatab\010ve" +
+      "rsions\022\351\001\n\022GetArtifactVersion\022&.agentsvc" +
+      ".v1.GetArtifactVersionRequest\032\'.agentsvc" +
+      ".v1.GetArtifactVersionResponse\"\201\001\202\323\344\223\002{\022" +
+      "g/apps/{app_name}/users/{user_id}/sessio" +
+      "ns/{session_id}/artifacts/{filename}/ver" +
+      "sions/{version}/metadatab\020artifact_versi" +
+      "on\022\262\001\n\014SaveArtifact\022 .agentsvc.v1.SaveAr" +
+      "tifactRequest\032!.agentsvc.v1.SaveArtifact" +
+      "Response\"]\202\323\344\223\002W\"@/apps/{app_name}/users" +
+      "/{user_id}/sessions/{session_id}/artifac" +
+      "ts:\001*b\020artifact_version\022\256\001\n\016DeleteArtifa" +
+      "ct\022\".agentsvc.v1.DeleteArtifactRequest\032#" +
+      ".agentsvc.v1.DeleteArtifactResponse\"S\202\323\344" +
+      "\223\002M*K/apps/{app_name}/users/{user_id}/se" +
+      "ssions/{session_id}/artifacts/{filename}" +
+      "BL\n\017dev.agentsvc.v1P\001Z7github.com/agents" +
+      "vc/agentsvc/gen/go/agentsvc/v1/api;apib\006" +
+      "proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -211,38 +235,56 @@ public final class ArtifactServiceOuterClass extends com.google.protobuf.Generat
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ListArtifactVersionsResponse_descriptor,
         new java.lang.String[] { "Versions", });
-    internal_static_agentsvc_v1_ListArtifactVersionsMetadataResponse_descriptor =
+    internal_static_agentsvc_v1_ListArtifactVersionsMetadataRequest_descriptor =
       getDescriptor().getMessageType(6);
+    internal_static_agentsvc_v1_ListArtifactVersionsMetadataRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_ListArtifactVersionsMetadataRequest_descriptor,
+        new java.lang.String[] { "AppName", "UserId", "SessionId", "Filename", });
+    internal_static_agentsvc_v1_ListArtifactVersionsMetadataResponse_descriptor =
+      getDescriptor().getMessageType(7);
     internal_static_agentsvc_v1_ListArtifactVersionsMetadataResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ListArtifactVersionsMetadataResponse_descriptor,
         new java.lang.String[] { "Versions", });
     internal_static_agentsvc_v1_GetArtifactVersionRequest_descriptor =
-      getDescriptor().getMessageType(7);
+      getDescriptor().getMessageType(8);
     internal_static_agentsvc_v1_GetArtifactVersionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_GetArtifactVersionRequest_descriptor,
         new java.lang.String[] { "AppName", "UserId", "SessionId", "Filename", "Version", });
+    internal_static_agentsvc_v1_GetArtifactVersionResponse_descriptor =
+      getDescriptor().getMessageType(9);
+    internal_static_agentsvc_v1_GetArtifactVersionResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_GetArtifactVersionResponse_descriptor,
+        new java.lang.String[] { "ArtifactVersion", });
     internal_static_agentsvc_v1_SaveArtifactRequest_descriptor =
-      getDescriptor().getMessageType(8);
+      getDescriptor().getMessageType(10);
     internal_static_agentsvc_v1_SaveArtifactRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_SaveArtifactRequest_descriptor,
         new java.lang.String[] { "AppName", "UserId", "SessionId", "Filename", "Artifact", "CustomMetadata", });
+    internal_static_agentsvc_v1_SaveArtifactResponse_descriptor =
+      getDescriptor().getMessageType(11);
+    internal_static_agentsvc_v1_SaveArtifactResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_SaveArtifactResponse_descriptor,
+        new java.lang.String[] { "ArtifactVersion", });
     internal_static_agentsvc_v1_DeleteArtifactRequest_descriptor =
-      getDescriptor().getMessageType(9);
+      getDescriptor().getMessageType(12);
     internal_static_agentsvc_v1_DeleteArtifactRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_DeleteArtifactRequest_descriptor,
         new java.lang.String[] { "AppName", "UserId", "SessionId", "Filename", });
     internal_static_agentsvc_v1_DeleteArtifactResponse_descriptor =
-      getDescriptor().getMessageType(10);
+      getDescriptor().getMessageType(13);
     internal_static_agentsvc_v1_DeleteArtifactResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_DeleteArtifactResponse_descriptor,
         new java.lang.String[] { });
     internal_static_agentsvc_v1_ArtifactVersion_descriptor =
-      getDescriptor().getMessageType(11);
+      getDescriptor().getMessageType(14);
     internal_static_agentsvc_v1_ArtifactVersion_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ArtifactVersion_descriptor,

@@ -7,6 +7,7 @@ import dev.agentsvc.v1.ArtifactVersion;
 import dev.agentsvc.v1.DeleteArtifactRequest;
 import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.GetArtifactVersionRequest;
+import dev.agentsvc.v1.ListArtifactVersionsMetadataRequest;
 import dev.agentsvc.v1.ListArtifactKeysRequest;
 import dev.agentsvc.v1.ListArtifactVersionsRequest;
 import dev.agentsvc.v1.LoadArtifactRequest;
@@ -533,7 +534,7 @@ public final class AgentsvcClient implements AutoCloseable {
     if (customMetadata != null) {
       req.setCustomMetadata(Values.toStruct(customMetadata));
     }
-    return unary(() -> artifactStub().saveArtifact(req.build()));
+    return unary(() -> artifactStub().saveArtifact(req.build()).getArtifactVersion());
   }
 
   /**
@@ -558,7 +559,8 @@ public final class AgentsvcClient implements AutoCloseable {
   public List<ArtifactVersion> listArtifactVersionsMetadata(
       String appName, String userId, String sessionId, String filename) {
     return unary(() -> artifactStub().listArtifactVersionsMetadata(
-        versionsRequest(appName, userId, sessionId, filename)).getVersionsList());
+        ListArtifactVersionsMetadataRequest.newBuilder().setAppName(appName).setUserId(userId)
+            .setSessionId(sessionId).setFilename(filename).build()).getVersionsList());
   }
 
   /**
@@ -574,7 +576,7 @@ public final class AgentsvcClient implements AutoCloseable {
     GetArtifactVersionRequest req = GetArtifactVersionRequest.newBuilder()
         .setAppName(appName).setUserId(userId).setSessionId(sessionId).setFilename(filename)
         .setVersion(version).build();
-    return orEmpty(() -> artifactStub().getArtifactVersion(req));
+    return orEmpty(() -> artifactStub().getArtifactVersion(req).getArtifactVersion());
   }
 
   /**

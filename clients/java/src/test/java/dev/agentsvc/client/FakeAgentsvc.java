@@ -7,6 +7,9 @@ import dev.agentsvc.v1.ConnectResponse;
 import dev.agentsvc.v1.DeleteArtifactRequest;
 import dev.agentsvc.v1.DeleteArtifactResponse;
 import dev.agentsvc.v1.GetArtifactVersionRequest;
+import dev.agentsvc.v1.GetArtifactVersionResponse;
+import dev.agentsvc.v1.ListArtifactVersionsMetadataRequest;
+import dev.agentsvc.v1.SaveArtifactResponse;
 import dev.agentsvc.v1.GetSessionRequest;
 import dev.agentsvc.v1.GetSessionResponse;
 import dev.agentsvc.v1.ListArtifactKeysRequest;
@@ -111,20 +114,20 @@ final class FakeAgentsvc implements AutoCloseable {
 
           @Override
           public void listArtifactVersionsMetadata(
-              ListArtifactVersionsRequest request,
+              ListArtifactVersionsMetadataRequest request,
               StreamObserver<ListArtifactVersionsMetadataResponse> out) {
             artifacts.listArtifactVersionsMetadata(request, out);
           }
 
           @Override
           public void getArtifactVersion(GetArtifactVersionRequest request,
-              StreamObserver<ArtifactVersion> out) {
+              StreamObserver<GetArtifactVersionResponse> out) {
             artifacts.getArtifactVersion(request, out);
           }
 
           @Override
           public void saveArtifact(SaveArtifactRequest request,
-              StreamObserver<ArtifactVersion> out) {
+              StreamObserver<SaveArtifactResponse> out) {
             artifacts.saveArtifact(request, out);
           }
 

@@ -16,6 +16,9 @@ import dev.agentsvc.v1.CallbackResult;
 import dev.agentsvc.v1.DeleteArtifactRequest;
 import dev.agentsvc.v1.DeleteArtifactResponse;
 import dev.agentsvc.v1.GetArtifactVersionRequest;
+import dev.agentsvc.v1.GetArtifactVersionResponse;
+import dev.agentsvc.v1.ListArtifactVersionsMetadataRequest;
+import dev.agentsvc.v1.SaveArtifactResponse;
 import dev.agentsvc.v1.ListArtifactKeysRequest;
 import dev.agentsvc.v1.ListArtifactKeysResponse;
 import dev.agentsvc.v1.ListArtifactVersionsMetadataResponse;
@@ -152,7 +155,7 @@ class InProcessArtifactTest {
     }
 
     @Override
-    public void listArtifactVersionsMetadata(ListArtifactVersionsRequest r,
+    public void listArtifactVersionsMetadata(ListArtifactVersionsMetadataRequest r,
         StreamObserver<ListArtifactVersionsMetadataResponse> out) {
       requests.add(r);
       out.onNext(ListArtifactVersionsMetadataResponse.newBuilder()
@@ -164,7 +167,7 @@ class InProcessArtifactTest {
 
     @Override
     public void getArtifactVersion(
-        GetArtifactVersionRequest r, StreamObserver<ArtifactVersion> out) {
+        GetArtifactVersionRequest r, StreamObserver<GetArtifactVersionResponse> out) {
       requests.add(r);
       if (noApp(r.getAppName(), out)) {
         return;
@@ -175,13 +178,13 @@ class InProcessArtifactTest {
         out.onError(notFound());
         return;
       }
-      out.onNext(list.get(r.getVersion()));
+      out.onNext(GetArtifactVersionResponse.newBuilder().setArtifactVersion(list.get(r.getVersion())).build());
       out.onCompleted();
     }
 
     @Override
     public synchronized void saveArtifact(
-        SaveArtifactRequest r, StreamObserver<ArtifactVersion> out) {
+        SaveArtifactRequest r, StreamObserver<SaveArtifactResponse> out) {
       requests.add(r);
       if (noApp(r.getAppName(), out)) {
         return;
@@ -197,7 +200,7 @@ class InProcessArtifactTest {
           .setMimeType(Artifacts.mimeType(r.getArtifact()))
           .build();
       versions.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
-      out.onNext(v);
+      out.onNext(SaveArtifactResponse.newBuilder().setArtifactVersion(v).build());
       out.onCompleted();
     }
 
