@@ -12,6 +12,8 @@ import (
 // [artifacts.Service.Delete].
 func (s *Store) Delete(ctx context.Context, key artifacts.Key) error {
 	const op = "artifacts.delete"
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	loc, err := locate(key)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)

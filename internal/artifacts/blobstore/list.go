@@ -15,6 +15,8 @@ import (
 // see [artifacts.Service.ListKeys].
 func (s *Store) ListKeys(ctx context.Context, appName, userID, sessionID string) ([]string, error) {
 	const op = "artifacts.list_keys"
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	if err := artifacts.ValidateScope(appName, userID, sessionID); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -58,6 +60,8 @@ func (s *Store) listNames(ctx context.Context, prefix, namePrefix string, names 
 // [artifacts.Service.ListVersions].
 func (s *Store) ListVersions(ctx context.Context, key artifacts.Key) ([]int64, error) {
 	const op = "artifacts.list_versions"
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	loc, err := locate(key)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
@@ -73,6 +77,8 @@ func (s *Store) ListVersions(ctx context.Context, key artifacts.Key) ([]int64, e
 // [artifacts.Service.ListArtifactVersions].
 func (s *Store) ListArtifactVersions(ctx context.Context, key artifacts.Key) ([]artifacts.Version, error) {
 	const op = "artifacts.list_artifact_versions"
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	loc, err := locate(key)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)

@@ -13,6 +13,8 @@ import (
 // Load returns a version of the artifact; see [artifacts.Service.Load].
 func (s *Store) Load(ctx context.Context, key artifacts.Key, version int64) (*v1.Part, error) {
 	const op = "artifacts.load"
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	loc, err := locate(key)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
@@ -53,6 +55,8 @@ func (s *Store) read(ctx context.Context, key string) ([]byte, error) {
 // [artifacts.Service.GetArtifactVersion].
 func (s *Store) GetArtifactVersion(ctx context.Context, key artifacts.Key, version int64) (artifacts.Version, error) {
 	const op = "artifacts.get_version"
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	loc, err := locate(key)
 	if err != nil {
 		return artifacts.Version{}, fmt.Errorf("%s: %w", op, err)

@@ -22,6 +22,8 @@ const maxSaveAttempts = 64
 // [artifacts.Service.Save].
 func (s *Store) Save(ctx context.Context, key artifacts.Key, part *v1.Part, customMetadata *structpb.Struct) (int64, error) {
 	const op = "artifacts.save"
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	loc, err := locate(key)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", op, err)

@@ -40,8 +40,10 @@
 package blobstore
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"gocloud.dev/blob"
@@ -53,11 +55,30 @@ var _ artifacts.Service = (*Store)(nil)
 // for concurrent use; see the package documentation for what concurrent
 // saves guarantee on each kind of bucket.
 type Store struct {
-	bucket *blob.Bucket
-	base   string
-	limits artifacts.Limits
-	log    *slog.Logger
-	locks  keyLocks
+	bucket  *blob.Bucket
+	base    string
+	limits  artifacts.Limits
+	log     *slog.Logger
+	locks   keyLocks
+	timeout time.Duration
+}
+
+// DefaultTimeout bounds each operation of a Store (all its requests to the
+// bucket) unless [WithTimeout] says otherwise.
+const DefaultTimeout = 30 * time.Second
+
+// WithTimeout bounds each operation; zero or less keeps [DefaultTimeout].
+func WithTimeout(d time.Duration) Option {
+	return optionFunc(func(s *Store) {
+		if d > 0 {
+			s.timeout = d
+		}
+	})
+}
+
+// bound is an operation's context: the caller's, ended after the timeout.
+func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.timeout)
 }
 
 // Option configures a [Store].
@@ -83,10 +104,11 @@ func WithLogger(l *slog.Logger) Option {
 // should name where the bucket's keys start.
 func New(bucket *blob.Bucket, base string, opts ...Option) *Store {
 	s := &Store{
-		bucket: bucket,
-		base:   base,
-		limits: artifacts.Limits{}.Resolved(),
-		log:    slog.Default(),
+		bucket:  bucket,
+		base:    base,
+		limits:  artifacts.Limits{}.Resolved(),
+		log:     slog.Default(),
+		timeout: DefaultTimeout,
 	}
 	for _, o := range opts {
 		o.apply(s)
