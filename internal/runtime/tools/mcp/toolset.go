@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -19,6 +20,12 @@ var reserved = []string{"adk_request_credential", "adk_request_confirmation", "a
 // Toolset is ADK's McpToolset: the tools a server lists, narrowed by a
 // filter and renamed with a prefix.
 type Toolset struct {
+	mu sync.Mutex
+	// listed and built: the server list last turned into tools, and those
+	// tools, so that each model call does not convert the schemas again.
+	listed []*mcp.Tool
+	built  []runtime.Tool
+
 	server *Server
 	// Filter keeps only the tools of these names (the server's names);
 	// empty keeps all.
@@ -43,6 +50,11 @@ func (ts *Toolset) Tools(ictx *runtime.InvocationContext) ([]runtime.Tool, error
 		return nil, &runtime.Error{Code: runtime.CodeUnavailable, Reason: "MCP_UNAVAILABLE",
 			Message: fmt.Sprintf("Failed to get tools from MCP server %s: %v", ts.server.params, err), Err: err}
 	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if len(list) > 0 && len(list) == len(ts.listed) && &list[0] == &ts.listed[0] {
+		return ts.built, nil
+	}
 	out := make([]runtime.Tool, 0, len(list))
 	for _, t := range list {
 		if slices.Contains(reserved, t.Name) {
@@ -54,6 +66,7 @@ func (ts *Toolset) Tools(ictx *runtime.InvocationContext) ([]runtime.Tool, error
 		}
 		out = append(out, ts.tool(t))
 	}
+	ts.listed, ts.built = list, out
 	return out, nil
 }
 
@@ -62,7 +75,13 @@ func (ts *Toolset) tool(t *mcp.Tool) *Tool {
 	if ts.prefix != "" {
 		name = ts.prefix + "_" + name
 	}
-	return &Tool{server: ts.server, mcpName: t.Name, name: name, description: t.Description, input: t.InputSchema}
+	decl := &v1.FunctionDeclaration{Name: name, Description: t.Description}
+	if m := schemaMap(t.InputSchema); m != nil {
+		if s, err := structpb.NewStruct(geminiSchema(m)); err == nil {
+			decl.Parameters = s
+		}
+	}
+	return &Tool{server: ts.server, mcpName: t.Name, name: name, description: t.Description, decl: decl}
 }
 
 // Tool is one tool of an MCP server, called on the server's session.
@@ -71,7 +90,7 @@ type Tool struct {
 	mcpName     string
 	name        string
 	description string
-	input       any
+	decl        *v1.FunctionDeclaration
 }
 
 // Name implements [runtime.Tool].
@@ -84,16 +103,8 @@ func (t *Tool) Description() string { return t.description }
 func (t *Tool) IsLongRunning() bool { return false }
 
 // Declaration implements [runtime.Tool]: the input schema as ADK converts
-// it for Gemini.
-func (t *Tool) Declaration() *v1.FunctionDeclaration {
-	decl := &v1.FunctionDeclaration{Name: t.name, Description: t.description}
-	if m := schemaMap(t.input); m != nil {
-		if s, err := structpb.NewStruct(geminiSchema(m)); err == nil {
-			decl.Parameters = s
-		}
-	}
-	return decl
-}
+// it for Gemini, converted once.
+func (t *Tool) Declaration() *v1.FunctionDeclaration { return t.decl }
 
 // schemaMap reads an input schema as a JSON object.
 func schemaMap(v any) map[string]any {
