@@ -101,3 +101,16 @@ func NullResult() *structpb.Struct { return wrapResult(structpb.NewNullValue()) 
 type RequestProcessor interface {
 	ProcessRequest(ictx *InvocationContext, req *v1.LlmRequest) error
 }
+
+// AppendInstruction joins text to the request's system instruction with a
+// blank line, as ADK's LlmRequest.append_instructions does.
+func AppendInstruction(req *v1.LlmRequest, text string) {
+	if req.Config == nil {
+		req.Config = &v1.GenerateContentConfig{}
+	}
+	if req.Config.SystemInstruction == "" {
+		req.Config.SystemInstruction = text
+		return
+	}
+	req.Config.SystemInstruction += "\n\n" + text
+}

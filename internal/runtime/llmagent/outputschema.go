@@ -69,9 +69,9 @@ func (a *Agent) outputSchema(ictx *runtime.InvocationContext, r *request) {
 	}
 	r.tools[setModelResponseName] = smr
 	if smr.object {
-		appendInstruction(r.llm, objectSchemaInstruction)
+		runtime.AppendInstruction(r.llm, objectSchemaInstruction)
 	} else {
-		appendInstruction(r.llm, valueSchemaInstruction)
+		runtime.AppendInstruction(r.llm, valueSchemaInstruction)
 	}
 	if rounds >= maxToolRounds-1 {
 		r.llm.Config.ToolConfig = &v1.ToolConfig{FunctionCallingConfig: &v1.FunctionCallingConfig{

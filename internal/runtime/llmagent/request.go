@@ -155,10 +155,10 @@ func (a *Agent) instructions(ictx *runtime.InvocationContext, req *v1.LlmRequest
 		if err != nil {
 			return nil, err
 		}
-		appendInstruction(req, si)
+		runtime.AppendInstruction(req, si)
 	}
 	if a.cfg.StaticInstruction != "" {
-		appendInstruction(req, a.cfg.StaticInstruction)
+		runtime.AppendInstruction(req, a.cfg.StaticInstruction)
 	}
 	if a.cfg.Instruction == "" {
 		return nil, nil
@@ -170,7 +170,7 @@ func (a *Agent) instructions(ictx *runtime.InvocationContext, req *v1.LlmRequest
 	if a.cfg.StaticInstruction != "" {
 		return &v1.Content{Role: "user", Parts: []*v1.Part{{Text: si}}}, nil
 	}
-	appendInstruction(req, si)
+	runtime.AppendInstruction(req, si)
 	return nil, nil
 }
 
@@ -205,7 +205,7 @@ func (a *Agent) identity(req *v1.LlmRequest) {
 	if a.cfg.Description != "" {
 		si += ` The description about you is "` + a.cfg.Description + `".`
 	}
-	appendInstruction(req, si)
+	runtime.AppendInstruction(req, si)
 }
 
 // contents sets the conversation history and places instruction content
@@ -269,13 +269,4 @@ func functionTool(cfg *v1.GenerateContentConfig) *v1.Tool {
 	t := &v1.Tool{}
 	cfg.Tools = append(cfg.Tools, t)
 	return t
-}
-
-// appendInstruction joins instructions with a blank line, as ADK does.
-func appendInstruction(req *v1.LlmRequest, text string) {
-	if req.Config.SystemInstruction == "" {
-		req.Config.SystemInstruction = text
-		return
-	}
-	req.Config.SystemInstruction += "\n\n" + text
 }

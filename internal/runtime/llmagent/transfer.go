@@ -65,7 +65,7 @@ func (a *Agent) agentTransfer(ictx *runtime.InvocationContext, r *request) {
 	if len(targets) == 0 {
 		return
 	}
-	appendInstruction(r.llm, a.transferInstruction(tree, targets))
+	runtime.AppendInstruction(r.llm, a.transferInstruction(tree, targets))
 	tool := newTransferTool(targets, ictx.App().Behavior)
 	r.procTools = append(r.procTools, tool)
 	if r.tools == nil {

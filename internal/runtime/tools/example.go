@@ -52,6 +52,6 @@ func (t *ExampleTool) ProcessRequest(ictx *runtime.InvocationContext, req *v1.Ll
 	if req.GetModel() == "" || strings.Contains(req.GetModel(), "gemini-2") {
 		text = t.gemini2
 	}
-	appendInstruction(req, text)
+	runtime.AppendInstruction(req, text)
 	return nil
 }

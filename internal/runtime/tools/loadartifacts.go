@@ -78,7 +78,7 @@ func (LoadArtifacts) ProcessRequest(ictx *runtime.InvocationContext, req *v1.Llm
 	for i, n := range names {
 		list[i] = structpb.NewStringValue(n)
 	}
-	appendInstruction(req, "You have a list of artifacts:\n  "+pyfmt.JSONDumps(structpb.NewListValue(&structpb.ListValue{Values: list}))+
+	runtime.AppendInstruction(req, "You have a list of artifacts:\n  "+pyfmt.JSONDumps(structpb.NewListValue(&structpb.ListValue{Values: list}))+
 		"\n\n  When the user asks questions about any of the artifacts, you should call the\n"+
 		"  `load_artifacts` function to load the artifact. Always call load_artifacts\n"+
 		"  before answering questions related to the artifacts, regardless of whether the\n"+

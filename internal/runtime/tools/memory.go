@@ -58,7 +58,7 @@ func (t LoadMemory) DeclarationFor(b runtime.Behavior) *v1.FunctionDeclaration {
 // ProcessRequest implements [runtime.RequestProcessor]: the instruction
 // that the model has memory.
 func (LoadMemory) ProcessRequest(_ *runtime.InvocationContext, req *v1.LlmRequest) error {
-	appendInstruction(req, loadMemoryInstruction)
+	runtime.AppendInstruction(req, loadMemoryInstruction)
 	return nil
 }
 
@@ -169,21 +169,8 @@ func (PreloadMemory) ProcessRequest(ictx *runtime.InvocationContext, req *v1.Llm
 	if len(lines) == 0 {
 		return nil
 	}
-	appendInstruction(req, "The following content is from your previous conversations with the user.\n"+
+	runtime.AppendInstruction(req, "The following content is from your previous conversations with the user.\n"+
 		"They may be useful for answering the user's current query.\n<PAST_CONVERSATIONS>\n"+
 		strings.Join(lines, "\n")+"\n</PAST_CONVERSATIONS>\n")
 	return nil
-}
-
-// appendInstruction joins an instruction to the system instruction with a
-// blank line, as ADK's append_instructions does.
-func appendInstruction(req *v1.LlmRequest, text string) {
-	if req.Config == nil {
-		req.Config = &v1.GenerateContentConfig{}
-	}
-	if req.Config.SystemInstruction == "" {
-		req.Config.SystemInstruction = text
-		return
-	}
-	req.Config.SystemInstruction += "\n\n" + text
 }
