@@ -125,12 +125,14 @@ model: m
 instruction: "Report: {artifact.report.pdf?}"
 tools:
   - name: make_report
+  - name: load_artifacts
 `)}}
 
 // TestClientToolSavesArtifact: a client tool returns a PDF in
 // ToolResult.artifacts; it is stored as version 0, the response event's
 // artifact_delta says so, the next turn's {artifact.report.pdf} inserts it
-// as ADK does (str() of the Part), and the artifact routes serve it.
+// as ADK does (str() of the Part), a turn over REST /run sees it through
+// load_artifacts, and the artifact routes serve it.
 func TestClientToolSavesArtifact(t *testing.T) {
 	t.Parallel()
 	store, err := blobstore.Open(t.Context(), "memory://")
@@ -174,6 +176,18 @@ func TestClientToolSavesArtifact(t *testing.T) {
 		"audio_transcription=None media_processing=None speech_metadata=None"
 	if got := reqs[2].GetConfig().GetSystemInstruction(); !strings.HasPrefix(got, want+"\n\n") {
 		t.Errorf("instruction after the save:\n%q\nwant it to start\n%q", got, want)
+	}
+	fx.model.Enqueue(et.Call("load_artifacts", `{"artifact_names":["report.pdf"]}`), et.Text("A PDF."))
+	code, body := postJSON(t, fx.serveHTTP(t).URL+"/run", `{"appName":"`+appName+`","userId":"`+userID+`","sessionId":"`+sid+
+		`","newMessage":{"role":"user","parts":[{"text":"What is in it?"}]}}`)
+	if code != 200 || !strings.Contains(body, "A PDF.") {
+		t.Fatalf("/run: %d %s", code, body)
+	}
+	reqs = fx.model.Requests()
+	contents := reqs[len(reqs)-1].GetContents()
+	if diff := cmp.Diff(&v1.Content{Role: "user", Parts: []*v1.Part{{Text: "Artifact report.pdf is:"},
+		{InlineData: &v1.Blob{MimeType: "application/pdf", Data: pdf}}}}, contents[len(contents)-1], protocmp.Transform()); diff != "" {
+		t.Errorf("load_artifacts over REST (-want +got):\n%s", diff)
 	}
 	loaded, err := api.NewArtifactServiceClient(fx.conn).LoadArtifact(ctx, &api.LoadArtifactRequest{AppName: appName, UserId: userID,
 		SessionId: sid, Filename: "report.pdf"})
@@ -269,5 +283,41 @@ func TestCallbackSavesArtifact(t *testing.T) {
 	part, err := store.Load(ctx, artifacts.Key{AppName: appName, UserID: userID, SessionID: sid, Filename: "note.txt"}, artifacts.Latest)
 	if err != nil || part.GetText() != "seen" {
 		t.Errorf("stored = %v, %v", part, err)
+	}
+}
+
+// TestClientToolHostileArtifact: a file name that would leave its scope
+// fails the run with ADK's text and saves nothing; the session runs again.
+func TestClientToolHostileArtifact(t *testing.T) {
+	t.Parallel()
+	store, err := blobstore.Open(t.Context(), "memory://")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := newFixture(t, withApp(artifactApp), withConfig(func(c *server.Config) {
+		c.Artifacts, c.Apps[0].Runner.Artifacts = store, store
+	}))
+	ctx := testContext(t)
+	s := &stack{fx}
+	sid := s.newSession(t, ctx)
+	fx.model.Enqueue(et.Call("make_report", `{}`), et.Text("Done."))
+	stream := fx.connect(t, ctx, startMsg(sid, "Make the report.", &api.ToolDeclaration{Name: "make_report"}))
+	head := recvUntil(t, stream, isToolCall)
+	res := &api.ToolResult{CallId: head[len(head)-1].GetToolCall().CallId,
+		Artifacts: map[string]*v1.Part{"../../escape.txt": {Text: "x"}}}
+	if err := stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_ToolResult{ToolResult: res}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = recvAll(stream)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "must not contain parent traversal") {
+		t.Fatalf("run: %v", err)
+	}
+	if names, err := store.ListKeys(ctx, appName, userID, sid); err != nil || len(names) != 0 {
+		t.Errorf("stored artifacts = %v, %v", names, err)
+	}
+	fx.model.Enqueue(et.Text("Hello again."))
+	if _, err := fx.run(ctx, &api.RunRequest{AppName: appName, UserId: userID, SessionId: sid,
+		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "Hi"}}}}); err != nil {
+		t.Errorf("the session does not run again: %v", err)
 	}
 }
