@@ -132,3 +132,16 @@ func TestMemoryNotConfigured(t *testing.T) {
 		t.Errorf("run: %v", err)
 	}
 }
+
+// TestSearchMemoryHostileQuery: a query past the memory store's bound is
+// refused before anything is searched.
+func TestSearchMemoryHostileQuery(t *testing.T) {
+	t.Parallel()
+	mem := inmemory.New()
+	fx := newFixture(t, withApp(memoryApp), withConfig(func(c *server.Config) { c.Memory = mem }))
+	_, err := fx.sessions.SearchMemory(context.Background(), &api.SearchMemoryRequest{AppName: appName, UserId: userID,
+		Query: strings.Repeat("cat ", 1<<13)})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "too long") {
+		t.Errorf("SearchMemory: %v", err)
+	}
+}
