@@ -43,14 +43,24 @@ CALLBACK_KIND_AFTER_TOOL: CallbackKind
 CALLBACK_KIND_ON_TOOL_ERROR: CallbackKind
 
 class RunConfig(_message.Message):
-    __slots__ = ("streaming_mode", "max_llm_calls", "custom_metadata")
+    __slots__ = ("streaming_mode", "max_llm_calls", "custom_metadata", "get_session_config")
     STREAMING_MODE_FIELD_NUMBER: _ClassVar[int]
     MAX_LLM_CALLS_FIELD_NUMBER: _ClassVar[int]
     CUSTOM_METADATA_FIELD_NUMBER: _ClassVar[int]
+    GET_SESSION_CONFIG_FIELD_NUMBER: _ClassVar[int]
     streaming_mode: StreamingMode
     max_llm_calls: int
     custom_metadata: _struct_pb2.Struct
-    def __init__(self, streaming_mode: _Optional[_Union[StreamingMode, str]] = ..., max_llm_calls: _Optional[int] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    get_session_config: GetSessionConfig
+    def __init__(self, streaming_mode: _Optional[_Union[StreamingMode, str]] = ..., max_llm_calls: _Optional[int] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., get_session_config: _Optional[_Union[GetSessionConfig, _Mapping]] = ...) -> None: ...
+
+class GetSessionConfig(_message.Message):
+    __slots__ = ("num_recent_events", "after_timestamp")
+    NUM_RECENT_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    AFTER_TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    num_recent_events: int
+    after_timestamp: float
+    def __init__(self, num_recent_events: _Optional[int] = ..., after_timestamp: _Optional[float] = ...) -> None: ...
 
 class RunRequest(_message.Message):
     __slots__ = ("app_name", "user_id", "session_id", "new_message", "state_delta", "invocation_id", "run_config", "streaming", "request_id")
@@ -81,26 +91,30 @@ class RunResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class ConnectRequest(_message.Message):
-    __slots__ = ("start", "tool_result", "cancel", "callback_result")
+    __slots__ = ("start", "tool_result", "cancel", "callback_result", "code_result")
     START_FIELD_NUMBER: _ClassVar[int]
     TOOL_RESULT_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
     CALLBACK_RESULT_FIELD_NUMBER: _ClassVar[int]
+    CODE_RESULT_FIELD_NUMBER: _ClassVar[int]
     start: StartRun
     tool_result: ToolResult
     cancel: CancelRun
     callback_result: CallbackResult
-    def __init__(self, start: _Optional[_Union[StartRun, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., cancel: _Optional[_Union[CancelRun, _Mapping]] = ..., callback_result: _Optional[_Union[CallbackResult, _Mapping]] = ...) -> None: ...
+    code_result: CodeResult
+    def __init__(self, start: _Optional[_Union[StartRun, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., cancel: _Optional[_Union[CancelRun, _Mapping]] = ..., callback_result: _Optional[_Union[CallbackResult, _Mapping]] = ..., code_result: _Optional[_Union[CodeResult, _Mapping]] = ...) -> None: ...
 
 class StartRun(_message.Message):
-    __slots__ = ("run", "tools", "callbacks")
+    __slots__ = ("run", "tools", "callbacks", "code_executor")
     RUN_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     CALLBACKS_FIELD_NUMBER: _ClassVar[int]
+    CODE_EXECUTOR_FIELD_NUMBER: _ClassVar[int]
     run: RunRequest
     tools: _containers.RepeatedCompositeFieldContainer[ToolDeclaration]
     callbacks: _containers.RepeatedCompositeFieldContainer[CallbackDeclaration]
-    def __init__(self, run: _Optional[_Union[RunRequest, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[ToolDeclaration, _Mapping]]] = ..., callbacks: _Optional[_Iterable[_Union[CallbackDeclaration, _Mapping]]] = ...) -> None: ...
+    code_executor: bool
+    def __init__(self, run: _Optional[_Union[RunRequest, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[ToolDeclaration, _Mapping]]] = ..., callbacks: _Optional[_Iterable[_Union[CallbackDeclaration, _Mapping]]] = ..., code_executor: _Optional[bool] = ...) -> None: ...
 
 class CallbackDeclaration(_message.Message):
     __slots__ = ("name",)
@@ -203,16 +217,58 @@ class CancelRun(_message.Message):
     def __init__(self) -> None: ...
 
 class ConnectResponse(_message.Message):
-    __slots__ = ("event", "tool_call", "done", "callback_call")
+    __slots__ = ("event", "tool_call", "done", "callback_call", "code_execution")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_FIELD_NUMBER: _ClassVar[int]
     DONE_FIELD_NUMBER: _ClassVar[int]
     CALLBACK_CALL_FIELD_NUMBER: _ClassVar[int]
+    CODE_EXECUTION_FIELD_NUMBER: _ClassVar[int]
     event: _event_pb2.Event
     tool_call: ToolCall
     done: RunDone
     callback_call: CallbackCall
-    def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., done: _Optional[_Union[RunDone, _Mapping]] = ..., callback_call: _Optional[_Union[CallbackCall, _Mapping]] = ...) -> None: ...
+    code_execution: CodeExecutionCall
+    def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., done: _Optional[_Union[RunDone, _Mapping]] = ..., callback_call: _Optional[_Union[CallbackCall, _Mapping]] = ..., code_execution: _Optional[_Union[CodeExecutionCall, _Mapping]] = ...) -> None: ...
+
+class CodeExecutionCall(_message.Message):
+    __slots__ = ("call_id", "invocation_id", "agent_name", "language", "code", "input_files", "execution_id")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    INPUT_FILES_FIELD_NUMBER: _ClassVar[int]
+    EXECUTION_ID_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    invocation_id: str
+    agent_name: str
+    language: str
+    code: str
+    input_files: _containers.RepeatedCompositeFieldContainer[File]
+    execution_id: str
+    def __init__(self, call_id: _Optional[str] = ..., invocation_id: _Optional[str] = ..., agent_name: _Optional[str] = ..., language: _Optional[str] = ..., code: _Optional[str] = ..., input_files: _Optional[_Iterable[_Union[File, _Mapping]]] = ..., execution_id: _Optional[str] = ...) -> None: ...
+
+class File(_message.Message):
+    __slots__ = ("name", "mime_type", "content")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MIME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    mime_type: str
+    content: bytes
+    def __init__(self, name: _Optional[str] = ..., mime_type: _Optional[str] = ..., content: _Optional[bytes] = ...) -> None: ...
+
+class CodeResult(_message.Message):
+    __slots__ = ("call_id", "stdout", "stderr", "output_files")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    STDOUT_FIELD_NUMBER: _ClassVar[int]
+    STDERR_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FILES_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    stdout: str
+    stderr: str
+    output_files: _containers.RepeatedCompositeFieldContainer[File]
+    def __init__(self, call_id: _Optional[str] = ..., stdout: _Optional[str] = ..., stderr: _Optional[str] = ..., output_files: _Optional[_Iterable[_Union[File, _Mapping]]] = ...) -> None: ...
 
 class ToolCall(_message.Message):
     __slots__ = ("call_id", "invocation_id", "agent_name", "function_call", "state", "confirmation", "auth_response")

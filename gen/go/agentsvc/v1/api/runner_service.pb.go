@@ -152,8 +152,12 @@ type RunConfig struct {
 	// of zero or less means no limit.
 	MaxLlmCalls    *int32           `protobuf:"varint,2,opt,name=max_llm_calls,json=maxLlmCalls,proto3,oneof" json:"max_llm_calls,omitempty"`
 	CustomMetadata *structpb.Struct `protobuf:"bytes,3,opt,name=custom_metadata,json=customMetadata,proto3" json:"custom_metadata,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Which events of the session the invocation loads, as ADK's
+	// RunConfig.get_session_config: with a long session, the invocation reads
+	// only the recent events instead of the whole history.
+	GetSessionConfig *GetSessionConfig `protobuf:"bytes,4,opt,name=get_session_config,json=getSessionConfig,proto3" json:"get_session_config,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *RunConfig) Reset() {
@@ -207,6 +211,70 @@ func (x *RunConfig) GetCustomMetadata() *structpb.Struct {
 	return nil
 }
 
+func (x *RunConfig) GetGetSessionConfig() *GetSessionConfig {
+	if x != nil {
+		return x.GetSessionConfig
+	}
+	return nil
+}
+
+// GetSessionConfig selects the events an invocation loads (ADK's
+// GetSessionConfig). Unset fields apply no filter.
+type GetSessionConfig struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// At most this many of the most recent events; 0 loads none.
+	NumRecentEvents *int32 `protobuf:"varint,1,opt,name=num_recent_events,json=numRecentEvents,proto3,oneof" json:"num_recent_events,omitempty"`
+	// Only events whose timestamp is at or after this time (seconds since the
+	// epoch).
+	AfterTimestamp *float64 `protobuf:"fixed64,2,opt,name=after_timestamp,json=afterTimestamp,proto3,oneof" json:"after_timestamp,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *GetSessionConfig) Reset() {
+	*x = GetSessionConfig{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetSessionConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetSessionConfig) ProtoMessage() {}
+
+func (x *GetSessionConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetSessionConfig.ProtoReflect.Descriptor instead.
+func (*GetSessionConfig) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *GetSessionConfig) GetNumRecentEvents() int32 {
+	if x != nil && x.NumRecentEvents != nil {
+		return *x.NumRecentEvents
+	}
+	return 0
+}
+
+func (x *GetSessionConfig) GetAfterTimestamp() float64 {
+	if x != nil && x.AfterTimestamp != nil {
+		return *x.AfterTimestamp
+	}
+	return 0
+}
+
 // RunRequest starts an invocation on an existing session.
 type RunRequest struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -238,7 +306,7 @@ type RunRequest struct {
 
 func (x *RunRequest) Reset() {
 	*x = RunRequest{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[1]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -250,7 +318,7 @@ func (x *RunRequest) String() string {
 func (*RunRequest) ProtoMessage() {}
 
 func (x *RunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[1]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -263,7 +331,7 @@ func (x *RunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunRequest.ProtoReflect.Descriptor instead.
 func (*RunRequest) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{1}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *RunRequest) GetAppName() string {
@@ -339,7 +407,7 @@ type RunResponse struct {
 
 func (x *RunResponse) Reset() {
 	*x = RunResponse{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[2]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -351,7 +419,7 @@ func (x *RunResponse) String() string {
 func (*RunResponse) ProtoMessage() {}
 
 func (x *RunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[2]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -364,7 +432,7 @@ func (x *RunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunResponse.ProtoReflect.Descriptor instead.
 func (*RunResponse) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{2}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *RunResponse) GetEvent() *v1.Event {
@@ -383,6 +451,7 @@ type ConnectRequest struct {
 	//	*ConnectRequest_ToolResult
 	//	*ConnectRequest_Cancel
 	//	*ConnectRequest_CallbackResult
+	//	*ConnectRequest_CodeResult
 	Kind          isConnectRequest_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -390,7 +459,7 @@ type ConnectRequest struct {
 
 func (x *ConnectRequest) Reset() {
 	*x = ConnectRequest{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[3]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -402,7 +471,7 @@ func (x *ConnectRequest) String() string {
 func (*ConnectRequest) ProtoMessage() {}
 
 func (x *ConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[3]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -415,7 +484,7 @@ func (x *ConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectRequest.ProtoReflect.Descriptor instead.
 func (*ConnectRequest) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{3}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ConnectRequest) GetKind() isConnectRequest_Kind {
@@ -461,6 +530,15 @@ func (x *ConnectRequest) GetCallbackResult() *CallbackResult {
 	return nil
 }
 
+func (x *ConnectRequest) GetCodeResult() *CodeResult {
+	if x != nil {
+		if x, ok := x.Kind.(*ConnectRequest_CodeResult); ok {
+			return x.CodeResult
+		}
+	}
+	return nil
+}
+
 type isConnectRequest_Kind interface {
 	isConnectRequest_Kind()
 }
@@ -481,6 +559,10 @@ type ConnectRequest_CallbackResult struct {
 	CallbackResult *CallbackResult `protobuf:"bytes,4,opt,name=callback_result,json=callbackResult,proto3,oneof"`
 }
 
+type ConnectRequest_CodeResult struct {
+	CodeResult *CodeResult `protobuf:"bytes,5,opt,name=code_result,json=codeResult,proto3,oneof"`
+}
+
 func (*ConnectRequest_Start) isConnectRequest_Kind() {}
 
 func (*ConnectRequest_ToolResult) isConnectRequest_Kind() {}
@@ -488,6 +570,8 @@ func (*ConnectRequest_ToolResult) isConnectRequest_Kind() {}
 func (*ConnectRequest_Cancel) isConnectRequest_Kind() {}
 
 func (*ConnectRequest_CallbackResult) isConnectRequest_Kind() {}
+
+func (*ConnectRequest_CodeResult) isConnectRequest_Kind() {}
 
 // StartRun opens a Connect invocation and declares the client's tools and
 // callbacks.
@@ -498,14 +582,18 @@ type StartRun struct {
 	// The callbacks the client runs. Every callback that an agent of the app
 	// names in its *_callbacks entries must be declared; each declared name
 	// must be named by some agent.
-	Callbacks     []*CallbackDeclaration `protobuf:"bytes,3,rep,name=callbacks,proto3" json:"callbacks,omitempty"`
+	Callbacks []*CallbackDeclaration `protobuf:"bytes,3,rep,name=callbacks,proto3" json:"callbacks,omitempty"`
+	// The client runs the code of agents whose code_executor is
+	// ClientCodeExecutor: the server sends a CodeExecutionCall per code block
+	// the model writes, and the client answers with a CodeResult.
+	CodeExecutor  bool `protobuf:"varint,4,opt,name=code_executor,json=codeExecutor,proto3" json:"code_executor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StartRun) Reset() {
 	*x = StartRun{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[4]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -517,7 +605,7 @@ func (x *StartRun) String() string {
 func (*StartRun) ProtoMessage() {}
 
 func (x *StartRun) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[4]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -530,7 +618,7 @@ func (x *StartRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRun.ProtoReflect.Descriptor instead.
 func (*StartRun) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{4}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *StartRun) GetRun() *RunRequest {
@@ -554,6 +642,13 @@ func (x *StartRun) GetCallbacks() []*CallbackDeclaration {
 	return nil
 }
 
+func (x *StartRun) GetCodeExecutor() bool {
+	if x != nil {
+		return x.CodeExecutor
+	}
+	return false
+}
+
 // CallbackDeclaration declares a callback that lives in the client.
 type CallbackDeclaration struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -567,7 +662,7 @@ type CallbackDeclaration struct {
 
 func (x *CallbackDeclaration) Reset() {
 	*x = CallbackDeclaration{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[5]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -579,7 +674,7 @@ func (x *CallbackDeclaration) String() string {
 func (*CallbackDeclaration) ProtoMessage() {}
 
 func (x *CallbackDeclaration) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[5]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -592,7 +687,7 @@ func (x *CallbackDeclaration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackDeclaration.ProtoReflect.Descriptor instead.
 func (*CallbackDeclaration) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{5}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CallbackDeclaration) GetName() string {
@@ -632,7 +727,7 @@ type CallbackCall struct {
 
 func (x *CallbackCall) Reset() {
 	*x = CallbackCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -644,7 +739,7 @@ func (x *CallbackCall) String() string {
 func (*CallbackCall) ProtoMessage() {}
 
 func (x *CallbackCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -657,7 +752,7 @@ func (x *CallbackCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackCall.ProtoReflect.Descriptor instead.
 func (*CallbackCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{6}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CallbackCall) GetCallId() string {
@@ -766,7 +861,7 @@ type CallbackResult struct {
 
 func (x *CallbackResult) Reset() {
 	*x = CallbackResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -778,7 +873,7 @@ func (x *CallbackResult) String() string {
 func (*CallbackResult) ProtoMessage() {}
 
 func (x *CallbackResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -791,7 +886,7 @@ func (x *CallbackResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackResult.ProtoReflect.Descriptor instead.
 func (*CallbackResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{7}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CallbackResult) GetCallId() string {
@@ -918,7 +1013,7 @@ type ToolDeclaration struct {
 
 func (x *ToolDeclaration) Reset() {
 	*x = ToolDeclaration{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -930,7 +1025,7 @@ func (x *ToolDeclaration) String() string {
 func (*ToolDeclaration) ProtoMessage() {}
 
 func (x *ToolDeclaration) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -943,7 +1038,7 @@ func (x *ToolDeclaration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolDeclaration.ProtoReflect.Descriptor instead.
 func (*ToolDeclaration) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{8}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ToolDeclaration) GetName() string {
@@ -1009,7 +1104,7 @@ type ToolResult struct {
 
 func (x *ToolResult) Reset() {
 	*x = ToolResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1021,7 +1116,7 @@ func (x *ToolResult) String() string {
 func (*ToolResult) ProtoMessage() {}
 
 func (x *ToolResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1034,7 +1129,7 @@ func (x *ToolResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResult.ProtoReflect.Descriptor instead.
 func (*ToolResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{9}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ToolResult) GetCallId() string {
@@ -1081,7 +1176,7 @@ type CancelRun struct {
 
 func (x *CancelRun) Reset() {
 	*x = CancelRun{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1093,7 +1188,7 @@ func (x *CancelRun) String() string {
 func (*CancelRun) ProtoMessage() {}
 
 func (x *CancelRun) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1106,7 +1201,7 @@ func (x *CancelRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRun.ProtoReflect.Descriptor instead.
 func (*CancelRun) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{10}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{11}
 }
 
 // ConnectResponse is one server message of a Connect stream.
@@ -1118,6 +1213,7 @@ type ConnectResponse struct {
 	//	*ConnectResponse_ToolCall
 	//	*ConnectResponse_Done
 	//	*ConnectResponse_CallbackCall
+	//	*ConnectResponse_CodeExecution
 	Kind          isConnectResponse_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1125,7 +1221,7 @@ type ConnectResponse struct {
 
 func (x *ConnectResponse) Reset() {
 	*x = ConnectResponse{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1137,7 +1233,7 @@ func (x *ConnectResponse) String() string {
 func (*ConnectResponse) ProtoMessage() {}
 
 func (x *ConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1150,7 +1246,7 @@ func (x *ConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectResponse.ProtoReflect.Descriptor instead.
 func (*ConnectResponse) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{11}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ConnectResponse) GetKind() isConnectResponse_Kind {
@@ -1196,6 +1292,15 @@ func (x *ConnectResponse) GetCallbackCall() *CallbackCall {
 	return nil
 }
 
+func (x *ConnectResponse) GetCodeExecution() *CodeExecutionCall {
+	if x != nil {
+		if x, ok := x.Kind.(*ConnectResponse_CodeExecution); ok {
+			return x.CodeExecution
+		}
+	}
+	return nil
+}
+
 type isConnectResponse_Kind interface {
 	isConnectResponse_Kind()
 }
@@ -1216,6 +1321,10 @@ type ConnectResponse_CallbackCall struct {
 	CallbackCall *CallbackCall `protobuf:"bytes,4,opt,name=callback_call,json=callbackCall,proto3,oneof"`
 }
 
+type ConnectResponse_CodeExecution struct {
+	CodeExecution *CodeExecutionCall `protobuf:"bytes,5,opt,name=code_execution,json=codeExecution,proto3,oneof"`
+}
+
 func (*ConnectResponse_Event) isConnectResponse_Kind() {}
 
 func (*ConnectResponse_ToolCall) isConnectResponse_Kind() {}
@@ -1223,6 +1332,243 @@ func (*ConnectResponse_ToolCall) isConnectResponse_Kind() {}
 func (*ConnectResponse_Done) isConnectResponse_Kind() {}
 
 func (*ConnectResponse_CallbackCall) isConnectResponse_Kind() {}
+
+func (*ConnectResponse_CodeExecution) isConnectResponse_Kind() {}
+
+// CodeExecutionCall asks the client to run a code block the model wrote
+// (ADK's CodeExecutionInput).
+type CodeExecutionCall struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Unique within the invocation; the result carries it back.
+	CallId       string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	InvocationId string `protobuf:"bytes,2,opt,name=invocation_id,json=invocationId,proto3" json:"invocation_id,omitempty"`
+	AgentName    string `protobuf:"bytes,3,opt,name=agent_name,json=agentName,proto3" json:"agent_name,omitempty"`
+	// The language of the block, lower case ("python" or "tool_code" by
+	// ADK's default delimiters).
+	Language string `protobuf:"bytes,4,opt,name=language,proto3" json:"language,omitempty"`
+	Code     string `protobuf:"bytes,5,opt,name=code,proto3" json:"code,omitempty"`
+	// Data files the code may read: files the user sent inline, as ADK's
+	// data-file preprocessing provides them.
+	InputFiles []*File `protobuf:"bytes,6,rep,name=input_files,json=inputFiles,proto3" json:"input_files,omitempty"`
+	// Set by a stateful executor: calls with the same id share their
+	// interpreter state (ADK uses the session id).
+	ExecutionId   string `protobuf:"bytes,7,opt,name=execution_id,json=executionId,proto3" json:"execution_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CodeExecutionCall) Reset() {
+	*x = CodeExecutionCall{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CodeExecutionCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CodeExecutionCall) ProtoMessage() {}
+
+func (x *CodeExecutionCall) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CodeExecutionCall.ProtoReflect.Descriptor instead.
+func (*CodeExecutionCall) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *CodeExecutionCall) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *CodeExecutionCall) GetInvocationId() string {
+	if x != nil {
+		return x.InvocationId
+	}
+	return ""
+}
+
+func (x *CodeExecutionCall) GetAgentName() string {
+	if x != nil {
+		return x.AgentName
+	}
+	return ""
+}
+
+func (x *CodeExecutionCall) GetLanguage() string {
+	if x != nil {
+		return x.Language
+	}
+	return ""
+}
+
+func (x *CodeExecutionCall) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *CodeExecutionCall) GetInputFiles() []*File {
+	if x != nil {
+		return x.InputFiles
+	}
+	return nil
+}
+
+func (x *CodeExecutionCall) GetExecutionId() string {
+	if x != nil {
+		return x.ExecutionId
+	}
+	return ""
+}
+
+// File is a file given to or produced by executed code.
+type File struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	MimeType      string                 `protobuf:"bytes,2,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
+	Content       []byte                 `protobuf:"bytes,3,opt,name=content,proto3" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *File) Reset() {
+	*x = File{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *File) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*File) ProtoMessage() {}
+
+func (x *File) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use File.ProtoReflect.Descriptor instead.
+func (*File) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *File) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *File) GetMimeType() string {
+	if x != nil {
+		return x.MimeType
+	}
+	return ""
+}
+
+func (x *File) GetContent() []byte {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+// CodeResult answers a CodeExecutionCall (ADK's CodeExecutionResult).
+type CodeResult struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	CallId string                 `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	Stdout string                 `protobuf:"bytes,2,opt,name=stdout,proto3" json:"stdout,omitempty"`
+	// A non-empty stderr is the code's error: ADK retries the model with it
+	// up to error_retry_attempts times.
+	Stderr string `protobuf:"bytes,3,opt,name=stderr,proto3" json:"stderr,omitempty"`
+	// Files the code wrote; saved as artifacts when the app has an artifact
+	// store.
+	OutputFiles   []*File `protobuf:"bytes,4,rep,name=output_files,json=outputFiles,proto3" json:"output_files,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CodeResult) Reset() {
+	*x = CodeResult{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CodeResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CodeResult) ProtoMessage() {}
+
+func (x *CodeResult) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CodeResult.ProtoReflect.Descriptor instead.
+func (*CodeResult) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *CodeResult) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *CodeResult) GetStdout() string {
+	if x != nil {
+		return x.Stdout
+	}
+	return ""
+}
+
+func (x *CodeResult) GetStderr() string {
+	if x != nil {
+		return x.Stderr
+	}
+	return ""
+}
+
+func (x *CodeResult) GetOutputFiles() []*File {
+	if x != nil {
+		return x.OutputFiles
+	}
+	return nil
+}
 
 // ToolCall asks the client to run one of its tools.
 type ToolCall struct {
@@ -1247,7 +1593,7 @@ type ToolCall struct {
 
 func (x *ToolCall) Reset() {
 	*x = ToolCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1259,7 +1605,7 @@ func (x *ToolCall) String() string {
 func (*ToolCall) ProtoMessage() {}
 
 func (x *ToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1272,7 +1618,7 @@ func (x *ToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCall.ProtoReflect.Descriptor instead.
 func (*ToolCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{12}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ToolCall) GetCallId() string {
@@ -1334,7 +1680,7 @@ type RunDone struct {
 
 func (x *RunDone) Reset() {
 	*x = RunDone{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1346,7 +1692,7 @@ func (x *RunDone) String() string {
 func (*RunDone) ProtoMessage() {}
 
 func (x *RunDone) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1359,7 +1705,7 @@ func (x *RunDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDone.ProtoReflect.Descriptor instead.
 func (*RunDone) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{13}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RunDone) GetInvocationId() string {
@@ -1373,12 +1719,18 @@ var File_agentsvc_v1_runner_service_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\n" +
-	" agentsvc/v1/runner_service.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x17agentsvc/v1/event.proto\x1a\x15agentsvc/v1/llm.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xcb\x01\n" +
+	" agentsvc/v1/runner_service.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x17agentsvc/v1/event.proto\x1a\x15agentsvc/v1/llm.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x98\x02\n" +
 	"\tRunConfig\x12A\n" +
 	"\x0estreaming_mode\x18\x01 \x01(\x0e2\x1a.agentsvc.v1.StreamingModeR\rstreamingMode\x12'\n" +
 	"\rmax_llm_calls\x18\x02 \x01(\x05H\x00R\vmaxLlmCalls\x88\x01\x01\x12@\n" +
-	"\x0fcustom_metadata\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x0ecustomMetadataB\x10\n" +
-	"\x0e_max_llm_calls\"\xe9\x02\n" +
+	"\x0fcustom_metadata\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x0ecustomMetadata\x12K\n" +
+	"\x12get_session_config\x18\x04 \x01(\v2\x1d.agentsvc.v1.GetSessionConfigR\x10getSessionConfigB\x10\n" +
+	"\x0e_max_llm_calls\"\x9b\x01\n" +
+	"\x10GetSessionConfig\x12/\n" +
+	"\x11num_recent_events\x18\x01 \x01(\x05H\x00R\x0fnumRecentEvents\x88\x01\x01\x12,\n" +
+	"\x0fafter_timestamp\x18\x02 \x01(\x01H\x01R\x0eafterTimestamp\x88\x01\x01B\x14\n" +
+	"\x12_num_recent_eventsB\x12\n" +
+	"\x10_after_timestamp\"\xe9\x02\n" +
 	"\n" +
 	"RunRequest\x12\x19\n" +
 	"\bapp_name\x18\x01 \x01(\tR\aappName\x12\x17\n" +
@@ -1396,18 +1748,21 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\n" +
 	"request_id\x18\t \x01(\tR\trequestId\"7\n" +
 	"\vRunResponse\x12(\n" +
-	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xfd\x01\n" +
+	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xb9\x02\n" +
 	"\x0eConnectRequest\x12-\n" +
 	"\x05start\x18\x01 \x01(\v2\x15.agentsvc.v1.StartRunH\x00R\x05start\x12:\n" +
 	"\vtool_result\x18\x02 \x01(\v2\x17.agentsvc.v1.ToolResultH\x00R\n" +
 	"toolResult\x120\n" +
 	"\x06cancel\x18\x03 \x01(\v2\x16.agentsvc.v1.CancelRunH\x00R\x06cancel\x12F\n" +
-	"\x0fcallback_result\x18\x04 \x01(\v2\x1b.agentsvc.v1.CallbackResultH\x00R\x0ecallbackResultB\x06\n" +
-	"\x04kind\"\xa9\x01\n" +
+	"\x0fcallback_result\x18\x04 \x01(\v2\x1b.agentsvc.v1.CallbackResultH\x00R\x0ecallbackResult\x12:\n" +
+	"\vcode_result\x18\x05 \x01(\v2\x17.agentsvc.v1.CodeResultH\x00R\n" +
+	"codeResultB\x06\n" +
+	"\x04kind\"\xce\x01\n" +
 	"\bStartRun\x12)\n" +
 	"\x03run\x18\x01 \x01(\v2\x17.agentsvc.v1.RunRequestR\x03run\x122\n" +
 	"\x05tools\x18\x02 \x03(\v2\x1c.agentsvc.v1.ToolDeclarationR\x05tools\x12>\n" +
-	"\tcallbacks\x18\x03 \x03(\v2 .agentsvc.v1.CallbackDeclarationR\tcallbacks\")\n" +
+	"\tcallbacks\x18\x03 \x03(\v2 .agentsvc.v1.CallbackDeclarationR\tcallbacks\x12#\n" +
+	"\rcode_executor\x18\x04 \x01(\bR\fcodeExecutor\")\n" +
 	"\x13CallbackDeclaration\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"\xe0\x03\n" +
 	"\fCallbackCall\x12\x17\n" +
@@ -1460,13 +1815,34 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\x0eArtifactsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
 	"\x05value\x18\x02 \x01(\v2\x11.agentsvc.v1.PartR\x05value:\x028\x01\"\v\n" +
-	"\tCancelRun\"\xe9\x01\n" +
+	"\tCancelRun\"\xb2\x02\n" +
 	"\x0fConnectResponse\x12*\n" +
 	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventH\x00R\x05event\x124\n" +
 	"\ttool_call\x18\x02 \x01(\v2\x15.agentsvc.v1.ToolCallH\x00R\btoolCall\x12*\n" +
 	"\x04done\x18\x03 \x01(\v2\x14.agentsvc.v1.RunDoneH\x00R\x04done\x12@\n" +
-	"\rcallback_call\x18\x04 \x01(\v2\x19.agentsvc.v1.CallbackCallH\x00R\fcallbackCallB\x06\n" +
-	"\x04kind\"\xd7\x02\n" +
+	"\rcallback_call\x18\x04 \x01(\v2\x19.agentsvc.v1.CallbackCallH\x00R\fcallbackCall\x12G\n" +
+	"\x0ecode_execution\x18\x05 \x01(\v2\x1e.agentsvc.v1.CodeExecutionCallH\x00R\rcodeExecutionB\x06\n" +
+	"\x04kind\"\xf7\x01\n" +
+	"\x11CodeExecutionCall\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12#\n" +
+	"\rinvocation_id\x18\x02 \x01(\tR\finvocationId\x12\x1d\n" +
+	"\n" +
+	"agent_name\x18\x03 \x01(\tR\tagentName\x12\x1a\n" +
+	"\blanguage\x18\x04 \x01(\tR\blanguage\x12\x12\n" +
+	"\x04code\x18\x05 \x01(\tR\x04code\x122\n" +
+	"\vinput_files\x18\x06 \x03(\v2\x11.agentsvc.v1.FileR\n" +
+	"inputFiles\x12!\n" +
+	"\fexecution_id\x18\a \x01(\tR\vexecutionId\"Q\n" +
+	"\x04File\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1b\n" +
+	"\tmime_type\x18\x02 \x01(\tR\bmimeType\x12\x18\n" +
+	"\acontent\x18\x03 \x01(\fR\acontent\"\x8b\x01\n" +
+	"\n" +
+	"CodeResult\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x16\n" +
+	"\x06stdout\x18\x02 \x01(\tR\x06stdout\x12\x16\n" +
+	"\x06stderr\x18\x03 \x01(\tR\x06stderr\x124\n" +
+	"\foutput_files\x18\x04 \x03(\v2\x11.agentsvc.v1.FileR\voutputFiles\"\xd7\x02\n" +
 	"\bToolCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12#\n" +
 	"\rinvocation_id\x18\x02 \x01(\tR\finvocationId\x12\x1d\n" +
@@ -1509,87 +1885,96 @@ func file_agentsvc_v1_runner_service_proto_rawDescGZIP() []byte {
 }
 
 var file_agentsvc_v1_runner_service_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(StreamingMode)(0),          // 0: agentsvc.v1.StreamingMode
 	(CallbackKind)(0),           // 1: agentsvc.v1.CallbackKind
 	(*RunConfig)(nil),           // 2: agentsvc.v1.RunConfig
-	(*RunRequest)(nil),          // 3: agentsvc.v1.RunRequest
-	(*RunResponse)(nil),         // 4: agentsvc.v1.RunResponse
-	(*ConnectRequest)(nil),      // 5: agentsvc.v1.ConnectRequest
-	(*StartRun)(nil),            // 6: agentsvc.v1.StartRun
-	(*CallbackDeclaration)(nil), // 7: agentsvc.v1.CallbackDeclaration
-	(*CallbackCall)(nil),        // 8: agentsvc.v1.CallbackCall
-	(*CallbackResult)(nil),      // 9: agentsvc.v1.CallbackResult
-	(*ToolDeclaration)(nil),     // 10: agentsvc.v1.ToolDeclaration
-	(*ToolResult)(nil),          // 11: agentsvc.v1.ToolResult
-	(*CancelRun)(nil),           // 12: agentsvc.v1.CancelRun
-	(*ConnectResponse)(nil),     // 13: agentsvc.v1.ConnectResponse
-	(*ToolCall)(nil),            // 14: agentsvc.v1.ToolCall
-	(*RunDone)(nil),             // 15: agentsvc.v1.RunDone
-	nil,                         // 16: agentsvc.v1.CallbackResult.ArtifactsEntry
-	nil,                         // 17: agentsvc.v1.ToolResult.ArtifactsEntry
-	(*structpb.Struct)(nil),     // 18: google.protobuf.Struct
-	(*v1.Content)(nil),          // 19: agentsvc.v1.Content
-	(*v1.Event)(nil),            // 20: agentsvc.v1.Event
-	(*v1.LlmRequest)(nil),       // 21: agentsvc.v1.LlmRequest
-	(*v1.LlmResponse)(nil),      // 22: agentsvc.v1.LlmResponse
-	(*v1.FunctionCall)(nil),     // 23: agentsvc.v1.FunctionCall
-	(*structpb.Value)(nil),      // 24: google.protobuf.Value
-	(*v1.EventActions)(nil),     // 25: agentsvc.v1.EventActions
-	(*v1.ToolConfirmation)(nil), // 26: agentsvc.v1.ToolConfirmation
-	(*v1.Part)(nil),             // 27: agentsvc.v1.Part
+	(*GetSessionConfig)(nil),    // 3: agentsvc.v1.GetSessionConfig
+	(*RunRequest)(nil),          // 4: agentsvc.v1.RunRequest
+	(*RunResponse)(nil),         // 5: agentsvc.v1.RunResponse
+	(*ConnectRequest)(nil),      // 6: agentsvc.v1.ConnectRequest
+	(*StartRun)(nil),            // 7: agentsvc.v1.StartRun
+	(*CallbackDeclaration)(nil), // 8: agentsvc.v1.CallbackDeclaration
+	(*CallbackCall)(nil),        // 9: agentsvc.v1.CallbackCall
+	(*CallbackResult)(nil),      // 10: agentsvc.v1.CallbackResult
+	(*ToolDeclaration)(nil),     // 11: agentsvc.v1.ToolDeclaration
+	(*ToolResult)(nil),          // 12: agentsvc.v1.ToolResult
+	(*CancelRun)(nil),           // 13: agentsvc.v1.CancelRun
+	(*ConnectResponse)(nil),     // 14: agentsvc.v1.ConnectResponse
+	(*CodeExecutionCall)(nil),   // 15: agentsvc.v1.CodeExecutionCall
+	(*File)(nil),                // 16: agentsvc.v1.File
+	(*CodeResult)(nil),          // 17: agentsvc.v1.CodeResult
+	(*ToolCall)(nil),            // 18: agentsvc.v1.ToolCall
+	(*RunDone)(nil),             // 19: agentsvc.v1.RunDone
+	nil,                         // 20: agentsvc.v1.CallbackResult.ArtifactsEntry
+	nil,                         // 21: agentsvc.v1.ToolResult.ArtifactsEntry
+	(*structpb.Struct)(nil),     // 22: google.protobuf.Struct
+	(*v1.Content)(nil),          // 23: agentsvc.v1.Content
+	(*v1.Event)(nil),            // 24: agentsvc.v1.Event
+	(*v1.LlmRequest)(nil),       // 25: agentsvc.v1.LlmRequest
+	(*v1.LlmResponse)(nil),      // 26: agentsvc.v1.LlmResponse
+	(*v1.FunctionCall)(nil),     // 27: agentsvc.v1.FunctionCall
+	(*structpb.Value)(nil),      // 28: google.protobuf.Value
+	(*v1.EventActions)(nil),     // 29: agentsvc.v1.EventActions
+	(*v1.ToolConfirmation)(nil), // 30: agentsvc.v1.ToolConfirmation
+	(*v1.Part)(nil),             // 31: agentsvc.v1.Part
 }
 var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	0,  // 0: agentsvc.v1.RunConfig.streaming_mode:type_name -> agentsvc.v1.StreamingMode
-	18, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
-	19, // 2: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
-	18, // 3: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
-	2,  // 4: agentsvc.v1.RunRequest.run_config:type_name -> agentsvc.v1.RunConfig
-	20, // 5: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
-	6,  // 6: agentsvc.v1.ConnectRequest.start:type_name -> agentsvc.v1.StartRun
-	11, // 7: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
-	12, // 8: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
-	9,  // 9: agentsvc.v1.ConnectRequest.callback_result:type_name -> agentsvc.v1.CallbackResult
-	3,  // 10: agentsvc.v1.StartRun.run:type_name -> agentsvc.v1.RunRequest
-	10, // 11: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
-	7,  // 12: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
-	1,  // 13: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
-	18, // 14: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
-	21, // 15: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
-	22, // 16: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
-	23, // 17: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
-	18, // 18: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
-	18, // 19: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
-	19, // 20: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
-	22, // 21: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
-	21, // 22: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
-	18, // 23: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
-	16, // 24: agentsvc.v1.CallbackResult.artifacts:type_name -> agentsvc.v1.CallbackResult.ArtifactsEntry
-	18, // 25: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
-	18, // 26: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
-	24, // 27: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
-	25, // 28: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
-	17, // 29: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
-	20, // 30: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
-	14, // 31: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
-	15, // 32: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
-	8,  // 33: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
-	23, // 34: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
-	18, // 35: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
-	26, // 36: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
-	18, // 37: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
-	27, // 38: agentsvc.v1.CallbackResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
-	27, // 39: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
-	3,  // 40: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
-	5,  // 41: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
-	4,  // 42: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
-	13, // 43: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
-	42, // [42:44] is the sub-list for method output_type
-	40, // [40:42] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	22, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
+	3,  // 2: agentsvc.v1.RunConfig.get_session_config:type_name -> agentsvc.v1.GetSessionConfig
+	23, // 3: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
+	22, // 4: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
+	2,  // 5: agentsvc.v1.RunRequest.run_config:type_name -> agentsvc.v1.RunConfig
+	24, // 6: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
+	7,  // 7: agentsvc.v1.ConnectRequest.start:type_name -> agentsvc.v1.StartRun
+	12, // 8: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
+	13, // 9: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
+	10, // 10: agentsvc.v1.ConnectRequest.callback_result:type_name -> agentsvc.v1.CallbackResult
+	17, // 11: agentsvc.v1.ConnectRequest.code_result:type_name -> agentsvc.v1.CodeResult
+	4,  // 12: agentsvc.v1.StartRun.run:type_name -> agentsvc.v1.RunRequest
+	11, // 13: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
+	8,  // 14: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
+	1,  // 15: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
+	22, // 16: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
+	25, // 17: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
+	26, // 18: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
+	27, // 19: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
+	22, // 20: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
+	22, // 21: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
+	23, // 22: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
+	26, // 23: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
+	25, // 24: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
+	22, // 25: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
+	20, // 26: agentsvc.v1.CallbackResult.artifacts:type_name -> agentsvc.v1.CallbackResult.ArtifactsEntry
+	22, // 27: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
+	22, // 28: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
+	28, // 29: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
+	29, // 30: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
+	21, // 31: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
+	24, // 32: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
+	18, // 33: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
+	19, // 34: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
+	9,  // 35: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
+	15, // 36: agentsvc.v1.ConnectResponse.code_execution:type_name -> agentsvc.v1.CodeExecutionCall
+	16, // 37: agentsvc.v1.CodeExecutionCall.input_files:type_name -> agentsvc.v1.File
+	16, // 38: agentsvc.v1.CodeResult.output_files:type_name -> agentsvc.v1.File
+	27, // 39: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
+	22, // 40: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
+	30, // 41: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
+	22, // 42: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
+	31, // 43: agentsvc.v1.CallbackResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	31, // 44: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	4,  // 45: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
+	6,  // 46: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
+	5,  // 47: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
+	14, // 48: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
+	47, // [47:49] is the sub-list for method output_type
+	45, // [45:47] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_runner_service_proto_init() }
@@ -1598,23 +1983,26 @@ func file_agentsvc_v1_runner_service_proto_init() {
 		return
 	}
 	file_agentsvc_v1_runner_service_proto_msgTypes[0].OneofWrappers = []any{}
-	file_agentsvc_v1_runner_service_proto_msgTypes[3].OneofWrappers = []any{
+	file_agentsvc_v1_runner_service_proto_msgTypes[1].OneofWrappers = []any{}
+	file_agentsvc_v1_runner_service_proto_msgTypes[4].OneofWrappers = []any{
 		(*ConnectRequest_Start)(nil),
 		(*ConnectRequest_ToolResult)(nil),
 		(*ConnectRequest_Cancel)(nil),
 		(*ConnectRequest_CallbackResult)(nil),
+		(*ConnectRequest_CodeResult)(nil),
 	}
-	file_agentsvc_v1_runner_service_proto_msgTypes[7].OneofWrappers = []any{
+	file_agentsvc_v1_runner_service_proto_msgTypes[8].OneofWrappers = []any{
 		(*CallbackResult_Content)(nil),
 		(*CallbackResult_LlmResponse)(nil),
 		(*CallbackResult_LlmRequest)(nil),
 		(*CallbackResult_ToolResponse)(nil),
 	}
-	file_agentsvc_v1_runner_service_proto_msgTypes[11].OneofWrappers = []any{
+	file_agentsvc_v1_runner_service_proto_msgTypes[12].OneofWrappers = []any{
 		(*ConnectResponse_Event)(nil),
 		(*ConnectResponse_ToolCall)(nil),
 		(*ConnectResponse_Done)(nil),
 		(*ConnectResponse_CallbackCall)(nil),
+		(*ConnectResponse_CodeExecution)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1622,7 +2010,7 @@ func file_agentsvc_v1_runner_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_runner_service_proto_rawDesc), len(file_agentsvc_v1_runner_service_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   16,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

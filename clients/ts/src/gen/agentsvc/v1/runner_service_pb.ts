@@ -19,7 +19,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/runner_service.proto.
  */
 export const file_agentsvc_v1_runner_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBhZ2VudHN2Yy92MS9ydW5uZXJfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEinwEKCVJ1bkNvbmZpZxIyCg5zdHJlYW1pbmdfbW9kZRgBIAEoDjIaLmFnZW50c3ZjLnYxLlN0cmVhbWluZ01vZGUSGgoNbWF4X2xsbV9jYWxscxgCIAEoBUgAiAEBEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCEAoOX21heF9sbG1fY2FsbHMihgIKClJ1blJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEikKC25ld19tZXNzYWdlGAQgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIsCgtzdGF0ZV9kZWx0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNaW52b2NhdGlvbl9pZBgGIAEoCRIqCgpydW5fY29uZmlnGAcgASgLMhYuYWdlbnRzdmMudjEuUnVuQ29uZmlnEhEKCXN0cmVhbWluZxgIIAEoCBISCgpyZXF1ZXN0X2lkGAkgASgJIjAKC1J1blJlc3BvbnNlEiEKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnQi0gEKDkNvbm5lY3RSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUuYWdlbnRzdmMudjEuU3RhcnRSdW5IABIuCgt0b29sX3Jlc3VsdBgCIAEoCzIXLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHRIABIoCgZjYW5jZWwYAyABKAsyFi5hZ2VudHN2Yy52MS5DYW5jZWxSdW5IABI2Cg9jYWxsYmFja19yZXN1bHQYBCABKAsyGy5hZ2VudHN2Yy52MS5DYWxsYmFja1Jlc3VsdEgAQgYKBGtpbmQikgEKCFN0YXJ0UnVuEiQKA3J1bhgBIAEoCzIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QSKwoFdG9vbHMYAiADKAsyHC5hZ2VudHN2Yy52MS5Ub29sRGVjbGFyYXRpb24SMwoJY2FsbGJhY2tzGAMgAygLMiAuYWdlbnRzdmMudjEuQ2FsbGJhY2tEZWNsYXJhdGlvbiIjChNDYWxsYmFja0RlY2xhcmF0aW9uEgwKBG5hbWUYASABKAki9AIKDENhbGxiYWNrQ2FsbBIPCgdjYWxsX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSJwoEa2luZBgDIAEoDjIZLmFnZW50c3ZjLnYxLkNhbGxiYWNrS2luZBIVCg1pbnZvY2F0aW9uX2lkGAQgASgJEhIKCmFnZW50X25hbWUYBSABKAkSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiwKC2xsbV9yZXF1ZXN0GAcgASgLMhcuYWdlbnRzdmMudjEuTGxtUmVxdWVzdBIuCgxsbG1fcmVzcG9uc2UYCCABKAsyGC5hZ2VudHN2Yy52MS5MbG1SZXNwb25zZRIsCgl0b29sX2NhbGwYCSABKAsyGS5hZ2VudHN2Yy52MS5GdW5jdGlvbkNhbGwSLgoNdG9vbF9yZXNwb25zZRgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFZXJyb3IYCyABKAkiqwMKDkNhbGxiYWNrUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSLAoLc3RhdGVfZGVsdGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EicKB2NvbnRlbnQYAyABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50SAASMAoMbGxtX3Jlc3BvbnNlGAQgASgLMhguYWdlbnRzdmMudjEuTGxtUmVzcG9uc2VIABIuCgtsbG1fcmVxdWVzdBgFIAEoCzIXLmFnZW50c3ZjLnYxLkxsbVJlcXVlc3RIABIwCg10b29sX3Jlc3BvbnNlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEg0KBWVycm9yGAcgASgJEj0KCWFydGlmYWN0cxgIIAMoCzIqLmFnZW50c3ZjLnYxLkNhbGxiYWNrUmVzdWx0LkFydGlmYWN0c0VudHJ5GkMKDkFydGlmYWN0c0VudHJ5EgsKA2tleRgBIAEoCRIgCgV2YWx1ZRgCIAEoCzIRLmFnZW50c3ZjLnYxLlBhcnQ6AjgBQgoKCG92ZXJyaWRlIsABCg9Ub29sRGVjbGFyYXRpb24SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIrCgpwYXJhbWV0ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghyZXNwb25zZRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoMbG9uZ19ydW5uaW5nGAUgASgIEhwKFHJlcXVpcmVfY29uZmlybWF0aW9uGAYgASgIIoICCgpUb29sUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSKAoIcmVzcG9uc2UYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSDQoFZXJyb3IYAyABKAkSKgoHYWN0aW9ucxgEIAEoCzIZLmFnZW50c3ZjLnYxLkV2ZW50QWN0aW9ucxI5CglhcnRpZmFjdHMYBSADKAsyJi5hZ2VudHN2Yy52MS5Ub29sUmVzdWx0LkFydGlmYWN0c0VudHJ5GkMKDkFydGlmYWN0c0VudHJ5EgsKA2tleRgBIAEoCRIgCgV2YWx1ZRgCIAEoCzIRLmFnZW50c3ZjLnYxLlBhcnQ6AjgBIgsKCUNhbmNlbFJ1biLEAQoPQ29ubmVjdFJlc3BvbnNlEiMKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnRIABIqCgl0b29sX2NhbGwYAiABKAsyFS5hZ2VudHN2Yy52MS5Ub29sQ2FsbEgAEiQKBGRvbmUYAyABKAsyFC5hZ2VudHN2Yy52MS5SdW5Eb25lSAASMgoNY2FsbGJhY2tfY2FsbBgEIAEoCzIZLmFnZW50c3ZjLnYxLkNhbGxiYWNrQ2FsbEgAQgYKBGtpbmQihQIKCFRvb2xDYWxsEg8KB2NhbGxfaWQYASABKAkSFQoNaW52b2NhdGlvbl9pZBgCIAEoCRISCgphZ2VudF9uYW1lGAMgASgJEjAKDWZ1bmN0aW9uX2NhbGwYBCABKAsyGS5hZ2VudHN2Yy52MS5GdW5jdGlvbkNhbGwSJgoFc3RhdGUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjMKDGNvbmZpcm1hdGlvbhgGIAEoCzIdLmFnZW50c3ZjLnYxLlRvb2xDb25maXJtYXRpb24SLgoNYXV0aF9yZXNwb25zZRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiIAoHUnVuRG9uZRIVCg1pbnZvY2F0aW9uX2lkGAEgASgJKmAKDVN0cmVhbWluZ01vZGUSHgoaU1RSRUFNSU5HX01PREVfVU5TUEVDSUZJRUQQABIXChNTVFJFQU1JTkdfTU9ERV9OT05FEAESFgoSU1RSRUFNSU5HX01PREVfU1NFEAIqqwIKDENhbGxiYWNrS2luZBIdChlDQUxMQkFDS19LSU5EX1VOU1BFQ0lGSUVEEAASHgoaQ0FMTEJBQ0tfS0lORF9CRUZPUkVfQUdFTlQQARIdChlDQUxMQkFDS19LSU5EX0FGVEVSX0FHRU5UEAISHgoaQ0FMTEJBQ0tfS0lORF9CRUZPUkVfTU9ERUwQAxIdChlDQUxMQkFDS19LSU5EX0FGVEVSX01PREVMEAQSIAocQ0FMTEJBQ0tfS0lORF9PTl9NT0RFTF9FUlJPUhAFEh0KGUNBTExCQUNLX0tJTkRfQkVGT1JFX1RPT0wQBhIcChhDQUxMQkFDS19LSU5EX0FGVEVSX1RPT0wQBxIfChtDQUxMQkFDS19LSU5EX09OX1RPT0xfRVJST1IQCDKmAQoNUnVubmVyU2VydmljZRJLCgNSdW4SFy5hZ2VudHN2Yy52MS5SdW5SZXF1ZXN0GhguYWdlbnRzdmMudjEuUnVuUmVzcG9uc2UiD4LT5JMCCToBKiIEL3J1bjABEkgKB0Nvbm5lY3QSGy5hZ2VudHN2Yy52MS5Db25uZWN0UmVxdWVzdBocLmFnZW50c3ZjLnYxLkNvbm5lY3RSZXNwb25zZSgBMAFCOVo3Z2l0aHViLmNvbS9hZ2VudHN2Yy9hZ2VudHN2Yy9nZW4vZ28vYWdlbnRzdmMvdjEvYXBpO2FwaWIGcHJvdG8z", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_agentsvc_v1_llm, file_google_api_annotations, file_google_protobuf_struct]);
+  fileDesc("CiBhZ2VudHN2Yy92MS9ydW5uZXJfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEi2gEKCVJ1bkNvbmZpZxIyCg5zdHJlYW1pbmdfbW9kZRgBIAEoDjIaLmFnZW50c3ZjLnYxLlN0cmVhbWluZ01vZGUSGgoNbWF4X2xsbV9jYWxscxgCIAEoBUgAiAEBEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoSZ2V0X3Nlc3Npb25fY29uZmlnGAQgASgLMh0uYWdlbnRzdmMudjEuR2V0U2Vzc2lvbkNvbmZpZ0IQCg5fbWF4X2xsbV9jYWxscyJ6ChBHZXRTZXNzaW9uQ29uZmlnEh4KEW51bV9yZWNlbnRfZXZlbnRzGAEgASgFSACIAQESHAoPYWZ0ZXJfdGltZXN0YW1wGAIgASgBSAGIAQFCFAoSX251bV9yZWNlbnRfZXZlbnRzQhIKEF9hZnRlcl90aW1lc3RhbXAihgIKClJ1blJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEikKC25ld19tZXNzYWdlGAQgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIsCgtzdGF0ZV9kZWx0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNaW52b2NhdGlvbl9pZBgGIAEoCRIqCgpydW5fY29uZmlnGAcgASgLMhYuYWdlbnRzdmMudjEuUnVuQ29uZmlnEhEKCXN0cmVhbWluZxgIIAEoCBISCgpyZXF1ZXN0X2lkGAkgASgJIjAKC1J1blJlc3BvbnNlEiEKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnQiggIKDkNvbm5lY3RSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUuYWdlbnRzdmMudjEuU3RhcnRSdW5IABIuCgt0b29sX3Jlc3VsdBgCIAEoCzIXLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHRIABIoCgZjYW5jZWwYAyABKAsyFi5hZ2VudHN2Yy52MS5DYW5jZWxSdW5IABI2Cg9jYWxsYmFja19yZXN1bHQYBCABKAsyGy5hZ2VudHN2Yy52MS5DYWxsYmFja1Jlc3VsdEgAEi4KC2NvZGVfcmVzdWx0GAUgASgLMhcuYWdlbnRzdmMudjEuQ29kZVJlc3VsdEgAQgYKBGtpbmQiqQEKCFN0YXJ0UnVuEiQKA3J1bhgBIAEoCzIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QSKwoFdG9vbHMYAiADKAsyHC5hZ2VudHN2Yy52MS5Ub29sRGVjbGFyYXRpb24SMwoJY2FsbGJhY2tzGAMgAygLMiAuYWdlbnRzdmMudjEuQ2FsbGJhY2tEZWNsYXJhdGlvbhIVCg1jb2RlX2V4ZWN1dG9yGAQgASgIIiMKE0NhbGxiYWNrRGVjbGFyYXRpb24SDAoEbmFtZRgBIAEoCSL0AgoMQ2FsbGJhY2tDYWxsEg8KB2NhbGxfaWQYASABKAkSDAoEbmFtZRgCIAEoCRInCgRraW5kGAMgASgOMhkuYWdlbnRzdmMudjEuQ2FsbGJhY2tLaW5kEhUKDWludm9jYXRpb25faWQYBCABKAkSEgoKYWdlbnRfbmFtZRgFIAEoCRImCgVzdGF0ZRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLbGxtX3JlcXVlc3QYByABKAsyFy5hZ2VudHN2Yy52MS5MbG1SZXF1ZXN0Ei4KDGxsbV9yZXNwb25zZRgIIAEoCzIYLmFnZW50c3ZjLnYxLkxsbVJlc3BvbnNlEiwKCXRvb2xfY2FsbBgJIAEoCzIZLmFnZW50c3ZjLnYxLkZ1bmN0aW9uQ2FsbBIuCg10b29sX3Jlc3BvbnNlGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBINCgVlcnJvchgLIAEoCSKrAwoOQ2FsbGJhY2tSZXN1bHQSDwoHY2FsbF9pZBgBIAEoCRIsCgtzdGF0ZV9kZWx0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoHY29udGVudBgDIAEoCzIULmFnZW50c3ZjLnYxLkNvbnRlbnRIABIwCgxsbG1fcmVzcG9uc2UYBCABKAsyGC5hZ2VudHN2Yy52MS5MbG1SZXNwb25zZUgAEi4KC2xsbV9yZXF1ZXN0GAUgASgLMhcuYWdlbnRzdmMudjEuTGxtUmVxdWVzdEgAEjAKDXRvb2xfcmVzcG9uc2UYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASDQoFZXJyb3IYByABKAkSPQoJYXJ0aWZhY3RzGAggAygLMiouYWdlbnRzdmMudjEuQ2FsbGJhY2tSZXN1bHQuQXJ0aWZhY3RzRW50cnkaQwoOQXJ0aWZhY3RzRW50cnkSCwoDa2V5GAEgASgJEiAKBXZhbHVlGAIgASgLMhEuYWdlbnRzdmMudjEuUGFydDoCOAFCCgoIb3ZlcnJpZGUiwAEKD1Rvb2xEZWNsYXJhdGlvbhIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEisKCnBhcmFtZXRlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCHJlc3BvbnNlGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIUCgxsb25nX3J1bm5pbmcYBSABKAgSHAoUcmVxdWlyZV9jb25maXJtYXRpb24YBiABKAgiggIKClRvb2xSZXN1bHQSDwoHY2FsbF9pZBgBIAEoCRIoCghyZXNwb25zZRgCIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRINCgVlcnJvchgDIAEoCRIqCgdhY3Rpb25zGAQgASgLMhkuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zEjkKCWFydGlmYWN0cxgFIAMoCzImLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHQuQXJ0aWZhY3RzRW50cnkaQwoOQXJ0aWZhY3RzRW50cnkSCwoDa2V5GAEgASgJEiAKBXZhbHVlGAIgASgLMhEuYWdlbnRzdmMudjEuUGFydDoCOAEiCwoJQ2FuY2VsUnVuIv4BCg9Db25uZWN0UmVzcG9uc2USIwoFZXZlbnQYASABKAsyEi5hZ2VudHN2Yy52MS5FdmVudEgAEioKCXRvb2xfY2FsbBgCIAEoCzIVLmFnZW50c3ZjLnYxLlRvb2xDYWxsSAASJAoEZG9uZRgDIAEoCzIULmFnZW50c3ZjLnYxLlJ1bkRvbmVIABIyCg1jYWxsYmFja19jYWxsGAQgASgLMhkuYWdlbnRzdmMudjEuQ2FsbGJhY2tDYWxsSAASOAoOY29kZV9leGVjdXRpb24YBSABKAsyHi5hZ2VudHN2Yy52MS5Db2RlRXhlY3V0aW9uQ2FsbEgAQgYKBGtpbmQirQEKEUNvZGVFeGVjdXRpb25DYWxsEg8KB2NhbGxfaWQYASABKAkSFQoNaW52b2NhdGlvbl9pZBgCIAEoCRISCgphZ2VudF9uYW1lGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEgwKBGNvZGUYBSABKAkSJgoLaW5wdXRfZmlsZXMYBiADKAsyES5hZ2VudHN2Yy52MS5GaWxlEhQKDGV4ZWN1dGlvbl9pZBgHIAEoCSI4CgRGaWxlEgwKBG5hbWUYASABKAkSEQoJbWltZV90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiZgoKQ29kZVJlc3VsdBIPCgdjYWxsX2lkGAEgASgJEg4KBnN0ZG91dBgCIAEoCRIOCgZzdGRlcnIYAyABKAkSJwoMb3V0cHV0X2ZpbGVzGAQgAygLMhEuYWdlbnRzdmMudjEuRmlsZSKFAgoIVG9vbENhbGwSDwoHY2FsbF9pZBgBIAEoCRIVCg1pbnZvY2F0aW9uX2lkGAIgASgJEhIKCmFnZW50X25hbWUYAyABKAkSMAoNZnVuY3Rpb25fY2FsbBgEIAEoCzIZLmFnZW50c3ZjLnYxLkZ1bmN0aW9uQ2FsbBImCgVzdGF0ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMwoMY29uZmlybWF0aW9uGAYgASgLMh0uYWdlbnRzdmMudjEuVG9vbENvbmZpcm1hdGlvbhIuCg1hdXRoX3Jlc3BvbnNlGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIgCgdSdW5Eb25lEhUKDWludm9jYXRpb25faWQYASABKAkqYAoNU3RyZWFtaW5nTW9kZRIeChpTVFJFQU1JTkdfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NUUkVBTUlOR19NT0RFX05PTkUQARIWChJTVFJFQU1JTkdfTU9ERV9TU0UQAiqrAgoMQ2FsbGJhY2tLaW5kEh0KGUNBTExCQUNLX0tJTkRfVU5TUEVDSUZJRUQQABIeChpDQUxMQkFDS19LSU5EX0JFRk9SRV9BR0VOVBABEh0KGUNBTExCQUNLX0tJTkRfQUZURVJfQUdFTlQQAhIeChpDQUxMQkFDS19LSU5EX0JFRk9SRV9NT0RFTBADEh0KGUNBTExCQUNLX0tJTkRfQUZURVJfTU9ERUwQBBIgChxDQUxMQkFDS19LSU5EX09OX01PREVMX0VSUk9SEAUSHQoZQ0FMTEJBQ0tfS0lORF9CRUZPUkVfVE9PTBAGEhwKGENBTExCQUNLX0tJTkRfQUZURVJfVE9PTBAHEh8KG0NBTExCQUNLX0tJTkRfT05fVE9PTF9FUlJPUhAIMqYBCg1SdW5uZXJTZXJ2aWNlEksKA1J1bhIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QaGC5hZ2VudHN2Yy52MS5SdW5SZXNwb25zZSIPgtPkkwIJOgEqIgQvcnVuMAESSAoHQ29ubmVjdBIbLmFnZW50c3ZjLnYxLkNvbm5lY3RSZXF1ZXN0GhwuYWdlbnRzdmMudjEuQ29ubmVjdFJlc3BvbnNlKAEwAUI5WjdnaXRodWIuY29tL2FnZW50c3ZjL2FnZW50c3ZjL2dlbi9nby9hZ2VudHN2Yy92MS9hcGk7YXBpYgZwcm90bzM", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_agentsvc_v1_llm, file_google_api_annotations, file_google_protobuf_struct]);
 
 /**
  * RunConfig tunes one invocation.
@@ -44,6 +44,15 @@ export type RunConfig = Message<"agentsvc.v1.RunConfig"> & {
    * @generated from field: google.protobuf.Struct custom_metadata = 3;
    */
   customMetadata?: JsonObject | undefined;
+
+  /**
+   * Which events of the session the invocation loads, as ADK's
+   * RunConfig.get_session_config: with a long session, the invocation reads
+   * only the recent events instead of the whole history.
+   *
+   * @generated from field: agentsvc.v1.GetSessionConfig get_session_config = 4;
+   */
+  getSessionConfig?: GetSessionConfig | undefined;
 };
 
 /**
@@ -52,6 +61,36 @@ export type RunConfig = Message<"agentsvc.v1.RunConfig"> & {
  */
 export const RunConfigSchema: GenMessage<RunConfig> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_runner_service, 0);
+
+/**
+ * GetSessionConfig selects the events an invocation loads (ADK's
+ * GetSessionConfig). Unset fields apply no filter.
+ *
+ * @generated from message agentsvc.v1.GetSessionConfig
+ */
+export type GetSessionConfig = Message<"agentsvc.v1.GetSessionConfig"> & {
+  /**
+   * At most this many of the most recent events; 0 loads none.
+   *
+   * @generated from field: optional int32 num_recent_events = 1;
+   */
+  numRecentEvents?: number | undefined;
+
+  /**
+   * Only events whose timestamp is at or after this time (seconds since the
+   * epoch).
+   *
+   * @generated from field: optional double after_timestamp = 2;
+   */
+  afterTimestamp?: number | undefined;
+};
+
+/**
+ * Describes the message agentsvc.v1.GetSessionConfig.
+ * Use `create(GetSessionConfigSchema)` to create a new message.
+ */
+export const GetSessionConfigSchema: GenMessage<GetSessionConfig> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 1);
 
 /**
  * RunRequest starts an invocation on an existing session.
@@ -127,7 +166,7 @@ export type RunRequest = Message<"agentsvc.v1.RunRequest"> & {
  * Use `create(RunRequestSchema)` to create a new message.
  */
 export const RunRequestSchema: GenMessage<RunRequest> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 1);
+  messageDesc(file_agentsvc_v1_runner_service, 2);
 
 /**
  * RunResponse carries one event of a Run.
@@ -146,7 +185,7 @@ export type RunResponse = Message<"agentsvc.v1.RunResponse"> & {
  * Use `create(RunResponseSchema)` to create a new message.
  */
 export const RunResponseSchema: GenMessage<RunResponse> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 2);
+  messageDesc(file_agentsvc_v1_runner_service, 3);
 
 /**
  * ConnectRequest is one client message of a Connect stream.
@@ -181,6 +220,12 @@ export type ConnectRequest = Message<"agentsvc.v1.ConnectRequest"> & {
      */
     value: CallbackResult;
     case: "callbackResult";
+  } | {
+    /**
+     * @generated from field: agentsvc.v1.CodeResult code_result = 5;
+     */
+    value: CodeResult;
+    case: "codeResult";
   } | { case: undefined; value?: undefined };
 };
 
@@ -189,7 +234,7 @@ export type ConnectRequest = Message<"agentsvc.v1.ConnectRequest"> & {
  * Use `create(ConnectRequestSchema)` to create a new message.
  */
 export const ConnectRequestSchema: GenMessage<ConnectRequest> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 3);
+  messageDesc(file_agentsvc_v1_runner_service, 4);
 
 /**
  * StartRun opens a Connect invocation and declares the client's tools and
@@ -216,6 +261,15 @@ export type StartRun = Message<"agentsvc.v1.StartRun"> & {
    * @generated from field: repeated agentsvc.v1.CallbackDeclaration callbacks = 3;
    */
   callbacks: CallbackDeclaration[];
+
+  /**
+   * The client runs the code of agents whose code_executor is
+   * ClientCodeExecutor: the server sends a CodeExecutionCall per code block
+   * the model writes, and the client answers with a CodeResult.
+   *
+   * @generated from field: bool code_executor = 4;
+   */
+  codeExecutor: boolean;
 };
 
 /**
@@ -223,7 +277,7 @@ export type StartRun = Message<"agentsvc.v1.StartRun"> & {
  * Use `create(StartRunSchema)` to create a new message.
  */
 export const StartRunSchema: GenMessage<StartRun> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 4);
+  messageDesc(file_agentsvc_v1_runner_service, 5);
 
 /**
  * CallbackDeclaration declares a callback that lives in the client.
@@ -246,7 +300,7 @@ export type CallbackDeclaration = Message<"agentsvc.v1.CallbackDeclaration"> & {
  * Use `create(CallbackDeclarationSchema)` to create a new message.
  */
 export const CallbackDeclarationSchema: GenMessage<CallbackDeclaration> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 5);
+  messageDesc(file_agentsvc_v1_runner_service, 6);
 
 /**
  * CallbackCall asks the client to run one of its callbacks.
@@ -333,7 +387,7 @@ export type CallbackCall = Message<"agentsvc.v1.CallbackCall"> & {
  * Use `create(CallbackCallSchema)` to create a new message.
  */
 export const CallbackCallSchema: GenMessage<CallbackCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 6);
+  messageDesc(file_agentsvc_v1_runner_service, 7);
 
 /**
  * CallbackResult answers a CallbackCall. No override means the callback
@@ -420,7 +474,7 @@ export type CallbackResult = Message<"agentsvc.v1.CallbackResult"> & {
  * Use `create(CallbackResultSchema)` to create a new message.
  */
 export const CallbackResultSchema: GenMessage<CallbackResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 7);
+  messageDesc(file_agentsvc_v1_runner_service, 8);
 
 /**
  * ToolDeclaration declares a tool that lives in the client.
@@ -468,7 +522,7 @@ export type ToolDeclaration = Message<"agentsvc.v1.ToolDeclaration"> & {
  * Use `create(ToolDeclarationSchema)` to create a new message.
  */
 export const ToolDeclarationSchema: GenMessage<ToolDeclaration> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 8);
+  messageDesc(file_agentsvc_v1_runner_service, 9);
 
 /**
  * ToolResult answers a ToolCall.
@@ -518,7 +572,7 @@ export type ToolResult = Message<"agentsvc.v1.ToolResult"> & {
  * Use `create(ToolResultSchema)` to create a new message.
  */
 export const ToolResultSchema: GenMessage<ToolResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 9);
+  messageDesc(file_agentsvc_v1_runner_service, 10);
 
 /**
  * CancelRun cancels the invocation of the stream.
@@ -533,7 +587,7 @@ export type CancelRun = Message<"agentsvc.v1.CancelRun"> & {
  * Use `create(CancelRunSchema)` to create a new message.
  */
 export const CancelRunSchema: GenMessage<CancelRun> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 10);
+  messageDesc(file_agentsvc_v1_runner_service, 11);
 
 /**
  * ConnectResponse is one server message of a Connect stream.
@@ -568,6 +622,12 @@ export type ConnectResponse = Message<"agentsvc.v1.ConnectResponse"> & {
      */
     value: CallbackCall;
     case: "callbackCall";
+  } | {
+    /**
+     * @generated from field: agentsvc.v1.CodeExecutionCall code_execution = 5;
+     */
+    value: CodeExecutionCall;
+    case: "codeExecution";
   } | { case: undefined; value?: undefined };
 };
 
@@ -576,7 +636,137 @@ export type ConnectResponse = Message<"agentsvc.v1.ConnectResponse"> & {
  * Use `create(ConnectResponseSchema)` to create a new message.
  */
 export const ConnectResponseSchema: GenMessage<ConnectResponse> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 11);
+  messageDesc(file_agentsvc_v1_runner_service, 12);
+
+/**
+ * CodeExecutionCall asks the client to run a code block the model wrote
+ * (ADK's CodeExecutionInput).
+ *
+ * @generated from message agentsvc.v1.CodeExecutionCall
+ */
+export type CodeExecutionCall = Message<"agentsvc.v1.CodeExecutionCall"> & {
+  /**
+   * Unique within the invocation; the result carries it back.
+   *
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * @generated from field: string invocation_id = 2;
+   */
+  invocationId: string;
+
+  /**
+   * @generated from field: string agent_name = 3;
+   */
+  agentName: string;
+
+  /**
+   * The language of the block, lower case ("python" or "tool_code" by
+   * ADK's default delimiters).
+   *
+   * @generated from field: string language = 4;
+   */
+  language: string;
+
+  /**
+   * @generated from field: string code = 5;
+   */
+  code: string;
+
+  /**
+   * Data files the code may read: files the user sent inline, as ADK's
+   * data-file preprocessing provides them.
+   *
+   * @generated from field: repeated agentsvc.v1.File input_files = 6;
+   */
+  inputFiles: File[];
+
+  /**
+   * Set by a stateful executor: calls with the same id share their
+   * interpreter state (ADK uses the session id).
+   *
+   * @generated from field: string execution_id = 7;
+   */
+  executionId: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.CodeExecutionCall.
+ * Use `create(CodeExecutionCallSchema)` to create a new message.
+ */
+export const CodeExecutionCallSchema: GenMessage<CodeExecutionCall> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 13);
+
+/**
+ * File is a file given to or produced by executed code.
+ *
+ * @generated from message agentsvc.v1.File
+ */
+export type File = Message<"agentsvc.v1.File"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string mime_type = 2;
+   */
+  mimeType: string;
+
+  /**
+   * @generated from field: bytes content = 3;
+   */
+  content: Uint8Array;
+};
+
+/**
+ * Describes the message agentsvc.v1.File.
+ * Use `create(FileSchema)` to create a new message.
+ */
+export const FileSchema: GenMessage<File> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 14);
+
+/**
+ * CodeResult answers a CodeExecutionCall (ADK's CodeExecutionResult).
+ *
+ * @generated from message agentsvc.v1.CodeResult
+ */
+export type CodeResult = Message<"agentsvc.v1.CodeResult"> & {
+  /**
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * @generated from field: string stdout = 2;
+   */
+  stdout: string;
+
+  /**
+   * A non-empty stderr is the code's error: ADK retries the model with it
+   * up to error_retry_attempts times.
+   *
+   * @generated from field: string stderr = 3;
+   */
+  stderr: string;
+
+  /**
+   * Files the code wrote; saved as artifacts when the app has an artifact
+   * store.
+   *
+   * @generated from field: repeated agentsvc.v1.File output_files = 4;
+   */
+  outputFiles: File[];
+};
+
+/**
+ * Describes the message agentsvc.v1.CodeResult.
+ * Use `create(CodeResultSchema)` to create a new message.
+ */
+export const CodeResultSchema: GenMessage<CodeResult> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 15);
 
 /**
  * ToolCall asks the client to run one of its tools.
@@ -636,7 +826,7 @@ export type ToolCall = Message<"agentsvc.v1.ToolCall"> & {
  * Use `create(ToolCallSchema)` to create a new message.
  */
 export const ToolCallSchema: GenMessage<ToolCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 12);
+  messageDesc(file_agentsvc_v1_runner_service, 16);
 
 /**
  * RunDone follows the last event of a successful run.
@@ -655,7 +845,7 @@ export type RunDone = Message<"agentsvc.v1.RunDone"> & {
  * Use `create(RunDoneSchema)` to create a new message.
  */
 export const RunDoneSchema: GenMessage<RunDone> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 13);
+  messageDesc(file_agentsvc_v1_runner_service, 17);
 
 /**
  * StreamingMode selects how model output is streamed.

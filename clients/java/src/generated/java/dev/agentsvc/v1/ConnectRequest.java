@@ -57,6 +57,7 @@ private static final long serialVersionUID = 0L;
     TOOL_RESULT(2),
     CANCEL(3),
     CALLBACK_RESULT(4),
+    CODE_RESULT(5),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -78,6 +79,7 @@ private static final long serialVersionUID = 0L;
         case 2: return TOOL_RESULT;
         case 3: return CANCEL;
         case 4: return CALLBACK_RESULT;
+        case 5: return CODE_RESULT;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -217,6 +219,37 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.CallbackResult.getDefaultInstance();
   }
 
+  public static final int CODE_RESULT_FIELD_NUMBER = 5;
+  /**
+   * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+   * @return Whether the codeResult field is set.
+   */
+  @java.lang.Override
+  public boolean hasCodeResult() {
+    return kindCase_ == 5;
+  }
+  /**
+   * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+   * @return The codeResult.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CodeResult getCodeResult() {
+    if (kindCase_ == 5) {
+       return (dev.agentsvc.v1.CodeResult) kind_;
+    }
+    return dev.agentsvc.v1.CodeResult.getDefaultInstance();
+  }
+  /**
+   * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CodeResultOrBuilder getCodeResultOrBuilder() {
+    if (kindCase_ == 5) {
+       return (dev.agentsvc.v1.CodeResult) kind_;
+    }
+    return dev.agentsvc.v1.CodeResult.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -243,6 +276,9 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 4) {
       output.writeMessage(4, (dev.agentsvc.v1.CallbackResult) kind_);
     }
+    if (kindCase_ == 5) {
+      output.writeMessage(5, (dev.agentsvc.v1.CodeResult) kind_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -267,6 +303,10 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 4) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(4, (dev.agentsvc.v1.CallbackResult) kind_);
+    }
+    if (kindCase_ == 5) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, (dev.agentsvc.v1.CodeResult) kind_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -301,6 +341,10 @@ private static final long serialVersionUID = 0L;
         if (!getCallbackResult()
             .equals(other.getCallbackResult())) return false;
         break;
+      case 5:
+        if (!getCodeResult()
+            .equals(other.getCodeResult())) return false;
+        break;
       case 0:
       default:
     }
@@ -331,6 +375,10 @@ private static final long serialVersionUID = 0L;
       case 4:
         hash = (37 * hash) + CALLBACK_RESULT_FIELD_NUMBER;
         hash = (53 * hash) + getCallbackResult().hashCode();
+        break;
+      case 5:
+        hash = (37 * hash) + CODE_RESULT_FIELD_NUMBER;
+        hash = (53 * hash) + getCodeResult().hashCode();
         break;
       case 0:
       default:
@@ -482,6 +530,9 @@ private static final long serialVersionUID = 0L;
       if (callbackResultBuilder_ != null) {
         callbackResultBuilder_.clear();
       }
+      if (codeResultBuilder_ != null) {
+        codeResultBuilder_.clear();
+      }
       kindCase_ = 0;
       kind_ = null;
       return this;
@@ -539,6 +590,10 @@ private static final long serialVersionUID = 0L;
           callbackResultBuilder_ != null) {
         result.kind_ = callbackResultBuilder_.build();
       }
+      if (kindCase_ == 5 &&
+          codeResultBuilder_ != null) {
+        result.kind_ = codeResultBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -568,6 +623,10 @@ private static final long serialVersionUID = 0L;
         }
         case CALLBACK_RESULT: {
           mergeCallbackResult(other.getCallbackResult());
+          break;
+        }
+        case CODE_RESULT: {
+          mergeCodeResult(other.getCodeResult());
           break;
         }
         case KIND_NOT_SET: {
@@ -628,6 +687,13 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 4;
               break;
             } // case 34
+            case 42: {
+              input.readMessage(
+                  internalGetCodeResultFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 5;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1226,6 +1292,148 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 4;
       onChanged();
       return callbackResultBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CodeResult, dev.agentsvc.v1.CodeResult.Builder, dev.agentsvc.v1.CodeResultOrBuilder> codeResultBuilder_;
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     * @return Whether the codeResult field is set.
+     */
+    @java.lang.Override
+    public boolean hasCodeResult() {
+      return kindCase_ == 5;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     * @return The codeResult.
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.CodeResult getCodeResult() {
+      if (codeResultBuilder_ == null) {
+        if (kindCase_ == 5) {
+          return (dev.agentsvc.v1.CodeResult) kind_;
+        }
+        return dev.agentsvc.v1.CodeResult.getDefaultInstance();
+      } else {
+        if (kindCase_ == 5) {
+          return codeResultBuilder_.getMessage();
+        }
+        return dev.agentsvc.v1.CodeResult.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     */
+    public Builder setCodeResult(dev.agentsvc.v1.CodeResult value) {
+      if (codeResultBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        kind_ = value;
+        onChanged();
+      } else {
+        codeResultBuilder_.setMessage(value);
+      }
+      kindCase_ = 5;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     */
+    public Builder setCodeResult(
+        dev.agentsvc.v1.CodeResult.Builder builderForValue) {
+      if (codeResultBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        codeResultBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 5;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     */
+    public Builder mergeCodeResult(dev.agentsvc.v1.CodeResult value) {
+      if (codeResultBuilder_ == null) {
+        if (kindCase_ == 5 &&
+            kind_ != dev.agentsvc.v1.CodeResult.getDefaultInstance()) {
+          kind_ = dev.agentsvc.v1.CodeResult.newBuilder((dev.agentsvc.v1.CodeResult) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 5) {
+          codeResultBuilder_.mergeFrom(value);
+        } else {
+          codeResultBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 5;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     */
+    public Builder clearCodeResult() {
+      if (codeResultBuilder_ == null) {
+        if (kindCase_ == 5) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 5) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        codeResultBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     */
+    public dev.agentsvc.v1.CodeResult.Builder getCodeResultBuilder() {
+      return internalGetCodeResultFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.CodeResultOrBuilder getCodeResultOrBuilder() {
+      if ((kindCase_ == 5) && (codeResultBuilder_ != null)) {
+        return codeResultBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 5) {
+          return (dev.agentsvc.v1.CodeResult) kind_;
+        }
+        return dev.agentsvc.v1.CodeResult.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CodeResult, dev.agentsvc.v1.CodeResult.Builder, dev.agentsvc.v1.CodeResultOrBuilder> 
+        internalGetCodeResultFieldBuilder() {
+      if (codeResultBuilder_ == null) {
+        if (!(kindCase_ == 5)) {
+          kind_ = dev.agentsvc.v1.CodeResult.getDefaultInstance();
+        }
+        codeResultBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.CodeResult, dev.agentsvc.v1.CodeResult.Builder, dev.agentsvc.v1.CodeResultOrBuilder>(
+                (dev.agentsvc.v1.CodeResult) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 5;
+      onChanged();
+      return codeResultBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ConnectRequest)

@@ -70,5 +70,20 @@ public interface ConnectRequestOrBuilder extends
    */
   dev.agentsvc.v1.CallbackResultOrBuilder getCallbackResultOrBuilder();
 
+  /**
+   * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+   * @return Whether the codeResult field is set.
+   */
+  boolean hasCodeResult();
+  /**
+   * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+   * @return The codeResult.
+   */
+  dev.agentsvc.v1.CodeResult getCodeResult();
+  /**
+   * <code>.agentsvc.v1.CodeResult code_result = 5;</code>
+   */
+  dev.agentsvc.v1.CodeResultOrBuilder getCodeResultOrBuilder();
+
   dev.agentsvc.v1.ConnectRequest.KindCase getKindCase();
 }

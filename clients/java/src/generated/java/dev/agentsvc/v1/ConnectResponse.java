@@ -57,6 +57,7 @@ private static final long serialVersionUID = 0L;
     TOOL_CALL(2),
     DONE(3),
     CALLBACK_CALL(4),
+    CODE_EXECUTION(5),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -78,6 +79,7 @@ private static final long serialVersionUID = 0L;
         case 2: return TOOL_CALL;
         case 3: return DONE;
         case 4: return CALLBACK_CALL;
+        case 5: return CODE_EXECUTION;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -217,6 +219,37 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.CallbackCall.getDefaultInstance();
   }
 
+  public static final int CODE_EXECUTION_FIELD_NUMBER = 5;
+  /**
+   * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+   * @return Whether the codeExecution field is set.
+   */
+  @java.lang.Override
+  public boolean hasCodeExecution() {
+    return kindCase_ == 5;
+  }
+  /**
+   * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+   * @return The codeExecution.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CodeExecutionCall getCodeExecution() {
+    if (kindCase_ == 5) {
+       return (dev.agentsvc.v1.CodeExecutionCall) kind_;
+    }
+    return dev.agentsvc.v1.CodeExecutionCall.getDefaultInstance();
+  }
+  /**
+   * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CodeExecutionCallOrBuilder getCodeExecutionOrBuilder() {
+    if (kindCase_ == 5) {
+       return (dev.agentsvc.v1.CodeExecutionCall) kind_;
+    }
+    return dev.agentsvc.v1.CodeExecutionCall.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -243,6 +276,9 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 4) {
       output.writeMessage(4, (dev.agentsvc.v1.CallbackCall) kind_);
     }
+    if (kindCase_ == 5) {
+      output.writeMessage(5, (dev.agentsvc.v1.CodeExecutionCall) kind_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -267,6 +303,10 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 4) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(4, (dev.agentsvc.v1.CallbackCall) kind_);
+    }
+    if (kindCase_ == 5) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, (dev.agentsvc.v1.CodeExecutionCall) kind_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -301,6 +341,10 @@ private static final long serialVersionUID = 0L;
         if (!getCallbackCall()
             .equals(other.getCallbackCall())) return false;
         break;
+      case 5:
+        if (!getCodeExecution()
+            .equals(other.getCodeExecution())) return false;
+        break;
       case 0:
       default:
     }
@@ -331,6 +375,10 @@ private static final long serialVersionUID = 0L;
       case 4:
         hash = (37 * hash) + CALLBACK_CALL_FIELD_NUMBER;
         hash = (53 * hash) + getCallbackCall().hashCode();
+        break;
+      case 5:
+        hash = (37 * hash) + CODE_EXECUTION_FIELD_NUMBER;
+        hash = (53 * hash) + getCodeExecution().hashCode();
         break;
       case 0:
       default:
@@ -482,6 +530,9 @@ private static final long serialVersionUID = 0L;
       if (callbackCallBuilder_ != null) {
         callbackCallBuilder_.clear();
       }
+      if (codeExecutionBuilder_ != null) {
+        codeExecutionBuilder_.clear();
+      }
       kindCase_ = 0;
       kind_ = null;
       return this;
@@ -539,6 +590,10 @@ private static final long serialVersionUID = 0L;
           callbackCallBuilder_ != null) {
         result.kind_ = callbackCallBuilder_.build();
       }
+      if (kindCase_ == 5 &&
+          codeExecutionBuilder_ != null) {
+        result.kind_ = codeExecutionBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -568,6 +623,10 @@ private static final long serialVersionUID = 0L;
         }
         case CALLBACK_CALL: {
           mergeCallbackCall(other.getCallbackCall());
+          break;
+        }
+        case CODE_EXECUTION: {
+          mergeCodeExecution(other.getCodeExecution());
           break;
         }
         case KIND_NOT_SET: {
@@ -628,6 +687,13 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 4;
               break;
             } // case 34
+            case 42: {
+              input.readMessage(
+                  internalGetCodeExecutionFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 5;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1226,6 +1292,148 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 4;
       onChanged();
       return callbackCallBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CodeExecutionCall, dev.agentsvc.v1.CodeExecutionCall.Builder, dev.agentsvc.v1.CodeExecutionCallOrBuilder> codeExecutionBuilder_;
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     * @return Whether the codeExecution field is set.
+     */
+    @java.lang.Override
+    public boolean hasCodeExecution() {
+      return kindCase_ == 5;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     * @return The codeExecution.
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.CodeExecutionCall getCodeExecution() {
+      if (codeExecutionBuilder_ == null) {
+        if (kindCase_ == 5) {
+          return (dev.agentsvc.v1.CodeExecutionCall) kind_;
+        }
+        return dev.agentsvc.v1.CodeExecutionCall.getDefaultInstance();
+      } else {
+        if (kindCase_ == 5) {
+          return codeExecutionBuilder_.getMessage();
+        }
+        return dev.agentsvc.v1.CodeExecutionCall.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     */
+    public Builder setCodeExecution(dev.agentsvc.v1.CodeExecutionCall value) {
+      if (codeExecutionBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        kind_ = value;
+        onChanged();
+      } else {
+        codeExecutionBuilder_.setMessage(value);
+      }
+      kindCase_ = 5;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     */
+    public Builder setCodeExecution(
+        dev.agentsvc.v1.CodeExecutionCall.Builder builderForValue) {
+      if (codeExecutionBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        codeExecutionBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 5;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     */
+    public Builder mergeCodeExecution(dev.agentsvc.v1.CodeExecutionCall value) {
+      if (codeExecutionBuilder_ == null) {
+        if (kindCase_ == 5 &&
+            kind_ != dev.agentsvc.v1.CodeExecutionCall.getDefaultInstance()) {
+          kind_ = dev.agentsvc.v1.CodeExecutionCall.newBuilder((dev.agentsvc.v1.CodeExecutionCall) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 5) {
+          codeExecutionBuilder_.mergeFrom(value);
+        } else {
+          codeExecutionBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 5;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     */
+    public Builder clearCodeExecution() {
+      if (codeExecutionBuilder_ == null) {
+        if (kindCase_ == 5) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 5) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        codeExecutionBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     */
+    public dev.agentsvc.v1.CodeExecutionCall.Builder getCodeExecutionBuilder() {
+      return internalGetCodeExecutionFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.CodeExecutionCallOrBuilder getCodeExecutionOrBuilder() {
+      if ((kindCase_ == 5) && (codeExecutionBuilder_ != null)) {
+        return codeExecutionBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 5) {
+          return (dev.agentsvc.v1.CodeExecutionCall) kind_;
+        }
+        return dev.agentsvc.v1.CodeExecutionCall.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CodeExecutionCall, dev.agentsvc.v1.CodeExecutionCall.Builder, dev.agentsvc.v1.CodeExecutionCallOrBuilder> 
+        internalGetCodeExecutionFieldBuilder() {
+      if (codeExecutionBuilder_ == null) {
+        if (!(kindCase_ == 5)) {
+          kind_ = dev.agentsvc.v1.CodeExecutionCall.getDefaultInstance();
+        }
+        codeExecutionBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.CodeExecutionCall, dev.agentsvc.v1.CodeExecutionCall.Builder, dev.agentsvc.v1.CodeExecutionCallOrBuilder>(
+                (dev.agentsvc.v1.CodeExecutionCall) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 5;
+      onChanged();
+      return codeExecutionBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ConnectResponse)

@@ -70,5 +70,20 @@ public interface ConnectResponseOrBuilder extends
    */
   dev.agentsvc.v1.CallbackCallOrBuilder getCallbackCallOrBuilder();
 
+  /**
+   * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+   * @return Whether the codeExecution field is set.
+   */
+  boolean hasCodeExecution();
+  /**
+   * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+   * @return The codeExecution.
+   */
+  dev.agentsvc.v1.CodeExecutionCall getCodeExecution();
+  /**
+   * <code>.agentsvc.v1.CodeExecutionCall code_execution = 5;</code>
+   */
+  dev.agentsvc.v1.CodeExecutionCallOrBuilder getCodeExecutionOrBuilder();
+
   dev.agentsvc.v1.ConnectResponse.KindCase getKindCase();
 }

@@ -122,6 +122,50 @@ private static final long serialVersionUID = 0L;
     return customMetadata_ == null ? com.google.protobuf.Struct.getDefaultInstance() : customMetadata_;
   }
 
+  public static final int GET_SESSION_CONFIG_FIELD_NUMBER = 4;
+  private dev.agentsvc.v1.GetSessionConfig getSessionConfig_;
+  /**
+   * <pre>
+   * Which events of the session the invocation loads, as ADK's
+   * RunConfig.get_session_config: with a long session, the invocation reads
+   * only the recent events instead of the whole history.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+   * @return Whether the getSessionConfig field is set.
+   */
+  @java.lang.Override
+  public boolean hasGetSessionConfig() {
+    return ((bitField0_ & 0x00000004) != 0);
+  }
+  /**
+   * <pre>
+   * Which events of the session the invocation loads, as ADK's
+   * RunConfig.get_session_config: with a long session, the invocation reads
+   * only the recent events instead of the whole history.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+   * @return The getSessionConfig.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.GetSessionConfig getGetSessionConfig() {
+    return getSessionConfig_ == null ? dev.agentsvc.v1.GetSessionConfig.getDefaultInstance() : getSessionConfig_;
+  }
+  /**
+   * <pre>
+   * Which events of the session the invocation loads, as ADK's
+   * RunConfig.get_session_config: with a long session, the invocation reads
+   * only the recent events instead of the whole history.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.GetSessionConfigOrBuilder getGetSessionConfigOrBuilder() {
+    return getSessionConfig_ == null ? dev.agentsvc.v1.GetSessionConfig.getDefaultInstance() : getSessionConfig_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -145,6 +189,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeMessage(3, getCustomMetadata());
     }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      output.writeMessage(4, getGetSessionConfig());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -165,6 +212,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(3, getCustomMetadata());
+    }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(4, getGetSessionConfig());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -192,6 +243,11 @@ private static final long serialVersionUID = 0L;
       if (!getCustomMetadata()
           .equals(other.getCustomMetadata())) return false;
     }
+    if (hasGetSessionConfig() != other.hasGetSessionConfig()) return false;
+    if (hasGetSessionConfig()) {
+      if (!getGetSessionConfig()
+          .equals(other.getGetSessionConfig())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -212,6 +268,10 @@ private static final long serialVersionUID = 0L;
     if (hasCustomMetadata()) {
       hash = (37 * hash) + CUSTOM_METADATA_FIELD_NUMBER;
       hash = (53 * hash) + getCustomMetadata().hashCode();
+    }
+    if (hasGetSessionConfig()) {
+      hash = (37 * hash) + GET_SESSION_CONFIG_FIELD_NUMBER;
+      hash = (53 * hash) + getGetSessionConfig().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -348,6 +408,7 @@ private static final long serialVersionUID = 0L;
       if (com.google.protobuf.GeneratedMessage
               .alwaysUseFieldBuilders) {
         internalGetCustomMetadataFieldBuilder();
+        internalGetGetSessionConfigFieldBuilder();
       }
     }
     @java.lang.Override
@@ -360,6 +421,11 @@ private static final long serialVersionUID = 0L;
       if (customMetadataBuilder_ != null) {
         customMetadataBuilder_.dispose();
         customMetadataBuilder_ = null;
+      }
+      getSessionConfig_ = null;
+      if (getSessionConfigBuilder_ != null) {
+        getSessionConfigBuilder_.dispose();
+        getSessionConfigBuilder_ = null;
       }
       return this;
     }
@@ -408,6 +474,12 @@ private static final long serialVersionUID = 0L;
             : customMetadataBuilder_.build();
         to_bitField0_ |= 0x00000002;
       }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.getSessionConfig_ = getSessionConfigBuilder_ == null
+            ? getSessionConfig_
+            : getSessionConfigBuilder_.build();
+        to_bitField0_ |= 0x00000004;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -431,6 +503,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasCustomMetadata()) {
         mergeCustomMetadata(other.getCustomMetadata());
+      }
+      if (other.hasGetSessionConfig()) {
+        mergeGetSessionConfig(other.getGetSessionConfig());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -475,6 +550,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 34: {
+              input.readMessage(
+                  internalGetGetSessionConfigFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -722,6 +804,181 @@ private static final long serialVersionUID = 0L;
         customMetadata_ = null;
       }
       return customMetadataBuilder_;
+    }
+
+    private dev.agentsvc.v1.GetSessionConfig getSessionConfig_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.GetSessionConfig, dev.agentsvc.v1.GetSessionConfig.Builder, dev.agentsvc.v1.GetSessionConfigOrBuilder> getSessionConfigBuilder_;
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     * @return Whether the getSessionConfig field is set.
+     */
+    public boolean hasGetSessionConfig() {
+      return ((bitField0_ & 0x00000008) != 0);
+    }
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     * @return The getSessionConfig.
+     */
+    public dev.agentsvc.v1.GetSessionConfig getGetSessionConfig() {
+      if (getSessionConfigBuilder_ == null) {
+        return getSessionConfig_ == null ? dev.agentsvc.v1.GetSessionConfig.getDefaultInstance() : getSessionConfig_;
+      } else {
+        return getSessionConfigBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     */
+    public Builder setGetSessionConfig(dev.agentsvc.v1.GetSessionConfig value) {
+      if (getSessionConfigBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        getSessionConfig_ = value;
+      } else {
+        getSessionConfigBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     */
+    public Builder setGetSessionConfig(
+        dev.agentsvc.v1.GetSessionConfig.Builder builderForValue) {
+      if (getSessionConfigBuilder_ == null) {
+        getSessionConfig_ = builderForValue.build();
+      } else {
+        getSessionConfigBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     */
+    public Builder mergeGetSessionConfig(dev.agentsvc.v1.GetSessionConfig value) {
+      if (getSessionConfigBuilder_ == null) {
+        if (((bitField0_ & 0x00000008) != 0) &&
+          getSessionConfig_ != null &&
+          getSessionConfig_ != dev.agentsvc.v1.GetSessionConfig.getDefaultInstance()) {
+          getGetSessionConfigBuilder().mergeFrom(value);
+        } else {
+          getSessionConfig_ = value;
+        }
+      } else {
+        getSessionConfigBuilder_.mergeFrom(value);
+      }
+      if (getSessionConfig_ != null) {
+        bitField0_ |= 0x00000008;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     */
+    public Builder clearGetSessionConfig() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      getSessionConfig_ = null;
+      if (getSessionConfigBuilder_ != null) {
+        getSessionConfigBuilder_.dispose();
+        getSessionConfigBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     */
+    public dev.agentsvc.v1.GetSessionConfig.Builder getGetSessionConfigBuilder() {
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return internalGetGetSessionConfigFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     */
+    public dev.agentsvc.v1.GetSessionConfigOrBuilder getGetSessionConfigOrBuilder() {
+      if (getSessionConfigBuilder_ != null) {
+        return getSessionConfigBuilder_.getMessageOrBuilder();
+      } else {
+        return getSessionConfig_ == null ?
+            dev.agentsvc.v1.GetSessionConfig.getDefaultInstance() : getSessionConfig_;
+      }
+    }
+    /**
+     * <pre>
+     * Which events of the session the invocation loads, as ADK's
+     * RunConfig.get_session_config: with a long session, the invocation reads
+     * only the recent events instead of the whole history.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.GetSessionConfig, dev.agentsvc.v1.GetSessionConfig.Builder, dev.agentsvc.v1.GetSessionConfigOrBuilder> 
+        internalGetGetSessionConfigFieldBuilder() {
+      if (getSessionConfigBuilder_ == null) {
+        getSessionConfigBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.GetSessionConfig, dev.agentsvc.v1.GetSessionConfig.Builder, dev.agentsvc.v1.GetSessionConfigOrBuilder>(
+                getGetSessionConfig(),
+                getParentForChildren(),
+                isClean());
+        getSessionConfig_ = null;
+      }
+      return getSessionConfigBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.RunConfig)

@@ -56,4 +56,37 @@ public interface RunConfigOrBuilder extends
    * <code>.google.protobuf.Struct custom_metadata = 3;</code>
    */
   com.google.protobuf.StructOrBuilder getCustomMetadataOrBuilder();
+
+  /**
+   * <pre>
+   * Which events of the session the invocation loads, as ADK's
+   * RunConfig.get_session_config: with a long session, the invocation reads
+   * only the recent events instead of the whole history.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+   * @return Whether the getSessionConfig field is set.
+   */
+  boolean hasGetSessionConfig();
+  /**
+   * <pre>
+   * Which events of the session the invocation loads, as ADK's
+   * RunConfig.get_session_config: with a long session, the invocation reads
+   * only the recent events instead of the whole history.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+   * @return The getSessionConfig.
+   */
+  dev.agentsvc.v1.GetSessionConfig getGetSessionConfig();
+  /**
+   * <pre>
+   * Which events of the session the invocation loads, as ADK's
+   * RunConfig.get_session_config: with a long session, the invocation reads
+   * only the recent events instead of the whole history.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.GetSessionConfig get_session_config = 4;</code>
+   */
+  dev.agentsvc.v1.GetSessionConfigOrBuilder getGetSessionConfigOrBuilder();
 }

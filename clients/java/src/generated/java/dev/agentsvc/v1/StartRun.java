@@ -189,6 +189,23 @@ private static final long serialVersionUID = 0L;
     return callbacks_.get(index);
   }
 
+  public static final int CODE_EXECUTOR_FIELD_NUMBER = 4;
+  private boolean codeExecutor_ = false;
+  /**
+   * <pre>
+   * The client runs the code of agents whose code_executor is
+   * ClientCodeExecutor: the server sends a CodeExecutionCall per code block
+   * the model writes, and the client answers with a CodeResult.
+   * </pre>
+   *
+   * <code>bool code_executor = 4;</code>
+   * @return The codeExecutor.
+   */
+  @java.lang.Override
+  public boolean getCodeExecutor() {
+    return codeExecutor_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -212,6 +229,9 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < callbacks_.size(); i++) {
       output.writeMessage(3, callbacks_.get(i));
     }
+    if (codeExecutor_ != false) {
+      output.writeBool(4, codeExecutor_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -232,6 +252,10 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < callbacks_.size(); i++) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(3, callbacks_.get(i));
+    }
+    if (codeExecutor_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(4, codeExecutor_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -257,6 +281,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getToolsList())) return false;
     if (!getCallbacksList()
         .equals(other.getCallbacksList())) return false;
+    if (getCodeExecutor()
+        != other.getCodeExecutor()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -280,6 +306,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + CALLBACKS_FIELD_NUMBER;
       hash = (53 * hash) + getCallbacksList().hashCode();
     }
+    hash = (37 * hash) + CODE_EXECUTOR_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getCodeExecutor());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -443,6 +472,7 @@ private static final long serialVersionUID = 0L;
         callbacksBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000004);
+      codeExecutor_ = false;
       return this;
     }
 
@@ -504,6 +534,9 @@ private static final long serialVersionUID = 0L;
             ? run_
             : runBuilder_.build();
         to_bitField0_ |= 0x00000001;
+      }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.codeExecutor_ = codeExecutor_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -575,6 +608,9 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (other.getCodeExecutor() != false) {
+        setCodeExecutor(other.getCodeExecutor());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -634,6 +670,11 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 26
+            case 32: {
+              codeExecutor_ = input.readBool();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 32
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1358,6 +1399,56 @@ private static final long serialVersionUID = 0L;
         callbacks_ = null;
       }
       return callbacksBuilder_;
+    }
+
+    private boolean codeExecutor_ ;
+    /**
+     * <pre>
+     * The client runs the code of agents whose code_executor is
+     * ClientCodeExecutor: the server sends a CodeExecutionCall per code block
+     * the model writes, and the client answers with a CodeResult.
+     * </pre>
+     *
+     * <code>bool code_executor = 4;</code>
+     * @return The codeExecutor.
+     */
+    @java.lang.Override
+    public boolean getCodeExecutor() {
+      return codeExecutor_;
+    }
+    /**
+     * <pre>
+     * The client runs the code of agents whose code_executor is
+     * ClientCodeExecutor: the server sends a CodeExecutionCall per code block
+     * the model writes, and the client answers with a CodeResult.
+     * </pre>
+     *
+     * <code>bool code_executor = 4;</code>
+     * @param value The codeExecutor to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCodeExecutor(boolean value) {
+
+      codeExecutor_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The client runs the code of agents whose code_executor is
+     * ClientCodeExecutor: the server sends a CodeExecutionCall per code block
+     * the model writes, and the client answers with a CodeResult.
+     * </pre>
+     *
+     * <code>bool code_executor = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCodeExecutor() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      codeExecutor_ = false;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.StartRun)

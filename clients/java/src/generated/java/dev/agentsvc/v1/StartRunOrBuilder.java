@@ -102,4 +102,16 @@ public interface StartRunOrBuilder extends
    */
   dev.agentsvc.v1.CallbackDeclarationOrBuilder getCallbacksOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * The client runs the code of agents whose code_executor is
+   * ClientCodeExecutor: the server sends a CodeExecutionCall per code block
+   * the model writes, and the client answers with a CodeResult.
+   * </pre>
+   *
+   * <code>bool code_executor = 4;</code>
+   * @return The codeExecutor.
+   */
+  boolean getCodeExecutor();
 }
