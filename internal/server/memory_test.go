@@ -145,3 +145,29 @@ func TestSearchMemoryHostileQuery(t *testing.T) {
 		t.Errorf("SearchMemory: %v", err)
 	}
 }
+
+// TestLoadMemoryQueryTooLong: a load_memory query from the model past the
+// store's bound answers the model with the error; the run goes on.
+func TestLoadMemoryQueryTooLong(t *testing.T) {
+	t.Parallel()
+	mem := inmemory.New()
+	fx := newFixture(t, withApp(memoryApp), withConfig(func(c *server.Config) {
+		c.Memory, c.Apps[0].Runner.Memory = mem, mem
+	}))
+	ctx := context.Background()
+	created, err := fx.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.model.Enqueue(et.Call("load_memory", `{"query":"`+strings.Repeat("cat ", 1<<13)+`"}`), et.Text("Sorry."))
+	if _, err := fx.run(ctx, &api.RunRequest{AppName: appName, UserId: userID, SessionId: created.Session.Id,
+		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "Cat?"}}}}); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	reqs := fx.model.Requests()
+	last := reqs[len(reqs)-1].Contents
+	resp := last[len(last)-1].GetParts()[0].GetFunctionResponse().GetResponse().AsMap()
+	if e, _ := resp["error"].(string); !strings.Contains(e, "memory query too large") {
+		t.Errorf("load_memory answered %v, want the query-too-large error", resp)
+	}
+}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"strings"
 
@@ -64,12 +65,16 @@ func (LoadMemory) ProcessRequest(_ *runtime.InvocationContext, req *v1.LlmReques
 
 // Run implements [runtime.Tool]: the memories found, as ADK returns its
 // LoadMemoryResponse, {"result": {"memories": [...]}}. A missing query is
-// ADK's missing-argument answer.
+// ADK's missing-argument answer. A query past the store's bound is the
+// model's mistake, not the run's: the model is told so and may try again.
 func (LoadMemory) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, error) {
 	if missing := MissingArgs("load_memory", []string{"query"}, args); missing != nil {
 		return missing, nil
 	}
 	found, err := tctx.SearchMemory(pyStr(args.GetFields()["query"]))
+	if errors.Is(err, memory.ErrQueryTooLarge) {
+		return map[string]any{"error": err.Error()}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
