@@ -35,8 +35,9 @@ func (PlanReAct) ProcessRequest(req *v1.LlmRequest) {
 	req.Contents = withoutThought(req.Contents)
 }
 
-// withoutThought returns list with thought flags cleared. Contents with a
-// thought part are copied, and so is the list, which may be shared.
+// withoutThought returns list with thought flags cleared. The list, which
+// may be shared, is copied once it changes; a content with a thought part
+// gets a copy of its own, with copies of its thought parts only.
 func withoutThought(list []*v1.Content) []*v1.Content {
 	copied := false
 	for i, c := range list {
@@ -46,11 +47,15 @@ func withoutThought(list []*v1.Content) []*v1.Content {
 		if !copied {
 			list, copied = slices.Clone(list), true
 		}
-		c = proto.CloneOf(c)
-		for _, p := range c.Parts {
-			p.Thought = false
+		parts := slices.Clone(c.Parts)
+		for j, p := range parts {
+			if p.GetThought() {
+				p = proto.CloneOf(p)
+				p.Thought = false
+				parts[j] = p
+			}
 		}
-		list[i] = c
+		list[i] = &v1.Content{Role: c.Role, Parts: parts}
 	}
 	return list
 }
