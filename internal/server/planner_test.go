@@ -155,6 +155,28 @@ func TestPlanReActJourneyOverGRPC(t *testing.T) {
 	if diff := cmp.Diff(adk.Stored, rest2); diff != "" {
 		t.Errorf("REST session (-adk +ours):\n%s", diff)
 	}
+
+	// ADK's events, thoughts included, restored over REST read back the same.
+	imported, err := json.Marshal(map[string]any{"sessionId": "restored", "events": adk.Stored})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions := s.httpURL + "/apps/" + geminiApp + "/users/" + userID + "/sessions"
+	if code, body := postJSON(t, sessions, string(imported)); code != http.StatusOK {
+		t.Fatalf("create with events: %d %s", code, body)
+	}
+	code, body = doJSON(t, http.MethodGet, sessions+"/restored", "")
+	session.Events = nil
+	if err := json.Unmarshal([]byte(body), &session); code != http.StatusOK || err != nil {
+		t.Fatalf("GET restored session: %d %s %v", code, body, err)
+	}
+	var restored []map[string]any
+	for _, ev := range session.Events {
+		restored = append(restored, map[string]any{"author": ev.Author, "content": withoutIDs(ev.Content)})
+	}
+	if diff := cmp.Diff(adk.Stored, restored); diff != "" {
+		t.Errorf("restored session (-adk +ours):\n%s", diff)
+	}
 }
 
 // dropEmptyArgs removes the empty args of calls in a request body: the
@@ -206,4 +228,57 @@ func withoutIDs(content map[string]any) map[string]any {
 		}
 	}
 	return content
+}
+
+// TestBuiltInPlannerOverGRPC: a BuiltInPlanner's thinking config replaces
+// the agent's in what Gemini receives, and a thought part the model sends
+// is stored and sent back marked as thought, signature and all, as
+// google-adk 1.39.1 does. (The Python SDK writes the thinking config's
+// keys in snake_case, Go's in camelCase; Gemini reads both.)
+func TestBuiltInPlannerOverGRPC(t *testing.T) {
+	t.Parallel()
+	s := newGeminiAppStack(t, fstest.MapFS{geminiApp + "/root_agent.yaml": {Data: []byte(`name: thinker
+model: gemini-2.5-flash
+instruction: Be brief.
+generate_content_config: {temperature: 0.5, thinking_config: {thinking_budget: 100}}
+planner: {name: BuiltInPlanner, args: {thinking_config: {include_thoughts: true, thinking_budget: 1024}}}
+`)}})
+	answer := func(parts ...any) fakegemini.Item {
+		return fakegemini.Item{Response: map[string]any{"candidates": []any{map[string]any{
+			"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP"}}}}
+	}
+	s.enqueue(t, answer(map[string]any{"text": "The user greets me.", "thought": true, "thoughtSignature": "c2ln"},
+		map[string]any{"text": "Hello!"}), answer(map[string]any{"text": "Bye."}))
+	sid := s.newSession(t)
+	events, err := s.run(t.Context(), sid, "hi", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := et.Events(events); !cmp.Equal(got, []string{"thinker: thought The user greets me.", "thinker: Hello!"}) {
+		t.Errorf("events = %q", got)
+	}
+	if _, err := s.run(t.Context(), sid, "bye", false); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.fake.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("model requests = %d, want 2", len(reqs))
+	}
+	wantThinking := map[string]any{"includeThoughts": true, "thinkingBudget": float64(1024)}
+	for i, r := range reqs {
+		gc, _ := r.Body["generationConfig"].(map[string]any)
+		if !cmp.Equal(gc["thinkingConfig"], any(wantThinking)) || gc["temperature"] != 0.5 {
+			t.Errorf("request %d generationConfig = %v, want the planner's thinking config and temperature 0.5", i+1, gc)
+		}
+	}
+	wantContents := []any{
+		map[string]any{"role": "user", "parts": []any{map[string]any{"text": "hi"}}},
+		map[string]any{"role": "model", "parts": []any{
+			map[string]any{"text": "The user greets me.", "thought": true, "thoughtSignature": "c2ln"},
+			map[string]any{"text": "Hello!"}}},
+		map[string]any{"role": "user", "parts": []any{map[string]any{"text": "bye"}}},
+	}
+	if diff := cmp.Diff(wantContents, reqs[1].Body["contents"]); diff != "" {
+		t.Errorf("second request contents (-adk +ours):\n%s", diff)
+	}
 }
