@@ -2,16 +2,17 @@ package llmagent
 
 import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // planResponse lets the agent's planner rework a model answer, partial
 // chunks included (ADK's NL planning response processor). The answer gets
 // content of its own: a model's stream may still hold the one it had.
-func (a *Agent) planResponse(resp *v1.LlmResponse) {
+func (a *Agent) planResponse(ictx *runtime.InvocationContext, resp *v1.LlmResponse) {
 	if a.cfg.Planner == nil || len(resp.GetContent().GetParts()) == 0 {
 		return
 	}
-	if parts := a.cfg.Planner.ProcessResponse(resp.Content.Parts); parts != nil {
+	if parts := a.cfg.Planner.ProcessResponse(ictx.App().Behavior, resp.Content.Parts); parts != nil {
 		resp.Content = &v1.Content{Role: resp.Content.Role, Parts: parts}
 	}
 }

@@ -145,3 +145,16 @@ func TestBehaviorBuiltInPlannerInFlow(t *testing.T) {
 		t.Errorf("thought signature = %q, want sig", sig)
 	}
 }
+
+// TestBehaviorPlanReActProfile: with adk_behavior "2.x" the app's answers
+// are reworked as ADK 2.x does (tags stripped from the thoughts).
+func TestBehaviorPlanReActProfile(t *testing.T) {
+	t.Parallel()
+	agent := newAgent(t, llmagent.Config{Planner: planners.PlanReAct{}, OutputKey: "answer"})
+	h, _, sid := setup(t, agent, []*v1.LlmResponse{et.Text("/*REASONING*/r/*FINAL_ANSWER*/final")})
+	withBehavior(h, runtime.Behavior2x)
+	diffPairs(t, "events", et.Events(h.RunText(t, sid, "q")), []string{"root_agent: thought r", "root_agent: final"})
+	if got := h.Session(t, sid).GetState().AsMap()["answer"]; got != "final" {
+		t.Errorf("state answer = %v, want final", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/planners"
 )
 
@@ -12,7 +13,7 @@ func BenchmarkPlanReActResponse(b *testing.B) {
 	parts := []*v1.Part{text("/*PLANNING*/\n1. Load the data\n2. Average it\n"), text("/*ACTION*/\n"), call("load"), call("avg")}
 	b.ReportAllocs()
 	for b.Loop() {
-		planners.PlanReAct{}.ProcessResponse(parts)
+		planners.PlanReAct{}.ProcessResponse(runtime.Behavior1x, parts)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // BuiltIn is ADK's BuiltInPlanner: the model's own thinking, configured on
@@ -26,4 +27,4 @@ func (b *BuiltIn) ProcessRequest(req *v1.LlmRequest) {
 }
 
 // ProcessResponse implements [Planner]: the answer stays as it is.
-func (*BuiltIn) ProcessResponse([]*v1.Part) []*v1.Part { return nil }
+func (*BuiltIn) ProcessResponse(runtime.Behavior, []*v1.Part) []*v1.Part { return nil }

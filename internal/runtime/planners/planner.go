@@ -5,6 +5,7 @@ package planners
 
 import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // Planner shapes an LLM agent's model requests and answers: ADK's
@@ -17,8 +18,8 @@ type Planner interface {
 	// events.
 	ProcessRequest(req *v1.LlmRequest)
 	// ProcessResponse returns the parts to keep of a model answer (ADK's
-	// NL planning response processor, after the after-model callbacks), or
-	// nil to keep the answer's parts as they are. It may return parts of
-	// parts, never changes them.
-	ProcessResponse(parts []*v1.Part) []*v1.Part
+	// NL planning response processor, after the after-model callbacks), as
+	// the app's ADK release line b does, or nil to keep the answer's parts
+	// as they are. It may return parts of parts, never changes them.
+	ProcessResponse(b runtime.Behavior, parts []*v1.Part) []*v1.Part
 }

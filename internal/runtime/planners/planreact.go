@@ -65,13 +65,18 @@ func withoutThought(list []*v1.Content) []*v1.Content {
 // planning, reasoning, action or replanning tag marked as thought, and a
 // text holding the final answer tag split after its last one into a
 // thought and the answer; then the first call is kept with the calls that
-// follow it, unless it was the very first part; the rest is dropped. Calls
-// with no name are dropped before the first named one. Nothing kept gives
-// nil: the answer stays as it is.
-func (PlanReAct) ProcessResponse(parts []*v1.Part) []*v1.Part {
+// follow it; the rest is dropped. Calls with no name are dropped before the
+// first named one. Nothing kept gives nil: the answer stays as it is.
+//
+// ADK 1.x keeps a call that opens the answer alone, and the thoughts keep
+// their tags. ADK 2.x keeps the calls after it too, and strips every
+// planning tag from a thought, and the final answer tag from its end; a
+// thought left empty by the split is dropped.
+func (PlanReAct) ProcessResponse(b runtime.Behavior, parts []*v1.Part) []*v1.Part {
 	if len(parts) == 0 {
 		return nil
 	}
+	v2 := b == runtime.Behavior2x
 	kept := make([]*v1.Part, 0, len(parts))
 	first := -1
 	for i, p := range parts {
@@ -82,11 +87,10 @@ func (PlanReAct) ProcessResponse(parts []*v1.Part) []*v1.Part {
 			kept, first = append(kept, p), i
 			break
 		}
-		kept = appendPlanned(kept, p)
+		kept = appendPlanned(kept, p, v2)
 	}
-	// ADK checks for a call after the first part, so a call that opens the
-	// answer goes alone.
-	if first > 0 {
+	// ADK 1.x checks for a call after the first part.
+	if first > 0 || first == 0 && v2 {
 		for _, p := range parts[first+1:] {
 			if p.GetFunctionCall() == nil {
 				break
@@ -101,13 +105,19 @@ func (PlanReAct) ProcessResponse(parts []*v1.Part) []*v1.Part {
 }
 
 // appendPlanned appends p to kept as ADK's _handle_non_function_call_parts
-// does.
-func appendPlanned(kept []*v1.Part, p *v1.Part) []*v1.Part {
+// does, the 2.x way when v2 is set.
+func appendPlanned(kept []*v1.Part, p *v1.Part, v2 bool) []*v1.Part {
 	text := p.GetText()
 	if at := strings.LastIndex(text, FinalAnswerTag); at >= 0 {
 		// Both halves are new text parts: nothing else of p carries over.
 		end := at + len(FinalAnswerTag)
-		kept = append(kept, &v1.Part{Text: text[:end], Thought: true})
+		reasoning := text[:end]
+		if v2 {
+			reasoning = stripTags(text[:at])
+		}
+		if reasoning != "" {
+			kept = append(kept, &v1.Part{Text: reasoning, Thought: true})
+		}
 		if end < len(text) {
 			kept = append(kept, &v1.Part{Text: text[end:]})
 		}
@@ -117,8 +127,20 @@ func appendPlanned(kept []*v1.Part, p *v1.Part) []*v1.Part {
 		if strings.HasPrefix(text, tag) {
 			p = proto.CloneOf(p)
 			p.Thought = true
+			if v2 {
+				p.Text = stripTags(text)
+			}
 			break
 		}
 	}
 	return append(kept, p)
+}
+
+// stripTags removes every planning, reasoning, action and replanning tag
+// from text, as ADK 2.x does.
+func stripTags(text string) string {
+	for _, tag := range thoughtTags {
+		text = strings.ReplaceAll(text, tag, "")
+	}
+	return text
 }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/planners"
 )
 
@@ -21,66 +22,86 @@ func call(name string) *v1.Part {
 
 // TestBehaviorPlanReActResponse: each branch of ADK's PlanReActPlanner
 // process_planning_response, the inputs and outputs as google-adk 1.39.1
-// gives them.
+// and 2.13.0 give them (nil: the answer stays as it is).
 func TestBehaviorPlanReActResponse(t *testing.T) {
 	t.Parallel()
 	signed := func(p *v1.Part) *v1.Part { p.ThoughtSignature = []byte("sig"); return p }
 	image := &v1.Part{InlineData: &v1.Blob{MimeType: "image/png", Data: []byte("x")}}
+	parts := func(ps ...*v1.Part) []*v1.Part { return ps }
 	tests := []struct {
-		name     string
-		in, want []*v1.Part
+		name       string
+		in, v1, v2 []*v1.Part
 	}{
-		{"no parts", nil, nil},
+		{"no parts", nil, nil, nil},
 		{"planning and action become thought, the call stays",
-			[]*v1.Part{text("/*PLANNING*/\n1. x"), text("/*ACTION*/\nf()"), call("f")},
-			[]*v1.Part{thought("/*PLANNING*/\n1. x"), thought("/*ACTION*/\nf()"), call("f")}},
+			parts(text("/*PLANNING*/\n1. x"), text("/*ACTION*/\nf()"), call("f")),
+			parts(thought("/*PLANNING*/\n1. x"), thought("/*ACTION*/\nf()"), call("f")),
+			parts(thought("\n1. x"), thought("\nf()"), call("f"))},
 		{"every planning tag opens a thought",
-			[]*v1.Part{text("/*PLANNING*/a"), text("/*REASONING*/b"), text("/*ACTION*/c"), text("/*REPLANNING*/d")},
-			[]*v1.Part{thought("/*PLANNING*/a"), thought("/*REASONING*/b"), thought("/*ACTION*/c"), thought("/*REPLANNING*/d")}},
+			parts(text("/*PLANNING*/a"), text("/*REASONING*/b"), text("/*ACTION*/c"), text("/*REPLANNING*/d")),
+			parts(thought("/*PLANNING*/a"), thought("/*REASONING*/b"), thought("/*ACTION*/c"), thought("/*REPLANNING*/d")),
+			parts(thought("a"), thought("b"), thought("c"), thought("d"))},
 		{"a tag must open the text",
-			[]*v1.Part{text("plain"), text(" /*PLANNING*/ leading space")},
-			[]*v1.Part{text("plain"), text(" /*PLANNING*/ leading space")}},
-		{"final answer: the thought keeps the tag",
-			[]*v1.Part{text("/*REASONING*/\nr\n/*FINAL_ANSWER*/\nanswer")},
-			[]*v1.Part{thought("/*REASONING*/\nr\n/*FINAL_ANSWER*/"), text("\nanswer")}},
+			parts(text("plain"), text(" /*PLANNING*/ leading space")),
+			parts(text("plain"), text(" /*PLANNING*/ leading space")),
+			parts(text("plain"), text(" /*PLANNING*/ leading space"))},
+		{"2.x strips every tag of a thought",
+			parts(text("/*PLANNING*/a /*ACTION*/b /*FINAL*/")),
+			parts(thought("/*PLANNING*/a /*ACTION*/b /*FINAL*/")),
+			parts(thought("a b /*FINAL*/"))},
+		{"final answer: the thought keeps the tag in 1.x",
+			parts(text("/*REASONING*/\nr\n/*FINAL_ANSWER*/\nanswer")),
+			parts(thought("/*REASONING*/\nr\n/*FINAL_ANSWER*/"), text("\nanswer")),
+			parts(thought("\nr\n"), text("\nanswer"))},
 		{"final answer: split at the last tag",
-			[]*v1.Part{text("a/*FINAL_ANSWER*/b/*FINAL_ANSWER*/c")},
-			[]*v1.Part{thought("a/*FINAL_ANSWER*/b/*FINAL_ANSWER*/"), text("c")}},
+			parts(text("a/*FINAL_ANSWER*/b/*FINAL_ANSWER*/c")),
+			parts(thought("a/*FINAL_ANSWER*/b/*FINAL_ANSWER*/"), text("c")),
+			parts(thought("a/*FINAL_ANSWER*/b"), text("c"))},
 		{"final answer: nothing after the tag",
-			[]*v1.Part{text("/*FINAL_ANSWER*/")}, []*v1.Part{thought("/*FINAL_ANSWER*/")}},
+			parts(text("/*FINAL_ANSWER*/")), parts(thought("/*FINAL_ANSWER*/")), nil},
 		{"final answer: the tag first",
-			[]*v1.Part{text("/*FINAL_ANSWER*/done")}, []*v1.Part{thought("/*FINAL_ANSWER*/"), text("done")}},
+			parts(text("/*FINAL_ANSWER*/done")), parts(thought("/*FINAL_ANSWER*/"), text("done")), parts(text("done"))},
 		{"final answer: the halves are new parts, without the signature",
-			[]*v1.Part{signed(text("x/*FINAL_ANSWER*/y"))}, []*v1.Part{thought("x/*FINAL_ANSWER*/"), text("y")}},
+			parts(signed(text("x/*FINAL_ANSWER*/y"))), parts(thought("x/*FINAL_ANSWER*/"), text("y")),
+			parts(thought("x"), text("y"))},
 		{"a tagged part keeps its signature",
-			[]*v1.Part{signed(text("/*PLANNING*/p"))}, []*v1.Part{signed(thought("/*PLANNING*/p"))}},
+			parts(signed(text("/*PLANNING*/p"))), parts(signed(thought("/*PLANNING*/p"))), parts(signed(thought("p")))},
 		{"the calls after the first stay, what follows them goes",
-			[]*v1.Part{text("/*ACTION*/"), call("f"), call("g"), text("after"), call("h")},
-			[]*v1.Part{thought("/*ACTION*/"), call("f"), call("g")}},
-		{"a call that opens the answer goes alone",
-			[]*v1.Part{call("f"), call("g"), text("t")}, []*v1.Part{call("f")}},
+			parts(text("/*ACTION*/"), call("f"), call("g"), text("after"), call("h")),
+			parts(thought("/*ACTION*/"), call("f"), call("g")),
+			parts(thought(""), call("f"), call("g"))},
+		{"a call that opens the answer goes alone in 1.x",
+			parts(call("f"), call("g"), text("t")), parts(call("f")), parts(call("f"), call("g"))},
 		{"calls without a name are dropped before the first call, not after",
-			[]*v1.Part{call(""), text("/*PLANNING*/p"), call("f"), call("")},
-			[]*v1.Part{thought("/*PLANNING*/p"), call("f"), call("")}},
-		{"nothing kept leaves the answer as it is", []*v1.Part{call("")}, nil},
-		{"a thought stays a thought", []*v1.Part{thought("thinking"), text("ans")}, []*v1.Part{thought("thinking"), text("ans")}},
-		{"empty text and other parts pass", []*v1.Part{text(""), image}, []*v1.Part{text(""), image}},
+			parts(call(""), text("/*PLANNING*/p"), call("f"), call("")),
+			parts(thought("/*PLANNING*/p"), call("f"), call("")),
+			parts(thought("p"), call("f"), call(""))},
+		{"nothing kept", parts(call("")), nil, nil},
+		{"a thought stays a thought",
+			parts(thought("thinking"), text("ans")), parts(thought("thinking"), text("ans")), parts(thought("thinking"), text("ans"))},
+		{"empty text and other parts pass", parts(text(""), image), parts(text(""), image), parts(text(""), image)},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var before []*v1.Part
-			for _, p := range tt.in {
-				before = append(before, proto.CloneOf(p))
-			}
-			got := planners.PlanReAct{}.ProcessResponse(tt.in)
-			if diff := cmp.Diff(tt.want, got, protocmp.Transform()); diff != "" {
-				t.Errorf("parts (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(before, tt.in, protocmp.Transform()); diff != "" {
-				t.Errorf("the answer's parts changed (-before +after):\n%s", diff)
-			}
-		})
+		for _, b := range []runtime.Behavior{runtime.Behavior1x, runtime.Behavior2x} {
+			t.Run(b.String()+" "+tt.name, func(t *testing.T) {
+				t.Parallel()
+				var before []*v1.Part
+				for _, p := range tt.in {
+					before = append(before, proto.CloneOf(p))
+				}
+				want := tt.v1
+				if b == runtime.Behavior2x {
+					want = tt.v2
+				}
+				got := planners.PlanReAct{}.ProcessResponse(b, tt.in)
+				if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
+					t.Errorf("parts (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff(before, tt.in, protocmp.Transform()); diff != "" {
+					t.Errorf("the answer's parts changed (-before +after):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 
@@ -171,7 +192,7 @@ func TestBehaviorBuiltInPlanner(t *testing.T) {
 	if bare.Config.GetThinkingConfig() == nil {
 		t.Error("an empty thinking config is not set")
 	}
-	if got := p.ProcessResponse([]*v1.Part{thought("x")}); got != nil {
+	if got := p.ProcessResponse(runtime.Behavior1x, []*v1.Part{thought("x")}); got != nil {
 		t.Errorf("ProcessResponse = %v, want nil", got)
 	}
 }
