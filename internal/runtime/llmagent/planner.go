@@ -5,6 +5,14 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
+// planRequest lets the agent's planner shape the request once its contents
+// are built (ADK's NL planning request processor).
+func (a *Agent) planRequest(req *v1.LlmRequest) {
+	if a.cfg.Planner != nil {
+		a.cfg.Planner.ProcessRequest(req)
+	}
+}
+
 // planResponse lets the agent's planner rework a model answer, partial
 // chunks included (ADK's NL planning response processor). The answer gets
 // content of its own: a model's stream may still hold the one it had.

@@ -54,9 +54,7 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	if err := a.contents(ictx, r.llm, instructionContent, history); err != nil {
 		return nil, err
 	}
-	if a.cfg.Planner != nil {
-		a.cfg.Planner.ProcessRequest(r.llm)
-	}
+	a.planRequest(r.llm)
 	a.outputSchema(ictx, r)
 	a.agentTransfer(ictx, r)
 	if err := a.declareTools(ictx, r); err != nil {
