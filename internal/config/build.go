@@ -95,6 +95,10 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	if err != nil {
 		return nil, nil, fail("generate_content_config", err)
 	}
+	planner, err := buildPlanner(c)
+	if err != nil {
+		return nil, nil, err
+	}
 	var schema *structpb.Struct
 	if c.OutputSchema != nil {
 		if schema, err = structpb.NewStruct(c.OutputSchema); err != nil {
@@ -115,6 +119,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		DisallowTransferToParent: c.DisallowTransferToParent,
 		DisallowTransferToPeers:  c.DisallowTransferToPeers,
 		GenerateContentConfig:    gcc,
+		Planner:                  planner,
 		Tools:                    agentTools.builtin,
 		Toolsets:                 agentTools.toolsets(),
 		AgentCallbacks:           cbs.agent,

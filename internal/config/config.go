@@ -49,6 +49,7 @@ type AgentConfig struct {
 	BeforeToolCallbacks      CallbackRefs         `yaml:"before_tool_callbacks"`
 	AfterToolCallbacks       CallbackRefs         `yaml:"after_tool_callbacks"`
 	OnToolErrorCallbacks     CallbackRefs         `yaml:"on_tool_error_callbacks"`
+	Planner                  *PlannerRef          `yaml:"planner"`
 	Extra                    map[string]any       `yaml:",inline"`
 	subAgents                []*AgentConfig       // resolved SubAgents
 	agentTools               map[int]*AgentConfig // resolved AgentTool agents, by tools index

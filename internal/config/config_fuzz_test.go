@@ -24,6 +24,7 @@ func FuzzLoadAll(f *testing.F) {
 			"generate_content_config:\n  temperature: 0.2\n  max_output_tokens: 100\n", ""},
 		{"name: a\nmodel: m\nsub_agents:\n  - config_path: root_agent.yaml\n", ""},
 		{"name: a\nmodel: m\ntools:\n  - name: google_search\n    args: {x: 1}\n", ""},
+		{"name: a\nmodel: m\nplanner: {name: BuiltInPlanner, args: {thinking_config: {thinking_budget: 8, thinking_level: low}}}\n", ""},
 		{"a: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\nc: &c [*b, *b, *b, *b]\nname: a\n", ""},
 		{"name: [", ""},
 		{aliasBomb(9), aliasBomb(9)},

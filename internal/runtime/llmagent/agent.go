@@ -12,6 +12,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/planners"
 )
 
 // IncludeContents values.
@@ -49,6 +50,9 @@ type Config struct {
 	DisallowTransferToPeers  bool
 	// GenerateContentConfig is copied into every model request.
 	GenerateContentConfig *v1.GenerateContentConfig
+	// Planner, when set, shapes each model request and answer (ADK's
+	// planner); its thinking config wins over GenerateContentConfig's.
+	Planner planners.Planner
 
 	AgentCallbacks runtime.AgentCallbacks
 	ModelCallbacks runtime.ModelCallbacks

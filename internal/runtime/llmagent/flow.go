@@ -38,6 +38,7 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 				yield(nil, err)
 				return
 			}
+			a.planResponse(ictx, resp)
 			if resp.Content == nil && resp.ErrorCode == "" && !resp.Interrupted {
 				continue
 			}

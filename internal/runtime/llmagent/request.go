@@ -36,7 +36,8 @@ type request struct {
 }
 
 // buildRequest runs the request processors in ADK's order: basic,
-// instructions, identity, contents, then the tool declarations.
+// instructions, identity, contents, planning, output schema, agent
+// transfer, then the tool declarations.
 func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.Cache) (*request, error) {
 	r := &request{llm: &v1.LlmRequest{}}
 	if err := a.resolveTools(ictx, r); err != nil {
@@ -53,6 +54,7 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	if err := a.contents(ictx, r.llm, instructionContent, history); err != nil {
 		return nil, err
 	}
+	a.planRequest(r.llm)
 	a.outputSchema(ictx, r)
 	a.agentTransfer(ictx, r)
 	if err := a.declareTools(ictx, r); err != nil {
