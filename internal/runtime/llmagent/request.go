@@ -53,6 +53,7 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	if err := a.contents(ictx, r.llm, instructionContent, history); err != nil {
 		return nil, err
 	}
+	a.contextCache(ictx, r.llm)
 	a.outputSchema(ictx, r)
 	a.agentTransfer(ictx, r)
 	if err := a.declareTools(ictx, r); err != nil {
