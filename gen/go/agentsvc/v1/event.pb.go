@@ -723,21 +723,22 @@ func (x *Transcription) GetFinished() bool {
 // CacheMetadata is ADK's record of a Gemini context cache on a model
 // response. With cache_name set it is an active cache (expire_time,
 // invocations_used and created_at set too); without, it holds only the
-// fingerprint and contents_count of the request's cacheable prefix.
+// fingerprint and contents_count of the request's cacheable prefix. Its
+// JSON keys are the field names as written, as in ADK's events.
 type CacheMetadata struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Resource name of the cache, e.g. "cachedContents/abc".
-	CacheName *string `protobuf:"bytes,1,opt,name=cache_name,json=cacheName,proto3,oneof" json:"cache_name,omitempty"`
+	CacheName *string `protobuf:"bytes,1,opt,name=cache_name,proto3,oneof" json:"cache_name,omitempty"`
 	// Seconds since the epoch when the cache expires.
-	ExpireTime *float64 `protobuf:"fixed64,2,opt,name=expire_time,json=expireTime,proto3,oneof" json:"expire_time,omitempty"`
+	ExpireTime *float64 `protobuf:"fixed64,2,opt,name=expire_time,proto3,oneof" json:"expire_time,omitempty"`
 	// First 16 hex digits of the SHA-256 of the cacheable prefix.
 	Fingerprint string `protobuf:"bytes,3,opt,name=fingerprint,proto3" json:"fingerprint,omitempty"`
 	// Invocations that used the cache, counting the one that created it.
-	InvocationsUsed *int32 `protobuf:"varint,4,opt,name=invocations_used,json=invocationsUsed,proto3,oneof" json:"invocations_used,omitempty"`
+	InvocationsUsed *int32 `protobuf:"varint,4,opt,name=invocations_used,proto3,oneof" json:"invocations_used,omitempty"`
 	// Contents cached (active cache) or in the request (fingerprint only).
-	ContentsCount int32 `protobuf:"varint,5,opt,name=contents_count,json=contentsCount,proto3" json:"contents_count,omitempty"`
+	ContentsCount int32 `protobuf:"varint,5,opt,name=contents_count,proto3" json:"contents_count,omitempty"`
 	// Seconds since the epoch when the cache was created.
-	CreatedAt     *float64 `protobuf:"fixed64,6,opt,name=created_at,json=createdAt,proto3,oneof" json:"created_at,omitempty"`
+	CreatedAt     *float64 `protobuf:"fixed64,6,opt,name=created_at,proto3,oneof" json:"created_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -897,17 +898,18 @@ const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\x1btool_use_prompt_token_count\x18\x06 \x01(\x05R\x17toolUsePromptTokenCount\"?\n" +
 	"\rTranscription\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x1a\n" +
-	"\bfinished\x18\x02 \x01(\bR\bfinished\"\xb9\x02\n" +
-	"\rCacheMetadata\x12\"\n" +
+	"\bfinished\x18\x02 \x01(\bR\bfinished\"\xbe\x02\n" +
+	"\rCacheMetadata\x12#\n" +
 	"\n" +
-	"cache_name\x18\x01 \x01(\tH\x00R\tcacheName\x88\x01\x01\x12$\n" +
-	"\vexpire_time\x18\x02 \x01(\x01H\x01R\n" +
-	"expireTime\x88\x01\x01\x12 \n" +
-	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint\x12.\n" +
-	"\x10invocations_used\x18\x04 \x01(\x05H\x02R\x0finvocationsUsed\x88\x01\x01\x12%\n" +
-	"\x0econtents_count\x18\x05 \x01(\x05R\rcontentsCount\x12\"\n" +
+	"cache_name\x18\x01 \x01(\tH\x00R\n" +
+	"cache_name\x88\x01\x01\x12%\n" +
+	"\vexpire_time\x18\x02 \x01(\x01H\x01R\vexpire_time\x88\x01\x01\x12 \n" +
+	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint\x12/\n" +
+	"\x10invocations_used\x18\x04 \x01(\x05H\x02R\x10invocations_used\x88\x01\x01\x12&\n" +
+	"\x0econtents_count\x18\x05 \x01(\x05R\x0econtents_count\x12#\n" +
 	"\n" +
-	"created_at\x18\x06 \x01(\x01H\x03R\tcreatedAt\x88\x01\x01B\r\n" +
+	"created_at\x18\x06 \x01(\x01H\x03R\n" +
+	"created_at\x88\x01\x01B\r\n" +
 	"\v_cache_nameB\x0e\n" +
 	"\f_expire_timeB\x13\n" +
 	"\x11_invocations_usedB\r\n" +

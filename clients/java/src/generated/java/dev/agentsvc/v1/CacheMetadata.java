@@ -10,7 +10,8 @@ package dev.agentsvc.v1;
  * CacheMetadata is ADK's record of a Gemini context cache on a model
  * response. With cache_name set it is an active cache (expire_time,
  * invocations_used and created_at set too); without, it holds only the
- * fingerprint and contents_count of the request's cacheable prefix.
+ * fingerprint and contents_count of the request's cacheable prefix. Its
+ * JSON keys are the field names as written, as in ADK's events.
  * </pre>
  *
  * Protobuf type {@code agentsvc.v1.CacheMetadata}
@@ -61,7 +62,7 @@ private static final long serialVersionUID = 0L;
    * Resource name of the cache, e.g. "cachedContents/abc".
    * </pre>
    *
-   * <code>optional string cache_name = 1;</code>
+   * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
    * @return Whether the cacheName field is set.
    */
   @java.lang.Override
@@ -73,7 +74,7 @@ private static final long serialVersionUID = 0L;
    * Resource name of the cache, e.g. "cachedContents/abc".
    * </pre>
    *
-   * <code>optional string cache_name = 1;</code>
+   * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
    * @return The cacheName.
    */
   @java.lang.Override
@@ -94,7 +95,7 @@ private static final long serialVersionUID = 0L;
    * Resource name of the cache, e.g. "cachedContents/abc".
    * </pre>
    *
-   * <code>optional string cache_name = 1;</code>
+   * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
    * @return The bytes for cacheName.
    */
   @java.lang.Override
@@ -119,7 +120,7 @@ private static final long serialVersionUID = 0L;
    * Seconds since the epoch when the cache expires.
    * </pre>
    *
-   * <code>optional double expire_time = 2;</code>
+   * <code>optional double expire_time = 2 [json_name = "expire_time"];</code>
    * @return Whether the expireTime field is set.
    */
   @java.lang.Override
@@ -131,7 +132,7 @@ private static final long serialVersionUID = 0L;
    * Seconds since the epoch when the cache expires.
    * </pre>
    *
-   * <code>optional double expire_time = 2;</code>
+   * <code>optional double expire_time = 2 [json_name = "expire_time"];</code>
    * @return The expireTime.
    */
   @java.lang.Override
@@ -147,7 +148,7 @@ private static final long serialVersionUID = 0L;
    * First 16 hex digits of the SHA-256 of the cacheable prefix.
    * </pre>
    *
-   * <code>string fingerprint = 3;</code>
+   * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
    * @return The fingerprint.
    */
   @java.lang.Override
@@ -168,7 +169,7 @@ private static final long serialVersionUID = 0L;
    * First 16 hex digits of the SHA-256 of the cacheable prefix.
    * </pre>
    *
-   * <code>string fingerprint = 3;</code>
+   * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
    * @return The bytes for fingerprint.
    */
   @java.lang.Override
@@ -193,7 +194,7 @@ private static final long serialVersionUID = 0L;
    * Invocations that used the cache, counting the one that created it.
    * </pre>
    *
-   * <code>optional int32 invocations_used = 4;</code>
+   * <code>optional int32 invocations_used = 4 [json_name = "invocations_used"];</code>
    * @return Whether the invocationsUsed field is set.
    */
   @java.lang.Override
@@ -205,7 +206,7 @@ private static final long serialVersionUID = 0L;
    * Invocations that used the cache, counting the one that created it.
    * </pre>
    *
-   * <code>optional int32 invocations_used = 4;</code>
+   * <code>optional int32 invocations_used = 4 [json_name = "invocations_used"];</code>
    * @return The invocationsUsed.
    */
   @java.lang.Override
@@ -220,7 +221,7 @@ private static final long serialVersionUID = 0L;
    * Contents cached (active cache) or in the request (fingerprint only).
    * </pre>
    *
-   * <code>int32 contents_count = 5;</code>
+   * <code>int32 contents_count = 5 [json_name = "contents_count"];</code>
    * @return The contentsCount.
    */
   @java.lang.Override
@@ -235,7 +236,7 @@ private static final long serialVersionUID = 0L;
    * Seconds since the epoch when the cache was created.
    * </pre>
    *
-   * <code>optional double created_at = 6;</code>
+   * <code>optional double created_at = 6 [json_name = "created_at"];</code>
    * @return Whether the createdAt field is set.
    */
   @java.lang.Override
@@ -247,7 +248,7 @@ private static final long serialVersionUID = 0L;
    * Seconds since the epoch when the cache was created.
    * </pre>
    *
-   * <code>optional double created_at = 6;</code>
+   * <code>optional double created_at = 6 [json_name = "created_at"];</code>
    * @return The createdAt.
    */
   @java.lang.Override
@@ -494,7 +495,8 @@ private static final long serialVersionUID = 0L;
    * CacheMetadata is ADK's record of a Gemini context cache on a model
    * response. With cache_name set it is an active cache (expire_time,
    * invocations_used and created_at set too); without, it holds only the
-   * fingerprint and contents_count of the request's cacheable prefix.
+   * fingerprint and contents_count of the request's cacheable prefix. Its
+   * JSON keys are the field names as written, as in ADK's events.
    * </pre>
    *
    * Protobuf type {@code agentsvc.v1.CacheMetadata}
@@ -708,7 +710,7 @@ private static final long serialVersionUID = 0L;
      * Resource name of the cache, e.g. "cachedContents/abc".
      * </pre>
      *
-     * <code>optional string cache_name = 1;</code>
+     * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
      * @return Whether the cacheName field is set.
      */
     public boolean hasCacheName() {
@@ -719,7 +721,7 @@ private static final long serialVersionUID = 0L;
      * Resource name of the cache, e.g. "cachedContents/abc".
      * </pre>
      *
-     * <code>optional string cache_name = 1;</code>
+     * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
      * @return The cacheName.
      */
     public java.lang.String getCacheName() {
@@ -739,7 +741,7 @@ private static final long serialVersionUID = 0L;
      * Resource name of the cache, e.g. "cachedContents/abc".
      * </pre>
      *
-     * <code>optional string cache_name = 1;</code>
+     * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
      * @return The bytes for cacheName.
      */
     public com.google.protobuf.ByteString
@@ -760,7 +762,7 @@ private static final long serialVersionUID = 0L;
      * Resource name of the cache, e.g. "cachedContents/abc".
      * </pre>
      *
-     * <code>optional string cache_name = 1;</code>
+     * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
      * @param value The cacheName to set.
      * @return This builder for chaining.
      */
@@ -777,7 +779,7 @@ private static final long serialVersionUID = 0L;
      * Resource name of the cache, e.g. "cachedContents/abc".
      * </pre>
      *
-     * <code>optional string cache_name = 1;</code>
+     * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
      * @return This builder for chaining.
      */
     public Builder clearCacheName() {
@@ -791,7 +793,7 @@ private static final long serialVersionUID = 0L;
      * Resource name of the cache, e.g. "cachedContents/abc".
      * </pre>
      *
-     * <code>optional string cache_name = 1;</code>
+     * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
      * @param value The bytes for cacheName to set.
      * @return This builder for chaining.
      */
@@ -811,7 +813,7 @@ private static final long serialVersionUID = 0L;
      * Seconds since the epoch when the cache expires.
      * </pre>
      *
-     * <code>optional double expire_time = 2;</code>
+     * <code>optional double expire_time = 2 [json_name = "expire_time"];</code>
      * @return Whether the expireTime field is set.
      */
     @java.lang.Override
@@ -823,7 +825,7 @@ private static final long serialVersionUID = 0L;
      * Seconds since the epoch when the cache expires.
      * </pre>
      *
-     * <code>optional double expire_time = 2;</code>
+     * <code>optional double expire_time = 2 [json_name = "expire_time"];</code>
      * @return The expireTime.
      */
     @java.lang.Override
@@ -835,7 +837,7 @@ private static final long serialVersionUID = 0L;
      * Seconds since the epoch when the cache expires.
      * </pre>
      *
-     * <code>optional double expire_time = 2;</code>
+     * <code>optional double expire_time = 2 [json_name = "expire_time"];</code>
      * @param value The expireTime to set.
      * @return This builder for chaining.
      */
@@ -851,7 +853,7 @@ private static final long serialVersionUID = 0L;
      * Seconds since the epoch when the cache expires.
      * </pre>
      *
-     * <code>optional double expire_time = 2;</code>
+     * <code>optional double expire_time = 2 [json_name = "expire_time"];</code>
      * @return This builder for chaining.
      */
     public Builder clearExpireTime() {
@@ -867,7 +869,7 @@ private static final long serialVersionUID = 0L;
      * First 16 hex digits of the SHA-256 of the cacheable prefix.
      * </pre>
      *
-     * <code>string fingerprint = 3;</code>
+     * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
      * @return The fingerprint.
      */
     public java.lang.String getFingerprint() {
@@ -887,7 +889,7 @@ private static final long serialVersionUID = 0L;
      * First 16 hex digits of the SHA-256 of the cacheable prefix.
      * </pre>
      *
-     * <code>string fingerprint = 3;</code>
+     * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
      * @return The bytes for fingerprint.
      */
     public com.google.protobuf.ByteString
@@ -908,7 +910,7 @@ private static final long serialVersionUID = 0L;
      * First 16 hex digits of the SHA-256 of the cacheable prefix.
      * </pre>
      *
-     * <code>string fingerprint = 3;</code>
+     * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
      * @param value The fingerprint to set.
      * @return This builder for chaining.
      */
@@ -925,7 +927,7 @@ private static final long serialVersionUID = 0L;
      * First 16 hex digits of the SHA-256 of the cacheable prefix.
      * </pre>
      *
-     * <code>string fingerprint = 3;</code>
+     * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
      * @return This builder for chaining.
      */
     public Builder clearFingerprint() {
@@ -939,7 +941,7 @@ private static final long serialVersionUID = 0L;
      * First 16 hex digits of the SHA-256 of the cacheable prefix.
      * </pre>
      *
-     * <code>string fingerprint = 3;</code>
+     * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
      * @param value The bytes for fingerprint to set.
      * @return This builder for chaining.
      */
@@ -959,7 +961,7 @@ private static final long serialVersionUID = 0L;
      * Invocations that used the cache, counting the one that created it.
      * </pre>
      *
-     * <code>optional int32 invocations_used = 4;</code>
+     * <code>optional int32 invocations_used = 4 [json_name = "invocations_used"];</code>
      * @return Whether the invocationsUsed field is set.
      */
     @java.lang.Override
@@ -971,7 +973,7 @@ private static final long serialVersionUID = 0L;
      * Invocations that used the cache, counting the one that created it.
      * </pre>
      *
-     * <code>optional int32 invocations_used = 4;</code>
+     * <code>optional int32 invocations_used = 4 [json_name = "invocations_used"];</code>
      * @return The invocationsUsed.
      */
     @java.lang.Override
@@ -983,7 +985,7 @@ private static final long serialVersionUID = 0L;
      * Invocations that used the cache, counting the one that created it.
      * </pre>
      *
-     * <code>optional int32 invocations_used = 4;</code>
+     * <code>optional int32 invocations_used = 4 [json_name = "invocations_used"];</code>
      * @param value The invocationsUsed to set.
      * @return This builder for chaining.
      */
@@ -999,7 +1001,7 @@ private static final long serialVersionUID = 0L;
      * Invocations that used the cache, counting the one that created it.
      * </pre>
      *
-     * <code>optional int32 invocations_used = 4;</code>
+     * <code>optional int32 invocations_used = 4 [json_name = "invocations_used"];</code>
      * @return This builder for chaining.
      */
     public Builder clearInvocationsUsed() {
@@ -1015,7 +1017,7 @@ private static final long serialVersionUID = 0L;
      * Contents cached (active cache) or in the request (fingerprint only).
      * </pre>
      *
-     * <code>int32 contents_count = 5;</code>
+     * <code>int32 contents_count = 5 [json_name = "contents_count"];</code>
      * @return The contentsCount.
      */
     @java.lang.Override
@@ -1027,7 +1029,7 @@ private static final long serialVersionUID = 0L;
      * Contents cached (active cache) or in the request (fingerprint only).
      * </pre>
      *
-     * <code>int32 contents_count = 5;</code>
+     * <code>int32 contents_count = 5 [json_name = "contents_count"];</code>
      * @param value The contentsCount to set.
      * @return This builder for chaining.
      */
@@ -1043,7 +1045,7 @@ private static final long serialVersionUID = 0L;
      * Contents cached (active cache) or in the request (fingerprint only).
      * </pre>
      *
-     * <code>int32 contents_count = 5;</code>
+     * <code>int32 contents_count = 5 [json_name = "contents_count"];</code>
      * @return This builder for chaining.
      */
     public Builder clearContentsCount() {
@@ -1059,7 +1061,7 @@ private static final long serialVersionUID = 0L;
      * Seconds since the epoch when the cache was created.
      * </pre>
      *
-     * <code>optional double created_at = 6;</code>
+     * <code>optional double created_at = 6 [json_name = "created_at"];</code>
      * @return Whether the createdAt field is set.
      */
     @java.lang.Override
@@ -1071,7 +1073,7 @@ private static final long serialVersionUID = 0L;
      * Seconds since the epoch when the cache was created.
      * </pre>
      *
-     * <code>optional double created_at = 6;</code>
+     * <code>optional double created_at = 6 [json_name = "created_at"];</code>
      * @return The createdAt.
      */
     @java.lang.Override
@@ -1083,7 +1085,7 @@ private static final long serialVersionUID = 0L;
      * Seconds since the epoch when the cache was created.
      * </pre>
      *
-     * <code>optional double created_at = 6;</code>
+     * <code>optional double created_at = 6 [json_name = "created_at"];</code>
      * @param value The createdAt to set.
      * @return This builder for chaining.
      */
@@ -1099,7 +1101,7 @@ private static final long serialVersionUID = 0L;
      * Seconds since the epoch when the cache was created.
      * </pre>
      *
-     * <code>optional double created_at = 6;</code>
+     * <code>optional double created_at = 6 [json_name = "created_at"];</code>
      * @return This builder for chaining.
      */
     public Builder clearCreatedAt() {

@@ -15,7 +15,7 @@ public interface CacheMetadataOrBuilder extends
    * Resource name of the cache, e.g. "cachedContents/abc".
    * </pre>
    *
-   * <code>optional string cache_name = 1;</code>
+   * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
    * @return Whether the cacheName field is set.
    */
   boolean hasCacheName();
@@ -24,7 +24,7 @@ public interface CacheMetadataOrBuilder extends
    * Resource name of the cache, e.g. "cachedContents/abc".
    * </pre>
    *
-   * <code>optional string cache_name = 1;</code>
+   * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
    * @return The cacheName.
    */
   java.lang.String getCacheName();
@@ -33,7 +33,7 @@ public interface CacheMetadataOrBuilder extends
    * Resource name of the cache, e.g. "cachedContents/abc".
    * </pre>
    *
-   * <code>optional string cache_name = 1;</code>
+   * <code>optional string cache_name = 1 [json_name = "cache_name"];</code>
    * @return The bytes for cacheName.
    */
   com.google.protobuf.ByteString
@@ -44,7 +44,7 @@ public interface CacheMetadataOrBuilder extends
    * Seconds since the epoch when the cache expires.
    * </pre>
    *
-   * <code>optional double expire_time = 2;</code>
+   * <code>optional double expire_time = 2 [json_name = "expire_time"];</code>
    * @return Whether the expireTime field is set.
    */
   boolean hasExpireTime();
@@ -53,7 +53,7 @@ public interface CacheMetadataOrBuilder extends
    * Seconds since the epoch when the cache expires.
    * </pre>
    *
-   * <code>optional double expire_time = 2;</code>
+   * <code>optional double expire_time = 2 [json_name = "expire_time"];</code>
    * @return The expireTime.
    */
   double getExpireTime();
@@ -63,7 +63,7 @@ public interface CacheMetadataOrBuilder extends
    * First 16 hex digits of the SHA-256 of the cacheable prefix.
    * </pre>
    *
-   * <code>string fingerprint = 3;</code>
+   * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
    * @return The fingerprint.
    */
   java.lang.String getFingerprint();
@@ -72,7 +72,7 @@ public interface CacheMetadataOrBuilder extends
    * First 16 hex digits of the SHA-256 of the cacheable prefix.
    * </pre>
    *
-   * <code>string fingerprint = 3;</code>
+   * <code>string fingerprint = 3 [json_name = "fingerprint"];</code>
    * @return The bytes for fingerprint.
    */
   com.google.protobuf.ByteString
@@ -83,7 +83,7 @@ public interface CacheMetadataOrBuilder extends
    * Invocations that used the cache, counting the one that created it.
    * </pre>
    *
-   * <code>optional int32 invocations_used = 4;</code>
+   * <code>optional int32 invocations_used = 4 [json_name = "invocations_used"];</code>
    * @return Whether the invocationsUsed field is set.
    */
   boolean hasInvocationsUsed();
@@ -92,7 +92,7 @@ public interface CacheMetadataOrBuilder extends
    * Invocations that used the cache, counting the one that created it.
    * </pre>
    *
-   * <code>optional int32 invocations_used = 4;</code>
+   * <code>optional int32 invocations_used = 4 [json_name = "invocations_used"];</code>
    * @return The invocationsUsed.
    */
   int getInvocationsUsed();
@@ -102,7 +102,7 @@ public interface CacheMetadataOrBuilder extends
    * Contents cached (active cache) or in the request (fingerprint only).
    * </pre>
    *
-   * <code>int32 contents_count = 5;</code>
+   * <code>int32 contents_count = 5 [json_name = "contents_count"];</code>
    * @return The contentsCount.
    */
   int getContentsCount();
@@ -112,7 +112,7 @@ public interface CacheMetadataOrBuilder extends
    * Seconds since the epoch when the cache was created.
    * </pre>
    *
-   * <code>optional double created_at = 6;</code>
+   * <code>optional double created_at = 6 [json_name = "created_at"];</code>
    * @return Whether the createdAt field is set.
    */
   boolean hasCreatedAt();
@@ -121,7 +121,7 @@ public interface CacheMetadataOrBuilder extends
    * Seconds since the epoch when the cache was created.
    * </pre>
    *
-   * <code>optional double created_at = 6;</code>
+   * <code>optional double created_at = 6 [json_name = "created_at"];</code>
    * @return The createdAt.
    */
   double getCreatedAt();

@@ -145,15 +145,17 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       "\024thoughts_token_count\030\004 \001(\005\022\"\n\032cached_co" +
       "ntent_token_count\030\005 \001(\005\022#\n\033tool_use_prom" +
       "pt_token_count\030\006 \001(\005\"/\n\rTranscription\022\014\n" +
-      "\004text\030\001 \001(\t\022\020\n\010finished\030\002 \001(\010\"\352\001\n\rCacheM" +
-      "etadata\022\027\n\ncache_name\030\001 \001(\tH\000\210\001\001\022\030\n\013expi" +
-      "re_time\030\002 \001(\001H\001\210\001\001\022\023\n\013fingerprint\030\003 \001(\t\022" +
-      "\035\n\020invocations_used\030\004 \001(\005H\002\210\001\001\022\026\n\016conten" +
-      "ts_count\030\005 \001(\005\022\027\n\ncreated_at\030\006 \001(\001H\003\210\001\001B" +
-      "\r\n\013_cache_nameB\016\n\014_expire_timeB\023\n\021_invoc" +
-      "ations_usedB\r\n\013_created_atBO\n\017dev.agents" +
-      "vc.v1P\001Z:github.com/agentsvc/agentsvc/ge" +
-      "n/go/agentsvc/v1;agentsvcv1b\006proto3"
+      "\004text\030\001 \001(\t\022\020\n\010finished\030\002 \001(\010\"\276\002\n\rCacheM" +
+      "etadata\022#\n\ncache_name\030\001 \001(\tH\000R\ncache_nam" +
+      "e\210\001\001\022%\n\013expire_time\030\002 \001(\001H\001R\013expire_time" +
+      "\210\001\001\022 \n\013fingerprint\030\003 \001(\tR\013fingerprint\022/\n" +
+      "\020invocations_used\030\004 \001(\005H\002R\020invocations_u" +
+      "sed\210\001\001\022&\n\016contents_count\030\005 \001(\005R\016contents" +
+      "_count\022#\n\ncreated_at\030\006 \001(\001H\003R\ncreated_at" +
+      "\210\001\001B\r\n\013_cache_nameB\016\n\014_expire_timeB\023\n\021_i" +
+      "nvocations_usedB\r\n\013_created_atBO\n\017dev.ag" +
+      "entsvc.v1P\001Z:github.com/agentsvc/agentsv" +
+      "c/gen/go/agentsvc/v1;agentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
