@@ -1,15 +1,21 @@
 package gemini_test
 
 import (
+	"encoding/json"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/google/go-cmp/cmp"
 )
 
 // testClock is a clock tests move by hand.
@@ -40,7 +46,12 @@ type cachedSession struct {
 	tokens   *int32
 }
 
-func TestContextCacheOverSDK(t *testing.T) {
+// TestBehaviorContextCacheMatchesADK runs ADK's context caching over the
+// real SDK against the fake server for five invocations (cache_intervals
+// 2, TTL 600 s, the TTL passed before the fifth) and compares the HTTP
+// requests and the cache metadata with what google-adk 1.39.1 sent and
+// stored in the same run (testdata/contextcache/record.py).
+func TestBehaviorContextCacheMatchesADK(t *testing.T) {
 	t.Parallel()
 	clock := &testClock{now: time.Unix(1_800_000_000, 0)}
 	fake, p := newFake(t, gemini.Config{Now: clock.Now})
@@ -53,10 +64,12 @@ func TestContextCacheOverSDK(t *testing.T) {
 	system := strings.Repeat("rule ", 5000)
 	cacheConfig := &v1.ContextCacheConfig{CacheIntervals: 2, TtlSeconds: 600}
 	var s cachedSession
+	var metadata []*v1.CacheMetadata
 	invoke := func(user string) *v1.LlmResponse {
 		t.Helper()
 		if s.meta.GetCacheName() != "" {
 			// A new invocation uses the cache once more.
+			s.meta = proto.CloneOf(s.meta)
 			s.meta.InvocationsUsed = proto.Int32(s.meta.GetInvocationsUsed() + 1)
 		}
 		s.contents = append(s.contents, &v1.Content{Role: "user", Parts: []*v1.Part{{Text: user}}})
@@ -64,7 +77,8 @@ func TestContextCacheOverSDK(t *testing.T) {
 			Model:    "gemini-2.5-flash",
 			Contents: s.contents,
 			Config: &v1.GenerateContentConfig{SystemInstruction: system, Tools: []*v1.Tool{{
-				FunctionDeclarations: []*v1.FunctionDeclaration{{Name: "lookup", Description: "Looks up."}}}}},
+				FunctionDeclarations: []*v1.FunctionDeclaration{{Name: "lookup", Description: "Looks up.",
+					Parameters: mustStruct(t, `{"type":"OBJECT","properties":{"q":{"type":"STRING"}},"required":["q"]}`)}}}}},
 			CacheConfig:                 cacheConfig,
 			CacheMetadata:               s.meta,
 			CacheableContentsTokenCount: s.tokens,
@@ -76,6 +90,7 @@ func TestContextCacheOverSDK(t *testing.T) {
 			}
 			last = resp
 		}
+		metadata = append(metadata, last.GetCacheMetadata())
 		s.contents = append(s.contents, last.GetContent())
 		s.meta, s.tokens = last.GetCacheMetadata(), proto.Int32(last.GetUsageMetadata().GetPromptTokenCount())
 		return last
@@ -136,5 +151,69 @@ func TestContextCacheOverSDK(t *testing.T) {
 		if _, cached := r.Body["cachedContent"]; cached != (generates > 1) {
 			t.Errorf("generate %d: cachedContent present %v", generates, cached)
 		}
+	}
+	compareWithADK(t, fake.Requests(), metadata)
+}
+
+// compareWithADK compares the requests and metadata of a run with ADK's,
+// placeholders put in where ADK's record has them.
+func compareWithADK(t *testing.T, requests []fakegemini.Request, metadata []*v1.CacheMetadata) {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/contextcache/adk-1.39.1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got struct {
+		Requests []struct {
+			Method string         `json:"method"`
+			Path   string         `json:"path"`
+			Body   map[string]any `json:"body"`
+		} `json:"requests"`
+		CacheMetadata []map[string]any `json:"cacheMetadata"`
+	}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range requests {
+		if si, ok := r.Body["systemInstruction"].(map[string]any); ok {
+			si["parts"] = []any{map[string]any{"text": "<system instruction>"}}
+		}
+		if name, ok := r.Body["displayName"].(string); ok {
+			r.Body["displayName"] = regexp.MustCompile(`adk-cache-\d+-`).ReplaceAllString(name, "adk-cache-<time>-")
+		}
+		got.Requests = append(got.Requests, struct {
+			Method string         `json:"method"`
+			Path   string         `json:"path"`
+			Body   map[string]any `json:"body"`
+		}{r.Method, r.Path, r.Body})
+	}
+	for _, m := range metadata {
+		b, err := protojson.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var js map[string]any
+		if err := json.Unmarshal(b, &js); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"expire_time", "created_at"} {
+			if _, ok := js[k]; ok {
+				js[k] = "<time>"
+			}
+		}
+		js["fingerprint"] = "<fingerprint>"
+		got.CacheMetadata = append(got.CacheMetadata, js)
+	}
+	// Round-trip ours through JSON so that numbers compare as ADK's do.
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Requests, got.CacheMetadata = nil, nil
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("requests and cache metadata differ from google-adk 1.39.1's (-adk +ours):\n%s", diff)
 	}
 }
