@@ -53,7 +53,7 @@ func TestBehaviorContextCacheInfoFromEvents(t *testing.T) {
 			wantMeta: fpOnly, wantTokens: proto.Int32(10)},
 		// A tool response event has neither: look further back for each.
 		{name: "newest of each",
-			events: []*v1.Event{ev("a", "e-1", active, 0), ev("a", "e-1", nil, 7000), ev("a", "e-2", nil, 0)},
+			events:   []*v1.Event{ev("a", "e-1", active, 0), ev("a", "e-1", nil, 7000), ev("a", "e-2", nil, 0)},
 			wantMeta: withUse(active, 3), wantTokens: proto.Int32(7000)},
 	}
 	for _, tt := range tests {
