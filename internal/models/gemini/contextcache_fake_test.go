@@ -217,3 +217,30 @@ func compareWithADK(t *testing.T, requests []fakegemini.Request, metadata []*v1.
 		t.Errorf("requests and cache metadata differ from google-adk 1.39.1's (-adk +ours):\n%s", diff)
 	}
 }
+
+// TestBehaviorContextCacheMetadataOnStreamAggregate checks that a streamed
+// call carries the cache metadata on its aggregated response only, as ADK
+// puts it on the aggregator's closing response.
+func TestBehaviorContextCacheMetadataOnStreamAggregate(t *testing.T) {
+	t.Parallel()
+	_, p := newFake(t, gemini.Config{})
+	req := &v1.LlmRequest{Model: "gemini-2.5-flash",
+		Contents:    []*v1.Content{{Role: "user", Parts: []*v1.Part{{Text: "hello there"}}}},
+		CacheConfig: &v1.ContextCacheConfig{CacheIntervals: 10, TtlSeconds: 1800}}
+	out, err := collect(t.Context(), t, p, req, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 2 {
+		t.Fatalf("%d responses, want partials and an aggregate", len(out))
+	}
+	for i, r := range out {
+		last := i == len(out)-1
+		if m := r.GetCacheMetadata(); (m != nil) != last {
+			t.Errorf("response %d (partial %v): metadata %v", i, r.GetPartial(), m)
+		}
+	}
+	if m := out[len(out)-1].GetCacheMetadata(); m.CacheName != nil || m.GetContentsCount() != 1 || len(m.GetFingerprint()) != 16 {
+		t.Errorf("aggregate metadata %v: want the fingerprint of 1 content", m)
+	}
+}
