@@ -244,3 +244,33 @@ func TestBehaviorContextCacheMetadataOnStreamAggregate(t *testing.T) {
 		t.Errorf("aggregate metadata %v: want the fingerprint of 1 content", m)
 	}
 }
+
+func TestContextCacheOnVertexAI(t *testing.T) {
+	t.Parallel()
+	fake, p := newFake(t, backendConfig(true))
+	system := strings.Repeat("rule ", 5000)
+	contents := []*v1.Content{{Role: "user", Parts: []*v1.Part{{Text: "one"}}}}
+	req := &v1.LlmRequest{Model: "gemini-2.5-flash", Contents: contents,
+		Config:      &v1.GenerateContentConfig{SystemInstruction: system},
+		CacheConfig: &v1.ContextCacheConfig{CacheIntervals: 10, TtlSeconds: 1800}}
+	out, err := collect(t.Context(), t, p, req, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req = proto.CloneOf(req)
+	req.Contents = append(req.Contents, out[0].GetContent(), &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "two"}}})
+	req.CacheMetadata = out[0].GetCacheMetadata()
+	req.CacheableContentsTokenCount = proto.Int32(out[0].GetUsageMetadata().GetPromptTokenCount())
+	out, err = collect(t.Context(), t, p, req, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "projects/proj/locations/us-central1/cachedContents/cache1"
+	if got := out[0].GetCacheMetadata().GetCacheName(); got != want {
+		t.Fatalf("cache %q, want %q", got, want)
+	}
+	reqs := fake.Requests()
+	if last := reqs[len(reqs)-1]; last.Body["cachedContent"] != want {
+		t.Errorf("generate names cache %v, want %q", last.Body["cachedContent"], want)
+	}
+}
