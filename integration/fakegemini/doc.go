@@ -34,14 +34,39 @@
 // path, headers without the API key, whether a key came, the parsed JSON
 // body, where the answer came from and the time.
 //
+// # Cached contents
+//
+// The Caches API the genai SDK calls is served too, on the Gemini API paths
+// ({version}/cachedContents[/{id}]) and the Vertex AI ones
+// ({version}/projects/P/locations/L/cachedContents[/{id}]): create (POST,
+// with a "ttl" such as "600s" or an "expireTime"; an hour without either),
+// get, patch (a new ttl or expireTime), delete and list (one page). A cache
+// keeps its contents, systemInstruction, tools and toolConfig; its token
+// count is the word count of its texts. It expires by the server's clock,
+// which runs with the real one until moved forward (see
+// [Server.AdvanceClock]); an unknown, deleted or expired cache answers 403
+// PERMISSION_DENIED "CachedContent not found (or permission denied)", as
+// Gemini does.
+//
+// A generateContent request naming a live cachedContent is recorded, and
+// answered, as the model sees it: the cache's contents before the
+// request's, its system instruction, tools and tool config put in. Every
+// usage metadata of the answer gets cachedContentTokenCount, the cache's
+// token count. A request naming a cache that also sets systemInstruction,
+// tools or toolConfig answers 400, and one for another model than the
+// cache's answers 400, with Gemini's messages. Cache calls are recorded as
+// requests with the method "cachedContents.create" (or get, patch, delete,
+// list). The fake does not enforce Gemini's minimum cache size.
+//
 // # Control API
 //
 // The same server answers, for tests in another process:
 //
 //	POST /_fake/script    a Script (below), appended; answers {"responses":N,"rules":M}
-//	POST /_fake/reset     forget queues, rules, faults, latency and requests
+//	POST /_fake/reset     forget queues, rules, faults, latency, requests and caches; the clock is real again
 //	GET  /_fake/requests  the recorded requests, a JSON array of Request
 //	POST /_fake/faults    {"latency":"250ms","fail":{"count":2,"code":503,"message":"overloaded"}}
+//	POST /_fake/clock     {"advanceSeconds":601}: move the clock forward; answers {"now":"<RFC 3339>"}
 //
 // Invalid control requests answer 400 with Google's error JSON.
 //

@@ -31,6 +31,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /_fake/reset", s.handleReset)
 	mux.HandleFunc("GET /_fake/requests", s.handleRequests)
 	mux.HandleFunc("POST /_fake/faults", s.handleFaults)
+	mux.HandleFunc("POST /_fake/clock", s.handleClock)
+	s.cacheRoutes(mux)
 	mux.HandleFunc("POST /", s.handleModel)
 	return mux
 }
@@ -54,6 +56,11 @@ func (s *Server) handleModel(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, APIError{Code: http.StatusBadRequest, Message: "Invalid JSON payload received: " + err.Error()})
 		return
 	}
+	body, cachedTokens, cacheErr := s.withCache(model, body)
+	if cacheErr == nil && body["cachedContent"] != nil {
+		// Recorded as the model sees it: the cache's fields put in.
+		raw, _ = json.Marshal(body)
+	}
 	info := inspect(body)
 	header := r.Header.Clone()
 	hasKey := header.Get("X-Goog-Api-Key") != "" || r.URL.Query().Get("key") != ""
@@ -68,6 +75,14 @@ func (s *Server) handleModel(w http.ResponseWriter, r *http.Request) {
 		HasAPIKey: hasKey,
 		Time:      time.Now(),
 		raw:       raw,
+	}
+	if cacheErr != nil {
+		rec.Answer = answerFault
+		s.mu.Lock()
+		s.log.add(rec)
+		s.mu.Unlock()
+		writeAPIError(w, *cacheErr)
+		return
 	}
 	ans, latency := s.answer(rec, info)
 	if !sleep(r.Context(), latency+ans.delay) {
@@ -84,6 +99,9 @@ func (s *Server) handleModel(w http.ResponseWriter, r *http.Request) {
 	}
 	if ans.response == nil && ans.chunks == nil {
 		ans.entry = echo(model, info, rec.Stream)
+	}
+	if body["cachedContent"] != nil {
+		ans.entry = ans.entry.withCachedTokens(cachedTokens)
 	}
 	switch {
 	case rec.Stream && ans.forever:

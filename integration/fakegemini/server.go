@@ -27,6 +27,7 @@ type Server struct {
 	failures []failure
 	latency  time.Duration
 	log      requestLog
+	caches   cacheStore
 
 	lifeMu sync.Mutex
 	srv    *http.Server
@@ -270,7 +271,8 @@ func (s *Server) FailNext(n, code int, message string) {
 	s.failures = append(s.failures, failure{remaining: n, err: APIError{Code: code, Message: message}})
 }
 
-// Reset forgets queued answers, rules, faults, latency and recorded requests.
+// Reset forgets queued answers, rules, faults, latency, recorded requests
+// and caches, and sets the clock back to the real time.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -279,6 +281,7 @@ func (s *Server) Reset() {
 	s.failures = nil
 	s.latency = 0
 	s.log.reset()
+	s.caches.reset()
 }
 
 // Requests returns the recorded requests, oldest first.

@@ -27,6 +27,9 @@ type AppSettings struct {
 	// EventsCompactionConfig summarises older invocations (ADK's
 	// EventsCompactionConfig, sliding window).
 	EventsCompactionConfig *CompactionSettings `yaml:"events_compaction_config"`
+	// ContextCacheConfig turns on Gemini context caching (ADK's
+	// ContextCacheConfig).
+	ContextCacheConfig *ContextCacheSettings `yaml:"context_cache_config"`
 	// Plugins name built-in plugins (see package plugins), with their
 	// constructor arguments, applied in order.
 	Plugins []PluginRef `yaml:"plugins"`
@@ -97,6 +100,11 @@ func loadSettings(fsys fs.FS, dir string) (*AppSettings, error) {
 		return nil, fmt.Errorf("%s: %s: unknown field", file, k)
 	}
 	if c := s.EventsCompactionConfig; c != nil {
+		if err := c.check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	if c := s.ContextCacheConfig; c != nil {
 		if err := c.check(); err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}

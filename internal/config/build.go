@@ -41,6 +41,7 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 	}
 	rt := &runtime.App{Name: app.Name, Tree: tree, Plugins: ps, Resumable: settings.Resumable(),
 		Behavior: settings.Behavior(), NodePaths: settings.Behavior() == runtime.Behavior2x && onlyLLMAgents(app.Root)}
+	rt.ContextCache = settings.ContextCacheConfig.config()
 	for _, s := range app.mcpServers {
 		rt.Closers = append(rt.Closers, s)
 	}

@@ -116,5 +116,6 @@ func EventFromResponse(ev *v1.Event, r *v1.LlmResponse) *v1.Event {
 	ev.InteractionId = r.InteractionId
 	ev.InputTranscription = r.InputTranscription
 	ev.OutputTranscription = r.OutputTranscription
+	ev.CacheMetadata = r.CacheMetadata
 	return ev
 }

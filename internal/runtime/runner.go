@@ -34,6 +34,9 @@ type App struct {
 	// Compaction, when set, summarises older invocations at the end of an
 	// invocation (ADK's events_compaction_config).
 	Compaction *compaction.Config
+	// ContextCache, when set, lets Gemini models cache the requests' stable
+	// prefix (ADK's context_cache_config); see [v1.ContextCacheConfig].
+	ContextCache *v1.ContextCacheConfig
 	// Behavior is the ADK release line the app behaves like (app.yaml's
 	// adk_behavior); the zero value is ADK 1.x.
 	Behavior Behavior

@@ -56,6 +56,9 @@ type Config struct {
 	// Retry controls retries of transient failures; the zero value means
 	// [DefaultRetry].
 	Retry RetryConfig
+	// Now is the clock context caches expire by (see ADK's
+	// context_cache_config); nil means time.Now.
+	Now func() time.Time
 }
 
 // RetryConfig controls how a failed HTTP attempt is repeated. Attempts that

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"slices"
+	"time"
 
 	"google.golang.org/genai"
 	"google.golang.org/protobuf/proto"
@@ -28,6 +30,7 @@ type Provider struct {
 	client *genai.Client
 	conv   requestConverter
 	limits limits
+	cache  *cacheManager
 }
 
 var _ models.Resolver = (*Provider)(nil)
@@ -46,6 +49,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		},
 	}
 	var conv requestConverter
+	scope := cacheScope{Backend: "gemini", BaseURL: cfg.BaseURL}
 	switch cfg.Backend {
 	case "", BackendGeminiAPI:
 		cc.Backend = genai.BackendGeminiAPI
@@ -56,6 +60,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		cc.Backend = genai.BackendVertexAI
 		cc.Project, cc.Location = cfg.Project, cfg.Location
 		conv.vertex = true
+		scope = cacheScope{Backend: "vertex", BaseURL: cfg.BaseURL, Project: cfg.Project, Location: cfg.Location}
 	default:
 		return nil, fmt.Errorf("gemini.new: unknown backend %q", cfg.Backend)
 	}
@@ -68,7 +73,12 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		// nobody else's.
 		hc.Transport = instrumented(hc.Transport)
 	}
-	return &Provider{client: client, conv: conv, limits: limitsFrom(cfg)}, nil
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	cache := &cacheManager{api: genaiCaches{client}, scope: scope, now: now}
+	return &Provider{client: client, conv: conv, limits: limitsFrom(cfg), cache: cache}, nil
 }
 
 // retryOptions expresses r in the SDK's terms.
@@ -101,7 +111,7 @@ func (p *Provider) Model(_ context.Context, name string) (models.Model, error) {
 	if name == "" {
 		return nil, fmt.Errorf("gemini.model: %w", ErrNoModelName)
 	}
-	return &model{name: name, client: p.client, conv: p.conv, limits: p.limits}, nil
+	return &model{name: name, client: p.client, conv: p.conv, limits: p.limits, cache: p.cache}, nil
 }
 
 // model is one Gemini model; it is safe for concurrent use.
@@ -110,6 +120,9 @@ type model struct {
 	client *genai.Client
 	conv   requestConverter
 	limits limits
+	// cache handles requests that carry a context cache config; nil
+	// leaves them uncached.
+	cache *cacheManager
 }
 
 // Name returns the model name.
@@ -134,8 +147,9 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 		slog.DebugContext(ctx, "gemini request", "model", name, "stream", stream, "contents", len(contents), "tools", len(cfg.Tools))
 		c := m.limits.startCall(ctx)
 		defer c.stop()
+		cacheMeta := m.contextCache(c.ctx, name, req, &contents, cfg)
 		if stream {
-			m.stream(c, name, contents, cfg, yield)
+			m.stream(c, name, contents, cfg, cacheMeta, yield)
 			return
 		}
 		tctx, tap := withTap(c.ctx)
@@ -152,13 +166,15 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			return
 		}
 		setKeyOrders(out, responseCallKeys(tap.body()))
+		out.CacheMetadata = cacheMeta
 		yield(out, nil)
 	}
 }
 
 // stream yields every chunk as a partial response, then the aggregate (none
 // when the stream had no chunk, as in ADK).
-func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *genai.GenerateContentConfig, yield func(*v1.LlmResponse, error) bool) {
+func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *genai.GenerateContentConfig,
+	cacheMeta *v1.CacheMetadata, yield func(*v1.LlmResponse, error) bool) {
 	const op = "gemini.stream_generate_content"
 	var agg streamAggregator
 	tctx, tap := withTap(c.ctx)
@@ -194,6 +210,26 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 		// ADK's aggregate says partial=False where a whole answer says
 		// nothing; the stored event keeps the difference.
 		final.Partial = proto.Bool(false)
+		final.CacheMetadata = cacheMeta
 		yield(final, nil)
 	}
+}
+
+// contextCache runs the cache manager when req carries a cache config, as
+// ADK's Gemini model does before each call: it may rewrite contents and
+// cfg to use a cache, and returns the metadata for the response.
+func (m *model) contextCache(ctx context.Context, name string, req *v1.LlmRequest, contents *[]*genai.Content, cfg *genai.GenerateContentConfig) *v1.CacheMetadata {
+	cc := req.GetCacheConfig()
+	if cc == nil || m.cache == nil {
+		return nil
+	}
+	src := req.GetContents()
+	if slices.Contains(src, nil) {
+		src = slices.DeleteFunc(slices.Clone(src), func(c *v1.Content) bool { return c == nil })
+	}
+	call := &cacheCall{model: name, source: req, sourceContents: src, contents: *contents, cfg: cfg, config: cc,
+		meta: req.GetCacheMetadata(), tokens: req.CacheableContentsTokenCount}
+	meta := m.cache.handle(ctx, call)
+	*contents = call.contents
+	return meta
 }

@@ -54,6 +54,7 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	if err := a.contents(ictx, r.llm, instructionContent, history); err != nil {
 		return nil, err
 	}
+	a.contextCache(ictx, r.llm)
 	a.planRequest(r.llm)
 	a.outputSchema(ictx, r)
 	a.agentTransfer(ictx, r)

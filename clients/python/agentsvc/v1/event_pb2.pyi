@@ -9,7 +9,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Event(_message.Message):
-    __slots__ = ("content", "partial", "turn_complete", "finish_reason", "error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata", "grounding_metadata", "model_version", "avg_logprobs", "citation_metadata", "interaction_id", "input_transcription", "output_transcription", "invocation_id", "author", "actions", "long_running_tool_ids", "branch", "id", "timestamp", "request_id", "node_info")
+    __slots__ = ("content", "partial", "turn_complete", "finish_reason", "error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata", "grounding_metadata", "model_version", "avg_logprobs", "citation_metadata", "interaction_id", "input_transcription", "output_transcription", "cache_metadata", "invocation_id", "author", "actions", "long_running_tool_ids", "branch", "id", "timestamp", "request_id", "node_info")
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     PARTIAL_FIELD_NUMBER: _ClassVar[int]
     TURN_COMPLETE_FIELD_NUMBER: _ClassVar[int]
@@ -26,6 +26,7 @@ class Event(_message.Message):
     INTERACTION_ID_FIELD_NUMBER: _ClassVar[int]
     INPUT_TRANSCRIPTION_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TRANSCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    CACHE_METADATA_FIELD_NUMBER: _ClassVar[int]
     INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -51,6 +52,7 @@ class Event(_message.Message):
     interaction_id: str
     input_transcription: Transcription
     output_transcription: Transcription
+    cache_metadata: CacheMetadata
     invocation_id: str
     author: str
     actions: EventActions
@@ -60,7 +62,7 @@ class Event(_message.Message):
     timestamp: float
     request_id: str
     node_info: NodeInfo
-    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., partial: _Optional[bool] = ..., turn_complete: _Optional[bool] = ..., finish_reason: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., interrupted: _Optional[bool] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., usage_metadata: _Optional[_Union[UsageMetadata, _Mapping]] = ..., grounding_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., model_version: _Optional[str] = ..., avg_logprobs: _Optional[float] = ..., citation_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., interaction_id: _Optional[str] = ..., input_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., output_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., invocation_id: _Optional[str] = ..., author: _Optional[str] = ..., actions: _Optional[_Union[EventActions, _Mapping]] = ..., long_running_tool_ids: _Optional[_Iterable[str]] = ..., branch: _Optional[str] = ..., id: _Optional[str] = ..., timestamp: _Optional[float] = ..., request_id: _Optional[str] = ..., node_info: _Optional[_Union[NodeInfo, _Mapping]] = ...) -> None: ...
+    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., partial: _Optional[bool] = ..., turn_complete: _Optional[bool] = ..., finish_reason: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., interrupted: _Optional[bool] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., usage_metadata: _Optional[_Union[UsageMetadata, _Mapping]] = ..., grounding_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., model_version: _Optional[str] = ..., avg_logprobs: _Optional[float] = ..., citation_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., interaction_id: _Optional[str] = ..., input_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., output_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., cache_metadata: _Optional[_Union[CacheMetadata, _Mapping]] = ..., invocation_id: _Optional[str] = ..., author: _Optional[str] = ..., actions: _Optional[_Union[EventActions, _Mapping]] = ..., long_running_tool_ids: _Optional[_Iterable[str]] = ..., branch: _Optional[str] = ..., id: _Optional[str] = ..., timestamp: _Optional[float] = ..., request_id: _Optional[str] = ..., node_info: _Optional[_Union[NodeInfo, _Mapping]] = ...) -> None: ...
 
 class NodeInfo(_message.Message):
     __slots__ = ("path",)
@@ -158,3 +160,19 @@ class Transcription(_message.Message):
     text: str
     finished: bool
     def __init__(self, text: _Optional[str] = ..., finished: _Optional[bool] = ...) -> None: ...
+
+class CacheMetadata(_message.Message):
+    __slots__ = ("cache_name", "expire_time", "fingerprint", "invocations_used", "contents_count", "created_at")
+    CACHE_NAME_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
+    INVOCATIONS_USED_FIELD_NUMBER: _ClassVar[int]
+    CONTENTS_COUNT_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    cache_name: str
+    expire_time: float
+    fingerprint: str
+    invocations_used: int
+    contents_count: int
+    created_at: float
+    def __init__(self, cache_name: _Optional[str] = ..., expire_time: _Optional[float] = ..., fingerprint: _Optional[str] = ..., invocations_used: _Optional[int] = ..., contents_count: _Optional[int] = ..., created_at: _Optional[float] = ...) -> None: ...

@@ -10,16 +10,32 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class LlmRequest(_message.Message):
-    __slots__ = ("model", "contents", "config", "previous_interaction_id")
+    __slots__ = ("model", "contents", "config", "previous_interaction_id", "cache_config", "cache_metadata", "cacheable_contents_token_count")
     MODEL_FIELD_NUMBER: _ClassVar[int]
     CONTENTS_FIELD_NUMBER: _ClassVar[int]
     CONFIG_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_INTERACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    CACHE_CONFIG_FIELD_NUMBER: _ClassVar[int]
+    CACHE_METADATA_FIELD_NUMBER: _ClassVar[int]
+    CACHEABLE_CONTENTS_TOKEN_COUNT_FIELD_NUMBER: _ClassVar[int]
     model: str
     contents: _containers.RepeatedCompositeFieldContainer[_content_pb2.Content]
     config: GenerateContentConfig
     previous_interaction_id: str
-    def __init__(self, model: _Optional[str] = ..., contents: _Optional[_Iterable[_Union[_content_pb2.Content, _Mapping]]] = ..., config: _Optional[_Union[GenerateContentConfig, _Mapping]] = ..., previous_interaction_id: _Optional[str] = ...) -> None: ...
+    cache_config: ContextCacheConfig
+    cache_metadata: _event_pb2.CacheMetadata
+    cacheable_contents_token_count: int
+    def __init__(self, model: _Optional[str] = ..., contents: _Optional[_Iterable[_Union[_content_pb2.Content, _Mapping]]] = ..., config: _Optional[_Union[GenerateContentConfig, _Mapping]] = ..., previous_interaction_id: _Optional[str] = ..., cache_config: _Optional[_Union[ContextCacheConfig, _Mapping]] = ..., cache_metadata: _Optional[_Union[_event_pb2.CacheMetadata, _Mapping]] = ..., cacheable_contents_token_count: _Optional[int] = ...) -> None: ...
+
+class ContextCacheConfig(_message.Message):
+    __slots__ = ("cache_intervals", "ttl_seconds", "min_tokens")
+    CACHE_INTERVALS_FIELD_NUMBER: _ClassVar[int]
+    TTL_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    MIN_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    cache_intervals: int
+    ttl_seconds: int
+    min_tokens: int
+    def __init__(self, cache_intervals: _Optional[int] = ..., ttl_seconds: _Optional[int] = ..., min_tokens: _Optional[int] = ...) -> None: ...
 
 class GenerateContentConfig(_message.Message):
     __slots__ = ("system_instruction", "tools", "tool_config", "response_schema", "response_mime_type", "temperature", "top_p", "top_k", "candidate_count", "max_output_tokens", "stop_sequences", "presence_penalty", "frequency_penalty", "seed", "response_logprobs", "logprobs", "safety_settings", "thinking_config", "labels", "cached_content", "response_modalities")
@@ -141,7 +157,7 @@ class ThinkingConfig(_message.Message):
     def __init__(self, include_thoughts: _Optional[bool] = ..., thinking_budget: _Optional[int] = ..., thinking_level: _Optional[str] = ...) -> None: ...
 
 class LlmResponse(_message.Message):
-    __slots__ = ("content", "partial", "turn_complete", "finish_reason", "error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata", "grounding_metadata", "model_version", "avg_logprobs", "citation_metadata", "interaction_id", "input_transcription", "output_transcription")
+    __slots__ = ("content", "partial", "turn_complete", "finish_reason", "error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata", "grounding_metadata", "model_version", "avg_logprobs", "citation_metadata", "interaction_id", "input_transcription", "output_transcription", "cache_metadata")
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     PARTIAL_FIELD_NUMBER: _ClassVar[int]
     TURN_COMPLETE_FIELD_NUMBER: _ClassVar[int]
@@ -158,6 +174,7 @@ class LlmResponse(_message.Message):
     INTERACTION_ID_FIELD_NUMBER: _ClassVar[int]
     INPUT_TRANSCRIPTION_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TRANSCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    CACHE_METADATA_FIELD_NUMBER: _ClassVar[int]
     content: _content_pb2.Content
     partial: bool
     turn_complete: bool
@@ -174,4 +191,5 @@ class LlmResponse(_message.Message):
     interaction_id: str
     input_transcription: _event_pb2.Transcription
     output_transcription: _event_pb2.Transcription
-    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., partial: _Optional[bool] = ..., turn_complete: _Optional[bool] = ..., finish_reason: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., interrupted: _Optional[bool] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., usage_metadata: _Optional[_Union[_event_pb2.UsageMetadata, _Mapping]] = ..., grounding_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., model_version: _Optional[str] = ..., avg_logprobs: _Optional[float] = ..., citation_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., interaction_id: _Optional[str] = ..., input_transcription: _Optional[_Union[_event_pb2.Transcription, _Mapping]] = ..., output_transcription: _Optional[_Union[_event_pb2.Transcription, _Mapping]] = ...) -> None: ...
+    cache_metadata: _event_pb2.CacheMetadata
+    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., partial: _Optional[bool] = ..., turn_complete: _Optional[bool] = ..., finish_reason: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., interrupted: _Optional[bool] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., usage_metadata: _Optional[_Union[_event_pb2.UsageMetadata, _Mapping]] = ..., grounding_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., model_version: _Optional[str] = ..., avg_logprobs: _Optional[float] = ..., citation_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., interaction_id: _Optional[str] = ..., input_transcription: _Optional[_Union[_event_pb2.Transcription, _Mapping]] = ..., output_transcription: _Optional[_Union[_event_pb2.Transcription, _Mapping]] = ..., cache_metadata: _Optional[_Union[_event_pb2.CacheMetadata, _Mapping]] = ...) -> None: ...

@@ -47,6 +47,10 @@ type Event struct {
 	InteractionId       string           `protobuf:"bytes,14,opt,name=interaction_id,json=interactionId,proto3" json:"interaction_id,omitempty"`
 	InputTranscription  *Transcription   `protobuf:"bytes,15,opt,name=input_transcription,json=inputTranscription,proto3" json:"input_transcription,omitempty"`
 	OutputTranscription *Transcription   `protobuf:"bytes,16,opt,name=output_transcription,json=outputTranscription,proto3" json:"output_transcription,omitempty"`
+	// The context cache the model call used, or the fingerprint of its
+	// cacheable prefix, as ADK records it when the app sets
+	// context_cache_config.
+	CacheMetadata *CacheMetadata `protobuf:"bytes,17,opt,name=cache_metadata,json=cacheMetadata,proto3" json:"cache_metadata,omitempty"`
 	// Event fields.
 	// Invocation id, "e-<uuid4>".
 	InvocationId string `protobuf:"bytes,20,opt,name=invocation_id,json=invocationId,proto3" json:"invocation_id,omitempty"`
@@ -207,6 +211,13 @@ func (x *Event) GetInputTranscription() *Transcription {
 func (x *Event) GetOutputTranscription() *Transcription {
 	if x != nil {
 		return x.OutputTranscription
+	}
+	return nil
+}
+
+func (x *Event) GetCacheMetadata() *CacheMetadata {
+	if x != nil {
+		return x.CacheMetadata
 	}
 	return nil
 }
@@ -709,11 +720,106 @@ func (x *Transcription) GetFinished() bool {
 	return false
 }
 
+// CacheMetadata is ADK's record of a Gemini context cache on a model
+// response. With cache_name set it is an active cache (expire_time,
+// invocations_used and created_at set too); without, it holds only the
+// fingerprint and contents_count of the request's cacheable prefix. Its
+// JSON keys are the field names as written, as in ADK's events.
+type CacheMetadata struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Resource name of the cache, e.g. "cachedContents/abc".
+	CacheName *string `protobuf:"bytes,1,opt,name=cache_name,proto3,oneof" json:"cache_name,omitempty"`
+	// Seconds since the epoch when the cache expires.
+	ExpireTime *float64 `protobuf:"fixed64,2,opt,name=expire_time,proto3,oneof" json:"expire_time,omitempty"`
+	// First 16 hex digits of the SHA-256 of the cacheable prefix.
+	Fingerprint string `protobuf:"bytes,3,opt,name=fingerprint,proto3" json:"fingerprint,omitempty"`
+	// Invocations that used the cache, counting the one that created it.
+	InvocationsUsed *int32 `protobuf:"varint,4,opt,name=invocations_used,proto3,oneof" json:"invocations_used,omitempty"`
+	// Contents cached (active cache) or in the request (fingerprint only).
+	ContentsCount int32 `protobuf:"varint,5,opt,name=contents_count,proto3" json:"contents_count,omitempty"`
+	// Seconds since the epoch when the cache was created.
+	CreatedAt     *float64 `protobuf:"fixed64,6,opt,name=created_at,proto3,oneof" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CacheMetadata) Reset() {
+	*x = CacheMetadata{}
+	mi := &file_agentsvc_v1_event_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CacheMetadata) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CacheMetadata) ProtoMessage() {}
+
+func (x *CacheMetadata) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_event_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CacheMetadata.ProtoReflect.Descriptor instead.
+func (*CacheMetadata) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_event_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *CacheMetadata) GetCacheName() string {
+	if x != nil && x.CacheName != nil {
+		return *x.CacheName
+	}
+	return ""
+}
+
+func (x *CacheMetadata) GetExpireTime() float64 {
+	if x != nil && x.ExpireTime != nil {
+		return *x.ExpireTime
+	}
+	return 0
+}
+
+func (x *CacheMetadata) GetFingerprint() string {
+	if x != nil {
+		return x.Fingerprint
+	}
+	return ""
+}
+
+func (x *CacheMetadata) GetInvocationsUsed() int32 {
+	if x != nil && x.InvocationsUsed != nil {
+		return *x.InvocationsUsed
+	}
+	return 0
+}
+
+func (x *CacheMetadata) GetContentsCount() int32 {
+	if x != nil {
+		return x.ContentsCount
+	}
+	return 0
+}
+
+func (x *CacheMetadata) GetCreatedAt() float64 {
+	if x != nil && x.CreatedAt != nil {
+		return *x.CreatedAt
+	}
+	return 0
+}
+
 var File_agentsvc_v1_event_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\n" +
-	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xee\b\n" +
+	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xb1\t\n" +
 	"\x05Event\x12.\n" +
 	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x1d\n" +
 	"\apartial\x18\x02 \x01(\bH\x00R\apartial\x88\x01\x01\x12#\n" +
@@ -732,7 +838,8 @@ const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\x11citation_metadata\x18\r \x01(\v2\x17.google.protobuf.StructR\x10citationMetadata\x12%\n" +
 	"\x0einteraction_id\x18\x0e \x01(\tR\rinteractionId\x12K\n" +
 	"\x13input_transcription\x18\x0f \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x12inputTranscription\x12M\n" +
-	"\x14output_transcription\x18\x10 \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x13outputTranscription\x12#\n" +
+	"\x14output_transcription\x18\x10 \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x13outputTranscription\x12A\n" +
+	"\x0ecache_metadata\x18\x11 \x01(\v2\x1a.agentsvc.v1.CacheMetadataR\rcacheMetadata\x12#\n" +
 	"\rinvocation_id\x18\x14 \x01(\tR\finvocationId\x12\x16\n" +
 	"\x06author\x18\x15 \x01(\tR\x06author\x123\n" +
 	"\aactions\x18\x16 \x01(\v2\x19.agentsvc.v1.EventActionsR\aactions\x121\n" +
@@ -791,7 +898,22 @@ const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\x1btool_use_prompt_token_count\x18\x06 \x01(\x05R\x17toolUsePromptTokenCount\"?\n" +
 	"\rTranscription\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x1a\n" +
-	"\bfinished\x18\x02 \x01(\bR\bfinishedB<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
+	"\bfinished\x18\x02 \x01(\bR\bfinished\"\xbe\x02\n" +
+	"\rCacheMetadata\x12#\n" +
+	"\n" +
+	"cache_name\x18\x01 \x01(\tH\x00R\n" +
+	"cache_name\x88\x01\x01\x12%\n" +
+	"\vexpire_time\x18\x02 \x01(\x01H\x01R\vexpire_time\x88\x01\x01\x12 \n" +
+	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint\x12/\n" +
+	"\x10invocations_used\x18\x04 \x01(\x05H\x02R\x10invocations_used\x88\x01\x01\x12&\n" +
+	"\x0econtents_count\x18\x05 \x01(\x05R\x0econtents_count\x12#\n" +
+	"\n" +
+	"created_at\x18\x06 \x01(\x01H\x03R\n" +
+	"created_at\x88\x01\x01B\r\n" +
+	"\v_cache_nameB\x0e\n" +
+	"\f_expire_timeB\x13\n" +
+	"\x11_invocations_usedB\r\n" +
+	"\v_created_atB<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
 
 var (
 	file_agentsvc_v1_event_proto_rawDescOnce sync.Once
@@ -805,7 +927,7 @@ func file_agentsvc_v1_event_proto_rawDescGZIP() []byte {
 	return file_agentsvc_v1_event_proto_rawDescData
 }
 
-var file_agentsvc_v1_event_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_agentsvc_v1_event_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_agentsvc_v1_event_proto_goTypes = []any{
 	(*Event)(nil),            // 0: agentsvc.v1.Event
 	(*NodeInfo)(nil),         // 1: agentsvc.v1.NodeInfo
@@ -814,37 +936,39 @@ var file_agentsvc_v1_event_proto_goTypes = []any{
 	(*EventCompaction)(nil),  // 4: agentsvc.v1.EventCompaction
 	(*UsageMetadata)(nil),    // 5: agentsvc.v1.UsageMetadata
 	(*Transcription)(nil),    // 6: agentsvc.v1.Transcription
-	nil,                      // 7: agentsvc.v1.EventActions.ArtifactDeltaEntry
-	nil,                      // 8: agentsvc.v1.EventActions.RequestedAuthConfigsEntry
-	nil,                      // 9: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
-	(*Content)(nil),          // 10: agentsvc.v1.Content
-	(*structpb.Struct)(nil),  // 11: google.protobuf.Struct
+	(*CacheMetadata)(nil),    // 7: agentsvc.v1.CacheMetadata
+	nil,                      // 8: agentsvc.v1.EventActions.ArtifactDeltaEntry
+	nil,                      // 9: agentsvc.v1.EventActions.RequestedAuthConfigsEntry
+	nil,                      // 10: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
+	(*Content)(nil),          // 11: agentsvc.v1.Content
+	(*structpb.Struct)(nil),  // 12: google.protobuf.Struct
 }
 var file_agentsvc_v1_event_proto_depIdxs = []int32{
-	10, // 0: agentsvc.v1.Event.content:type_name -> agentsvc.v1.Content
-	11, // 1: agentsvc.v1.Event.custom_metadata:type_name -> google.protobuf.Struct
+	11, // 0: agentsvc.v1.Event.content:type_name -> agentsvc.v1.Content
+	12, // 1: agentsvc.v1.Event.custom_metadata:type_name -> google.protobuf.Struct
 	5,  // 2: agentsvc.v1.Event.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
-	11, // 3: agentsvc.v1.Event.grounding_metadata:type_name -> google.protobuf.Struct
-	11, // 4: agentsvc.v1.Event.citation_metadata:type_name -> google.protobuf.Struct
+	12, // 3: agentsvc.v1.Event.grounding_metadata:type_name -> google.protobuf.Struct
+	12, // 4: agentsvc.v1.Event.citation_metadata:type_name -> google.protobuf.Struct
 	6,  // 5: agentsvc.v1.Event.input_transcription:type_name -> agentsvc.v1.Transcription
 	6,  // 6: agentsvc.v1.Event.output_transcription:type_name -> agentsvc.v1.Transcription
-	2,  // 7: agentsvc.v1.Event.actions:type_name -> agentsvc.v1.EventActions
-	1,  // 8: agentsvc.v1.Event.node_info:type_name -> agentsvc.v1.NodeInfo
-	11, // 9: agentsvc.v1.EventActions.state_delta:type_name -> google.protobuf.Struct
-	7,  // 10: agentsvc.v1.EventActions.artifact_delta:type_name -> agentsvc.v1.EventActions.ArtifactDeltaEntry
-	8,  // 11: agentsvc.v1.EventActions.requested_auth_configs:type_name -> agentsvc.v1.EventActions.RequestedAuthConfigsEntry
-	9,  // 12: agentsvc.v1.EventActions.requested_tool_confirmations:type_name -> agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
-	4,  // 13: agentsvc.v1.EventActions.compaction:type_name -> agentsvc.v1.EventCompaction
-	11, // 14: agentsvc.v1.EventActions.agent_state:type_name -> google.protobuf.Struct
-	11, // 15: agentsvc.v1.ToolConfirmation.payload:type_name -> google.protobuf.Struct
-	10, // 16: agentsvc.v1.EventCompaction.compacted_content:type_name -> agentsvc.v1.Content
-	11, // 17: agentsvc.v1.EventActions.RequestedAuthConfigsEntry.value:type_name -> google.protobuf.Struct
-	3,  // 18: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry.value:type_name -> agentsvc.v1.ToolConfirmation
-	19, // [19:19] is the sub-list for method output_type
-	19, // [19:19] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	7,  // 7: agentsvc.v1.Event.cache_metadata:type_name -> agentsvc.v1.CacheMetadata
+	2,  // 8: agentsvc.v1.Event.actions:type_name -> agentsvc.v1.EventActions
+	1,  // 9: agentsvc.v1.Event.node_info:type_name -> agentsvc.v1.NodeInfo
+	12, // 10: agentsvc.v1.EventActions.state_delta:type_name -> google.protobuf.Struct
+	8,  // 11: agentsvc.v1.EventActions.artifact_delta:type_name -> agentsvc.v1.EventActions.ArtifactDeltaEntry
+	9,  // 12: agentsvc.v1.EventActions.requested_auth_configs:type_name -> agentsvc.v1.EventActions.RequestedAuthConfigsEntry
+	10, // 13: agentsvc.v1.EventActions.requested_tool_confirmations:type_name -> agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
+	4,  // 14: agentsvc.v1.EventActions.compaction:type_name -> agentsvc.v1.EventCompaction
+	12, // 15: agentsvc.v1.EventActions.agent_state:type_name -> google.protobuf.Struct
+	12, // 16: agentsvc.v1.ToolConfirmation.payload:type_name -> google.protobuf.Struct
+	11, // 17: agentsvc.v1.EventCompaction.compacted_content:type_name -> agentsvc.v1.Content
+	12, // 18: agentsvc.v1.EventActions.RequestedAuthConfigsEntry.value:type_name -> google.protobuf.Struct
+	3,  // 19: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry.value:type_name -> agentsvc.v1.ToolConfirmation
+	20, // [20:20] is the sub-list for method output_type
+	20, // [20:20] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_event_proto_init() }
@@ -854,13 +978,14 @@ func file_agentsvc_v1_event_proto_init() {
 	}
 	file_agentsvc_v1_content_proto_init()
 	file_agentsvc_v1_event_proto_msgTypes[0].OneofWrappers = []any{}
+	file_agentsvc_v1_event_proto_msgTypes[7].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_event_proto_rawDesc), len(file_agentsvc_v1_event_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   10,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -31,8 +31,14 @@ type LlmRequest struct {
 	Contents              []*Content             `protobuf:"bytes,2,rep,name=contents,proto3" json:"contents,omitempty"`
 	Config                *GenerateContentConfig `protobuf:"bytes,3,opt,name=config,proto3" json:"config,omitempty"`
 	PreviousInteractionId string                 `protobuf:"bytes,4,opt,name=previous_interaction_id,json=previousInteractionId,proto3" json:"previous_interaction_id,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// The app's context cache config; unset when caching is off.
+	CacheConfig *ContextCacheConfig `protobuf:"bytes,5,opt,name=cache_config,json=cacheConfig,proto3" json:"cache_config,omitempty"`
+	// The agent's latest cache metadata from the session's events.
+	CacheMetadata *CacheMetadata `protobuf:"bytes,6,opt,name=cache_metadata,json=cacheMetadata,proto3" json:"cache_metadata,omitempty"`
+	// Prompt tokens of the agent's latest model response in the session.
+	CacheableContentsTokenCount *int32 `protobuf:"varint,7,opt,name=cacheable_contents_token_count,json=cacheableContentsTokenCount,proto3,oneof" json:"cacheable_contents_token_count,omitempty"`
+	unknownFields               protoimpl.UnknownFields
+	sizeCache                   protoimpl.SizeCache
 }
 
 func (x *LlmRequest) Reset() {
@@ -93,6 +99,92 @@ func (x *LlmRequest) GetPreviousInteractionId() string {
 	return ""
 }
 
+func (x *LlmRequest) GetCacheConfig() *ContextCacheConfig {
+	if x != nil {
+		return x.CacheConfig
+	}
+	return nil
+}
+
+func (x *LlmRequest) GetCacheMetadata() *CacheMetadata {
+	if x != nil {
+		return x.CacheMetadata
+	}
+	return nil
+}
+
+func (x *LlmRequest) GetCacheableContentsTokenCount() int32 {
+	if x != nil && x.CacheableContentsTokenCount != nil {
+		return *x.CacheableContentsTokenCount
+	}
+	return 0
+}
+
+// ContextCacheConfig is ADK's ContextCacheConfig: the app's Gemini context
+// caching settings.
+type ContextCacheConfig struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Invocations a cache is reused for before it is refreshed (1-100).
+	CacheIntervals int32 `protobuf:"varint,1,opt,name=cache_intervals,json=cacheIntervals,proto3" json:"cache_intervals,omitempty"`
+	// Lifetime of a cache in seconds (> 0).
+	TtlSeconds int32 `protobuf:"varint,2,opt,name=ttl_seconds,json=ttlSeconds,proto3" json:"ttl_seconds,omitempty"`
+	// Prompt tokens a request needs before a cache is created.
+	MinTokens     int32 `protobuf:"varint,3,opt,name=min_tokens,json=minTokens,proto3" json:"min_tokens,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ContextCacheConfig) Reset() {
+	*x = ContextCacheConfig{}
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ContextCacheConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ContextCacheConfig) ProtoMessage() {}
+
+func (x *ContextCacheConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ContextCacheConfig.ProtoReflect.Descriptor instead.
+func (*ContextCacheConfig) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ContextCacheConfig) GetCacheIntervals() int32 {
+	if x != nil {
+		return x.CacheIntervals
+	}
+	return 0
+}
+
+func (x *ContextCacheConfig) GetTtlSeconds() int32 {
+	if x != nil {
+		return x.TtlSeconds
+	}
+	return 0
+}
+
+func (x *ContextCacheConfig) GetMinTokens() int32 {
+	if x != nil {
+		return x.MinTokens
+	}
+	return 0
+}
+
 // GenerateContentConfig mirrors google.genai's GenerateContentConfig.
 type GenerateContentConfig struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -125,7 +217,7 @@ type GenerateContentConfig struct {
 
 func (x *GenerateContentConfig) Reset() {
 	*x = GenerateContentConfig{}
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[1]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -137,7 +229,7 @@ func (x *GenerateContentConfig) String() string {
 func (*GenerateContentConfig) ProtoMessage() {}
 
 func (x *GenerateContentConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[1]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -150,7 +242,7 @@ func (x *GenerateContentConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenerateContentConfig.ProtoReflect.Descriptor instead.
 func (*GenerateContentConfig) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{1}
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *GenerateContentConfig) GetSystemInstruction() string {
@@ -318,7 +410,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[2]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -330,7 +422,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[2]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -343,7 +435,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{2}
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Tool) GetFunctionDeclarations() []*FunctionDeclaration {
@@ -414,7 +506,7 @@ type FunctionDeclaration struct {
 
 func (x *FunctionDeclaration) Reset() {
 	*x = FunctionDeclaration{}
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[3]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -426,7 +518,7 @@ func (x *FunctionDeclaration) String() string {
 func (*FunctionDeclaration) ProtoMessage() {}
 
 func (x *FunctionDeclaration) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[3]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -439,7 +531,7 @@ func (x *FunctionDeclaration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FunctionDeclaration.ProtoReflect.Descriptor instead.
 func (*FunctionDeclaration) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{3}
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *FunctionDeclaration) GetName() string {
@@ -487,7 +579,7 @@ type ToolConfig struct {
 
 func (x *ToolConfig) Reset() {
 	*x = ToolConfig{}
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[4]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -499,7 +591,7 @@ func (x *ToolConfig) String() string {
 func (*ToolConfig) ProtoMessage() {}
 
 func (x *ToolConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[4]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -512,7 +604,7 @@ func (x *ToolConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolConfig.ProtoReflect.Descriptor instead.
 func (*ToolConfig) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{4}
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ToolConfig) GetFunctionCallingConfig() *FunctionCallingConfig {
@@ -534,7 +626,7 @@ type FunctionCallingConfig struct {
 
 func (x *FunctionCallingConfig) Reset() {
 	*x = FunctionCallingConfig{}
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[5]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -546,7 +638,7 @@ func (x *FunctionCallingConfig) String() string {
 func (*FunctionCallingConfig) ProtoMessage() {}
 
 func (x *FunctionCallingConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[5]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -559,7 +651,7 @@ func (x *FunctionCallingConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FunctionCallingConfig.ProtoReflect.Descriptor instead.
 func (*FunctionCallingConfig) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{5}
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *FunctionCallingConfig) GetMode() string {
@@ -588,7 +680,7 @@ type SafetySetting struct {
 
 func (x *SafetySetting) Reset() {
 	*x = SafetySetting{}
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -600,7 +692,7 @@ func (x *SafetySetting) String() string {
 func (*SafetySetting) ProtoMessage() {}
 
 func (x *SafetySetting) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -613,7 +705,7 @@ func (x *SafetySetting) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SafetySetting.ProtoReflect.Descriptor instead.
 func (*SafetySetting) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{6}
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *SafetySetting) GetCategory() string {
@@ -649,7 +741,7 @@ type ThinkingConfig struct {
 
 func (x *ThinkingConfig) Reset() {
 	*x = ThinkingConfig{}
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -661,7 +753,7 @@ func (x *ThinkingConfig) String() string {
 func (*ThinkingConfig) ProtoMessage() {}
 
 func (x *ThinkingConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -674,7 +766,7 @@ func (x *ThinkingConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ThinkingConfig.ProtoReflect.Descriptor instead.
 func (*ThinkingConfig) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{7}
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ThinkingConfig) GetIncludeThoughts() bool {
@@ -719,13 +811,14 @@ type LlmResponse struct {
 	InteractionId       string           `protobuf:"bytes,14,opt,name=interaction_id,json=interactionId,proto3" json:"interaction_id,omitempty"`
 	InputTranscription  *Transcription   `protobuf:"bytes,15,opt,name=input_transcription,json=inputTranscription,proto3" json:"input_transcription,omitempty"`
 	OutputTranscription *Transcription   `protobuf:"bytes,16,opt,name=output_transcription,json=outputTranscription,proto3" json:"output_transcription,omitempty"`
+	CacheMetadata       *CacheMetadata   `protobuf:"bytes,17,opt,name=cache_metadata,json=cacheMetadata,proto3" json:"cache_metadata,omitempty"`
 	unknownFields       protoimpl.UnknownFields
 	sizeCache           protoimpl.SizeCache
 }
 
 func (x *LlmResponse) Reset() {
 	*x = LlmResponse{}
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -737,7 +830,7 @@ func (x *LlmResponse) String() string {
 func (*LlmResponse) ProtoMessage() {}
 
 func (x *LlmResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_llm_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_llm_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -750,7 +843,7 @@ func (x *LlmResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LlmResponse.ProtoReflect.Descriptor instead.
 func (*LlmResponse) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{8}
+	return file_agentsvc_v1_llm_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *LlmResponse) GetContent() *Content {
@@ -865,17 +958,34 @@ func (x *LlmResponse) GetOutputTranscription() *Transcription {
 	return nil
 }
 
+func (x *LlmResponse) GetCacheMetadata() *CacheMetadata {
+	if x != nil {
+		return x.CacheMetadata
+	}
+	return nil
+}
+
 var File_agentsvc_v1_llm_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_llm_proto_rawDesc = "" +
 	"\n" +
-	"\x15agentsvc/v1/llm.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x17agentsvc/v1/event.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xc8\x01\n" +
+	"\x15agentsvc/v1/llm.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x17agentsvc/v1/event.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xbc\x03\n" +
 	"\n" +
 	"LlmRequest\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x120\n" +
 	"\bcontents\x18\x02 \x03(\v2\x14.agentsvc.v1.ContentR\bcontents\x12:\n" +
 	"\x06config\x18\x03 \x01(\v2\".agentsvc.v1.GenerateContentConfigR\x06config\x126\n" +
-	"\x17previous_interaction_id\x18\x04 \x01(\tR\x15previousInteractionId\"\xd3\t\n" +
+	"\x17previous_interaction_id\x18\x04 \x01(\tR\x15previousInteractionId\x12B\n" +
+	"\fcache_config\x18\x05 \x01(\v2\x1f.agentsvc.v1.ContextCacheConfigR\vcacheConfig\x12A\n" +
+	"\x0ecache_metadata\x18\x06 \x01(\v2\x1a.agentsvc.v1.CacheMetadataR\rcacheMetadata\x12H\n" +
+	"\x1ecacheable_contents_token_count\x18\a \x01(\x05H\x00R\x1bcacheableContentsTokenCount\x88\x01\x01B!\n" +
+	"\x1f_cacheable_contents_token_count\"}\n" +
+	"\x12ContextCacheConfig\x12'\n" +
+	"\x0fcache_intervals\x18\x01 \x01(\x05R\x0ecacheIntervals\x12\x1f\n" +
+	"\vttl_seconds\x18\x02 \x01(\x05R\n" +
+	"ttlSeconds\x12\x1d\n" +
+	"\n" +
+	"min_tokens\x18\x03 \x01(\x05R\tminTokens\"\xd3\t\n" +
 	"\x15GenerateContentConfig\x12-\n" +
 	"\x12system_instruction\x18\x01 \x01(\tR\x11systemInstruction\x12'\n" +
 	"\x05tools\x18\x02 \x03(\v2\x11.agentsvc.v1.ToolR\x05tools\x128\n" +
@@ -945,7 +1055,7 @@ const file_agentsvc_v1_llm_proto_rawDesc = "" +
 	"\x10include_thoughts\x18\x01 \x01(\bR\x0fincludeThoughts\x12,\n" +
 	"\x0fthinking_budget\x18\x02 \x01(\x05H\x00R\x0ethinkingBudget\x88\x01\x01\x12%\n" +
 	"\x0ethinking_level\x18\x03 \x01(\tR\rthinkingLevelB\x12\n" +
-	"\x10_thinking_budget\"\xb6\x06\n" +
+	"\x10_thinking_budget\"\xf9\x06\n" +
 	"\vLlmResponse\x12.\n" +
 	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x1d\n" +
 	"\apartial\x18\x02 \x01(\bH\x00R\apartial\x88\x01\x01\x12#\n" +
@@ -964,7 +1074,8 @@ const file_agentsvc_v1_llm_proto_rawDesc = "" +
 	"\x11citation_metadata\x18\r \x01(\v2\x17.google.protobuf.StructR\x10citationMetadata\x12%\n" +
 	"\x0einteraction_id\x18\x0e \x01(\tR\rinteractionId\x12K\n" +
 	"\x13input_transcription\x18\x0f \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x12inputTranscription\x12M\n" +
-	"\x14output_transcription\x18\x10 \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x13outputTranscriptionB\n" +
+	"\x14output_transcription\x18\x10 \x01(\v2\x1a.agentsvc.v1.TranscriptionR\x13outputTranscription\x12A\n" +
+	"\x0ecache_metadata\x18\x11 \x01(\v2\x1a.agentsvc.v1.CacheMetadataR\rcacheMetadataB\n" +
 	"\n" +
 	"\b_partialB<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3"
 
@@ -980,56 +1091,61 @@ func file_agentsvc_v1_llm_proto_rawDescGZIP() []byte {
 	return file_agentsvc_v1_llm_proto_rawDescData
 }
 
-var file_agentsvc_v1_llm_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_agentsvc_v1_llm_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_agentsvc_v1_llm_proto_goTypes = []any{
 	(*LlmRequest)(nil),            // 0: agentsvc.v1.LlmRequest
-	(*GenerateContentConfig)(nil), // 1: agentsvc.v1.GenerateContentConfig
-	(*Tool)(nil),                  // 2: agentsvc.v1.Tool
-	(*FunctionDeclaration)(nil),   // 3: agentsvc.v1.FunctionDeclaration
-	(*ToolConfig)(nil),            // 4: agentsvc.v1.ToolConfig
-	(*FunctionCallingConfig)(nil), // 5: agentsvc.v1.FunctionCallingConfig
-	(*SafetySetting)(nil),         // 6: agentsvc.v1.SafetySetting
-	(*ThinkingConfig)(nil),        // 7: agentsvc.v1.ThinkingConfig
-	(*LlmResponse)(nil),           // 8: agentsvc.v1.LlmResponse
-	nil,                           // 9: agentsvc.v1.GenerateContentConfig.LabelsEntry
-	(*Content)(nil),               // 10: agentsvc.v1.Content
-	(*structpb.Struct)(nil),       // 11: google.protobuf.Struct
-	(*structpb.Value)(nil),        // 12: google.protobuf.Value
-	(*UsageMetadata)(nil),         // 13: agentsvc.v1.UsageMetadata
-	(*Transcription)(nil),         // 14: agentsvc.v1.Transcription
+	(*ContextCacheConfig)(nil),    // 1: agentsvc.v1.ContextCacheConfig
+	(*GenerateContentConfig)(nil), // 2: agentsvc.v1.GenerateContentConfig
+	(*Tool)(nil),                  // 3: agentsvc.v1.Tool
+	(*FunctionDeclaration)(nil),   // 4: agentsvc.v1.FunctionDeclaration
+	(*ToolConfig)(nil),            // 5: agentsvc.v1.ToolConfig
+	(*FunctionCallingConfig)(nil), // 6: agentsvc.v1.FunctionCallingConfig
+	(*SafetySetting)(nil),         // 7: agentsvc.v1.SafetySetting
+	(*ThinkingConfig)(nil),        // 8: agentsvc.v1.ThinkingConfig
+	(*LlmResponse)(nil),           // 9: agentsvc.v1.LlmResponse
+	nil,                           // 10: agentsvc.v1.GenerateContentConfig.LabelsEntry
+	(*Content)(nil),               // 11: agentsvc.v1.Content
+	(*CacheMetadata)(nil),         // 12: agentsvc.v1.CacheMetadata
+	(*structpb.Struct)(nil),       // 13: google.protobuf.Struct
+	(*structpb.Value)(nil),        // 14: google.protobuf.Value
+	(*UsageMetadata)(nil),         // 15: agentsvc.v1.UsageMetadata
+	(*Transcription)(nil),         // 16: agentsvc.v1.Transcription
 }
 var file_agentsvc_v1_llm_proto_depIdxs = []int32{
-	10, // 0: agentsvc.v1.LlmRequest.contents:type_name -> agentsvc.v1.Content
-	1,  // 1: agentsvc.v1.LlmRequest.config:type_name -> agentsvc.v1.GenerateContentConfig
-	2,  // 2: agentsvc.v1.GenerateContentConfig.tools:type_name -> agentsvc.v1.Tool
-	4,  // 3: agentsvc.v1.GenerateContentConfig.tool_config:type_name -> agentsvc.v1.ToolConfig
-	11, // 4: agentsvc.v1.GenerateContentConfig.response_schema:type_name -> google.protobuf.Struct
-	6,  // 5: agentsvc.v1.GenerateContentConfig.safety_settings:type_name -> agentsvc.v1.SafetySetting
-	7,  // 6: agentsvc.v1.GenerateContentConfig.thinking_config:type_name -> agentsvc.v1.ThinkingConfig
-	9,  // 7: agentsvc.v1.GenerateContentConfig.labels:type_name -> agentsvc.v1.GenerateContentConfig.LabelsEntry
-	3,  // 8: agentsvc.v1.Tool.function_declarations:type_name -> agentsvc.v1.FunctionDeclaration
-	11, // 9: agentsvc.v1.Tool.google_search:type_name -> google.protobuf.Struct
-	11, // 10: agentsvc.v1.Tool.code_execution:type_name -> google.protobuf.Struct
-	11, // 11: agentsvc.v1.Tool.url_context:type_name -> google.protobuf.Struct
-	11, // 12: agentsvc.v1.Tool.enterprise_web_search:type_name -> google.protobuf.Struct
-	11, // 13: agentsvc.v1.Tool.google_search_retrieval:type_name -> google.protobuf.Struct
-	11, // 14: agentsvc.v1.Tool.google_maps:type_name -> google.protobuf.Struct
-	11, // 15: agentsvc.v1.FunctionDeclaration.parameters:type_name -> google.protobuf.Struct
-	11, // 16: agentsvc.v1.FunctionDeclaration.response:type_name -> google.protobuf.Struct
-	12, // 17: agentsvc.v1.FunctionDeclaration.parameters_json_schema:type_name -> google.protobuf.Value
-	5,  // 18: agentsvc.v1.ToolConfig.function_calling_config:type_name -> agentsvc.v1.FunctionCallingConfig
-	10, // 19: agentsvc.v1.LlmResponse.content:type_name -> agentsvc.v1.Content
-	11, // 20: agentsvc.v1.LlmResponse.custom_metadata:type_name -> google.protobuf.Struct
-	13, // 21: agentsvc.v1.LlmResponse.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
-	11, // 22: agentsvc.v1.LlmResponse.grounding_metadata:type_name -> google.protobuf.Struct
-	11, // 23: agentsvc.v1.LlmResponse.citation_metadata:type_name -> google.protobuf.Struct
-	14, // 24: agentsvc.v1.LlmResponse.input_transcription:type_name -> agentsvc.v1.Transcription
-	14, // 25: agentsvc.v1.LlmResponse.output_transcription:type_name -> agentsvc.v1.Transcription
-	26, // [26:26] is the sub-list for method output_type
-	26, // [26:26] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	11, // 0: agentsvc.v1.LlmRequest.contents:type_name -> agentsvc.v1.Content
+	2,  // 1: agentsvc.v1.LlmRequest.config:type_name -> agentsvc.v1.GenerateContentConfig
+	1,  // 2: agentsvc.v1.LlmRequest.cache_config:type_name -> agentsvc.v1.ContextCacheConfig
+	12, // 3: agentsvc.v1.LlmRequest.cache_metadata:type_name -> agentsvc.v1.CacheMetadata
+	3,  // 4: agentsvc.v1.GenerateContentConfig.tools:type_name -> agentsvc.v1.Tool
+	5,  // 5: agentsvc.v1.GenerateContentConfig.tool_config:type_name -> agentsvc.v1.ToolConfig
+	13, // 6: agentsvc.v1.GenerateContentConfig.response_schema:type_name -> google.protobuf.Struct
+	7,  // 7: agentsvc.v1.GenerateContentConfig.safety_settings:type_name -> agentsvc.v1.SafetySetting
+	8,  // 8: agentsvc.v1.GenerateContentConfig.thinking_config:type_name -> agentsvc.v1.ThinkingConfig
+	10, // 9: agentsvc.v1.GenerateContentConfig.labels:type_name -> agentsvc.v1.GenerateContentConfig.LabelsEntry
+	4,  // 10: agentsvc.v1.Tool.function_declarations:type_name -> agentsvc.v1.FunctionDeclaration
+	13, // 11: agentsvc.v1.Tool.google_search:type_name -> google.protobuf.Struct
+	13, // 12: agentsvc.v1.Tool.code_execution:type_name -> google.protobuf.Struct
+	13, // 13: agentsvc.v1.Tool.url_context:type_name -> google.protobuf.Struct
+	13, // 14: agentsvc.v1.Tool.enterprise_web_search:type_name -> google.protobuf.Struct
+	13, // 15: agentsvc.v1.Tool.google_search_retrieval:type_name -> google.protobuf.Struct
+	13, // 16: agentsvc.v1.Tool.google_maps:type_name -> google.protobuf.Struct
+	13, // 17: agentsvc.v1.FunctionDeclaration.parameters:type_name -> google.protobuf.Struct
+	13, // 18: agentsvc.v1.FunctionDeclaration.response:type_name -> google.protobuf.Struct
+	14, // 19: agentsvc.v1.FunctionDeclaration.parameters_json_schema:type_name -> google.protobuf.Value
+	6,  // 20: agentsvc.v1.ToolConfig.function_calling_config:type_name -> agentsvc.v1.FunctionCallingConfig
+	11, // 21: agentsvc.v1.LlmResponse.content:type_name -> agentsvc.v1.Content
+	13, // 22: agentsvc.v1.LlmResponse.custom_metadata:type_name -> google.protobuf.Struct
+	15, // 23: agentsvc.v1.LlmResponse.usage_metadata:type_name -> agentsvc.v1.UsageMetadata
+	13, // 24: agentsvc.v1.LlmResponse.grounding_metadata:type_name -> google.protobuf.Struct
+	13, // 25: agentsvc.v1.LlmResponse.citation_metadata:type_name -> google.protobuf.Struct
+	16, // 26: agentsvc.v1.LlmResponse.input_transcription:type_name -> agentsvc.v1.Transcription
+	16, // 27: agentsvc.v1.LlmResponse.output_transcription:type_name -> agentsvc.v1.Transcription
+	12, // 28: agentsvc.v1.LlmResponse.cache_metadata:type_name -> agentsvc.v1.CacheMetadata
+	29, // [29:29] is the sub-list for method output_type
+	29, // [29:29] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_llm_proto_init() }
@@ -1039,16 +1155,17 @@ func file_agentsvc_v1_llm_proto_init() {
 	}
 	file_agentsvc_v1_content_proto_init()
 	file_agentsvc_v1_event_proto_init()
-	file_agentsvc_v1_llm_proto_msgTypes[1].OneofWrappers = []any{}
-	file_agentsvc_v1_llm_proto_msgTypes[7].OneofWrappers = []any{}
+	file_agentsvc_v1_llm_proto_msgTypes[0].OneofWrappers = []any{}
+	file_agentsvc_v1_llm_proto_msgTypes[2].OneofWrappers = []any{}
 	file_agentsvc_v1_llm_proto_msgTypes[8].OneofWrappers = []any{}
+	file_agentsvc_v1_llm_proto_msgTypes[9].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_llm_proto_rawDesc), len(file_agentsvc_v1_llm_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   10,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/event.proto.
  */
 export const file_agentsvc_v1_event: GenFile = /*@__PURE__*/
-  fileDesc("ChdhZ2VudHN2Yy92MS9ldmVudC5wcm90bxILYWdlbnRzdmMudjEipAYKBUV2ZW50EiUKB2NvbnRlbnQYASABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50EhQKB3BhcnRpYWwYAiABKAhIAIgBARIVCg10dXJuX2NvbXBsZXRlGAMgASgIEhUKDWZpbmlzaF9yZWFzb24YBCABKAkSEgoKZXJyb3JfY29kZRgFIAEoCRIVCg1lcnJvcl9tZXNzYWdlGAYgASgJEhMKC2ludGVycnVwdGVkGAcgASgIEjAKD2N1c3RvbV9tZXRhZGF0YRgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMgoOdXNhZ2VfbWV0YWRhdGEYCSABKAsyGi5hZ2VudHN2Yy52MS5Vc2FnZU1ldGFkYXRhEjMKEmdyb3VuZGluZ19tZXRhZGF0YRgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNbW9kZWxfdmVyc2lvbhgLIAEoCRIUCgxhdmdfbG9ncHJvYnMYDCABKAESMgoRY2l0YXRpb25fbWV0YWRhdGEYDSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDmludGVyYWN0aW9uX2lkGA4gASgJEjcKE2lucHV0X3RyYW5zY3JpcHRpb24YDyABKAsyGi5hZ2VudHN2Yy52MS5UcmFuc2NyaXB0aW9uEjgKFG91dHB1dF90cmFuc2NyaXB0aW9uGBAgASgLMhouYWdlbnRzdmMudjEuVHJhbnNjcmlwdGlvbhIVCg1pbnZvY2F0aW9uX2lkGBQgASgJEg4KBmF1dGhvchgVIAEoCRIqCgdhY3Rpb25zGBYgASgLMhkuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zEh0KFWxvbmdfcnVubmluZ190b29sX2lkcxgXIAMoCRIOCgZicmFuY2gYGCABKAkSCgoCaWQYGSABKAkSEQoJdGltZXN0YW1wGBogASgBEhIKCnJlcXVlc3RfaWQYGyABKAkSKAoJbm9kZV9pbmZvGBwgASgLMhUuYWdlbnRzdmMudjEuTm9kZUluZm9CCgoIX3BhcnRpYWwiGAoITm9kZUluZm8SDAoEcGF0aBgBIAEoCSKKBgoMRXZlbnRBY3Rpb25zEhoKEnNraXBfc3VtbWFyaXphdGlvbhgBIAEoCBIsCgtzdGF0ZV9kZWx0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSRAoOYXJ0aWZhY3RfZGVsdGEYAyADKAsyLC5hZ2VudHN2Yy52MS5FdmVudEFjdGlvbnMuQXJ0aWZhY3REZWx0YUVudHJ5EhkKEXRyYW5zZmVyX3RvX2FnZW50GAQgASgJEhAKCGVzY2FsYXRlGAUgASgIElMKFnJlcXVlc3RlZF9hdXRoX2NvbmZpZ3MYBiADKAsyMy5hZ2VudHN2Yy52MS5FdmVudEFjdGlvbnMuUmVxdWVzdGVkQXV0aENvbmZpZ3NFbnRyeRJfChxyZXF1ZXN0ZWRfdG9vbF9jb25maXJtYXRpb25zGAcgAygLMjkuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zLlJlcXVlc3RlZFRvb2xDb25maXJtYXRpb25zRW50cnkSMAoKY29tcGFjdGlvbhgIIAEoCzIcLmFnZW50c3ZjLnYxLkV2ZW50Q29tcGFjdGlvbhIUCgxlbmRfb2ZfYWdlbnQYCSABKAgSLAoLYWdlbnRfc3RhdGUYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKG3Jld2luZF9iZWZvcmVfaW52b2NhdGlvbl9pZBgLIAEoCRo0ChJBcnRpZmFjdERlbHRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgDOgI4ARpUChlSZXF1ZXN0ZWRBdXRoQ29uZmlnc0VudHJ5EgsKA2tleRgBIAEoCRImCgV2YWx1ZRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Q6AjgBGmAKH1JlcXVlc3RlZFRvb2xDb25maXJtYXRpb25zRW50cnkSCwoDa2V5GAEgASgJEiwKBXZhbHVlGAIgASgLMh0uYWdlbnRzdmMudjEuVG9vbENvbmZpcm1hdGlvbjoCOAEiXQoQVG9vbENvbmZpcm1hdGlvbhIMCgRoaW50GAEgASgJEhEKCWNvbmZpcm1lZBgCIAEoCBIoCgdwYXlsb2FkGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJyCg9FdmVudENvbXBhY3Rpb24SFwoPc3RhcnRfdGltZXN0YW1wGAEgASgBEhUKDWVuZF90aW1lc3RhbXAYAiABKAESLwoRY29tcGFjdGVkX2NvbnRlbnQYAyABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50Is0BCg1Vc2FnZU1ldGFkYXRhEhoKEnByb21wdF90b2tlbl9jb3VudBgBIAEoBRIeChZjYW5kaWRhdGVzX3Rva2VuX2NvdW50GAIgASgFEhkKEXRvdGFsX3Rva2VuX2NvdW50GAMgASgFEhwKFHRob3VnaHRzX3Rva2VuX2NvdW50GAQgASgFEiIKGmNhY2hlZF9jb250ZW50X3Rva2VuX2NvdW50GAUgASgFEiMKG3Rvb2xfdXNlX3Byb21wdF90b2tlbl9jb3VudBgGIAEoBSIvCg1UcmFuc2NyaXB0aW9uEgwKBHRleHQYASABKAkSEAoIZmluaXNoZWQYAiABKAhCPFo6Z2l0aHViLmNvbS9hZ2VudHN2Yy9hZ2VudHN2Yy9nZW4vZ28vYWdlbnRzdmMvdjE7YWdlbnRzdmN2MWIGcHJvdG8z", [file_agentsvc_v1_content, file_google_protobuf_struct]);
+  fileDesc("ChdhZ2VudHN2Yy92MS9ldmVudC5wcm90bxILYWdlbnRzdmMudjEi2AYKBUV2ZW50EiUKB2NvbnRlbnQYASABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50EhQKB3BhcnRpYWwYAiABKAhIAIgBARIVCg10dXJuX2NvbXBsZXRlGAMgASgIEhUKDWZpbmlzaF9yZWFzb24YBCABKAkSEgoKZXJyb3JfY29kZRgFIAEoCRIVCg1lcnJvcl9tZXNzYWdlGAYgASgJEhMKC2ludGVycnVwdGVkGAcgASgIEjAKD2N1c3RvbV9tZXRhZGF0YRgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMgoOdXNhZ2VfbWV0YWRhdGEYCSABKAsyGi5hZ2VudHN2Yy52MS5Vc2FnZU1ldGFkYXRhEjMKEmdyb3VuZGluZ19tZXRhZGF0YRgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNbW9kZWxfdmVyc2lvbhgLIAEoCRIUCgxhdmdfbG9ncHJvYnMYDCABKAESMgoRY2l0YXRpb25fbWV0YWRhdGEYDSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDmludGVyYWN0aW9uX2lkGA4gASgJEjcKE2lucHV0X3RyYW5zY3JpcHRpb24YDyABKAsyGi5hZ2VudHN2Yy52MS5UcmFuc2NyaXB0aW9uEjgKFG91dHB1dF90cmFuc2NyaXB0aW9uGBAgASgLMhouYWdlbnRzdmMudjEuVHJhbnNjcmlwdGlvbhIyCg5jYWNoZV9tZXRhZGF0YRgRIAEoCzIaLmFnZW50c3ZjLnYxLkNhY2hlTWV0YWRhdGESFQoNaW52b2NhdGlvbl9pZBgUIAEoCRIOCgZhdXRob3IYFSABKAkSKgoHYWN0aW9ucxgWIAEoCzIZLmFnZW50c3ZjLnYxLkV2ZW50QWN0aW9ucxIdChVsb25nX3J1bm5pbmdfdG9vbF9pZHMYFyADKAkSDgoGYnJhbmNoGBggASgJEgoKAmlkGBkgASgJEhEKCXRpbWVzdGFtcBgaIAEoARISCgpyZXF1ZXN0X2lkGBsgASgJEigKCW5vZGVfaW5mbxgcIAEoCzIVLmFnZW50c3ZjLnYxLk5vZGVJbmZvQgoKCF9wYXJ0aWFsIhgKCE5vZGVJbmZvEgwKBHBhdGgYASABKAkiigYKDEV2ZW50QWN0aW9ucxIaChJza2lwX3N1bW1hcml6YXRpb24YASABKAgSLAoLc3RhdGVfZGVsdGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkQKDmFydGlmYWN0X2RlbHRhGAMgAygLMiwuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zLkFydGlmYWN0RGVsdGFFbnRyeRIZChF0cmFuc2Zlcl90b19hZ2VudBgEIAEoCRIQCghlc2NhbGF0ZRgFIAEoCBJTChZyZXF1ZXN0ZWRfYXV0aF9jb25maWdzGAYgAygLMjMuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zLlJlcXVlc3RlZEF1dGhDb25maWdzRW50cnkSXwoccmVxdWVzdGVkX3Rvb2xfY29uZmlybWF0aW9ucxgHIAMoCzI5LmFnZW50c3ZjLnYxLkV2ZW50QWN0aW9ucy5SZXF1ZXN0ZWRUb29sQ29uZmlybWF0aW9uc0VudHJ5EjAKCmNvbXBhY3Rpb24YCCABKAsyHC5hZ2VudHN2Yy52MS5FdmVudENvbXBhY3Rpb24SFAoMZW5kX29mX2FnZW50GAkgASgIEiwKC2FnZW50X3N0YXRlGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIjChtyZXdpbmRfYmVmb3JlX2ludm9jYXRpb25faWQYCyABKAkaNAoSQXJ0aWZhY3REZWx0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoAzoCOAEaVAoZUmVxdWVzdGVkQXV0aENvbmZpZ3NFbnRyeRILCgNrZXkYASABKAkSJgoFdmFsdWUYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0OgI4ARpgCh9SZXF1ZXN0ZWRUb29sQ29uZmlybWF0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRIsCgV2YWx1ZRgCIAEoCzIdLmFnZW50c3ZjLnYxLlRvb2xDb25maXJtYXRpb246AjgBIl0KEFRvb2xDb25maXJtYXRpb24SDAoEaGludBgBIAEoCRIRCgljb25maXJtZWQYAiABKAgSKAoHcGF5bG9hZBgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QicgoPRXZlbnRDb21wYWN0aW9uEhcKD3N0YXJ0X3RpbWVzdGFtcBgBIAEoARIVCg1lbmRfdGltZXN0YW1wGAIgASgBEi8KEWNvbXBhY3RlZF9jb250ZW50GAMgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudCLNAQoNVXNhZ2VNZXRhZGF0YRIaChJwcm9tcHRfdG9rZW5fY291bnQYASABKAUSHgoWY2FuZGlkYXRlc190b2tlbl9jb3VudBgCIAEoBRIZChF0b3RhbF90b2tlbl9jb3VudBgDIAEoBRIcChR0aG91Z2h0c190b2tlbl9jb3VudBgEIAEoBRIiChpjYWNoZWRfY29udGVudF90b2tlbl9jb3VudBgFIAEoBRIjCht0b29sX3VzZV9wcm9tcHRfdG9rZW5fY291bnQYBiABKAUiLwoNVHJhbnNjcmlwdGlvbhIMCgR0ZXh0GAEgASgJEhAKCGZpbmlzaGVkGAIgASgIIrECCg1DYWNoZU1ldGFkYXRhEiMKCmNhY2hlX25hbWUYASABKAlIAFIKY2FjaGVfbmFtZYgBARIlCgtleHBpcmVfdGltZRgCIAEoAUgBUgtleHBpcmVfdGltZYgBARITCgtmaW5nZXJwcmludBgDIAEoCRIvChBpbnZvY2F0aW9uc191c2VkGAQgASgFSAJSEGludm9jYXRpb25zX3VzZWSIAQESJgoOY29udGVudHNfY291bnQYBSABKAVSDmNvbnRlbnRzX2NvdW50EiMKCmNyZWF0ZWRfYXQYBiABKAFIA1IKY3JlYXRlZF9hdIgBAUINCgtfY2FjaGVfbmFtZUIOCgxfZXhwaXJlX3RpbWVCEwoRX2ludm9jYXRpb25zX3VzZWRCDQoLX2NyZWF0ZWRfYXRCPFo6Z2l0aHViLmNvbS9hZ2VudHN2Yy9hZ2VudHN2Yy9nZW4vZ28vYWdlbnRzdmMvdjE7YWdlbnRzdmN2MWIGcHJvdG8z", [file_agentsvc_v1_content, file_google_protobuf_struct]);
 
 /**
  * Event is one step of an invocation as ADK records it: every LlmResponse
@@ -109,6 +109,15 @@ export type Event = Message<"agentsvc.v1.Event"> & {
    * @generated from field: agentsvc.v1.Transcription output_transcription = 16;
    */
   outputTranscription?: Transcription | undefined;
+
+  /**
+   * The context cache the model call used, or the fingerprint of its
+   * cacheable prefix, as ADK records it when the app sets
+   * context_cache_config.
+   *
+   * @generated from field: agentsvc.v1.CacheMetadata cache_metadata = 17;
+   */
+  cacheMetadata?: CacheMetadata | undefined;
 
   /**
    * Event fields.
@@ -400,4 +409,64 @@ export type Transcription = Message<"agentsvc.v1.Transcription"> & {
  */
 export const TranscriptionSchema: GenMessage<Transcription> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_event, 6);
+
+/**
+ * CacheMetadata is ADK's record of a Gemini context cache on a model
+ * response. With cache_name set it is an active cache (expire_time,
+ * invocations_used and created_at set too); without, it holds only the
+ * fingerprint and contents_count of the request's cacheable prefix. Its
+ * JSON keys are the field names as written, as in ADK's events.
+ *
+ * @generated from message agentsvc.v1.CacheMetadata
+ */
+export type CacheMetadata = Message<"agentsvc.v1.CacheMetadata"> & {
+  /**
+   * Resource name of the cache, e.g. "cachedContents/abc".
+   *
+   * @generated from field: optional string cache_name = 1 [json_name = "cache_name"];
+   */
+  cacheName?: string | undefined;
+
+  /**
+   * Seconds since the epoch when the cache expires.
+   *
+   * @generated from field: optional double expire_time = 2 [json_name = "expire_time"];
+   */
+  expireTime?: number | undefined;
+
+  /**
+   * First 16 hex digits of the SHA-256 of the cacheable prefix.
+   *
+   * @generated from field: string fingerprint = 3;
+   */
+  fingerprint: string;
+
+  /**
+   * Invocations that used the cache, counting the one that created it.
+   *
+   * @generated from field: optional int32 invocations_used = 4 [json_name = "invocations_used"];
+   */
+  invocationsUsed?: number | undefined;
+
+  /**
+   * Contents cached (active cache) or in the request (fingerprint only).
+   *
+   * @generated from field: int32 contents_count = 5 [json_name = "contents_count"];
+   */
+  contentsCount: number;
+
+  /**
+   * Seconds since the epoch when the cache was created.
+   *
+   * @generated from field: optional double created_at = 6 [json_name = "created_at"];
+   */
+  createdAt?: number | undefined;
+};
+
+/**
+ * Describes the message agentsvc.v1.CacheMetadata.
+ * Use `create(CacheMetadataSchema)` to create a new message.
+ */
+export const CacheMetadataSchema: GenMessage<CacheMetadata> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_event, 7);
 

@@ -6,7 +6,7 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Content } from "./content_pb.js";
 import { file_agentsvc_v1_content } from "./content_pb.js";
-import type { Transcription, UsageMetadata } from "./event_pb.js";
+import type { CacheMetadata, Transcription, UsageMetadata } from "./event_pb.js";
 import { file_agentsvc_v1_event } from "./event_pb.js";
 import type { Value } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
@@ -16,7 +16,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/llm.proto.
  */
 export const file_agentsvc_v1_llm: GenFile = /*@__PURE__*/
-  fileDesc("ChVhZ2VudHN2Yy92MS9sbG0ucHJvdG8SC2FnZW50c3ZjLnYxIpgBCgpMbG1SZXF1ZXN0Eg0KBW1vZGVsGAEgASgJEiYKCGNvbnRlbnRzGAIgAygLMhQuYWdlbnRzdmMudjEuQ29udGVudBIyCgZjb25maWcYAyABKAsyIi5hZ2VudHN2Yy52MS5HZW5lcmF0ZUNvbnRlbnRDb25maWcSHwoXcHJldmlvdXNfaW50ZXJhY3Rpb25faWQYBCABKAkipgcKFUdlbmVyYXRlQ29udGVudENvbmZpZxIaChJzeXN0ZW1faW5zdHJ1Y3Rpb24YASABKAkSIAoFdG9vbHMYAiADKAsyES5hZ2VudHN2Yy52MS5Ub29sEiwKC3Rvb2xfY29uZmlnGAMgASgLMhcuYWdlbnRzdmMudjEuVG9vbENvbmZpZxIwCg9yZXNwb25zZV9zY2hlbWEYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhoKEnJlc3BvbnNlX21pbWVfdHlwZRgFIAEoCRIYCgt0ZW1wZXJhdHVyZRgGIAEoAkgAiAEBEhIKBXRvcF9wGAcgASgCSAGIAQESEgoFdG9wX2sYCCABKAJIAogBARIcCg9jYW5kaWRhdGVfY291bnQYCSABKAVIA4gBARIeChFtYXhfb3V0cHV0X3Rva2VucxgKIAEoBUgEiAEBEhYKDnN0b3Bfc2VxdWVuY2VzGAsgAygJEh0KEHByZXNlbmNlX3BlbmFsdHkYDCABKAJIBYgBARIeChFmcmVxdWVuY3lfcGVuYWx0eRgNIAEoAkgGiAEBEhEKBHNlZWQYDiABKAVIB4gBARIeChFyZXNwb25zZV9sb2dwcm9icxgPIAEoCEgIiAEBEhUKCGxvZ3Byb2JzGBAgASgFSAmIAQESMwoPc2FmZXR5X3NldHRpbmdzGBEgAygLMhouYWdlbnRzdmMudjEuU2FmZXR5U2V0dGluZxI0Cg90aGlua2luZ19jb25maWcYEiABKAsyGy5hZ2VudHN2Yy52MS5UaGlua2luZ0NvbmZpZxI+CgZsYWJlbHMYEyADKAsyLi5hZ2VudHN2Yy52MS5HZW5lcmF0ZUNvbnRlbnRDb25maWcuTGFiZWxzRW50cnkSFgoOY2FjaGVkX2NvbnRlbnQYFCABKAkSGwoTcmVzcG9uc2VfbW9kYWxpdGllcxgVIAMoCRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQg4KDF90ZW1wZXJhdHVyZUIICgZfdG9wX3BCCAoGX3RvcF9rQhIKEF9jYW5kaWRhdGVfY291bnRCFAoSX21heF9vdXRwdXRfdG9rZW5zQhMKEV9wcmVzZW5jZV9wZW5hbHR5QhQKEl9mcmVxdWVuY3lfcGVuYWx0eUIHCgVfc2VlZEIUChJfcmVzcG9uc2VfbG9ncHJvYnNCCwoJX2xvZ3Byb2JzIvYCCgRUb29sEj8KFWZ1bmN0aW9uX2RlY2xhcmF0aW9ucxgBIAMoCzIgLmFnZW50c3ZjLnYxLkZ1bmN0aW9uRGVjbGFyYXRpb24SLgoNZ29vZ2xlX3NlYXJjaBgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLwoOY29kZV9leGVjdXRpb24YAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiwKC3VybF9jb250ZXh0GAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI2ChVlbnRlcnByaXNlX3dlYl9zZWFyY2gYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjgKF2dvb2dsZV9zZWFyY2hfcmV0cmlldmFsGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIsCgtnb29nbGVfbWFwcxgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiyAEKE0Z1bmN0aW9uRGVjbGFyYXRpb24SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIrCgpwYXJhbWV0ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghyZXNwb25zZRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSNgoWcGFyYW1ldGVyc19qc29uX3NjaGVtYRgFIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSJRCgpUb29sQ29uZmlnEkMKF2Z1bmN0aW9uX2NhbGxpbmdfY29uZmlnGAEgASgLMiIuYWdlbnRzdmMudjEuRnVuY3Rpb25DYWxsaW5nQ29uZmlnIkUKFUZ1bmN0aW9uQ2FsbGluZ0NvbmZpZxIMCgRtb2RlGAEgASgJEh4KFmFsbG93ZWRfZnVuY3Rpb25fbmFtZXMYAiADKAkiRAoNU2FmZXR5U2V0dGluZxIQCghjYXRlZ29yeRgBIAEoCRIRCgl0aHJlc2hvbGQYAiABKAkSDgoGbWV0aG9kGAMgASgJInQKDlRoaW5raW5nQ29uZmlnEhgKEGluY2x1ZGVfdGhvdWdodHMYASABKAgSHAoPdGhpbmtpbmdfYnVkZ2V0GAIgASgFSACIAQESFgoOdGhpbmtpbmdfbGV2ZWwYAyABKAlCEgoQX3RoaW5raW5nX2J1ZGdldCLLBAoLTGxtUmVzcG9uc2USJQoHY29udGVudBgBIAEoCzIULmFnZW50c3ZjLnYxLkNvbnRlbnQSFAoHcGFydGlhbBgCIAEoCEgAiAEBEhUKDXR1cm5fY29tcGxldGUYAyABKAgSFQoNZmluaXNoX3JlYXNvbhgEIAEoCRISCgplcnJvcl9jb2RlGAUgASgJEhUKDWVycm9yX21lc3NhZ2UYBiABKAkSEwoLaW50ZXJydXB0ZWQYByABKAgSMAoPY3VzdG9tX21ldGFkYXRhGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIyCg51c2FnZV9tZXRhZGF0YRgJIAEoCzIaLmFnZW50c3ZjLnYxLlVzYWdlTWV0YWRhdGESMwoSZ3JvdW5kaW5nX21ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIVCg1tb2RlbF92ZXJzaW9uGAsgASgJEhQKDGF2Z19sb2dwcm9icxgMIAEoARIyChFjaXRhdGlvbl9tZXRhZGF0YRgNIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFgoOaW50ZXJhY3Rpb25faWQYDiABKAkSNwoTaW5wdXRfdHJhbnNjcmlwdGlvbhgPIAEoCzIaLmFnZW50c3ZjLnYxLlRyYW5zY3JpcHRpb24SOAoUb3V0cHV0X3RyYW5zY3JpcHRpb24YECABKAsyGi5hZ2VudHN2Yy52MS5UcmFuc2NyaXB0aW9uQgoKCF9wYXJ0aWFsQjxaOmdpdGh1Yi5jb20vYWdlbnRzdmMvYWdlbnRzdmMvZ2VuL2dvL2FnZW50c3ZjL3YxO2FnZW50c3ZjdjFiBnByb3RvMw", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_google_protobuf_struct]);
+  fileDesc("ChVhZ2VudHN2Yy92MS9sbG0ucHJvdG8SC2FnZW50c3ZjLnYxItMCCgpMbG1SZXF1ZXN0Eg0KBW1vZGVsGAEgASgJEiYKCGNvbnRlbnRzGAIgAygLMhQuYWdlbnRzdmMudjEuQ29udGVudBIyCgZjb25maWcYAyABKAsyIi5hZ2VudHN2Yy52MS5HZW5lcmF0ZUNvbnRlbnRDb25maWcSHwoXcHJldmlvdXNfaW50ZXJhY3Rpb25faWQYBCABKAkSNQoMY2FjaGVfY29uZmlnGAUgASgLMh8uYWdlbnRzdmMudjEuQ29udGV4dENhY2hlQ29uZmlnEjIKDmNhY2hlX21ldGFkYXRhGAYgASgLMhouYWdlbnRzdmMudjEuQ2FjaGVNZXRhZGF0YRIrCh5jYWNoZWFibGVfY29udGVudHNfdG9rZW5fY291bnQYByABKAVIAIgBAUIhCh9fY2FjaGVhYmxlX2NvbnRlbnRzX3Rva2VuX2NvdW50IlYKEkNvbnRleHRDYWNoZUNvbmZpZxIXCg9jYWNoZV9pbnRlcnZhbHMYASABKAUSEwoLdHRsX3NlY29uZHMYAiABKAUSEgoKbWluX3Rva2VucxgDIAEoBSKmBwoVR2VuZXJhdGVDb250ZW50Q29uZmlnEhoKEnN5c3RlbV9pbnN0cnVjdGlvbhgBIAEoCRIgCgV0b29scxgCIAMoCzIRLmFnZW50c3ZjLnYxLlRvb2wSLAoLdG9vbF9jb25maWcYAyABKAsyFy5hZ2VudHN2Yy52MS5Ub29sQ29uZmlnEjAKD3Jlc3BvbnNlX3NjaGVtYRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGgoScmVzcG9uc2VfbWltZV90eXBlGAUgASgJEhgKC3RlbXBlcmF0dXJlGAYgASgCSACIAQESEgoFdG9wX3AYByABKAJIAYgBARISCgV0b3BfaxgIIAEoAkgCiAEBEhwKD2NhbmRpZGF0ZV9jb3VudBgJIAEoBUgDiAEBEh4KEW1heF9vdXRwdXRfdG9rZW5zGAogASgFSASIAQESFgoOc3RvcF9zZXF1ZW5jZXMYCyADKAkSHQoQcHJlc2VuY2VfcGVuYWx0eRgMIAEoAkgFiAEBEh4KEWZyZXF1ZW5jeV9wZW5hbHR5GA0gASgCSAaIAQESEQoEc2VlZBgOIAEoBUgHiAEBEh4KEXJlc3BvbnNlX2xvZ3Byb2JzGA8gASgISAiIAQESFQoIbG9ncHJvYnMYECABKAVICYgBARIzCg9zYWZldHlfc2V0dGluZ3MYESADKAsyGi5hZ2VudHN2Yy52MS5TYWZldHlTZXR0aW5nEjQKD3RoaW5raW5nX2NvbmZpZxgSIAEoCzIbLmFnZW50c3ZjLnYxLlRoaW5raW5nQ29uZmlnEj4KBmxhYmVscxgTIAMoCzIuLmFnZW50c3ZjLnYxLkdlbmVyYXRlQ29udGVudENvbmZpZy5MYWJlbHNFbnRyeRIWCg5jYWNoZWRfY29udGVudBgUIAEoCRIbChNyZXNwb25zZV9tb2RhbGl0aWVzGBUgAygJGi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCDgoMX3RlbXBlcmF0dXJlQggKBl90b3BfcEIICgZfdG9wX2tCEgoQX2NhbmRpZGF0ZV9jb3VudEIUChJfbWF4X291dHB1dF90b2tlbnNCEwoRX3ByZXNlbmNlX3BlbmFsdHlCFAoSX2ZyZXF1ZW5jeV9wZW5hbHR5QgcKBV9zZWVkQhQKEl9yZXNwb25zZV9sb2dwcm9ic0ILCglfbG9ncHJvYnMi9gIKBFRvb2wSPwoVZnVuY3Rpb25fZGVjbGFyYXRpb25zGAEgAygLMiAuYWdlbnRzdmMudjEuRnVuY3Rpb25EZWNsYXJhdGlvbhIuCg1nb29nbGVfc2VhcmNoGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCg5jb2RlX2V4ZWN1dGlvbhgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLdXJsX2NvbnRleHQYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjYKFWVudGVycHJpc2Vfd2ViX3NlYXJjaBgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOAoXZ29vZ2xlX3NlYXJjaF9yZXRyaWV2YWwYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiwKC2dvb2dsZV9tYXBzGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLIAQoTRnVuY3Rpb25EZWNsYXJhdGlvbhIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEisKCnBhcmFtZXRlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCHJlc3BvbnNlGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI2ChZwYXJhbWV0ZXJzX2pzb25fc2NoZW1hGAUgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlIlEKClRvb2xDb25maWcSQwoXZnVuY3Rpb25fY2FsbGluZ19jb25maWcYASABKAsyIi5hZ2VudHN2Yy52MS5GdW5jdGlvbkNhbGxpbmdDb25maWciRQoVRnVuY3Rpb25DYWxsaW5nQ29uZmlnEgwKBG1vZGUYASABKAkSHgoWYWxsb3dlZF9mdW5jdGlvbl9uYW1lcxgCIAMoCSJECg1TYWZldHlTZXR0aW5nEhAKCGNhdGVnb3J5GAEgASgJEhEKCXRocmVzaG9sZBgCIAEoCRIOCgZtZXRob2QYAyABKAkidAoOVGhpbmtpbmdDb25maWcSGAoQaW5jbHVkZV90aG91Z2h0cxgBIAEoCBIcCg90aGlua2luZ19idWRnZXQYAiABKAVIAIgBARIWCg50aGlua2luZ19sZXZlbBgDIAEoCUISChBfdGhpbmtpbmdfYnVkZ2V0Iv8ECgtMbG1SZXNwb25zZRIlCgdjb250ZW50GAEgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIUCgdwYXJ0aWFsGAIgASgISACIAQESFQoNdHVybl9jb21wbGV0ZRgDIAEoCBIVCg1maW5pc2hfcmVhc29uGAQgASgJEhIKCmVycm9yX2NvZGUYBSABKAkSFQoNZXJyb3JfbWVzc2FnZRgGIAEoCRITCgtpbnRlcnJ1cHRlZBgHIAEoCBIwCg9jdXN0b21fbWV0YWRhdGEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjIKDnVzYWdlX21ldGFkYXRhGAkgASgLMhouYWdlbnRzdmMudjEuVXNhZ2VNZXRhZGF0YRIzChJncm91bmRpbmdfbWV0YWRhdGEYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDW1vZGVsX3ZlcnNpb24YCyABKAkSFAoMYXZnX2xvZ3Byb2JzGAwgASgBEjIKEWNpdGF0aW9uX21ldGFkYXRhGA0gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIWCg5pbnRlcmFjdGlvbl9pZBgOIAEoCRI3ChNpbnB1dF90cmFuc2NyaXB0aW9uGA8gASgLMhouYWdlbnRzdmMudjEuVHJhbnNjcmlwdGlvbhI4ChRvdXRwdXRfdHJhbnNjcmlwdGlvbhgQIAEoCzIaLmFnZW50c3ZjLnYxLlRyYW5zY3JpcHRpb24SMgoOY2FjaGVfbWV0YWRhdGEYESABKAsyGi5hZ2VudHN2Yy52MS5DYWNoZU1ldGFkYXRhQgoKCF9wYXJ0aWFsQjxaOmdpdGh1Yi5jb20vYWdlbnRzdmMvYWdlbnRzdmMvZ2VuL2dvL2FnZW50c3ZjL3YxO2FnZW50c3ZjdjFiBnByb3RvMw", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_google_protobuf_struct]);
 
 /**
  * LlmRequest is what the engine sends to a model: the model name, the
@@ -45,6 +45,27 @@ export type LlmRequest = Message<"agentsvc.v1.LlmRequest"> & {
    * @generated from field: string previous_interaction_id = 4;
    */
   previousInteractionId: string;
+
+  /**
+   * The app's context cache config; unset when caching is off.
+   *
+   * @generated from field: agentsvc.v1.ContextCacheConfig cache_config = 5;
+   */
+  cacheConfig?: ContextCacheConfig | undefined;
+
+  /**
+   * The agent's latest cache metadata from the session's events.
+   *
+   * @generated from field: agentsvc.v1.CacheMetadata cache_metadata = 6;
+   */
+  cacheMetadata?: CacheMetadata | undefined;
+
+  /**
+   * Prompt tokens of the agent's latest model response in the session.
+   *
+   * @generated from field: optional int32 cacheable_contents_token_count = 7;
+   */
+  cacheableContentsTokenCount?: number | undefined;
 };
 
 /**
@@ -53,6 +74,42 @@ export type LlmRequest = Message<"agentsvc.v1.LlmRequest"> & {
  */
 export const LlmRequestSchema: GenMessage<LlmRequest> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_llm, 0);
+
+/**
+ * ContextCacheConfig is ADK's ContextCacheConfig: the app's Gemini context
+ * caching settings.
+ *
+ * @generated from message agentsvc.v1.ContextCacheConfig
+ */
+export type ContextCacheConfig = Message<"agentsvc.v1.ContextCacheConfig"> & {
+  /**
+   * Invocations a cache is reused for before it is refreshed (1-100).
+   *
+   * @generated from field: int32 cache_intervals = 1;
+   */
+  cacheIntervals: number;
+
+  /**
+   * Lifetime of a cache in seconds (> 0).
+   *
+   * @generated from field: int32 ttl_seconds = 2;
+   */
+  ttlSeconds: number;
+
+  /**
+   * Prompt tokens a request needs before a cache is created.
+   *
+   * @generated from field: int32 min_tokens = 3;
+   */
+  minTokens: number;
+};
+
+/**
+ * Describes the message agentsvc.v1.ContextCacheConfig.
+ * Use `create(ContextCacheConfigSchema)` to create a new message.
+ */
+export const ContextCacheConfigSchema: GenMessage<ContextCacheConfig> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_llm, 1);
 
 /**
  * GenerateContentConfig mirrors google.genai's GenerateContentConfig.
@@ -175,7 +232,7 @@ export type GenerateContentConfig = Message<"agentsvc.v1.GenerateContentConfig">
  * Use `create(GenerateContentConfigSchema)` to create a new message.
  */
 export const GenerateContentConfigSchema: GenMessage<GenerateContentConfig> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_llm, 1);
+  messageDesc(file_agentsvc_v1_llm, 2);
 
 /**
  * Tool groups declarations offered to the model.
@@ -228,7 +285,7 @@ export type Tool = Message<"agentsvc.v1.Tool"> & {
  * Use `create(ToolSchema)` to create a new message.
  */
 export const ToolSchema: GenMessage<Tool> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_llm, 2);
+  messageDesc(file_agentsvc_v1_llm, 3);
 
 /**
  * FunctionDeclaration describes one callable function.
@@ -275,7 +332,7 @@ export type FunctionDeclaration = Message<"agentsvc.v1.FunctionDeclaration"> & {
  * Use `create(FunctionDeclarationSchema)` to create a new message.
  */
 export const FunctionDeclarationSchema: GenMessage<FunctionDeclaration> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_llm, 3);
+  messageDesc(file_agentsvc_v1_llm, 4);
 
 /**
  * ToolConfig constrains function calling.
@@ -294,7 +351,7 @@ export type ToolConfig = Message<"agentsvc.v1.ToolConfig"> & {
  * Use `create(ToolConfigSchema)` to create a new message.
  */
 export const ToolConfigSchema: GenMessage<ToolConfig> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_llm, 4);
+  messageDesc(file_agentsvc_v1_llm, 5);
 
 /**
  * FunctionCallingConfig selects the function-calling mode.
@@ -320,7 +377,7 @@ export type FunctionCallingConfig = Message<"agentsvc.v1.FunctionCallingConfig">
  * Use `create(FunctionCallingConfigSchema)` to create a new message.
  */
 export const FunctionCallingConfigSchema: GenMessage<FunctionCallingConfig> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_llm, 5);
+  messageDesc(file_agentsvc_v1_llm, 6);
 
 /**
  * SafetySetting is one harm category threshold.
@@ -349,7 +406,7 @@ export type SafetySetting = Message<"agentsvc.v1.SafetySetting"> & {
  * Use `create(SafetySettingSchema)` to create a new message.
  */
 export const SafetySettingSchema: GenMessage<SafetySetting> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_llm, 6);
+  messageDesc(file_agentsvc_v1_llm, 7);
 
 /**
  * ThinkingConfig controls model thinking.
@@ -378,7 +435,7 @@ export type ThinkingConfig = Message<"agentsvc.v1.ThinkingConfig"> & {
  * Use `create(ThinkingConfigSchema)` to create a new message.
  */
 export const ThinkingConfigSchema: GenMessage<ThinkingConfig> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_llm, 7);
+  messageDesc(file_agentsvc_v1_llm, 8);
 
 /**
  * LlmResponse is one answer (or one streamed chunk) of a model.
@@ -468,6 +525,11 @@ export type LlmResponse = Message<"agentsvc.v1.LlmResponse"> & {
    * @generated from field: agentsvc.v1.Transcription output_transcription = 16;
    */
   outputTranscription?: Transcription | undefined;
+
+  /**
+   * @generated from field: agentsvc.v1.CacheMetadata cache_metadata = 17;
+   */
+  cacheMetadata?: CacheMetadata | undefined;
 };
 
 /**
@@ -475,5 +537,5 @@ export type LlmResponse = Message<"agentsvc.v1.LlmResponse"> & {
  * Use `create(LlmResponseSchema)` to create a new message.
  */
 export const LlmResponseSchema: GenMessage<LlmResponse> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_llm, 8);
+  messageDesc(file_agentsvc_v1_llm, 9);
 

@@ -521,6 +521,50 @@ private static final long serialVersionUID = 0L;
     return outputTranscription_ == null ? dev.agentsvc.v1.Transcription.getDefaultInstance() : outputTranscription_;
   }
 
+  public static final int CACHE_METADATA_FIELD_NUMBER = 17;
+  private dev.agentsvc.v1.CacheMetadata cacheMetadata_;
+  /**
+   * <pre>
+   * The context cache the model call used, or the fingerprint of its
+   * cacheable prefix, as ADK records it when the app sets
+   * context_cache_config.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   * @return Whether the cacheMetadata field is set.
+   */
+  @java.lang.Override
+  public boolean hasCacheMetadata() {
+    return ((bitField0_ & 0x00000100) != 0);
+  }
+  /**
+   * <pre>
+   * The context cache the model call used, or the fingerprint of its
+   * cacheable prefix, as ADK records it when the app sets
+   * context_cache_config.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   * @return The cacheMetadata.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CacheMetadata getCacheMetadata() {
+    return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+  }
+  /**
+   * <pre>
+   * The context cache the model call used, or the fingerprint of its
+   * cacheable prefix, as ADK records it when the app sets
+   * context_cache_config.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder() {
+    return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+  }
+
   public static final int INVOCATION_ID_FIELD_NUMBER = 20;
   @SuppressWarnings("serial")
   private volatile java.lang.Object invocationId_ = "";
@@ -625,7 +669,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasActions() {
-    return ((bitField0_ & 0x00000100) != 0);
+    return ((bitField0_ & 0x00000200) != 0);
   }
   /**
    * <code>.agentsvc.v1.EventActions actions = 22;</code>
@@ -849,7 +893,7 @@ private static final long serialVersionUID = 0L;
    */
   @java.lang.Override
   public boolean hasNodeInfo() {
-    return ((bitField0_ & 0x00000200) != 0);
+    return ((bitField0_ & 0x00000400) != 0);
   }
   /**
    * <pre>
@@ -939,13 +983,16 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000080) != 0)) {
       output.writeMessage(16, getOutputTranscription());
     }
+    if (((bitField0_ & 0x00000100) != 0)) {
+      output.writeMessage(17, getCacheMetadata());
+    }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(invocationId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 20, invocationId_);
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(author_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 21, author_);
     }
-    if (((bitField0_ & 0x00000100) != 0)) {
+    if (((bitField0_ & 0x00000200) != 0)) {
       output.writeMessage(22, getActions());
     }
     for (int i = 0; i < longRunningToolIds_.size(); i++) {
@@ -963,7 +1010,7 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(requestId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 27, requestId_);
     }
-    if (((bitField0_ & 0x00000200) != 0)) {
+    if (((bitField0_ & 0x00000400) != 0)) {
       output.writeMessage(28, getNodeInfo());
     }
     getUnknownFields().writeTo(output);
@@ -1034,13 +1081,17 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(16, getOutputTranscription());
     }
+    if (((bitField0_ & 0x00000100) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(17, getCacheMetadata());
+    }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(invocationId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(20, invocationId_);
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(author_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(21, author_);
     }
-    if (((bitField0_ & 0x00000100) != 0)) {
+    if (((bitField0_ & 0x00000200) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(22, getActions());
     }
@@ -1065,7 +1116,7 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(requestId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(27, requestId_);
     }
-    if (((bitField0_ & 0x00000200) != 0)) {
+    if (((bitField0_ & 0x00000400) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(28, getNodeInfo());
     }
@@ -1140,6 +1191,11 @@ private static final long serialVersionUID = 0L;
     if (hasOutputTranscription()) {
       if (!getOutputTranscription()
           .equals(other.getOutputTranscription())) return false;
+    }
+    if (hasCacheMetadata() != other.hasCacheMetadata()) return false;
+    if (hasCacheMetadata()) {
+      if (!getCacheMetadata()
+          .equals(other.getCacheMetadata())) return false;
     }
     if (!getInvocationId()
         .equals(other.getInvocationId())) return false;
@@ -1228,6 +1284,10 @@ private static final long serialVersionUID = 0L;
     if (hasOutputTranscription()) {
       hash = (37 * hash) + OUTPUT_TRANSCRIPTION_FIELD_NUMBER;
       hash = (53 * hash) + getOutputTranscription().hashCode();
+    }
+    if (hasCacheMetadata()) {
+      hash = (37 * hash) + CACHE_METADATA_FIELD_NUMBER;
+      hash = (53 * hash) + getCacheMetadata().hashCode();
     }
     hash = (37 * hash) + INVOCATION_ID_FIELD_NUMBER;
     hash = (53 * hash) + getInvocationId().hashCode();
@@ -1397,6 +1457,7 @@ private static final long serialVersionUID = 0L;
         internalGetCitationMetadataFieldBuilder();
         internalGetInputTranscriptionFieldBuilder();
         internalGetOutputTranscriptionFieldBuilder();
+        internalGetCacheMetadataFieldBuilder();
         internalGetActionsFieldBuilder();
         internalGetNodeInfoFieldBuilder();
       }
@@ -1448,6 +1509,11 @@ private static final long serialVersionUID = 0L;
       if (outputTranscriptionBuilder_ != null) {
         outputTranscriptionBuilder_.dispose();
         outputTranscriptionBuilder_ = null;
+      }
+      cacheMetadata_ = null;
+      if (cacheMetadataBuilder_ != null) {
+        cacheMetadataBuilder_.dispose();
+        cacheMetadataBuilder_ = null;
       }
       invocationId_ = "";
       author_ = "";
@@ -1572,38 +1638,44 @@ private static final long serialVersionUID = 0L;
         to_bitField0_ |= 0x00000080;
       }
       if (((from_bitField0_ & 0x00010000) != 0)) {
-        result.invocationId_ = invocationId_;
+        result.cacheMetadata_ = cacheMetadataBuilder_ == null
+            ? cacheMetadata_
+            : cacheMetadataBuilder_.build();
+        to_bitField0_ |= 0x00000100;
       }
       if (((from_bitField0_ & 0x00020000) != 0)) {
-        result.author_ = author_;
+        result.invocationId_ = invocationId_;
       }
       if (((from_bitField0_ & 0x00040000) != 0)) {
+        result.author_ = author_;
+      }
+      if (((from_bitField0_ & 0x00080000) != 0)) {
         result.actions_ = actionsBuilder_ == null
             ? actions_
             : actionsBuilder_.build();
-        to_bitField0_ |= 0x00000100;
+        to_bitField0_ |= 0x00000200;
       }
-      if (((from_bitField0_ & 0x00080000) != 0)) {
+      if (((from_bitField0_ & 0x00100000) != 0)) {
         longRunningToolIds_.makeImmutable();
         result.longRunningToolIds_ = longRunningToolIds_;
       }
-      if (((from_bitField0_ & 0x00100000) != 0)) {
+      if (((from_bitField0_ & 0x00200000) != 0)) {
         result.branch_ = branch_;
       }
-      if (((from_bitField0_ & 0x00200000) != 0)) {
+      if (((from_bitField0_ & 0x00400000) != 0)) {
         result.id_ = id_;
       }
-      if (((from_bitField0_ & 0x00400000) != 0)) {
+      if (((from_bitField0_ & 0x00800000) != 0)) {
         result.timestamp_ = timestamp_;
       }
-      if (((from_bitField0_ & 0x00800000) != 0)) {
+      if (((from_bitField0_ & 0x01000000) != 0)) {
         result.requestId_ = requestId_;
       }
-      if (((from_bitField0_ & 0x01000000) != 0)) {
+      if (((from_bitField0_ & 0x02000000) != 0)) {
         result.nodeInfo_ = nodeInfoBuilder_ == null
             ? nodeInfo_
             : nodeInfoBuilder_.build();
-        to_bitField0_ |= 0x00000200;
+        to_bitField0_ |= 0x00000400;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1678,14 +1750,17 @@ private static final long serialVersionUID = 0L;
       if (other.hasOutputTranscription()) {
         mergeOutputTranscription(other.getOutputTranscription());
       }
+      if (other.hasCacheMetadata()) {
+        mergeCacheMetadata(other.getCacheMetadata());
+      }
       if (!other.getInvocationId().isEmpty()) {
         invocationId_ = other.invocationId_;
-        bitField0_ |= 0x00010000;
+        bitField0_ |= 0x00020000;
         onChanged();
       }
       if (!other.getAuthor().isEmpty()) {
         author_ = other.author_;
-        bitField0_ |= 0x00020000;
+        bitField0_ |= 0x00040000;
         onChanged();
       }
       if (other.hasActions()) {
@@ -1694,7 +1769,7 @@ private static final long serialVersionUID = 0L;
       if (!other.longRunningToolIds_.isEmpty()) {
         if (longRunningToolIds_.isEmpty()) {
           longRunningToolIds_ = other.longRunningToolIds_;
-          bitField0_ |= 0x00080000;
+          bitField0_ |= 0x00100000;
         } else {
           ensureLongRunningToolIdsIsMutable();
           longRunningToolIds_.addAll(other.longRunningToolIds_);
@@ -1703,12 +1778,12 @@ private static final long serialVersionUID = 0L;
       }
       if (!other.getBranch().isEmpty()) {
         branch_ = other.branch_;
-        bitField0_ |= 0x00100000;
+        bitField0_ |= 0x00200000;
         onChanged();
       }
       if (!other.getId().isEmpty()) {
         id_ = other.id_;
-        bitField0_ |= 0x00200000;
+        bitField0_ |= 0x00400000;
         onChanged();
       }
       if (java.lang.Double.doubleToRawLongBits(other.getTimestamp()) != 0) {
@@ -1716,7 +1791,7 @@ private static final long serialVersionUID = 0L;
       }
       if (!other.getRequestId().isEmpty()) {
         requestId_ = other.requestId_;
-        bitField0_ |= 0x00800000;
+        bitField0_ |= 0x01000000;
         onChanged();
       }
       if (other.hasNodeInfo()) {
@@ -1842,21 +1917,28 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00008000;
               break;
             } // case 130
+            case 138: {
+              input.readMessage(
+                  internalGetCacheMetadataFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00010000;
+              break;
+            } // case 138
             case 162: {
               invocationId_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00010000;
+              bitField0_ |= 0x00020000;
               break;
             } // case 162
             case 170: {
               author_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00020000;
+              bitField0_ |= 0x00040000;
               break;
             } // case 170
             case 178: {
               input.readMessage(
                   internalGetActionsFieldBuilder().getBuilder(),
                   extensionRegistry);
-              bitField0_ |= 0x00040000;
+              bitField0_ |= 0x00080000;
               break;
             } // case 178
             case 186: {
@@ -1867,29 +1949,29 @@ private static final long serialVersionUID = 0L;
             } // case 186
             case 194: {
               branch_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00100000;
+              bitField0_ |= 0x00200000;
               break;
             } // case 194
             case 202: {
               id_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00200000;
+              bitField0_ |= 0x00400000;
               break;
             } // case 202
             case 209: {
               timestamp_ = input.readDouble();
-              bitField0_ |= 0x00400000;
+              bitField0_ |= 0x00800000;
               break;
             } // case 209
             case 218: {
               requestId_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00800000;
+              bitField0_ |= 0x01000000;
               break;
             } // case 218
             case 226: {
               input.readMessage(
                   internalGetNodeInfoFieldBuilder().getBuilder(),
                   extensionRegistry);
-              bitField0_ |= 0x01000000;
+              bitField0_ |= 0x02000000;
               break;
             } // case 226
             default: {
@@ -3328,6 +3410,181 @@ private static final long serialVersionUID = 0L;
       return outputTranscriptionBuilder_;
     }
 
+    private dev.agentsvc.v1.CacheMetadata cacheMetadata_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder> cacheMetadataBuilder_;
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     * @return Whether the cacheMetadata field is set.
+     */
+    public boolean hasCacheMetadata() {
+      return ((bitField0_ & 0x00010000) != 0);
+    }
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     * @return The cacheMetadata.
+     */
+    public dev.agentsvc.v1.CacheMetadata getCacheMetadata() {
+      if (cacheMetadataBuilder_ == null) {
+        return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+      } else {
+        return cacheMetadataBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public Builder setCacheMetadata(dev.agentsvc.v1.CacheMetadata value) {
+      if (cacheMetadataBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        cacheMetadata_ = value;
+      } else {
+        cacheMetadataBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public Builder setCacheMetadata(
+        dev.agentsvc.v1.CacheMetadata.Builder builderForValue) {
+      if (cacheMetadataBuilder_ == null) {
+        cacheMetadata_ = builderForValue.build();
+      } else {
+        cacheMetadataBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public Builder mergeCacheMetadata(dev.agentsvc.v1.CacheMetadata value) {
+      if (cacheMetadataBuilder_ == null) {
+        if (((bitField0_ & 0x00010000) != 0) &&
+          cacheMetadata_ != null &&
+          cacheMetadata_ != dev.agentsvc.v1.CacheMetadata.getDefaultInstance()) {
+          getCacheMetadataBuilder().mergeFrom(value);
+        } else {
+          cacheMetadata_ = value;
+        }
+      } else {
+        cacheMetadataBuilder_.mergeFrom(value);
+      }
+      if (cacheMetadata_ != null) {
+        bitField0_ |= 0x00010000;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public Builder clearCacheMetadata() {
+      bitField0_ = (bitField0_ & ~0x00010000);
+      cacheMetadata_ = null;
+      if (cacheMetadataBuilder_ != null) {
+        cacheMetadataBuilder_.dispose();
+        cacheMetadataBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public dev.agentsvc.v1.CacheMetadata.Builder getCacheMetadataBuilder() {
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return internalGetCacheMetadataFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder() {
+      if (cacheMetadataBuilder_ != null) {
+        return cacheMetadataBuilder_.getMessageOrBuilder();
+      } else {
+        return cacheMetadata_ == null ?
+            dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+      }
+    }
+    /**
+     * <pre>
+     * The context cache the model call used, or the fingerprint of its
+     * cacheable prefix, as ADK records it when the app sets
+     * context_cache_config.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder> 
+        internalGetCacheMetadataFieldBuilder() {
+      if (cacheMetadataBuilder_ == null) {
+        cacheMetadataBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder>(
+                getCacheMetadata(),
+                getParentForChildren(),
+                isClean());
+        cacheMetadata_ = null;
+      }
+      return cacheMetadataBuilder_;
+    }
+
     private java.lang.Object invocationId_ = "";
     /**
      * <pre>
@@ -3386,7 +3643,7 @@ private static final long serialVersionUID = 0L;
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       invocationId_ = value;
-      bitField0_ |= 0x00010000;
+      bitField0_ |= 0x00020000;
       onChanged();
       return this;
     }
@@ -3401,7 +3658,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder clearInvocationId() {
       invocationId_ = getDefaultInstance().getInvocationId();
-      bitField0_ = (bitField0_ & ~0x00010000);
+      bitField0_ = (bitField0_ & ~0x00020000);
       onChanged();
       return this;
     }
@@ -3420,7 +3677,7 @@ private static final long serialVersionUID = 0L;
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       invocationId_ = value;
-      bitField0_ |= 0x00010000;
+      bitField0_ |= 0x00020000;
       onChanged();
       return this;
     }
@@ -3480,7 +3737,7 @@ private static final long serialVersionUID = 0L;
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       author_ = value;
-      bitField0_ |= 0x00020000;
+      bitField0_ |= 0x00040000;
       onChanged();
       return this;
     }
@@ -3494,7 +3751,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder clearAuthor() {
       author_ = getDefaultInstance().getAuthor();
-      bitField0_ = (bitField0_ & ~0x00020000);
+      bitField0_ = (bitField0_ & ~0x00040000);
       onChanged();
       return this;
     }
@@ -3512,7 +3769,7 @@ private static final long serialVersionUID = 0L;
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       author_ = value;
-      bitField0_ |= 0x00020000;
+      bitField0_ |= 0x00040000;
       onChanged();
       return this;
     }
@@ -3525,7 +3782,7 @@ private static final long serialVersionUID = 0L;
      * @return Whether the actions field is set.
      */
     public boolean hasActions() {
-      return ((bitField0_ & 0x00040000) != 0);
+      return ((bitField0_ & 0x00080000) != 0);
     }
     /**
      * <code>.agentsvc.v1.EventActions actions = 22;</code>
@@ -3550,7 +3807,7 @@ private static final long serialVersionUID = 0L;
       } else {
         actionsBuilder_.setMessage(value);
       }
-      bitField0_ |= 0x00040000;
+      bitField0_ |= 0x00080000;
       onChanged();
       return this;
     }
@@ -3564,7 +3821,7 @@ private static final long serialVersionUID = 0L;
       } else {
         actionsBuilder_.setMessage(builderForValue.build());
       }
-      bitField0_ |= 0x00040000;
+      bitField0_ |= 0x00080000;
       onChanged();
       return this;
     }
@@ -3573,7 +3830,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder mergeActions(dev.agentsvc.v1.EventActions value) {
       if (actionsBuilder_ == null) {
-        if (((bitField0_ & 0x00040000) != 0) &&
+        if (((bitField0_ & 0x00080000) != 0) &&
           actions_ != null &&
           actions_ != dev.agentsvc.v1.EventActions.getDefaultInstance()) {
           getActionsBuilder().mergeFrom(value);
@@ -3584,7 +3841,7 @@ private static final long serialVersionUID = 0L;
         actionsBuilder_.mergeFrom(value);
       }
       if (actions_ != null) {
-        bitField0_ |= 0x00040000;
+        bitField0_ |= 0x00080000;
         onChanged();
       }
       return this;
@@ -3593,7 +3850,7 @@ private static final long serialVersionUID = 0L;
      * <code>.agentsvc.v1.EventActions actions = 22;</code>
      */
     public Builder clearActions() {
-      bitField0_ = (bitField0_ & ~0x00040000);
+      bitField0_ = (bitField0_ & ~0x00080000);
       actions_ = null;
       if (actionsBuilder_ != null) {
         actionsBuilder_.dispose();
@@ -3606,7 +3863,7 @@ private static final long serialVersionUID = 0L;
      * <code>.agentsvc.v1.EventActions actions = 22;</code>
      */
     public dev.agentsvc.v1.EventActions.Builder getActionsBuilder() {
-      bitField0_ |= 0x00040000;
+      bitField0_ |= 0x00080000;
       onChanged();
       return internalGetActionsFieldBuilder().getBuilder();
     }
@@ -3644,7 +3901,7 @@ private static final long serialVersionUID = 0L;
       if (!longRunningToolIds_.isModifiable()) {
         longRunningToolIds_ = new com.google.protobuf.LazyStringArrayList(longRunningToolIds_);
       }
-      bitField0_ |= 0x00080000;
+      bitField0_ |= 0x00100000;
     }
     /**
      * <code>repeated string long_running_tool_ids = 23;</code>
@@ -3690,7 +3947,7 @@ private static final long serialVersionUID = 0L;
       if (value == null) { throw new NullPointerException(); }
       ensureLongRunningToolIdsIsMutable();
       longRunningToolIds_.set(index, value);
-      bitField0_ |= 0x00080000;
+      bitField0_ |= 0x00100000;
       onChanged();
       return this;
     }
@@ -3704,7 +3961,7 @@ private static final long serialVersionUID = 0L;
       if (value == null) { throw new NullPointerException(); }
       ensureLongRunningToolIdsIsMutable();
       longRunningToolIds_.add(value);
-      bitField0_ |= 0x00080000;
+      bitField0_ |= 0x00100000;
       onChanged();
       return this;
     }
@@ -3718,7 +3975,7 @@ private static final long serialVersionUID = 0L;
       ensureLongRunningToolIdsIsMutable();
       com.google.protobuf.AbstractMessageLite.Builder.addAll(
           values, longRunningToolIds_);
-      bitField0_ |= 0x00080000;
+      bitField0_ |= 0x00100000;
       onChanged();
       return this;
     }
@@ -3729,7 +3986,7 @@ private static final long serialVersionUID = 0L;
     public Builder clearLongRunningToolIds() {
       longRunningToolIds_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
-      bitField0_ = (bitField0_ & ~0x00080000);;
+      bitField0_ = (bitField0_ & ~0x00100000);;
       onChanged();
       return this;
     }
@@ -3744,7 +4001,7 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       ensureLongRunningToolIdsIsMutable();
       longRunningToolIds_.add(value);
-      bitField0_ |= 0x00080000;
+      bitField0_ |= 0x00100000;
       onChanged();
       return this;
     }
@@ -3804,7 +4061,7 @@ private static final long serialVersionUID = 0L;
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       branch_ = value;
-      bitField0_ |= 0x00100000;
+      bitField0_ |= 0x00200000;
       onChanged();
       return this;
     }
@@ -3818,7 +4075,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder clearBranch() {
       branch_ = getDefaultInstance().getBranch();
-      bitField0_ = (bitField0_ & ~0x00100000);
+      bitField0_ = (bitField0_ & ~0x00200000);
       onChanged();
       return this;
     }
@@ -3836,7 +4093,7 @@ private static final long serialVersionUID = 0L;
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       branch_ = value;
-      bitField0_ |= 0x00100000;
+      bitField0_ |= 0x00200000;
       onChanged();
       return this;
     }
@@ -3896,7 +4153,7 @@ private static final long serialVersionUID = 0L;
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       id_ = value;
-      bitField0_ |= 0x00200000;
+      bitField0_ |= 0x00400000;
       onChanged();
       return this;
     }
@@ -3910,7 +4167,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder clearId() {
       id_ = getDefaultInstance().getId();
-      bitField0_ = (bitField0_ & ~0x00200000);
+      bitField0_ = (bitField0_ & ~0x00400000);
       onChanged();
       return this;
     }
@@ -3928,7 +4185,7 @@ private static final long serialVersionUID = 0L;
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       id_ = value;
-      bitField0_ |= 0x00200000;
+      bitField0_ |= 0x00400000;
       onChanged();
       return this;
     }
@@ -3958,7 +4215,7 @@ private static final long serialVersionUID = 0L;
     public Builder setTimestamp(double value) {
 
       timestamp_ = value;
-      bitField0_ |= 0x00400000;
+      bitField0_ |= 0x00800000;
       onChanged();
       return this;
     }
@@ -3971,7 +4228,7 @@ private static final long serialVersionUID = 0L;
      * @return This builder for chaining.
      */
     public Builder clearTimestamp() {
-      bitField0_ = (bitField0_ & ~0x00400000);
+      bitField0_ = (bitField0_ & ~0x00800000);
       timestamp_ = 0D;
       onChanged();
       return this;
@@ -4032,7 +4289,7 @@ private static final long serialVersionUID = 0L;
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       requestId_ = value;
-      bitField0_ |= 0x00800000;
+      bitField0_ |= 0x01000000;
       onChanged();
       return this;
     }
@@ -4046,7 +4303,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder clearRequestId() {
       requestId_ = getDefaultInstance().getRequestId();
-      bitField0_ = (bitField0_ & ~0x00800000);
+      bitField0_ = (bitField0_ & ~0x01000000);
       onChanged();
       return this;
     }
@@ -4064,7 +4321,7 @@ private static final long serialVersionUID = 0L;
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       requestId_ = value;
-      bitField0_ |= 0x00800000;
+      bitField0_ |= 0x01000000;
       onChanged();
       return this;
     }
@@ -4082,7 +4339,7 @@ private static final long serialVersionUID = 0L;
      * @return Whether the nodeInfo field is set.
      */
     public boolean hasNodeInfo() {
-      return ((bitField0_ & 0x01000000) != 0);
+      return ((bitField0_ & 0x02000000) != 0);
     }
     /**
      * <pre>
@@ -4117,7 +4374,7 @@ private static final long serialVersionUID = 0L;
       } else {
         nodeInfoBuilder_.setMessage(value);
       }
-      bitField0_ |= 0x01000000;
+      bitField0_ |= 0x02000000;
       onChanged();
       return this;
     }
@@ -4136,7 +4393,7 @@ private static final long serialVersionUID = 0L;
       } else {
         nodeInfoBuilder_.setMessage(builderForValue.build());
       }
-      bitField0_ |= 0x01000000;
+      bitField0_ |= 0x02000000;
       onChanged();
       return this;
     }
@@ -4150,7 +4407,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder mergeNodeInfo(dev.agentsvc.v1.NodeInfo value) {
       if (nodeInfoBuilder_ == null) {
-        if (((bitField0_ & 0x01000000) != 0) &&
+        if (((bitField0_ & 0x02000000) != 0) &&
           nodeInfo_ != null &&
           nodeInfo_ != dev.agentsvc.v1.NodeInfo.getDefaultInstance()) {
           getNodeInfoBuilder().mergeFrom(value);
@@ -4161,7 +4418,7 @@ private static final long serialVersionUID = 0L;
         nodeInfoBuilder_.mergeFrom(value);
       }
       if (nodeInfo_ != null) {
-        bitField0_ |= 0x01000000;
+        bitField0_ |= 0x02000000;
         onChanged();
       }
       return this;
@@ -4175,7 +4432,7 @@ private static final long serialVersionUID = 0L;
      * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
      */
     public Builder clearNodeInfo() {
-      bitField0_ = (bitField0_ & ~0x01000000);
+      bitField0_ = (bitField0_ & ~0x02000000);
       nodeInfo_ = null;
       if (nodeInfoBuilder_ != null) {
         nodeInfoBuilder_.dispose();
@@ -4193,7 +4450,7 @@ private static final long serialVersionUID = 0L;
      * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
      */
     public dev.agentsvc.v1.NodeInfo.Builder getNodeInfoBuilder() {
-      bitField0_ |= 0x01000000;
+      bitField0_ |= 0x02000000;
       onChanged();
       return internalGetNodeInfoFieldBuilder().getBuilder();
     }

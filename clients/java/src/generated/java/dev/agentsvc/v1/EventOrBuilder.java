@@ -236,6 +236,39 @@ public interface EventOrBuilder extends
 
   /**
    * <pre>
+   * The context cache the model call used, or the fingerprint of its
+   * cacheable prefix, as ADK records it when the app sets
+   * context_cache_config.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   * @return Whether the cacheMetadata field is set.
+   */
+  boolean hasCacheMetadata();
+  /**
+   * <pre>
+   * The context cache the model call used, or the fingerprint of its
+   * cacheable prefix, as ADK records it when the app sets
+   * context_cache_config.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   * @return The cacheMetadata.
+   */
+  dev.agentsvc.v1.CacheMetadata getCacheMetadata();
+  /**
+   * <pre>
+   * The context cache the model call used, or the fingerprint of its
+   * cacheable prefix, as ADK records it when the app sets
+   * context_cache_config.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   */
+  dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder();
+
+  /**
+   * <pre>
    * Event fields.
    * Invocation id, "e-&lt;uuid4&gt;".
    * </pre>

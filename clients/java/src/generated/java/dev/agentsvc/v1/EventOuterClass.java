@@ -76,6 +76,11 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_Transcription_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_CacheMetadata_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_CacheMetadata_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -87,7 +92,7 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
     java.lang.String[] descriptorData = {
       "\n\027agentsvc/v1/event.proto\022\013agentsvc.v1\032\031" +
       "agentsvc/v1/content.proto\032\034google/protob" +
-      "uf/struct.proto\"\244\006\n\005Event\022%\n\007content\030\001 \001" +
+      "uf/struct.proto\"\330\006\n\005Event\022%\n\007content\030\001 \001" +
       "(\0132\024.agentsvc.v1.Content\022\024\n\007partial\030\002 \001(" +
       "\010H\000\210\001\001\022\025\n\rturn_complete\030\003 \001(\010\022\025\n\rfinish_" +
       "reason\030\004 \001(\t\022\022\n\nerror_code\030\005 \001(\t\022\025\n\rerro" +
@@ -101,47 +106,56 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       "f.Struct\022\026\n\016interaction_id\030\016 \001(\t\0227\n\023inpu" +
       "t_transcription\030\017 \001(\0132\032.agentsvc.v1.Tran" +
       "scription\0228\n\024output_transcription\030\020 \001(\0132" +
-      "\032.agentsvc.v1.Transcription\022\025\n\rinvocatio" +
-      "n_id\030\024 \001(\t\022\016\n\006author\030\025 \001(\t\022*\n\007actions\030\026 " +
-      "\001(\0132\031.agentsvc.v1.EventActions\022\035\n\025long_r" +
-      "unning_tool_ids\030\027 \003(\t\022\016\n\006branch\030\030 \001(\t\022\n\n" +
-      "\002id\030\031 \001(\t\022\021\n\ttimestamp\030\032 \001(\001\022\022\n\nrequest_" +
-      "id\030\033 \001(\t\022(\n\tnode_info\030\034 \001(\0132\025.agentsvc.v" +
-      "1.NodeInfoB\n\n\010_partial\"\030\n\010NodeInfo\022\014\n\004pa" +
-      "th\030\001 \001(\t\"\212\006\n\014EventActions\022\032\n\022skip_summar" +
-      "ization\030\001 \001(\010\022,\n\013state_delta\030\002 \001(\0132\027.goo" +
-      "gle.protobuf.Struct\022D\n\016artifact_delta\030\003 " +
-      "\003(\0132,.agentsvc.v1.EventActions.ArtifactD" +
-      "eltaEntry\022\031\n\021transfer_to_agent\030\004 \001(\t\022\020\n\010" +
-      "escalate\030\005 \001(\010\022S\n\026requested_auth_configs" +
-      "\030\006 \003(\01323.agentsvc.v1.EventActions.Reques" +
-      "tedAuthConfigsEntry\022_\n\034requested_tool_co" +
-      "nfirmations\030\007 \003(\01329.agentsvc.v1.EventAct" +
-      "ions.RequestedToolConfirmationsEntry\0220\n\n" +
-      "compaction\030\010 \001(\0132\034.agentsvc.v1.EventComp" +
-      "action\022\024\n\014end_of_agent\030\t \001(\010\022,\n\013agent_st" +
-      "ate\030\n \001(\0132\027.google.protobuf.Struct\022#\n\033re" +
-      "wind_before_invocation_id\030\013 \001(\t\0324\n\022Artif" +
-      "actDeltaEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(" +
-      "\003:\0028\001\032T\n\031RequestedAuthConfigsEntry\022\013\n\003ke" +
-      "y\030\001 \001(\t\022&\n\005value\030\002 \001(\0132\027.google.protobuf" +
-      ".Struct:\0028\001\032`\n\037RequestedToolConfirmation" +
-      "sEntry\022\013\n\003key\030\001 \001(\t\022,\n\005value\030\002 \001(\0132\035.age" +
-      "ntsvc.v1.ToolConfirmation:\0028\001\"]\n\020ToolCon" +
-      "firmation\022\014\n\004hint\030\001 \001(\t\022\021\n\tconfirmed\030\002 \001" +
-      "(\010\022(\n\007payload\030\003 \001(\0132\027.google.protobuf.St" +
-      "ruct\"r\n\017EventCompaction\022\027\n\017start_timesta" +
-      "mp\030\001 \001(\001\022\025\n\rend_timestamp\030\002 \001(\001\022/\n\021compa" +
-      "cted_content\030\003 \001(\0132\024.agentsvc.v1.Content" +
-      "\"\315\001\n\rUsageMetadata\022\032\n\022prompt_token_count" +
-      "\030\001 \001(\005\022\036\n\026candidates_token_count\030\002 \001(\005\022\031" +
-      "\n\021total_token_count\030\003 \001(\005\022\034\n\024thoughts_to" +
-      "ken_count\030\004 \001(\005\022\"\n\032cached_content_token_" +
-      "count\030\005 \001(\005\022#\n\033tool_use_prompt_token_cou" +
-      "nt\030\006 \001(\005\"/\n\rTranscription\022\014\n\004text\030\001 \001(\t\022" +
-      "\020\n\010finished\030\002 \001(\010BO\n\017dev.agentsvc.v1P\001Z:" +
-      "github.com/agentsvc/agentsvc/gen/go/agen" +
-      "tsvc/v1;agentsvcv1b\006proto3"
+      "\032.agentsvc.v1.Transcription\0222\n\016cache_met" +
+      "adata\030\021 \001(\0132\032.agentsvc.v1.CacheMetadata\022" +
+      "\025\n\rinvocation_id\030\024 \001(\t\022\016\n\006author\030\025 \001(\t\022*" +
+      "\n\007actions\030\026 \001(\0132\031.agentsvc.v1.EventActio" +
+      "ns\022\035\n\025long_running_tool_ids\030\027 \003(\t\022\016\n\006bra" +
+      "nch\030\030 \001(\t\022\n\n\002id\030\031 \001(\t\022\021\n\ttimestamp\030\032 \001(\001" +
+      "\022\022\n\nrequest_id\030\033 \001(\t\022(\n\tnode_info\030\034 \001(\0132" +
+      "\025.agentsvc.v1.NodeInfoB\n\n\010_partial\"\030\n\010No" +
+      "deInfo\022\014\n\004path\030\001 \001(\t\"\212\006\n\014EventActions\022\032\n" +
+      "\022skip_summarization\030\001 \001(\010\022,\n\013state_delta" +
+      "\030\002 \001(\0132\027.google.protobuf.Struct\022D\n\016artif" +
+      "act_delta\030\003 \003(\0132,.agentsvc.v1.EventActio" +
+      "ns.ArtifactDeltaEntry\022\031\n\021transfer_to_age" +
+      "nt\030\004 \001(\t\022\020\n\010escalate\030\005 \001(\010\022S\n\026requested_" +
+      "auth_configs\030\006 \003(\01323.agentsvc.v1.EventAc" +
+      "tions.RequestedAuthConfigsEntry\022_\n\034reque" +
+      "sted_tool_confirmations\030\007 \003(\01329.agentsvc" +
+      ".v1.EventActions.RequestedToolConfirmati" +
+      "onsEntry\0220\n\ncompaction\030\010 \001(\0132\034.agentsvc." +
+      "v1.EventCompaction\022\024\n\014end_of_agent\030\t \001(\010" +
+      "\022,\n\013agent_state\030\n \001(\0132\027.google.protobuf." +
+      "Struct\022#\n\033rewind_before_invocation_id\030\013 " +
+      "\001(\t\0324\n\022ArtifactDeltaEntry\022\013\n\003key\030\001 \001(\t\022\r" +
+      "\n\005value\030\002 \001(\003:\0028\001\032T\n\031RequestedAuthConfig" +
+      "sEntry\022\013\n\003key\030\001 \001(\t\022&\n\005value\030\002 \001(\0132\027.goo" +
+      "gle.protobuf.Struct:\0028\001\032`\n\037RequestedTool" +
+      "ConfirmationsEntry\022\013\n\003key\030\001 \001(\t\022,\n\005value" +
+      "\030\002 \001(\0132\035.agentsvc.v1.ToolConfirmation:\0028" +
+      "\001\"]\n\020ToolConfirmation\022\014\n\004hint\030\001 \001(\t\022\021\n\tc" +
+      "onfirmed\030\002 \001(\010\022(\n\007payload\030\003 \001(\0132\027.google" +
+      ".protobuf.Struct\"r\n\017EventCompaction\022\027\n\017s" +
+      "tart_timestamp\030\001 \001(\001\022\025\n\rend_timestamp\030\002 " +
+      "\001(\001\022/\n\021compacted_content\030\003 \001(\0132\024.agentsv" +
+      "c.v1.Content\"\315\001\n\rUsageMetadata\022\032\n\022prompt" +
+      "_token_count\030\001 \001(\005\022\036\n\026candidates_token_c" +
+      "ount\030\002 \001(\005\022\031\n\021total_token_count\030\003 \001(\005\022\034\n" +
+      "\024thoughts_token_count\030\004 \001(\005\022\"\n\032cached_co" +
+      "ntent_token_count\030\005 \001(\005\022#\n\033tool_use_prom" +
+      "pt_token_count\030\006 \001(\005\"/\n\rTranscription\022\014\n" +
+      "\004text\030\001 \001(\t\022\020\n\010finished\030\002 \001(\010\"\276\002\n\rCacheM" +
+      "etadata\022#\n\ncache_name\030\001 \001(\tH\000R\ncache_nam" +
+      "e\210\001\001\022%\n\013expire_time\030\002 \001(\001H\001R\013expire_time" +
+      "\210\001\001\022 \n\013fingerprint\030\003 \001(\tR\013fingerprint\022/\n" +
+      "\020invocations_used\030\004 \001(\005H\002R\020invocations_u" +
+      "sed\210\001\001\022&\n\016contents_count\030\005 \001(\005R\016contents" +
+      "_count\022#\n\ncreated_at\030\006 \001(\001H\003R\ncreated_at" +
+      "\210\001\001B\r\n\013_cache_nameB\016\n\014_expire_timeB\023\n\021_i" +
+      "nvocations_usedB\r\n\013_created_atBO\n\017dev.ag" +
+      "entsvc.v1P\001Z:github.com/agentsvc/agentsv" +
+      "c/gen/go/agentsvc/v1;agentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -154,7 +168,7 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_agentsvc_v1_Event_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_Event_descriptor,
-        new java.lang.String[] { "Content", "Partial", "TurnComplete", "FinishReason", "ErrorCode", "ErrorMessage", "Interrupted", "CustomMetadata", "UsageMetadata", "GroundingMetadata", "ModelVersion", "AvgLogprobs", "CitationMetadata", "InteractionId", "InputTranscription", "OutputTranscription", "InvocationId", "Author", "Actions", "LongRunningToolIds", "Branch", "Id", "Timestamp", "RequestId", "NodeInfo", });
+        new java.lang.String[] { "Content", "Partial", "TurnComplete", "FinishReason", "ErrorCode", "ErrorMessage", "Interrupted", "CustomMetadata", "UsageMetadata", "GroundingMetadata", "ModelVersion", "AvgLogprobs", "CitationMetadata", "InteractionId", "InputTranscription", "OutputTranscription", "CacheMetadata", "InvocationId", "Author", "Actions", "LongRunningToolIds", "Branch", "Id", "Timestamp", "RequestId", "NodeInfo", });
     internal_static_agentsvc_v1_NodeInfo_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_agentsvc_v1_NodeInfo_fieldAccessorTable = new
@@ -209,6 +223,12 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_Transcription_descriptor,
         new java.lang.String[] { "Text", "Finished", });
+    internal_static_agentsvc_v1_CacheMetadata_descriptor =
+      getDescriptor().getMessageType(7);
+    internal_static_agentsvc_v1_CacheMetadata_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_CacheMetadata_descriptor,
+        new java.lang.String[] { "CacheName", "ExpireTime", "Fingerprint", "InvocationsUsed", "ContentsCount", "CreatedAt", });
     descriptor.resolveAllFeaturesImmutable();
     dev.agentsvc.v1.ContentOuterClass.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();

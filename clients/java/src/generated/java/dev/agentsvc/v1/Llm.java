@@ -32,6 +32,11 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_LlmRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_ContextCacheConfig_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_ContextCacheConfig_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_GenerateContentConfig_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -87,75 +92,83 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
     java.lang.String[] descriptorData = {
       "\n\025agentsvc/v1/llm.proto\022\013agentsvc.v1\032\031ag" +
       "entsvc/v1/content.proto\032\027agentsvc/v1/eve" +
-      "nt.proto\032\034google/protobuf/struct.proto\"\230" +
-      "\001\n\nLlmRequest\022\r\n\005model\030\001 \001(\t\022&\n\010contents" +
+      "nt.proto\032\034google/protobuf/struct.proto\"\323" +
+      "\002\n\nLlmRequest\022\r\n\005model\030\001 \001(\t\022&\n\010contents" +
       "\030\002 \003(\0132\024.agentsvc.v1.Content\0222\n\006config\030\003" +
       " \001(\0132\".agentsvc.v1.GenerateContentConfig" +
-      "\022\037\n\027previous_interaction_id\030\004 \001(\t\"\246\007\n\025Ge" +
-      "nerateContentConfig\022\032\n\022system_instructio" +
-      "n\030\001 \001(\t\022 \n\005tools\030\002 \003(\0132\021.agentsvc.v1.Too" +
-      "l\022,\n\013tool_config\030\003 \001(\0132\027.agentsvc.v1.Too" +
-      "lConfig\0220\n\017response_schema\030\004 \001(\0132\027.googl" +
-      "e.protobuf.Struct\022\032\n\022response_mime_type\030" +
-      "\005 \001(\t\022\030\n\013temperature\030\006 \001(\002H\000\210\001\001\022\022\n\005top_p" +
-      "\030\007 \001(\002H\001\210\001\001\022\022\n\005top_k\030\010 \001(\002H\002\210\001\001\022\034\n\017candi" +
-      "date_count\030\t \001(\005H\003\210\001\001\022\036\n\021max_output_toke" +
-      "ns\030\n \001(\005H\004\210\001\001\022\026\n\016stop_sequences\030\013 \003(\t\022\035\n" +
-      "\020presence_penalty\030\014 \001(\002H\005\210\001\001\022\036\n\021frequenc" +
-      "y_penalty\030\r \001(\002H\006\210\001\001\022\021\n\004seed\030\016 \001(\005H\007\210\001\001\022" +
-      "\036\n\021response_logprobs\030\017 \001(\010H\010\210\001\001\022\025\n\010logpr" +
-      "obs\030\020 \001(\005H\t\210\001\001\0223\n\017safety_settings\030\021 \003(\0132" +
-      "\032.agentsvc.v1.SafetySetting\0224\n\017thinking_" +
-      "config\030\022 \001(\0132\033.agentsvc.v1.ThinkingConfi" +
-      "g\022>\n\006labels\030\023 \003(\0132..agentsvc.v1.Generate" +
-      "ContentConfig.LabelsEntry\022\026\n\016cached_cont" +
-      "ent\030\024 \001(\t\022\033\n\023response_modalities\030\025 \003(\t\032-" +
-      "\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(" +
-      "\t:\0028\001B\016\n\014_temperatureB\010\n\006_top_pB\010\n\006_top_" +
-      "kB\022\n\020_candidate_countB\024\n\022_max_output_tok" +
-      "ensB\023\n\021_presence_penaltyB\024\n\022_frequency_p" +
-      "enaltyB\007\n\005_seedB\024\n\022_response_logprobsB\013\n" +
-      "\t_logprobs\"\366\002\n\004Tool\022?\n\025function_declarat" +
-      "ions\030\001 \003(\0132 .agentsvc.v1.FunctionDeclara" +
-      "tion\022.\n\rgoogle_search\030\002 \001(\0132\027.google.pro" +
-      "tobuf.Struct\022/\n\016code_execution\030\003 \001(\0132\027.g" +
-      "oogle.protobuf.Struct\022,\n\013url_context\030\004 \001" +
-      "(\0132\027.google.protobuf.Struct\0226\n\025enterpris" +
-      "e_web_search\030\005 \001(\0132\027.google.protobuf.Str" +
-      "uct\0228\n\027google_search_retrieval\030\006 \001(\0132\027.g" +
-      "oogle.protobuf.Struct\022,\n\013google_maps\030\007 \001" +
-      "(\0132\027.google.protobuf.Struct\"\310\001\n\023Function" +
-      "Declaration\022\014\n\004name\030\001 \001(\t\022\023\n\013description" +
-      "\030\002 \001(\t\022+\n\nparameters\030\003 \001(\0132\027.google.prot" +
-      "obuf.Struct\022)\n\010response\030\004 \001(\0132\027.google.p" +
-      "rotobuf.Struct\0226\n\026parameters_json_schema" +
-      "\030\005 \001(\0132\026.google.protobuf.Value\"Q\n\nToolCo" +
-      "nfig\022C\n\027function_calling_config\030\001 \001(\0132\"." +
-      "agentsvc.v1.FunctionCallingConfig\"E\n\025Fun" +
-      "ctionCallingConfig\022\014\n\004mode\030\001 \001(\t\022\036\n\026allo" +
-      "wed_function_names\030\002 \003(\t\"D\n\rSafetySettin" +
-      "g\022\020\n\010category\030\001 \001(\t\022\021\n\tthreshold\030\002 \001(\t\022\016" +
-      "\n\006method\030\003 \001(\t\"t\n\016ThinkingConfig\022\030\n\020incl" +
-      "ude_thoughts\030\001 \001(\010\022\034\n\017thinking_budget\030\002 " +
-      "\001(\005H\000\210\001\001\022\026\n\016thinking_level\030\003 \001(\tB\022\n\020_thi" +
-      "nking_budget\"\313\004\n\013LlmResponse\022%\n\007content\030" +
-      "\001 \001(\0132\024.agentsvc.v1.Content\022\024\n\007partial\030\002" +
-      " \001(\010H\000\210\001\001\022\025\n\rturn_complete\030\003 \001(\010\022\025\n\rfini" +
-      "sh_reason\030\004 \001(\t\022\022\n\nerror_code\030\005 \001(\t\022\025\n\re" +
-      "rror_message\030\006 \001(\t\022\023\n\013interrupted\030\007 \001(\010\022" +
-      "0\n\017custom_metadata\030\010 \001(\0132\027.google.protob" +
-      "uf.Struct\0222\n\016usage_metadata\030\t \001(\0132\032.agen" +
-      "tsvc.v1.UsageMetadata\0223\n\022grounding_metad" +
-      "ata\030\n \001(\0132\027.google.protobuf.Struct\022\025\n\rmo" +
-      "del_version\030\013 \001(\t\022\024\n\014avg_logprobs\030\014 \001(\001\022" +
-      "2\n\021citation_metadata\030\r \001(\0132\027.google.prot" +
-      "obuf.Struct\022\026\n\016interaction_id\030\016 \001(\t\0227\n\023i" +
-      "nput_transcription\030\017 \001(\0132\032.agentsvc.v1.T" +
-      "ranscription\0228\n\024output_transcription\030\020 \001" +
-      "(\0132\032.agentsvc.v1.TranscriptionB\n\n\010_parti" +
-      "alBO\n\017dev.agentsvc.v1P\001Z:github.com/agen" +
-      "tsvc/agentsvc/gen/go/agentsvc/v1;agentsv" +
-      "cv1b\006proto3"
+      "\022\037\n\027previous_interaction_id\030\004 \001(\t\0225\n\014cac" +
+      "he_config\030\005 \001(\0132\037.agentsvc.v1.ContextCac" +
+      "heConfig\0222\n\016cache_metadata\030\006 \001(\0132\032.agent" +
+      "svc.v1.CacheMetadata\022+\n\036cacheable_conten" +
+      "ts_token_count\030\007 \001(\005H\000\210\001\001B!\n\037_cacheable_" +
+      "contents_token_count\"V\n\022ContextCacheConf" +
+      "ig\022\027\n\017cache_intervals\030\001 \001(\005\022\023\n\013ttl_secon" +
+      "ds\030\002 \001(\005\022\022\n\nmin_tokens\030\003 \001(\005\"\246\007\n\025Generat" +
+      "eContentConfig\022\032\n\022system_instruction\030\001 \001" +
+      "(\t\022 \n\005tools\030\002 \003(\0132\021.agentsvc.v1.Tool\022,\n\013" +
+      "tool_config\030\003 \001(\0132\027.agentsvc.v1.ToolConf" +
+      "ig\0220\n\017response_schema\030\004 \001(\0132\027.google.pro" +
+      "tobuf.Struct\022\032\n\022response_mime_type\030\005 \001(\t" +
+      "\022\030\n\013temperature\030\006 \001(\002H\000\210\001\001\022\022\n\005top_p\030\007 \001(" +
+      "\002H\001\210\001\001\022\022\n\005top_k\030\010 \001(\002H\002\210\001\001\022\034\n\017candidate_" +
+      "count\030\t \001(\005H\003\210\001\001\022\036\n\021max_output_tokens\030\n " +
+      "\001(\005H\004\210\001\001\022\026\n\016stop_sequences\030\013 \003(\t\022\035\n\020pres" +
+      "ence_penalty\030\014 \001(\002H\005\210\001\001\022\036\n\021frequency_pen" +
+      "alty\030\r \001(\002H\006\210\001\001\022\021\n\004seed\030\016 \001(\005H\007\210\001\001\022\036\n\021re" +
+      "sponse_logprobs\030\017 \001(\010H\010\210\001\001\022\025\n\010logprobs\030\020" +
+      " \001(\005H\t\210\001\001\0223\n\017safety_settings\030\021 \003(\0132\032.age" +
+      "ntsvc.v1.SafetySetting\0224\n\017thinking_confi" +
+      "g\030\022 \001(\0132\033.agentsvc.v1.ThinkingConfig\022>\n\006" +
+      "labels\030\023 \003(\0132..agentsvc.v1.GenerateConte" +
+      "ntConfig.LabelsEntry\022\026\n\016cached_content\030\024" +
+      " \001(\t\022\033\n\023response_modalities\030\025 \003(\t\032-\n\013Lab" +
+      "elsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001" +
+      "B\016\n\014_temperatureB\010\n\006_top_pB\010\n\006_top_kB\022\n\020" +
+      "_candidate_countB\024\n\022_max_output_tokensB\023" +
+      "\n\021_presence_penaltyB\024\n\022_frequency_penalt" +
+      "yB\007\n\005_seedB\024\n\022_response_logprobsB\013\n\t_log" +
+      "probs\"\366\002\n\004Tool\022?\n\025function_declarations\030" +
+      "\001 \003(\0132 .agentsvc.v1.FunctionDeclaration\022" +
+      ".\n\rgoogle_search\030\002 \001(\0132\027.google.protobuf" +
+      ".Struct\022/\n\016code_execution\030\003 \001(\0132\027.google" +
+      ".protobuf.Struct\022,\n\013url_context\030\004 \001(\0132\027." +
+      "google.protobuf.Struct\0226\n\025enterprise_web" +
+      "_search\030\005 \001(\0132\027.google.protobuf.Struct\0228" +
+      "\n\027google_search_retrieval\030\006 \001(\0132\027.google" +
+      ".protobuf.Struct\022,\n\013google_maps\030\007 \001(\0132\027." +
+      "google.protobuf.Struct\"\310\001\n\023FunctionDecla" +
+      "ration\022\014\n\004name\030\001 \001(\t\022\023\n\013description\030\002 \001(" +
+      "\t\022+\n\nparameters\030\003 \001(\0132\027.google.protobuf." +
+      "Struct\022)\n\010response\030\004 \001(\0132\027.google.protob" +
+      "uf.Struct\0226\n\026parameters_json_schema\030\005 \001(" +
+      "\0132\026.google.protobuf.Value\"Q\n\nToolConfig\022" +
+      "C\n\027function_calling_config\030\001 \001(\0132\".agent" +
+      "svc.v1.FunctionCallingConfig\"E\n\025Function" +
+      "CallingConfig\022\014\n\004mode\030\001 \001(\t\022\036\n\026allowed_f" +
+      "unction_names\030\002 \003(\t\"D\n\rSafetySetting\022\020\n\010" +
+      "category\030\001 \001(\t\022\021\n\tthreshold\030\002 \001(\t\022\016\n\006met" +
+      "hod\030\003 \001(\t\"t\n\016ThinkingConfig\022\030\n\020include_t" +
+      "houghts\030\001 \001(\010\022\034\n\017thinking_budget\030\002 \001(\005H\000" +
+      "\210\001\001\022\026\n\016thinking_level\030\003 \001(\tB\022\n\020_thinking" +
+      "_budget\"\377\004\n\013LlmResponse\022%\n\007content\030\001 \001(\013" +
+      "2\024.agentsvc.v1.Content\022\024\n\007partial\030\002 \001(\010H" +
+      "\000\210\001\001\022\025\n\rturn_complete\030\003 \001(\010\022\025\n\rfinish_re" +
+      "ason\030\004 \001(\t\022\022\n\nerror_code\030\005 \001(\t\022\025\n\rerror_" +
+      "message\030\006 \001(\t\022\023\n\013interrupted\030\007 \001(\010\0220\n\017cu" +
+      "stom_metadata\030\010 \001(\0132\027.google.protobuf.St" +
+      "ruct\0222\n\016usage_metadata\030\t \001(\0132\032.agentsvc." +
+      "v1.UsageMetadata\0223\n\022grounding_metadata\030\n" +
+      " \001(\0132\027.google.protobuf.Struct\022\025\n\rmodel_v" +
+      "ersion\030\013 \001(\t\022\024\n\014avg_logprobs\030\014 \001(\001\0222\n\021ci" +
+      "tation_metadata\030\r \001(\0132\027.google.protobuf." +
+      "Struct\022\026\n\016interaction_id\030\016 \001(\t\0227\n\023input_" +
+      "transcription\030\017 \001(\0132\032.agentsvc.v1.Transc" +
+      "ription\0228\n\024output_transcription\030\020 \001(\0132\032." +
+      "agentsvc.v1.Transcription\0222\n\016cache_metad" +
+      "ata\030\021 \001(\0132\032.agentsvc.v1.CacheMetadataB\n\n" +
+      "\010_partialBO\n\017dev.agentsvc.v1P\001Z:github.c" +
+      "om/agentsvc/agentsvc/gen/go/agentsvc/v1;" +
+      "agentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -169,9 +182,15 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
     internal_static_agentsvc_v1_LlmRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_LlmRequest_descriptor,
-        new java.lang.String[] { "Model", "Contents", "Config", "PreviousInteractionId", });
-    internal_static_agentsvc_v1_GenerateContentConfig_descriptor =
+        new java.lang.String[] { "Model", "Contents", "Config", "PreviousInteractionId", "CacheConfig", "CacheMetadata", "CacheableContentsTokenCount", });
+    internal_static_agentsvc_v1_ContextCacheConfig_descriptor =
       getDescriptor().getMessageType(1);
+    internal_static_agentsvc_v1_ContextCacheConfig_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_ContextCacheConfig_descriptor,
+        new java.lang.String[] { "CacheIntervals", "TtlSeconds", "MinTokens", });
+    internal_static_agentsvc_v1_GenerateContentConfig_descriptor =
+      getDescriptor().getMessageType(2);
     internal_static_agentsvc_v1_GenerateContentConfig_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_GenerateContentConfig_descriptor,
@@ -183,47 +202,47 @@ public final class Llm extends com.google.protobuf.GeneratedFile {
         internal_static_agentsvc_v1_GenerateContentConfig_LabelsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_agentsvc_v1_Tool_descriptor =
-      getDescriptor().getMessageType(2);
+      getDescriptor().getMessageType(3);
     internal_static_agentsvc_v1_Tool_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_Tool_descriptor,
         new java.lang.String[] { "FunctionDeclarations", "GoogleSearch", "CodeExecution", "UrlContext", "EnterpriseWebSearch", "GoogleSearchRetrieval", "GoogleMaps", });
     internal_static_agentsvc_v1_FunctionDeclaration_descriptor =
-      getDescriptor().getMessageType(3);
+      getDescriptor().getMessageType(4);
     internal_static_agentsvc_v1_FunctionDeclaration_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_FunctionDeclaration_descriptor,
         new java.lang.String[] { "Name", "Description", "Parameters", "Response", "ParametersJsonSchema", });
     internal_static_agentsvc_v1_ToolConfig_descriptor =
-      getDescriptor().getMessageType(4);
+      getDescriptor().getMessageType(5);
     internal_static_agentsvc_v1_ToolConfig_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolConfig_descriptor,
         new java.lang.String[] { "FunctionCallingConfig", });
     internal_static_agentsvc_v1_FunctionCallingConfig_descriptor =
-      getDescriptor().getMessageType(5);
+      getDescriptor().getMessageType(6);
     internal_static_agentsvc_v1_FunctionCallingConfig_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_FunctionCallingConfig_descriptor,
         new java.lang.String[] { "Mode", "AllowedFunctionNames", });
     internal_static_agentsvc_v1_SafetySetting_descriptor =
-      getDescriptor().getMessageType(6);
+      getDescriptor().getMessageType(7);
     internal_static_agentsvc_v1_SafetySetting_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_SafetySetting_descriptor,
         new java.lang.String[] { "Category", "Threshold", "Method", });
     internal_static_agentsvc_v1_ThinkingConfig_descriptor =
-      getDescriptor().getMessageType(7);
+      getDescriptor().getMessageType(8);
     internal_static_agentsvc_v1_ThinkingConfig_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ThinkingConfig_descriptor,
         new java.lang.String[] { "IncludeThoughts", "ThinkingBudget", "ThinkingLevel", });
     internal_static_agentsvc_v1_LlmResponse_descriptor =
-      getDescriptor().getMessageType(8);
+      getDescriptor().getMessageType(9);
     internal_static_agentsvc_v1_LlmResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_LlmResponse_descriptor,
-        new java.lang.String[] { "Content", "Partial", "TurnComplete", "FinishReason", "ErrorCode", "ErrorMessage", "Interrupted", "CustomMetadata", "UsageMetadata", "GroundingMetadata", "ModelVersion", "AvgLogprobs", "CitationMetadata", "InteractionId", "InputTranscription", "OutputTranscription", });
+        new java.lang.String[] { "Content", "Partial", "TurnComplete", "FinishReason", "ErrorCode", "ErrorMessage", "Interrupted", "CustomMetadata", "UsageMetadata", "GroundingMetadata", "ModelVersion", "AvgLogprobs", "CitationMetadata", "InteractionId", "InputTranscription", "OutputTranscription", "CacheMetadata", });
     descriptor.resolveAllFeaturesImmutable();
     dev.agentsvc.v1.ContentOuterClass.getDescriptor();
     dev.agentsvc.v1.EventOuterClass.getDescriptor();

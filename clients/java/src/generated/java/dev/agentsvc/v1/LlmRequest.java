@@ -198,6 +198,109 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int CACHE_CONFIG_FIELD_NUMBER = 5;
+  private dev.agentsvc.v1.ContextCacheConfig cacheConfig_;
+  /**
+   * <pre>
+   * The app's context cache config; unset when caching is off.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+   * @return Whether the cacheConfig field is set.
+   */
+  @java.lang.Override
+  public boolean hasCacheConfig() {
+    return ((bitField0_ & 0x00000002) != 0);
+  }
+  /**
+   * <pre>
+   * The app's context cache config; unset when caching is off.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+   * @return The cacheConfig.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.ContextCacheConfig getCacheConfig() {
+    return cacheConfig_ == null ? dev.agentsvc.v1.ContextCacheConfig.getDefaultInstance() : cacheConfig_;
+  }
+  /**
+   * <pre>
+   * The app's context cache config; unset when caching is off.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.ContextCacheConfigOrBuilder getCacheConfigOrBuilder() {
+    return cacheConfig_ == null ? dev.agentsvc.v1.ContextCacheConfig.getDefaultInstance() : cacheConfig_;
+  }
+
+  public static final int CACHE_METADATA_FIELD_NUMBER = 6;
+  private dev.agentsvc.v1.CacheMetadata cacheMetadata_;
+  /**
+   * <pre>
+   * The agent's latest cache metadata from the session's events.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+   * @return Whether the cacheMetadata field is set.
+   */
+  @java.lang.Override
+  public boolean hasCacheMetadata() {
+    return ((bitField0_ & 0x00000004) != 0);
+  }
+  /**
+   * <pre>
+   * The agent's latest cache metadata from the session's events.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+   * @return The cacheMetadata.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CacheMetadata getCacheMetadata() {
+    return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+  }
+  /**
+   * <pre>
+   * The agent's latest cache metadata from the session's events.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder() {
+    return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+  }
+
+  public static final int CACHEABLE_CONTENTS_TOKEN_COUNT_FIELD_NUMBER = 7;
+  private int cacheableContentsTokenCount_ = 0;
+  /**
+   * <pre>
+   * Prompt tokens of the agent's latest model response in the session.
+   * </pre>
+   *
+   * <code>optional int32 cacheable_contents_token_count = 7;</code>
+   * @return Whether the cacheableContentsTokenCount field is set.
+   */
+  @java.lang.Override
+  public boolean hasCacheableContentsTokenCount() {
+    return ((bitField0_ & 0x00000008) != 0);
+  }
+  /**
+   * <pre>
+   * Prompt tokens of the agent's latest model response in the session.
+   * </pre>
+   *
+   * <code>optional int32 cacheable_contents_token_count = 7;</code>
+   * @return The cacheableContentsTokenCount.
+   */
+  @java.lang.Override
+  public int getCacheableContentsTokenCount() {
+    return cacheableContentsTokenCount_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -224,6 +327,15 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(previousInteractionId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 4, previousInteractionId_);
     }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      output.writeMessage(5, getCacheConfig());
+    }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      output.writeMessage(6, getCacheMetadata());
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      output.writeInt32(7, cacheableContentsTokenCount_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -246,6 +358,18 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(previousInteractionId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(4, previousInteractionId_);
+    }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, getCacheConfig());
+    }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(6, getCacheMetadata());
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(7, cacheableContentsTokenCount_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -273,6 +397,21 @@ private static final long serialVersionUID = 0L;
     }
     if (!getPreviousInteractionId()
         .equals(other.getPreviousInteractionId())) return false;
+    if (hasCacheConfig() != other.hasCacheConfig()) return false;
+    if (hasCacheConfig()) {
+      if (!getCacheConfig()
+          .equals(other.getCacheConfig())) return false;
+    }
+    if (hasCacheMetadata() != other.hasCacheMetadata()) return false;
+    if (hasCacheMetadata()) {
+      if (!getCacheMetadata()
+          .equals(other.getCacheMetadata())) return false;
+    }
+    if (hasCacheableContentsTokenCount() != other.hasCacheableContentsTokenCount()) return false;
+    if (hasCacheableContentsTokenCount()) {
+      if (getCacheableContentsTokenCount()
+          != other.getCacheableContentsTokenCount()) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -296,6 +435,18 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + PREVIOUS_INTERACTION_ID_FIELD_NUMBER;
     hash = (53 * hash) + getPreviousInteractionId().hashCode();
+    if (hasCacheConfig()) {
+      hash = (37 * hash) + CACHE_CONFIG_FIELD_NUMBER;
+      hash = (53 * hash) + getCacheConfig().hashCode();
+    }
+    if (hasCacheMetadata()) {
+      hash = (37 * hash) + CACHE_METADATA_FIELD_NUMBER;
+      hash = (53 * hash) + getCacheMetadata().hashCode();
+    }
+    if (hasCacheableContentsTokenCount()) {
+      hash = (37 * hash) + CACHEABLE_CONTENTS_TOKEN_COUNT_FIELD_NUMBER;
+      hash = (53 * hash) + getCacheableContentsTokenCount();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -434,6 +585,8 @@ private static final long serialVersionUID = 0L;
               .alwaysUseFieldBuilders) {
         internalGetContentsFieldBuilder();
         internalGetConfigFieldBuilder();
+        internalGetCacheConfigFieldBuilder();
+        internalGetCacheMetadataFieldBuilder();
       }
     }
     @java.lang.Override
@@ -454,6 +607,17 @@ private static final long serialVersionUID = 0L;
         configBuilder_ = null;
       }
       previousInteractionId_ = "";
+      cacheConfig_ = null;
+      if (cacheConfigBuilder_ != null) {
+        cacheConfigBuilder_.dispose();
+        cacheConfigBuilder_ = null;
+      }
+      cacheMetadata_ = null;
+      if (cacheMetadataBuilder_ != null) {
+        cacheMetadataBuilder_.dispose();
+        cacheMetadataBuilder_ = null;
+      }
+      cacheableContentsTokenCount_ = 0;
       return this;
     }
 
@@ -513,6 +677,22 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.previousInteractionId_ = previousInteractionId_;
       }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.cacheConfig_ = cacheConfigBuilder_ == null
+            ? cacheConfig_
+            : cacheConfigBuilder_.build();
+        to_bitField0_ |= 0x00000002;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.cacheMetadata_ = cacheMetadataBuilder_ == null
+            ? cacheMetadata_
+            : cacheMetadataBuilder_.build();
+        to_bitField0_ |= 0x00000004;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.cacheableContentsTokenCount_ = cacheableContentsTokenCount_;
+        to_bitField0_ |= 0x00000008;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -566,6 +746,15 @@ private static final long serialVersionUID = 0L;
         previousInteractionId_ = other.previousInteractionId_;
         bitField0_ |= 0x00000008;
         onChanged();
+      }
+      if (other.hasCacheConfig()) {
+        mergeCacheConfig(other.getCacheConfig());
+      }
+      if (other.hasCacheMetadata()) {
+        mergeCacheMetadata(other.getCacheMetadata());
+      }
+      if (other.hasCacheableContentsTokenCount()) {
+        setCacheableContentsTokenCount(other.getCacheableContentsTokenCount());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -623,6 +812,25 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              input.readMessage(
+                  internalGetCacheConfigFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
+            case 50: {
+              input.readMessage(
+                  internalGetCacheMetadataFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
+            case 56: {
+              cacheableContentsTokenCount_ = input.readInt32();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 56
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1141,6 +1349,376 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       previousInteractionId_ = value;
       bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private dev.agentsvc.v1.ContextCacheConfig cacheConfig_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.ContextCacheConfig, dev.agentsvc.v1.ContextCacheConfig.Builder, dev.agentsvc.v1.ContextCacheConfigOrBuilder> cacheConfigBuilder_;
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     * @return Whether the cacheConfig field is set.
+     */
+    public boolean hasCacheConfig() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     * @return The cacheConfig.
+     */
+    public dev.agentsvc.v1.ContextCacheConfig getCacheConfig() {
+      if (cacheConfigBuilder_ == null) {
+        return cacheConfig_ == null ? dev.agentsvc.v1.ContextCacheConfig.getDefaultInstance() : cacheConfig_;
+      } else {
+        return cacheConfigBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     */
+    public Builder setCacheConfig(dev.agentsvc.v1.ContextCacheConfig value) {
+      if (cacheConfigBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        cacheConfig_ = value;
+      } else {
+        cacheConfigBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     */
+    public Builder setCacheConfig(
+        dev.agentsvc.v1.ContextCacheConfig.Builder builderForValue) {
+      if (cacheConfigBuilder_ == null) {
+        cacheConfig_ = builderForValue.build();
+      } else {
+        cacheConfigBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     */
+    public Builder mergeCacheConfig(dev.agentsvc.v1.ContextCacheConfig value) {
+      if (cacheConfigBuilder_ == null) {
+        if (((bitField0_ & 0x00000010) != 0) &&
+          cacheConfig_ != null &&
+          cacheConfig_ != dev.agentsvc.v1.ContextCacheConfig.getDefaultInstance()) {
+          getCacheConfigBuilder().mergeFrom(value);
+        } else {
+          cacheConfig_ = value;
+        }
+      } else {
+        cacheConfigBuilder_.mergeFrom(value);
+      }
+      if (cacheConfig_ != null) {
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     */
+    public Builder clearCacheConfig() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      cacheConfig_ = null;
+      if (cacheConfigBuilder_ != null) {
+        cacheConfigBuilder_.dispose();
+        cacheConfigBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     */
+    public dev.agentsvc.v1.ContextCacheConfig.Builder getCacheConfigBuilder() {
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return internalGetCacheConfigFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     */
+    public dev.agentsvc.v1.ContextCacheConfigOrBuilder getCacheConfigOrBuilder() {
+      if (cacheConfigBuilder_ != null) {
+        return cacheConfigBuilder_.getMessageOrBuilder();
+      } else {
+        return cacheConfig_ == null ?
+            dev.agentsvc.v1.ContextCacheConfig.getDefaultInstance() : cacheConfig_;
+      }
+    }
+    /**
+     * <pre>
+     * The app's context cache config; unset when caching is off.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.ContextCacheConfig, dev.agentsvc.v1.ContextCacheConfig.Builder, dev.agentsvc.v1.ContextCacheConfigOrBuilder> 
+        internalGetCacheConfigFieldBuilder() {
+      if (cacheConfigBuilder_ == null) {
+        cacheConfigBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.ContextCacheConfig, dev.agentsvc.v1.ContextCacheConfig.Builder, dev.agentsvc.v1.ContextCacheConfigOrBuilder>(
+                getCacheConfig(),
+                getParentForChildren(),
+                isClean());
+        cacheConfig_ = null;
+      }
+      return cacheConfigBuilder_;
+    }
+
+    private dev.agentsvc.v1.CacheMetadata cacheMetadata_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder> cacheMetadataBuilder_;
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     * @return Whether the cacheMetadata field is set.
+     */
+    public boolean hasCacheMetadata() {
+      return ((bitField0_ & 0x00000020) != 0);
+    }
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     * @return The cacheMetadata.
+     */
+    public dev.agentsvc.v1.CacheMetadata getCacheMetadata() {
+      if (cacheMetadataBuilder_ == null) {
+        return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+      } else {
+        return cacheMetadataBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     */
+    public Builder setCacheMetadata(dev.agentsvc.v1.CacheMetadata value) {
+      if (cacheMetadataBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        cacheMetadata_ = value;
+      } else {
+        cacheMetadataBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     */
+    public Builder setCacheMetadata(
+        dev.agentsvc.v1.CacheMetadata.Builder builderForValue) {
+      if (cacheMetadataBuilder_ == null) {
+        cacheMetadata_ = builderForValue.build();
+      } else {
+        cacheMetadataBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     */
+    public Builder mergeCacheMetadata(dev.agentsvc.v1.CacheMetadata value) {
+      if (cacheMetadataBuilder_ == null) {
+        if (((bitField0_ & 0x00000020) != 0) &&
+          cacheMetadata_ != null &&
+          cacheMetadata_ != dev.agentsvc.v1.CacheMetadata.getDefaultInstance()) {
+          getCacheMetadataBuilder().mergeFrom(value);
+        } else {
+          cacheMetadata_ = value;
+        }
+      } else {
+        cacheMetadataBuilder_.mergeFrom(value);
+      }
+      if (cacheMetadata_ != null) {
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     */
+    public Builder clearCacheMetadata() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      cacheMetadata_ = null;
+      if (cacheMetadataBuilder_ != null) {
+        cacheMetadataBuilder_.dispose();
+        cacheMetadataBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     */
+    public dev.agentsvc.v1.CacheMetadata.Builder getCacheMetadataBuilder() {
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return internalGetCacheMetadataFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     */
+    public dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder() {
+      if (cacheMetadataBuilder_ != null) {
+        return cacheMetadataBuilder_.getMessageOrBuilder();
+      } else {
+        return cacheMetadata_ == null ?
+            dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+      }
+    }
+    /**
+     * <pre>
+     * The agent's latest cache metadata from the session's events.
+     * </pre>
+     *
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder> 
+        internalGetCacheMetadataFieldBuilder() {
+      if (cacheMetadataBuilder_ == null) {
+        cacheMetadataBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder>(
+                getCacheMetadata(),
+                getParentForChildren(),
+                isClean());
+        cacheMetadata_ = null;
+      }
+      return cacheMetadataBuilder_;
+    }
+
+    private int cacheableContentsTokenCount_ ;
+    /**
+     * <pre>
+     * Prompt tokens of the agent's latest model response in the session.
+     * </pre>
+     *
+     * <code>optional int32 cacheable_contents_token_count = 7;</code>
+     * @return Whether the cacheableContentsTokenCount field is set.
+     */
+    @java.lang.Override
+    public boolean hasCacheableContentsTokenCount() {
+      return ((bitField0_ & 0x00000040) != 0);
+    }
+    /**
+     * <pre>
+     * Prompt tokens of the agent's latest model response in the session.
+     * </pre>
+     *
+     * <code>optional int32 cacheable_contents_token_count = 7;</code>
+     * @return The cacheableContentsTokenCount.
+     */
+    @java.lang.Override
+    public int getCacheableContentsTokenCount() {
+      return cacheableContentsTokenCount_;
+    }
+    /**
+     * <pre>
+     * Prompt tokens of the agent's latest model response in the session.
+     * </pre>
+     *
+     * <code>optional int32 cacheable_contents_token_count = 7;</code>
+     * @param value The cacheableContentsTokenCount to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCacheableContentsTokenCount(int value) {
+
+      cacheableContentsTokenCount_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Prompt tokens of the agent's latest model response in the session.
+     * </pre>
+     *
+     * <code>optional int32 cacheable_contents_token_count = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCacheableContentsTokenCount() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      cacheableContentsTokenCount_ = 0;
       onChanged();
       return this;
     }

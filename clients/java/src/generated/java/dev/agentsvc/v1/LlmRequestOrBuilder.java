@@ -72,4 +72,77 @@ public interface LlmRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getPreviousInteractionIdBytes();
+
+  /**
+   * <pre>
+   * The app's context cache config; unset when caching is off.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+   * @return Whether the cacheConfig field is set.
+   */
+  boolean hasCacheConfig();
+  /**
+   * <pre>
+   * The app's context cache config; unset when caching is off.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+   * @return The cacheConfig.
+   */
+  dev.agentsvc.v1.ContextCacheConfig getCacheConfig();
+  /**
+   * <pre>
+   * The app's context cache config; unset when caching is off.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.ContextCacheConfig cache_config = 5;</code>
+   */
+  dev.agentsvc.v1.ContextCacheConfigOrBuilder getCacheConfigOrBuilder();
+
+  /**
+   * <pre>
+   * The agent's latest cache metadata from the session's events.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+   * @return Whether the cacheMetadata field is set.
+   */
+  boolean hasCacheMetadata();
+  /**
+   * <pre>
+   * The agent's latest cache metadata from the session's events.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+   * @return The cacheMetadata.
+   */
+  dev.agentsvc.v1.CacheMetadata getCacheMetadata();
+  /**
+   * <pre>
+   * The agent's latest cache metadata from the session's events.
+   * </pre>
+   *
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 6;</code>
+   */
+  dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder();
+
+  /**
+   * <pre>
+   * Prompt tokens of the agent's latest model response in the session.
+   * </pre>
+   *
+   * <code>optional int32 cacheable_contents_token_count = 7;</code>
+   * @return Whether the cacheableContentsTokenCount field is set.
+   */
+  boolean hasCacheableContentsTokenCount();
+  /**
+   * <pre>
+   * Prompt tokens of the agent's latest model response in the session.
+   * </pre>
+   *
+   * <code>optional int32 cacheable_contents_token_count = 7;</code>
+   * @return The cacheableContentsTokenCount.
+   */
+  int getCacheableContentsTokenCount();
 }

@@ -492,6 +492,32 @@ private static final long serialVersionUID = 0L;
     return outputTranscription_ == null ? dev.agentsvc.v1.Transcription.getDefaultInstance() : outputTranscription_;
   }
 
+  public static final int CACHE_METADATA_FIELD_NUMBER = 17;
+  private dev.agentsvc.v1.CacheMetadata cacheMetadata_;
+  /**
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   * @return Whether the cacheMetadata field is set.
+   */
+  @java.lang.Override
+  public boolean hasCacheMetadata() {
+    return ((bitField0_ & 0x00000100) != 0);
+  }
+  /**
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   * @return The cacheMetadata.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CacheMetadata getCacheMetadata() {
+    return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+  }
+  /**
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder() {
+    return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -553,6 +579,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000080) != 0)) {
       output.writeMessage(16, getOutputTranscription());
+    }
+    if (((bitField0_ & 0x00000100) != 0)) {
+      output.writeMessage(17, getCacheMetadata());
     }
     getUnknownFields().writeTo(output);
   }
@@ -621,6 +650,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000080) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(16, getOutputTranscription());
+    }
+    if (((bitField0_ & 0x00000100) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(17, getCacheMetadata());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -694,6 +727,11 @@ private static final long serialVersionUID = 0L;
       if (!getOutputTranscription()
           .equals(other.getOutputTranscription())) return false;
     }
+    if (hasCacheMetadata() != other.hasCacheMetadata()) return false;
+    if (hasCacheMetadata()) {
+      if (!getCacheMetadata()
+          .equals(other.getCacheMetadata())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -756,6 +794,10 @@ private static final long serialVersionUID = 0L;
     if (hasOutputTranscription()) {
       hash = (37 * hash) + OUTPUT_TRANSCRIPTION_FIELD_NUMBER;
       hash = (53 * hash) + getOutputTranscription().hashCode();
+    }
+    if (hasCacheMetadata()) {
+      hash = (37 * hash) + CACHE_METADATA_FIELD_NUMBER;
+      hash = (53 * hash) + getCacheMetadata().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -898,6 +940,7 @@ private static final long serialVersionUID = 0L;
         internalGetCitationMetadataFieldBuilder();
         internalGetInputTranscriptionFieldBuilder();
         internalGetOutputTranscriptionFieldBuilder();
+        internalGetCacheMetadataFieldBuilder();
       }
     }
     @java.lang.Override
@@ -947,6 +990,11 @@ private static final long serialVersionUID = 0L;
       if (outputTranscriptionBuilder_ != null) {
         outputTranscriptionBuilder_.dispose();
         outputTranscriptionBuilder_ = null;
+      }
+      cacheMetadata_ = null;
+      if (cacheMetadataBuilder_ != null) {
+        cacheMetadataBuilder_.dispose();
+        cacheMetadataBuilder_ = null;
       }
       return this;
     }
@@ -1052,6 +1100,12 @@ private static final long serialVersionUID = 0L;
             : outputTranscriptionBuilder_.build();
         to_bitField0_ |= 0x00000080;
       }
+      if (((from_bitField0_ & 0x00010000) != 0)) {
+        result.cacheMetadata_ = cacheMetadataBuilder_ == null
+            ? cacheMetadata_
+            : cacheMetadataBuilder_.build();
+        to_bitField0_ |= 0x00000100;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -1124,6 +1178,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasOutputTranscription()) {
         mergeOutputTranscription(other.getOutputTranscription());
+      }
+      if (other.hasCacheMetadata()) {
+        mergeCacheMetadata(other.getCacheMetadata());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1245,6 +1302,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00008000;
               break;
             } // case 130
+            case 138: {
+              input.readMessage(
+                  internalGetCacheMetadataFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00010000;
+              break;
+            } // case 138
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2623,6 +2687,127 @@ private static final long serialVersionUID = 0L;
         outputTranscription_ = null;
       }
       return outputTranscriptionBuilder_;
+    }
+
+    private dev.agentsvc.v1.CacheMetadata cacheMetadata_;
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder> cacheMetadataBuilder_;
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     * @return Whether the cacheMetadata field is set.
+     */
+    public boolean hasCacheMetadata() {
+      return ((bitField0_ & 0x00010000) != 0);
+    }
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     * @return The cacheMetadata.
+     */
+    public dev.agentsvc.v1.CacheMetadata getCacheMetadata() {
+      if (cacheMetadataBuilder_ == null) {
+        return cacheMetadata_ == null ? dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+      } else {
+        return cacheMetadataBuilder_.getMessage();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public Builder setCacheMetadata(dev.agentsvc.v1.CacheMetadata value) {
+      if (cacheMetadataBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        cacheMetadata_ = value;
+      } else {
+        cacheMetadataBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public Builder setCacheMetadata(
+        dev.agentsvc.v1.CacheMetadata.Builder builderForValue) {
+      if (cacheMetadataBuilder_ == null) {
+        cacheMetadata_ = builderForValue.build();
+      } else {
+        cacheMetadataBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public Builder mergeCacheMetadata(dev.agentsvc.v1.CacheMetadata value) {
+      if (cacheMetadataBuilder_ == null) {
+        if (((bitField0_ & 0x00010000) != 0) &&
+          cacheMetadata_ != null &&
+          cacheMetadata_ != dev.agentsvc.v1.CacheMetadata.getDefaultInstance()) {
+          getCacheMetadataBuilder().mergeFrom(value);
+        } else {
+          cacheMetadata_ = value;
+        }
+      } else {
+        cacheMetadataBuilder_.mergeFrom(value);
+      }
+      if (cacheMetadata_ != null) {
+        bitField0_ |= 0x00010000;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public Builder clearCacheMetadata() {
+      bitField0_ = (bitField0_ & ~0x00010000);
+      cacheMetadata_ = null;
+      if (cacheMetadataBuilder_ != null) {
+        cacheMetadataBuilder_.dispose();
+        cacheMetadataBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public dev.agentsvc.v1.CacheMetadata.Builder getCacheMetadataBuilder() {
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return internalGetCacheMetadataFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    public dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder() {
+      if (cacheMetadataBuilder_ != null) {
+        return cacheMetadataBuilder_.getMessageOrBuilder();
+      } else {
+        return cacheMetadata_ == null ?
+            dev.agentsvc.v1.CacheMetadata.getDefaultInstance() : cacheMetadata_;
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder> 
+        internalGetCacheMetadataFieldBuilder() {
+      if (cacheMetadataBuilder_ == null) {
+        cacheMetadataBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.CacheMetadata, dev.agentsvc.v1.CacheMetadata.Builder, dev.agentsvc.v1.CacheMetadataOrBuilder>(
+                getCacheMetadata(),
+                getParentForChildren(),
+                isClean());
+        cacheMetadata_ = null;
+      }
+      return cacheMetadataBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.LlmResponse)

@@ -213,4 +213,19 @@ public interface LlmResponseOrBuilder extends
    * <code>.agentsvc.v1.Transcription output_transcription = 16;</code>
    */
   dev.agentsvc.v1.TranscriptionOrBuilder getOutputTranscriptionOrBuilder();
+
+  /**
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   * @return Whether the cacheMetadata field is set.
+   */
+  boolean hasCacheMetadata();
+  /**
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   * @return The cacheMetadata.
+   */
+  dev.agentsvc.v1.CacheMetadata getCacheMetadata();
+  /**
+   * <code>.agentsvc.v1.CacheMetadata cache_metadata = 17;</code>
+   */
+  dev.agentsvc.v1.CacheMetadataOrBuilder getCacheMetadataOrBuilder();
 }
