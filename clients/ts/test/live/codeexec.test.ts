@@ -35,7 +35,10 @@ describe("live: code the model writes runs in this process", { skip: !enabled &&
     assert.deepEqual(code.map((p) => p.executableCode?.code), ["print(6 * 7)"]);
     const results = events.flatMap((e) => e.content?.parts ?? []).flatMap((p) => p.codeExecutionResult ?? []);
     assert.deepEqual(results.map((r) => [r.outcome, r.output]), [["OUTCOME_OK", "Code execution result:\n42\n\n"]]);
-    assert.deepEqual(events.filter(isFinalResponse).map(eventText), ["The answer is 42."]);
+    // As in ADK, the code event counts as a final response too; the answer comes last.
+    const last = events[events.length - 1];
+    assert.ok(last !== undefined && isFinalResponse(last));
+    assert.equal(eventText(last), "The answer is 42.");
     const requests = await fakeGemini.requests();
     assert.equal(requests.length, 2);
     assert.match(JSON.stringify(requests[1]?.body), /Code execution result:\\n42/);
@@ -61,6 +64,22 @@ describe("live: code the model writes runs in this process", { skip: !enabled &&
     const results = events.flatMap((e) => e.content?.parts ?? []).flatMap((p) => p.codeExecutionResult ?? []);
     assert.deepEqual(results.map((r) => r.outcome), ["OUTCOME_FAILED", "OUTCOME_OK"]);
     assert.equal(results[0]?.output, "NameError: name 'x' is not defined");
-    assert.deepEqual(events.filter(isFinalResponse).map(eventText), ["Fixed it."]);
+    assert.equal(eventText(events[events.length - 1]!), "Fixed it.");
+  });
+
+  test("output files are saved as artifacts and named in the result", async () => {
+    await fakeGemini.script(writesCode("open('report.txt', 'w').write('rows: 2')"), says("Saved."));
+    const executor: CodeExecutor = { execute: () => ({ stdout: "done\n", outputFiles: [{ name: "report.txt", content: "rows: 2" }] }) };
+    const key = freshKey("coder");
+    await client.createSession(key);
+    const events = await client.run({ ...key, message: "Write a report.", codeExecutor: executor }).collect();
+
+    const withResult = events.filter((e) => e.content?.parts.some((p) => p.codeExecutionResult !== undefined));
+    assert.equal(withResult.length, 1);
+    assert.equal(withResult[0]?.content?.parts[0]?.codeExecutionResult?.output, "Code execution result:\ndone\n\n\n\nSaved artifacts:\n`report.txt`");
+    assert.deepEqual(withResult[0]?.actions?.artifactDelta, { "report.txt": 0n });
+    const part = await client.loadArtifact({ ...key, filename: "report.txt" });
+    assert.equal(new TextDecoder().decode(part?.inlineData?.data), "rows: 2");
+    assert.equal(part?.inlineData?.mimeType, "text/plain");
   });
 });

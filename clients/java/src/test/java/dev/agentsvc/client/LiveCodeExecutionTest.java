@@ -10,6 +10,7 @@ import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.Part;
 import dev.agentsvc.v1.RunRequest;
 import dev.agentsvc.v1.Session;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,6 +37,7 @@ class LiveCodeExecutionTest {
   private static FakeGemini model;
 
   private String user;
+  private String sessionId;
 
   @BeforeAll
   static void connect() {
@@ -73,8 +75,9 @@ class LiveCodeExecutionTest {
 
   private List<Event> run(String text, CodeExecutor executor) {
     Session session = client.createSession("coder", user);
+    sessionId = session.getId();
     RunRequest req = RunRequest.newBuilder().setAppName("coder").setUserId(user)
-        .setSessionId(session.getId()).setNewMessage(Contents.userText(text)).build();
+        .setSessionId(sessionId).setNewMessage(Contents.userText(text)).build();
     try (Invocation run = client.run(req, List.of(), List.of(), executor)) {
       return run.stream().toList();
     }
@@ -85,8 +88,11 @@ class LiveCodeExecutionTest {
         .filter(Part::hasCodeExecutionResult).map(Part::getCodeExecutionResult).toList();
   }
 
-  private static List<String> finalTexts(List<Event> events) {
-    return events.stream().filter(Events::isFinalResponse).map(Events::text).toList();
+  /** The text of the last event: the model's answer once the code ran. */
+  private static String answer(List<Event> events) {
+    Event last = events.get(events.size() - 1);
+    assertTrue(Events.isFinalResponse(last), last.toString());
+    return Events.text(last);
   }
 
   @Test
@@ -110,7 +116,7 @@ class LiveCodeExecutionTest {
     assertEquals(1, results.size(), events.toString());
     assertEquals("OUTCOME_OK", results.get(0).getOutcome());
     assertEquals("Code execution result:\n42\n\n", results.get(0).getOutput());
-    assertEquals(List.of("The answer is 42."), finalTexts(events));
+    assertEquals("The answer is 42.", answer(events));
     List<Object> requests = model.requests();
     assertEquals(2, requests.size());
     assertTrue(String.valueOf(requests.get(1)).contains("Code execution result:"),
@@ -135,6 +141,23 @@ class LiveCodeExecutionTest {
         results.stream().map(CodeExecutionResult::getOutcome).toList());
     assertEquals("IllegalStateException: NameError: name 'x' is not defined",
         results.get(0).getOutput());
-    assertEquals(List.of("Fixed it."), finalTexts(events));
+    assertEquals("Fixed it.", answer(events));
+  }
+
+  @Test
+  void outputFilesAreSavedAsArtifactsAndNamedInTheResult() {
+    model.script(List.of(writesCode("open('report.txt', 'w').write('rows: 2')"),
+        FakeGemini.text("Saved.")));
+    List<Event> events = run("Write a report.", execution ->
+        CodeExecutionOutcome.output("done\n", List.of(CodeFile.text("report.txt", "rows: 2"))));
+
+    List<Event> withResult = events.stream().filter(e -> e.getContent().getPartsList().stream()
+        .anyMatch(Part::hasCodeExecutionResult)).toList();
+    assertEquals(1, withResult.size(), events.toString());
+    assertEquals("Code execution result:\ndone\n\n\n\nSaved artifacts:\n`report.txt`",
+        withResult.get(0).getContent().getParts(0).getCodeExecutionResult().getOutput());
+    assertEquals(Map.of("report.txt", 0L), withResult.get(0).getActions().getArtifactDeltaMap());
+    Part part = client.loadArtifact("coder", user, sessionId, "report.txt").orElseThrow();
+    assertEquals("rows: 2", new String(Artifacts.bytes(part), StandardCharsets.UTF_8));
   }
 }
