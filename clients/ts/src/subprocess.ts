@@ -106,24 +106,45 @@ export class SubprocessCodeExecutor implements CodeExecutor {
   private spawn(dir: string, code: string, signal: AbortSignal): Promise<ProcessRun> {
     return new Promise<ProcessRun>((resolve, reject) => {
       const [program, ...args] = this.command as [string, ...string[]];
-      const child = spawn(program, args, { cwd: dir, env: this.env, stdio: ["pipe", "pipe", "pipe"], signal });
+      // Its own process group, so that killing it kills what it started too: a child left
+      // running would hold the output pipes open and keep working after the execution ended.
+      const child = spawn(program, args, { cwd: dir, env: this.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      const kill = () => {
+        try {
+          process.kill(-(child.pid ?? 0), "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      };
       const stdout = new Capped(this.maxOutputBytes);
       const stderr = new Capped(this.maxOutputBytes);
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        child.kill("SIGKILL");
+        kill();
       }, this.timeoutMs);
+      if (signal.aborted) {
+        kill();
+      }
+      signal.addEventListener("abort", kill, { once: true });
       child.stdout.on("data", (chunk: Buffer) => stdout.add(chunk));
       child.stderr.on("data", (chunk: Buffer) => stderr.add(chunk));
       // A program that exits without reading its input closes the pipe early.
       child.stdin.on("error", () => {});
       child.on("error", (err) => {
         clearTimeout(timer);
+        signal.removeEventListener("abort", kill);
         reject(err);
       });
       child.on("close", (exitCode, exitSignal) => {
         clearTimeout(timer);
+        signal.removeEventListener("abort", kill);
+        // Whatever it left running in its group goes with it.
+        kill();
+        if (signal.aborted) {
+          reject(new Error("The run ended before the code finished."));
+          return;
+        }
         resolve({ stdout: stdout.text(), stderr: stderr.text(), exitCode, signal: exitSignal, timedOut });
       });
       child.stdin.end(code);

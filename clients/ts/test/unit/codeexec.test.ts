@@ -190,9 +190,18 @@ describe("SubprocessCodeExecutor", () => {
     assert.equal(exited.stderr, "The code exited with code 3.");
   });
 
-  test("a program past its timeout is killed with ADK's message", async () => {
-    const out = await node({ timeoutMs: 200 }).execute(js("setInterval(() => {}, 1000)"));
+  test("a program past its timeout is killed with ADK's message, and what it started too", async () => {
+    // The grandchild holds the output pipes: the execution ends only if it is killed as well.
+    const code = `require("child_process").spawn("sleep", ["30"], { stdio: "inherit" }); setInterval(() => {}, 1000);`;
+    const out = await within(node({ timeoutMs: 200 }).execute(js(code)), 5000, "the timeout");
     assert.equal(out.stderr, "Code execution timed out after 0.2 seconds.");
+  });
+
+  test("an aborted run kills the process", async () => {
+    const abort = new AbortController();
+    const running = node().execute({ ...js("setInterval(() => {}, 1000)"), signal: abort.signal });
+    setTimeout(() => abort.abort(), 100);
+    await assert.rejects(within(running, 5000, "the abort"), /The run ended before the code finished/);
   });
 
   test("output is capped; other languages, unsafe names and oversized files are refused", async () => {

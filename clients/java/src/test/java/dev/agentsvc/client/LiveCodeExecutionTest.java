@@ -47,7 +47,8 @@ class LiveCodeExecutionTest {
     String fake = System.getenv("FAKEGEMINI_URL");
     if (addr == null || fake == null) {
       if (System.getenv("CI") != null) {
-        fail("AGENTSVC_ADDR and FAKEGEMINI_URL are not set: run the tests under scripts/with-stack.sh");
+        fail("AGENTSVC_ADDR and FAKEGEMINI_URL are not set: "
+            + "run the tests under scripts/with-stack.sh");
       }
       Assumptions.abort("no live stack: run under scripts/with-stack.sh");
     }
