@@ -258,8 +258,8 @@ export function plainRun(client: Client<typeof RunnerService>, options: RunOptio
 
 /**
  * Streams a Connect call: declares the tools, callbacks and code executor,
- * answers each ToolCall, CallbackCall and CodeExecutionCall as soon as it arrives (without waiting for
- * earlier ones) and yields the events.
+ * answers each ToolCall, CallbackCall and CodeExecutionCall as soon as it
+ * arrives (without waiting for earlier ones) and yields the events.
  */
 export function connectRun(
   client: Client<typeof RunnerService>,

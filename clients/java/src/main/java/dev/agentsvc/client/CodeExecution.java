@@ -5,6 +5,7 @@ import dev.agentsvc.v1.CodeResult;
 import java.lang.reflect.InvocationTargetException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -27,6 +28,16 @@ public final class CodeExecution {
   CodeExecution(CodeExecutionCall call) {
     this.call = call;
     this.inputFiles = call.getInputFilesList().stream().map(CodeFile::of).toList();
+  }
+
+  /**
+   * Returns the execution a CodeExecutionCall asks for, e.g. to test an executor without a
+   * service.
+   *
+   * @throws IllegalArgumentException when an input file has no name or no MIME type
+   */
+  public static CodeExecution of(CodeExecutionCall call) {
+    return new CodeExecution(Objects.requireNonNull(call, "call"));
   }
 
   /** Returns the call id, which the result carries back. */

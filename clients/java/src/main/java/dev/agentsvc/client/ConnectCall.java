@@ -2,9 +2,9 @@ package dev.agentsvc.client;
 
 import dev.agentsvc.v1.CallbackCall;
 import dev.agentsvc.v1.CallbackResult;
-import dev.agentsvc.v1.CodeResult;
 import dev.agentsvc.v1.CancelRun;
 import dev.agentsvc.v1.CodeExecutionCall;
+import dev.agentsvc.v1.CodeResult;
 import dev.agentsvc.v1.ConnectRequest;
 import dev.agentsvc.v1.ConnectResponse;
 import dev.agentsvc.v1.EventActions;

@@ -25,7 +25,7 @@ class SubprocessCodeExecutorTest {
   }
 
   private static CodeExecution execution(String language, String code, File... inputs) {
-    return new CodeExecution(CodeExecutionCall.newBuilder().setCallId("c-1").setLanguage(language)
+    return CodeExecution.of(CodeExecutionCall.newBuilder().setCallId("c-1").setLanguage(language)
         .setCode(code).addAllInputFiles(List.of(inputs)).build());
   }
 
