@@ -36,6 +36,15 @@ export {
   type ModelOverride,
   type ToolOverride,
 } from "./callbacks.js";
+export {
+  NO_CODE_EXECUTOR,
+  type CodeExecution,
+  type CodeExecutionOutcome,
+  type CodeExecutor,
+  type CodeFile,
+  type CodeOutputFile,
+} from "./codeexec.js";
+export { SubprocessCodeExecutor, type SubprocessCodeExecutorOptions } from "./subprocess.js";
 export { defineTool, type Tool, type ToolActions, type ToolContext, type ToolDefinition } from "./tools.js";
 export type { Infer, JsonSchema, JsonSchemaType, ObjectSchema } from "./schema.js";
 export { eventText, functionCalls, functionResponses, isFinalResponse } from "./events.js";
@@ -67,5 +76,5 @@ export type { Blob, Content, FunctionCall, FunctionResponse, Part } from "./gen/
 export type { Event, EventActions } from "./gen/agentsvc/v1/event_pb.js";
 export type { LlmRequest, LlmResponse } from "./gen/agentsvc/v1/llm_pb.js";
 export { LlmRequestSchema, LlmResponseSchema } from "./gen/agentsvc/v1/llm_pb.js";
-export type { CallbackCall, ToolCall } from "./gen/agentsvc/v1/runner_service_pb.js";
+export type { CallbackCall, CodeExecutionCall, CodeResult, ToolCall } from "./gen/agentsvc/v1/runner_service_pb.js";
 export type { Session } from "./gen/agentsvc/v1/session_pb.js";

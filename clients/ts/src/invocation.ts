@@ -14,6 +14,7 @@ import { toAgentsvcError } from "./errors.js";
 import { AsyncQueue } from "./queue.js";
 import { type Callback, declareCallbacks, undeclaredCallback } from "./callbacks.js";
 import { answerCall, declareTools, type Tool } from "./tools.js";
+import { answerCodeExecution, type CodeExecutor } from "./codeexec.js";
 
 /** A message for the agent: text, or a Content with its parts. */
 export type MessageInput = string | MessageInitShape<typeof ContentSchema>;
@@ -58,6 +59,13 @@ export interface RunOptions {
    * arrives.
    */
   callbacks?: readonly Callback[];
+  /**
+   * Runs the code that the model of an agent with `code_executor:
+   * {name: ClientCodeExecutor}` writes (see {@link CodeExecutor}). Given, the
+   * run uses the Connect call as with `tools` and declares that it runs
+   * code; each execution is answered as it finishes. Default: none.
+   */
+  codeExecutor?: CodeExecutor;
   /**
    * Aborts the run: the call is cancelled, which stops the server-side
    * invocation, and the iteration rejects with a CancelledError.
@@ -249,9 +257,9 @@ export function plainRun(client: Client<typeof RunnerService>, options: RunOptio
 }
 
 /**
- * Streams a Connect call: declares the tools and callbacks, answers each
- * ToolCall and CallbackCall as soon as it arrives (without waiting for
- * earlier ones) and yields the events.
+ * Streams a Connect call: declares the tools, callbacks and code executor,
+ * answers each ToolCall, CallbackCall and CodeExecutionCall as soon as it
+ * arrives (without waiting for earlier ones) and yields the events.
  */
 export function connectRun(
   client: Client<typeof RunnerService>,
@@ -263,7 +271,12 @@ export function connectRun(
   const start: MessageInitShape<typeof ConnectRequestSchema> = {
     kind: {
       case: "start",
-      value: { run: runRequest(options), tools: declareTools(tools), callbacks: declareCallbacks(callbacks) },
+      value: {
+        run: runRequest(options),
+        tools: declareTools(tools),
+        callbacks: declareCallbacks(callbacks),
+        codeExecutor: options.codeExecutor !== undefined,
+      },
     },
   };
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -308,6 +321,14 @@ export function connectRun(
             void (cb === undefined ? Promise.resolve(undeclaredCallback(cbCall)) : cb.answer(cbCall)).then((result) => {
               if (!toolSignal.signal.aborted) {
                 outbox.push({ kind: { case: "callbackResult", value: result } });
+              }
+            });
+            break;
+          }
+          case "codeExecution": {
+            void answerCodeExecution(options.codeExecutor, response.kind.value, toolSignal.signal).then((result) => {
+              if (!toolSignal.signal.aborted) {
+                outbox.push({ kind: { case: "codeResult", value: result } });
               }
             });
             break;

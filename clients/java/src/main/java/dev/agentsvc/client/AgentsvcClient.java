@@ -704,13 +704,14 @@ public final class AgentsvcClient implements AutoCloseable {
    * @throws IllegalArgumentException when two tools have the same name
    */
   public Invocation run(RunRequest request, Collection<FunctionTool> tools) {
-    return startConnect(request, tools, List.of(), null);
+    return startConnect(request, tools, List.of(), null, null);
   }
 
   /** Runs an agent whose tools live here, delivering its events to a listener. */
   public Invocation runAsync(
       RunRequest request, Collection<FunctionTool> tools, EventListener listener) {
-    return startConnect(request, tools, List.of(), Objects.requireNonNull(listener, "listener"));
+    return startConnect(
+        request, tools, List.of(), null, Objects.requireNonNull(listener, "listener"));
   }
 
   /**
@@ -750,14 +751,42 @@ public final class AgentsvcClient implements AutoCloseable {
    */
   public Invocation run(
       RunRequest request, Collection<FunctionTool> tools, Collection<Callback> callbacks) {
-    return startConnect(request, tools, callbacks, null);
+    return startConnect(request, tools, callbacks, null, null);
   }
 
   /** Runs an agent whose tools and callbacks live here, delivering its events to a listener. */
   public Invocation runAsync(
       RunRequest request, Collection<FunctionTool> tools, Collection<Callback> callbacks,
       EventListener listener) {
-    return startConnect(request, tools, callbacks, Objects.requireNonNull(listener, "listener"));
+    return startConnect(
+        request, tools, callbacks, null, Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Runs an agent whose tools, callbacks or code execution live here ({@code
+   * RunnerService.Connect}), as {@link #run(RunRequest, Collection, Collection)} does, and
+   * declares that this client runs the code that the models of agents with {@code code_executor:
+   * {name: ClientCodeExecutor}} write: each block is run by the executor on the tool executor,
+   * several at once, and its outcome sent back as it finishes. An exception the executor throws
+   * is answered as the code's failure, with its message as stderr.
+   *
+   * @throws IllegalArgumentException when two tools, or two callbacks, have the same name
+   */
+  public Invocation run(RunRequest request, Collection<FunctionTool> tools,
+      Collection<Callback> callbacks, CodeExecutor codeExecutor) {
+    return startConnect(
+        request, tools, callbacks, Objects.requireNonNull(codeExecutor, "codeExecutor"), null);
+  }
+
+  /**
+   * Runs an agent whose tools, callbacks or code execution live here, delivering its events to a
+   * listener.
+   */
+  public Invocation runAsync(RunRequest request, Collection<FunctionTool> tools,
+      Collection<Callback> callbacks, CodeExecutor codeExecutor, EventListener listener) {
+    return startConnect(request, tools, callbacks,
+        Objects.requireNonNull(codeExecutor, "codeExecutor"),
+        Objects.requireNonNull(listener, "listener"));
   }
 
   private Invocation startRun(RunRequest request, EventListener listener) {
@@ -771,10 +800,11 @@ public final class AgentsvcClient implements AutoCloseable {
 
   private Invocation startConnect(
       RunRequest request, Collection<FunctionTool> tools, Collection<Callback> callbacks,
-      EventListener listener) {
+      CodeExecutor codeExecutor, EventListener listener) {
     Objects.requireNonNull(request, "request");
     Map<String, FunctionTool> byName = new LinkedHashMap<>();
-    StartRun.Builder start = StartRun.newBuilder().setRun(request);
+    StartRun.Builder start =
+        StartRun.newBuilder().setRun(request).setCodeExecutor(codeExecutor != null);
     for (FunctionTool tool : Objects.requireNonNull(tools, "tools")) {
       if (byName.putIfAbsent(tool.name(), tool) != null) {
         throw new IllegalArgumentException("two tools are named " + tool.name());
@@ -790,7 +820,7 @@ public final class AgentsvcClient implements AutoCloseable {
     }
     Invocation invocation = new Invocation(listener);
     ConnectCall call = new ConnectCall(
-        invocation, Map.copyOf(byName), Map.copyOf(callbacksByName), toolExecutor);
+        invocation, Map.copyOf(byName), Map.copyOf(callbacksByName), codeExecutor, toolExecutor);
     invocation.setControl(call);
     stub(RunnerServiceGrpc.newStub(channel)).connect(call);
     call.start(start.build());

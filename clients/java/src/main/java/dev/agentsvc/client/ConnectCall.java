@@ -3,6 +3,8 @@ package dev.agentsvc.client;
 import dev.agentsvc.v1.CallbackCall;
 import dev.agentsvc.v1.CallbackResult;
 import dev.agentsvc.v1.CancelRun;
+import dev.agentsvc.v1.CodeExecutionCall;
+import dev.agentsvc.v1.CodeResult;
 import dev.agentsvc.v1.ConnectRequest;
 import dev.agentsvc.v1.ConnectResponse;
 import dev.agentsvc.v1.EventActions;
@@ -24,14 +26,15 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One Connect stream: sends the start message, hands events to the {@link Invocation}, runs each
- * tool and callback call on the tool executor and sends its result, concurrently and in
- * completion order.
+ * tool call, callback call and code execution on the tool executor and sends its result,
+ * concurrently and in completion order.
  */
 final class ConnectCall
     implements ClientResponseObserver<ConnectRequest, ConnectResponse>, Invocation.Control {
   private final Invocation invocation;
   private final Map<String, FunctionTool> tools;
   private final Map<String, Callback> callbacks;
+  private final CodeExecutor codeExecutor;
   private final Executor executor;
 
   /** Guards the request stream, which is not thread-safe, and the fields below. */
@@ -43,10 +46,11 @@ final class ConnectCall
   private final Set<CompletableFuture<?>> pending = new HashSet<>();
 
   ConnectCall(Invocation invocation, Map<String, FunctionTool> tools,
-      Map<String, Callback> callbacks, Executor executor) {
+      Map<String, Callback> callbacks, CodeExecutor codeExecutor, Executor executor) {
     this.invocation = invocation;
     this.tools = tools;
     this.callbacks = callbacks;
+    this.codeExecutor = codeExecutor;
     this.executor = executor;
   }
 
@@ -68,6 +72,7 @@ final class ConnectCall
       case EVENT -> invocation.onEvent(response.getEvent());
       case TOOL_CALL -> dispatch(response.getToolCall());
       case CALLBACK_CALL -> dispatch(response.getCallbackCall());
+      case CODE_EXECUTION -> dispatch(response.getCodeExecution());
       case DONE -> {
         invocation.onDone(response.getDone().getInvocationId());
         halfClose();
@@ -137,6 +142,17 @@ final class ConnectCall
     CallbackContext context = new CallbackContext(call, kind);
     execute(() -> callback.invoke(context),
         (value, error) -> callbackResult(callback.result(context, value, error)));
+  }
+
+  private void dispatch(CodeExecutionCall call) {
+    if (codeExecutor == null) {
+      send(codeResult(CodeResult.newBuilder()
+          .setCallId(call.getCallId()).setStderr(CodeExecution.NO_CODE_EXECUTOR).build()));
+      return;
+    }
+    execute(() -> codeExecutor.execute(new CodeExecution(call)),
+        (value, error) -> codeResult(CodeExecution.result(
+            call.getCallId(), (CodeExecutionOutcome) value, error)));
   }
 
   /** Code that answers one call: its value, or a CompletionStage of it. */
@@ -228,6 +244,10 @@ final class ConnectCall
       r.putAllArtifacts(context.artifactsCopy());
     }
     return ConnectRequest.newBuilder().setToolResult(r).build();
+  }
+
+  private static ConnectRequest codeResult(CodeResult result) {
+    return ConnectRequest.newBuilder().setCodeResult(result).build();
   }
 
   private static ConnectRequest callbackResult(CallbackResult result) {
