@@ -51,6 +51,9 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 				"the root must be an LlmAgent with a model", path.Join(path.Dir(app.Root.file), AppFile))
 		}
 		rt.Compaction = &compaction.Config{Interval: *c.CompactionInterval, Overlap: *c.OverlapSize, Model: app.Root.Model}
+		if c.TokenThreshold != nil {
+			rt.Compaction.TokenThreshold, rt.Compaction.Retention = *c.TokenThreshold, *c.EventRetentionSize
+		}
 	}
 	return rt, &api.App{Name: app.Name, RootAgent: info}, nil
 }
