@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/features"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/retry"
 )
@@ -61,6 +62,12 @@ type Config struct {
 	// ([retry.NewContext], an agent's retry_config) overrides it. A zero
 	// MaxAttempts means [DefaultRetry].
 	Retry retry.Config
+	// LegacyStreaming shapes streamed answers as ADK does with its
+	// PROGRESSIVE_SSE_STREAMING feature off (ADK_DISABLE_PROGRESSIVE_SSE_STREAMING):
+	// text is merged from each chunk's first part only, other chunks are
+	// passed on whole and not partial, and the final response holds the
+	// text alone. Default: progressive, ADK's default.
+	LegacyStreaming bool
 }
 
 // DefaultRetry is the policy when [Config] sets none: three attempts,
@@ -85,7 +92,8 @@ func retryPolicy(r retry.Config) retry.Config {
 
 // ConfigFromEnv builds a Config from environment variables read with getenv
 // (os.Getenv in production): GOOGLE_API_KEY, else GEMINI_API_KEY, for the
-// Gemini API; GOOGLE_GENAI_USE_VERTEXAI ("1" or "true") with
+// Gemini API; GOOGLE_GENAI_USE_VERTEXAI ("1" or "true", any case, as ADK
+// reads it) with
 // GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION for Vertex AI; and
 // GOOGLE_GEMINI_BASE_URL to replace the endpoint. It reports whether
 // credentials were found: an API key, or a project and location for Vertex
@@ -99,8 +107,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, bool) {
 	if cfg.APIKey == "" {
 		cfg.APIKey = strings.TrimSpace(getenv("GEMINI_API_KEY"))
 	}
-	switch strings.ToLower(strings.TrimSpace(getenv("GOOGLE_GENAI_USE_VERTEXAI"))) {
-	case "1", "true":
+	if features.EnvEnabled(getenv("GOOGLE_GENAI_USE_VERTEXAI")) {
 		cfg.Backend = BackendVertexAI
 		cfg.Project = strings.TrimSpace(getenv("GOOGLE_CLOUD_PROJECT"))
 		cfg.Location = strings.TrimSpace(getenv("GOOGLE_CLOUD_LOCATION"))

@@ -30,6 +30,7 @@ type Provider struct {
 	conv   requestConverter
 	limits limits
 	retry  *retrier
+	legacy bool
 }
 
 var _ models.Resolver = (*Provider)(nil)
@@ -70,7 +71,8 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		// nobody else's.
 		hc.Transport = instrumented(hc.Transport)
 	}
-	return &Provider{client: client, conv: conv, limits: limitsFrom(cfg), retry: newRetrier(cfg.Retry)}, nil
+	return &Provider{client: client, conv: conv, limits: limitsFrom(cfg), retry: newRetrier(cfg.Retry),
+		legacy: cfg.LegacyStreaming}, nil
 }
 
 // ErrNoModelName is returned by [Provider.Model] for an empty name.
@@ -82,7 +84,7 @@ func (p *Provider) Model(_ context.Context, name string) (models.Model, error) {
 	if name == "" {
 		return nil, fmt.Errorf("gemini.model: %w", ErrNoModelName)
 	}
-	return &model{name: name, client: p.client, conv: p.conv, limits: p.limits, retry: p.retry}, nil
+	return &model{name: name, client: p.client, conv: p.conv, limits: p.limits, retry: p.retry, legacyStreaming: p.legacy}, nil
 }
 
 // model is one Gemini model; it is safe for concurrent use.
@@ -92,6 +94,8 @@ type model struct {
 	conv   requestConverter
 	limits limits
 	retry  *retrier
+	// legacyStreaming is Config.LegacyStreaming.
+	legacyStreaming bool
 }
 
 // Name returns the model name.
@@ -151,6 +155,10 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 	// An attempt that failed before its first chunk is retried; once a
 	// chunk is out, a failure ends the call.
 	started, stopped := false, false
+	var legacy *legacyStream
+	if m.legacyStreaming {
+		legacy = &legacyStream{}
+	}
 	err := m.retry.do(c.ctx, func(ctx context.Context) error {
 		tctx, tap := withTap(ctx)
 		for chunk, err := range recoverStream(m.client.Models.GenerateContentStream(tctx, name, contents, cfg)) {
@@ -174,6 +182,15 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 				setKeyOrders(resp, responseCallKeys(data))
 			}
 			agg.add(chunk, resp)
+			if legacy != nil {
+				for _, r := range legacy.process(resp) {
+					if !yield(r, nil) {
+						stopped = true
+						return nil
+					}
+				}
+				continue
+			}
 			resp.Partial = proto.Bool(true)
 			if !yield(resp, nil) {
 				stopped = true
@@ -194,6 +211,9 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 		return
 	}
 	if final := agg.result(); final != nil {
+		if legacy != nil {
+			final = legacy.final(final)
+		}
 		// ADK's aggregate says partial=False where a whole answer says
 		// nothing; the stored event keeps the difference.
 		final.Partial = proto.Bool(false)
