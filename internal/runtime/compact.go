@@ -23,8 +23,11 @@ func (r *Runner) compact(ictx *InvocationContext) {
 	if cfg == nil {
 		return
 	}
-	if cfg.TokenThreshold > 0 {
-		window := tokenWindow(ictx.Events(), cfg)
+	// A summary made before a model request of this invocation settles
+	// the token threshold until the next one, as ADK's
+	// token_compaction_checked does.
+	if cfg.TokenThreshold > 0 && !ictx.inv.tokenCompacted.Load() {
+		window := tokenWindow(ictx.Events(), cfg, "", "")
 		if window != nil {
 			if r.summarize(ictx, window, "token_threshold") {
 				return
@@ -36,14 +39,34 @@ func (r *Runner) compact(ictx *InvocationContext) {
 	}
 }
 
+// CompactBeforeRequest runs the app's token-threshold compaction before a
+// model request of agentName on the context's branch, as ADK's compaction
+// request processor does ahead of the contents: when the latest prompt
+// reached the threshold, the older events are summarised and the summary
+// stored (not yielded), so that the request carries it. The end of the
+// invocation then skips the token threshold. A failure is logged and the
+// request goes on.
+func (ictx *InvocationContext) CompactBeforeRequest(agentName string) {
+	inv := ictx.inv
+	cfg := inv.app.Compaction
+	if cfg == nil || cfg.TokenThreshold <= 0 || inv.summarize == nil {
+		return
+	}
+	if window := tokenWindow(ictx.Events(), cfg, agentName, ictx.Branch); window != nil &&
+		inv.summarize(ictx, window, "token_threshold") {
+		inv.tokenCompacted.Store(true)
+	}
+}
+
 // tokenWindow returns the events a token-threshold summary covers, or nil
 // when the latest prompt is below the threshold or nothing is due. The
 // prompt size is the latest reported count, else ADK's estimate from the
-// root's contents.
-func tokenWindow(events []*v1.Event, cfg *compaction.Config) []*v1.Event {
+// contents of agentName on branch (the root's at the end of an invocation:
+// no agent, no branch).
+func tokenWindow(events []*v1.Event, cfg *compaction.Config, agentName, branch string) []*v1.Event {
 	tokens, ok := compaction.LatestPromptTokens(events)
 	if !ok {
-		list, err := contents.Build(events, "", "", contents.Options{KeepClientIDs: true})
+		list, err := contents.Build(events, agentName, branch, contents.Options{KeepClientIDs: true})
 		if err != nil {
 			return nil
 		}
