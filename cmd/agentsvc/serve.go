@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
+	"github.com/agentsvc/agentsvc/internal/features"
 
 	memsvc "github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/memory/memoryurl"
@@ -82,6 +83,15 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		gcfg.HTTPClient = pooledHTTPClient()
 	}
 	gcfg.Timeout, gcfg.MaxResponseBytes, gcfg.MaxChunks = o.modelTimeout, o.maxModelResponseBytes, o.maxModelChunks
+	flags := features.FromEnv(ctx, log, os.Environ())
+	gcfg.LegacyStreaming = !flags.Enabled(features.ProgressiveSSEStreaming)
+	for _, n := range flags.Changed() {
+		// Only PROGRESSIVE_SSE_STREAMING changes what agentsvc does; the
+		// other flags gate ADK code agentsvc does not run or has not taken.
+		if n != features.ProgressiveSSEStreaming {
+			log.Warn("ADK feature flag has no effect in agentsvc", "feature", string(n), "enabled", flags.Enabled(n))
+		}
+	}
 	provider, err := gemini.New(ctx, gcfg)
 	if err != nil {
 		return fmt.Errorf("gemini: %w", err)

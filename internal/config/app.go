@@ -25,7 +25,7 @@ type AppSettings struct {
 		IsResumable bool `yaml:"is_resumable"`
 	} `yaml:"resumability_config"`
 	// EventsCompactionConfig summarises older invocations (ADK's
-	// EventsCompactionConfig, sliding window).
+	// EventsCompactionConfig: sliding window and token threshold).
 	EventsCompactionConfig *CompactionSettings `yaml:"events_compaction_config"`
 	// ContextCacheConfig turns on Gemini context caching (ADK's
 	// ContextCacheConfig).
@@ -46,16 +46,24 @@ type PluginRef struct {
 	Extra map[string]any `yaml:",inline"`
 }
 
-// CompactionSettings are the fields of events_compaction_config; both are
-// required, as in ADK. The root agent's model writes the summaries.
+// CompactionSettings are the fields of events_compaction_config: the
+// sliding window's two are required, as in ADK, and the token threshold's
+// two are optional but set together. The root agent's model writes the summaries.
 type CompactionSettings struct {
 	// CompactionInterval is the number of new invocations that triggers a
 	// summary; at least 1.
 	CompactionInterval *int `yaml:"compaction_interval"`
 	// OverlapSize is the number of earlier invocations a summary covers
 	// again; at least 0.
-	OverlapSize *int           `yaml:"overlap_size"`
-	Extra       map[string]any `yaml:",inline"`
+	OverlapSize *int `yaml:"overlap_size"`
+	// TokenThreshold, with EventRetentionSize, summarises the older events
+	// at the end of an invocation once the latest prompt reached this
+	// many tokens; above 0.
+	TokenThreshold *int `yaml:"token_threshold"`
+	// EventRetentionSize is the number of latest events a token-threshold
+	// summary keeps raw; at least 0.
+	EventRetentionSize *int           `yaml:"event_retention_size"`
+	Extra              map[string]any `yaml:",inline"`
 }
 
 // check validates the fields, naming the first wrong one.
@@ -73,6 +81,13 @@ func (c *CompactionSettings) check() error {
 		return fmt.Errorf("%s.overlap_size: required", field)
 	case *c.OverlapSize < 0:
 		return fmt.Errorf("%s.overlap_size: must not be negative, got %d", field, *c.OverlapSize)
+	case (c.TokenThreshold == nil) != (c.EventRetentionSize == nil):
+		// ADK's message for the pair.
+		return fmt.Errorf("%s: token_threshold and event_retention_size must be set together.", field)
+	case c.TokenThreshold != nil && *c.TokenThreshold < 1:
+		return fmt.Errorf("%s.token_threshold: must be greater than 0, got %d", field, *c.TokenThreshold)
+	case c.EventRetentionSize != nil && *c.EventRetentionSize < 0:
+		return fmt.Errorf("%s.event_retention_size: must not be negative, got %d", field, *c.EventRetentionSize)
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ func TestEventsCompactionConfig(t *testing.T) {
 	t.Parallel()
 	fsys := fstest.MapFS{
 		"s/root_agent.yaml": {Data: []byte("name: a\nmodel: gemini-2.5-flash\n")},
-		"s/app.yaml":        {Data: []byte("events_compaction_config:\n  compaction_interval: 3\n  overlap_size: 1\n")},
+		"s/app.yaml":        {Data: []byte("events_compaction_config:\n  compaction_interval: 3\n  overlap_size: 1\n  token_threshold: 5000\n  event_retention_size: 0\n")},
 	}
 	apps, err := LoadAll(fsys)
 	if err != nil {
@@ -23,7 +23,7 @@ func TestEventsCompactionConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := compaction.Config{Interval: 3, Overlap: 1, Model: "gemini-2.5-flash"}
+	want := compaction.Config{Interval: 3, Overlap: 1, Model: "gemini-2.5-flash", TokenThreshold: 5000}
 	if app.Compaction == nil || *app.Compaction != want {
 		t.Errorf("compaction = %+v, want %+v", app.Compaction, want)
 	}
@@ -43,8 +43,16 @@ func TestEventsCompactionConfigErrors(t *testing.T) {
 			"s/app.yaml: events_compaction_config.overlap_size: required"},
 		{"negative overlap", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: -1\n",
 			"s/app.yaml: events_compaction_config.overlap_size: must not be negative, got -1"},
-		{"unknown field", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n  token_threshold: 100\n",
-			"s/app.yaml: events_compaction_config.token_threshold: unknown field"},
+		{"unknown field", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n  threshold: 100\n",
+			"s/app.yaml: events_compaction_config.threshold: unknown field"},
+		{"threshold alone", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n  token_threshold: 100\n",
+			"s/app.yaml: events_compaction_config: token_threshold and event_retention_size must be set together."},
+		{"retention alone", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n  event_retention_size: 3\n",
+			"s/app.yaml: events_compaction_config: token_threshold and event_retention_size must be set together."},
+		{"zero threshold", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n  token_threshold: 0\n  event_retention_size: 3\n",
+			"s/app.yaml: events_compaction_config.token_threshold: must be greater than 0, got 0"},
+		{"negative retention", llmRoot, "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n  token_threshold: 10\n  event_retention_size: -1\n",
+			"s/app.yaml: events_compaction_config.event_retention_size: must not be negative, got -1"},
 		{"not a number", llmRoot, "events_compaction_config:\n  compaction_interval: often\n  overlap_size: 0\n",
 			"s/app.yaml: "},
 		{"workflow root", "agent_class: SequentialAgent\nname: s\nsub_agents:\n  - config_path: a.yaml\n",

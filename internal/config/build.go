@@ -10,6 +10,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/retry"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
@@ -52,6 +53,9 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 				"the root must be an LlmAgent with a model", path.Join(path.Dir(app.Root.file), AppFile))
 		}
 		rt.Compaction = &compaction.Config{Interval: *c.CompactionInterval, Overlap: *c.OverlapSize, Model: app.Root.Model}
+		if c.TokenThreshold != nil {
+			rt.Compaction.TokenThreshold, rt.Compaction.Retention = *c.TokenThreshold, *c.EventRetentionSize
+		}
 	}
 	return rt, &api.App{Name: app.Name, RootAgent: info}, nil
 }
@@ -106,6 +110,15 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 			return nil, nil, fail("output_schema", err)
 		}
 	}
+	var retryPolicy *retry.Config
+	if c.RetryConfig != nil {
+		// validate checked the fields when the file loaded.
+		p, err := c.RetryConfig.policy()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", c.file, err)
+		}
+		retryPolicy = &p
+	}
 	agent, err := llmagent.New(llmagent.Config{
 		Name:                     c.Name,
 		Description:              c.Description,
@@ -126,6 +139,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		AgentCallbacks:           cbs.agent,
 		ModelCallbacks:           cbs.model,
 		ToolCallbacks:            cbs.tool,
+		Retry:                    retryPolicy,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", c.file, err)

@@ -23,39 +23,42 @@ const RootFile = "root_agent.yaml"
 
 // AgentConfig is one agent of ADK's Agent Config YAML.
 type AgentConfig struct {
-	AgentClass               string               `yaml:"agent_class"`
-	Name                     string               `yaml:"name"`
-	Model                    string               `yaml:"model"`
-	Description              string               `yaml:"description"`
-	Instruction              string               `yaml:"instruction"`
-	StaticInstruction        string               `yaml:"static_instruction"`
-	GlobalInstruction        string               `yaml:"global_instruction"`
-	SubAgents                []SubAgentRef        `yaml:"sub_agents"`
-	Tools                    []ToolRef            `yaml:"tools"`
-	OutputKey                string               `yaml:"output_key"`
-	InputSchema              map[string]any       `yaml:"input_schema"`
-	OutputSchema             map[string]any       `yaml:"output_schema"`
-	IncludeContents          string               `yaml:"include_contents"`
-	DisallowTransferToParent bool                 `yaml:"disallow_transfer_to_parent"`
-	DisallowTransferToPeers  bool                 `yaml:"disallow_transfer_to_peers"`
-	GenerateContentConfig    map[string]any       `yaml:"generate_content_config"`
-	MaxIterations            int                  `yaml:"max_iterations"`
-	BeforeAgentCallbacks     CallbackRefs         `yaml:"before_agent_callbacks"`
-	AfterAgentCallbacks      CallbackRefs         `yaml:"after_agent_callbacks"`
-	BeforeModelCallbacks     CallbackRefs         `yaml:"before_model_callbacks"`
-	AfterModelCallbacks      CallbackRefs         `yaml:"after_model_callbacks"`
-	OnModelErrorCallbacks    CallbackRefs         `yaml:"on_model_error_callbacks"`
-	OnModelErrorCallback     CallbackRefs         `yaml:"on_model_error_callback"` // ADK 2.x's name
-	BeforeToolCallbacks      CallbackRefs         `yaml:"before_tool_callbacks"`
-	AfterToolCallbacks       CallbackRefs         `yaml:"after_tool_callbacks"`
-	OnToolErrorCallbacks     CallbackRefs         `yaml:"on_tool_error_callbacks"`
-	Planner                  *PlannerRef          `yaml:"planner"`
-	Extra                    map[string]any       `yaml:",inline"`
-	subAgents                []*AgentConfig       // resolved SubAgents
-	agentTools               map[int]*AgentConfig // resolved AgentTool agents, by tools index
-	mcpToolsets              map[int]*mcpToolset  // resolved MCPToolset entries, by tools index
-	inputOrder               *tools.KeyOrder      // InputSchema's properties in written order
-	file                     string               // the file that declared the agent
+	AgentClass               string         `yaml:"agent_class"`
+	Name                     string         `yaml:"name"`
+	Model                    string         `yaml:"model"`
+	Description              string         `yaml:"description"`
+	Instruction              string         `yaml:"instruction"`
+	StaticInstruction        string         `yaml:"static_instruction"`
+	GlobalInstruction        string         `yaml:"global_instruction"`
+	SubAgents                []SubAgentRef  `yaml:"sub_agents"`
+	Tools                    []ToolRef      `yaml:"tools"`
+	OutputKey                string         `yaml:"output_key"`
+	InputSchema              map[string]any `yaml:"input_schema"`
+	OutputSchema             map[string]any `yaml:"output_schema"`
+	IncludeContents          string         `yaml:"include_contents"`
+	DisallowTransferToParent bool           `yaml:"disallow_transfer_to_parent"`
+	DisallowTransferToPeers  bool           `yaml:"disallow_transfer_to_peers"`
+	GenerateContentConfig    map[string]any `yaml:"generate_content_config"`
+	MaxIterations            int            `yaml:"max_iterations"`
+	BeforeAgentCallbacks     CallbackRefs   `yaml:"before_agent_callbacks"`
+	AfterAgentCallbacks      CallbackRefs   `yaml:"after_agent_callbacks"`
+	BeforeModelCallbacks     CallbackRefs   `yaml:"before_model_callbacks"`
+	AfterModelCallbacks      CallbackRefs   `yaml:"after_model_callbacks"`
+	OnModelErrorCallbacks    CallbackRefs   `yaml:"on_model_error_callbacks"`
+	OnModelErrorCallback     CallbackRefs   `yaml:"on_model_error_callback"` // ADK 2.x's name
+	BeforeToolCallbacks      CallbackRefs   `yaml:"before_tool_callbacks"`
+	AfterToolCallbacks       CallbackRefs   `yaml:"after_tool_callbacks"`
+	OnToolErrorCallbacks     CallbackRefs   `yaml:"on_tool_error_callbacks"`
+	Planner                  *PlannerRef    `yaml:"planner"`
+	// RetryConfig retries the agent's failed model calls (ADK 2.x's
+	// RetryConfig); LlmAgent only.
+	RetryConfig *RetrySettings       `yaml:"retry_config"`
+	Extra       map[string]any       `yaml:",inline"`
+	subAgents   []*AgentConfig       // resolved SubAgents
+	agentTools  map[int]*AgentConfig // resolved AgentTool agents, by tools index
+	mcpToolsets map[int]*mcpToolset  // resolved MCPToolset entries, by tools index
+	inputOrder  *tools.KeyOrder      // InputSchema's properties in written order
+	file        string               // the file that declared the agent
 }
 
 // SubAgentRef points to another agent file, relative to the declaring file.
@@ -254,6 +257,14 @@ func (c *AgentConfig) validate() error {
 	}
 	if c.MaxIterations < 0 {
 		return errors.New("max_iterations: must not be negative")
+	}
+	if c.RetryConfig != nil {
+		if c.AgentClass != "LlmAgent" {
+			return errors.New("retry_config: only an LlmAgent's model calls are retried")
+		}
+		if _, err := c.RetryConfig.policy(); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -67,3 +68,43 @@ func InvalidResponseError(why string) *Error {
 func TooLargeError(what string) *Error {
 	return &Error{Status: StatusResourceExhausted, Message: "model response exceeded " + what}
 }
+
+// ErrorClass names the class of the exception ADK would raise for a failed
+// model call, which a retry policy's exceptions filter names
+// (see package retry): "_ResourceExhaustedError" for HTTP 429 (ADK's
+// subclass of google-genai's ClientError), "ClientError" for other 4xx,
+// "ServerError" for 5xx, "ConnectError" for a model that could not be
+// reached (httpx's), "TimeoutError" for a call past its timeout,
+// "CancelledError" for a call whose caller went away, "ValueError" for an
+// answer the adapter refused (unreadable, or past its caps), and
+// "Exception" otherwise.
+func ErrorClass(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "CancelledError"
+	}
+	if me := (*Error)(nil); errors.As(err, &me) {
+		switch {
+		case me.Status == StatusDeadlineExceeded && me.HTTPStatus == 0:
+			return "TimeoutError"
+		case me.Status == StatusInvalidResponse, me.Status == StatusResourceExhausted && me.HTTPStatus == 0:
+			return "ValueError"
+		case me.HTTPStatus == http.StatusTooManyRequests:
+			return "_ResourceExhaustedError"
+		case me.HTTPStatus >= 400 && me.HTTPStatus < 500:
+			return "ClientError"
+		case me.HTTPStatus >= 500:
+			return "ServerError"
+		}
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "TimeoutError"
+	case errors.Is(err, ErrUnavailable):
+		return "ConnectError"
+	}
+	return "Exception"
+}
+
+// TransientClasses are the classes of [ErrorClass] worth retrying by
+// default: rate limits, server failures and unreachable models.
+var TransientClasses = []string{"_ResourceExhaustedError", "ServerError", "ConnectError"}

@@ -65,6 +65,11 @@ type invocation struct {
 	// tel traces the invocation; attrs are its metric attributes.
 	tel   *Telemetry
 	attrs *appAttrs
+	// summarize stores a summary of events (see Runner.summarize);
+	// tokenCompacted is set once a summary made before a model request
+	// stored one.
+	summarize      func(ictx *InvocationContext, events []*v1.Event, trigger string) bool
+	tokenCompacted atomic.Bool
 }
 
 // InvocationContext is what an agent sees of the invocation it runs in. A

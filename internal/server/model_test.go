@@ -21,6 +21,7 @@ import (
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/retry"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
@@ -54,7 +55,7 @@ func newGeminiStackOn(t *testing.T, store sessions.Service, gcfg gemini.Config, 
 	gcfg.BaseURL, gcfg.APIKey = modelSrv.URL, "test-key"
 	gcfg.HTTPClient = &http.Client{Transport: transport}
 	if gcfg.Retry.MaxAttempts == 0 {
-		gcfg.Retry = gemini.RetryConfig{MaxAttempts: 1}
+		gcfg.Retry = retry.Config{MaxAttempts: 1}
 	}
 	provider, err := gemini.New(t.Context(), gcfg)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/retry"
 )
 
 // newGeminiStackBehavior is newGeminiStack with the app's adk_behavior set.
@@ -38,7 +39,7 @@ func newGeminiAppStack(t *testing.T, files fstest.MapFS) *geminiStack {
 		modelSrv.Close()
 	})
 	provider, err := gemini.New(t.Context(), gemini.Config{BaseURL: modelSrv.URL, APIKey: "test-key",
-		HTTPClient: &http.Client{Transport: transport}, Retry: gemini.RetryConfig{MaxAttempts: 1}})
+		HTTPClient: &http.Client{Transport: transport}, Retry: retry.Config{MaxAttempts: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

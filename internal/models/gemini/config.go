@@ -4,6 +4,10 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/features"
+	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/retry"
 )
 
 // Backend selects the API a [Provider] talks to.
@@ -53,76 +57,46 @@ type Config struct {
 	// the call as MaxResponseBytes does. Zero means [DefaultMaxChunks],
 	// negative no cap.
 	MaxChunks int
-	// Retry controls retries of transient failures; the zero value means
-	// [DefaultRetry].
-	Retry RetryConfig
+	// Retry is the policy of model calls that fail before any answer came
+	// (see package retry); a context carrying another policy
+	// ([retry.NewContext], an agent's retry_config) overrides it. A zero
+	// MaxAttempts means [DefaultRetry].
+	Retry retry.Config
+	// LegacyStreaming shapes streamed answers as ADK does with its
+	// PROGRESSIVE_SSE_STREAMING feature off (ADK_DISABLE_PROGRESSIVE_SSE_STREAMING):
+	// text is merged from each chunk's first part only, other chunks are
+	// passed on whole and not partial, and the final response holds the
+	// text alone. Default: progressive, ADK's default.
+	LegacyStreaming bool
 	// Now is the clock context caches expire by (see ADK's
 	// context_cache_config); nil means time.Now.
 	Now func() time.Time
 }
 
-// RetryConfig controls how a failed HTTP attempt is repeated. Attempts that
-// fail with a transport error or with one of StatusCodes are retried with
-// exponential backoff until MaxAttempts is reached or the context ends. Zero
-// fields take the value of [DefaultRetry].
-type RetryConfig struct {
-	// MaxAttempts is the number of attempts including the first one; 1
-	// disables retries.
-	MaxAttempts int
-	// InitialDelay is the wait before the first retry.
-	InitialDelay time.Duration
-	// MaxDelay caps the wait between attempts.
-	MaxDelay time.Duration
-	// Multiplier grows the wait after each attempt.
-	Multiplier float64
-	// Jitter is the upper bound of a random duration added to every wait; a
-	// negative value disables jitter.
-	Jitter time.Duration
-	// StatusCodes are the HTTP statuses worth retrying.
-	StatusCodes []int
+// DefaultRetry is the policy when [Config] sets none: three attempts,
+// 250ms doubling up to 4s with ±40% jitter, on 429, 5xx and unreachable
+// models (see [models.ErrorClass]).
+var DefaultRetry = retry.Config{
+	MaxAttempts:   3,
+	InitialDelay:  250 * time.Millisecond,
+	MaxDelay:      4 * time.Second,
+	BackoffFactor: 2,
+	Jitter:        0.4,
+	Exceptions:    models.TransientClasses,
 }
 
-// DefaultRetry is the retry policy used for zero [RetryConfig] fields: three
-// attempts, 250ms doubling up to 4s, up to 100ms of jitter, on 429 and the
-// transient 5xx statuses.
-var DefaultRetry = RetryConfig{
-	MaxAttempts:  3,
-	InitialDelay: 250 * time.Millisecond,
-	MaxDelay:     4 * time.Second,
-	Multiplier:   2,
-	Jitter:       100 * time.Millisecond,
-	StatusCodes:  []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout},
-}
-
-// withDefaults returns r with its zero fields taken from [DefaultRetry].
-func (r RetryConfig) withDefaults() RetryConfig {
-	if r.MaxAttempts <= 0 {
-		r.MaxAttempts = DefaultRetry.MaxAttempts
-	}
-	if r.InitialDelay <= 0 {
-		r.InitialDelay = DefaultRetry.InitialDelay
-	}
-	if r.MaxDelay <= 0 {
-		r.MaxDelay = DefaultRetry.MaxDelay
-	}
-	if r.Multiplier <= 0 {
-		r.Multiplier = DefaultRetry.Multiplier
-	}
-	switch {
-	case r.Jitter < 0:
-		r.Jitter = 0
-	case r.Jitter == 0:
-		r.Jitter = DefaultRetry.Jitter
-	}
-	if len(r.StatusCodes) == 0 {
-		r.StatusCodes = DefaultRetry.StatusCodes
+// retryPolicy returns r, or [DefaultRetry] when r sets no attempts.
+func retryPolicy(r retry.Config) retry.Config {
+	if r.MaxAttempts == 0 {
+		return DefaultRetry
 	}
 	return r
 }
 
 // ConfigFromEnv builds a Config from environment variables read with getenv
 // (os.Getenv in production): GOOGLE_API_KEY, else GEMINI_API_KEY, for the
-// Gemini API; GOOGLE_GENAI_USE_VERTEXAI ("1" or "true") with
+// Gemini API; GOOGLE_GENAI_USE_VERTEXAI ("1" or "true", any case, as ADK
+// reads it) with
 // GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION for Vertex AI; and
 // GOOGLE_GEMINI_BASE_URL to replace the endpoint. It reports whether
 // credentials were found: an API key, or a project and location for Vertex
@@ -136,8 +110,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, bool) {
 	if cfg.APIKey == "" {
 		cfg.APIKey = strings.TrimSpace(getenv("GEMINI_API_KEY"))
 	}
-	switch strings.ToLower(strings.TrimSpace(getenv("GOOGLE_GENAI_USE_VERTEXAI"))) {
-	case "1", "true":
+	if features.EnvEnabled(getenv("GOOGLE_GENAI_USE_VERTEXAI")) {
 		cfg.Backend = BackendVertexAI
 		cfg.Project = strings.TrimSpace(getenv("GOOGLE_CLOUD_PROJECT"))
 		cfg.Location = strings.TrimSpace(getenv("GOOGLE_CLOUD_LOCATION"))

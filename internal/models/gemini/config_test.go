@@ -1,11 +1,11 @@
 package gemini
 
 import (
-	"net/http"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentsvc/agentsvc/internal/retry"
 )
 
 func TestConfigFromEnv(t *testing.T) {
@@ -72,31 +72,16 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 }
 
-func TestRetryDefaults(t *testing.T) {
+func TestRetryPolicy(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		in   RetryConfig
-		want RetryConfig
-	}{
-		{name: "zero", want: DefaultRetry},
-		{
-			name: "no jitter",
-			in:   RetryConfig{MaxAttempts: 1, Jitter: -1, StatusCodes: []int{http.StatusServiceUnavailable}},
-			want: RetryConfig{MaxAttempts: 1, InitialDelay: DefaultRetry.InitialDelay, MaxDelay: DefaultRetry.MaxDelay, Multiplier: 2, StatusCodes: []int{503}},
-		},
-		{
-			name: "kept",
-			in:   RetryConfig{MaxAttempts: 5, InitialDelay: time.Second, MaxDelay: time.Minute, Multiplier: 3, Jitter: time.Second, StatusCodes: []int{500}},
-			want: RetryConfig{MaxAttempts: 5, InitialDelay: time.Second, MaxDelay: time.Minute, Multiplier: 3, Jitter: time.Second, StatusCodes: []int{500}},
-		},
+	if d := cmp.Diff(DefaultRetry, retryPolicy(retry.Config{})); d != "" {
+		t.Errorf("zero policy (-want +got):\n%s", d)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if diff := cmp.Diff(tt.want, tt.in.withDefaults()); diff != "" {
-				t.Errorf("withDefaults (-want +got):\n%s", diff)
-			}
-		})
+	one := retry.Config{MaxAttempts: 1}
+	if d := cmp.Diff(one, retryPolicy(one)); d != "" {
+		t.Errorf("set policy (-want +got):\n%s", d)
+	}
+	if err := DefaultRetry.Validate(); err != nil {
+		t.Errorf("DefaultRetry: %v", err)
 	}
 }

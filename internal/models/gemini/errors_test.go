@@ -17,6 +17,7 @@ import (
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/retry"
 )
 
 // TestResponseMapping checks the mapping of ADK's LlmResponse.create.
@@ -98,7 +99,7 @@ func TestHTTPErrors(t *testing.T) {
 		name            string
 		fail            int // requests to fail
 		code            int
-		retry           gemini.RetryConfig
+		retry           retry.Config
 		wantErr         *models.Error // nil: the call succeeds
 		wantUnavailable bool
 		wantRequests    int
@@ -119,7 +120,7 @@ func TestHTTPErrors(t *testing.T) {
 			wantErr: &models.Error{HTTPStatus: 400, Status: "INVALID_ARGUMENT", Message: "boom"}, wantRequests: 1,
 		},
 		{
-			name: "retries disabled", fail: 5, code: http.StatusInternalServerError, retry: gemini.RetryConfig{MaxAttempts: 1},
+			name: "retries disabled", fail: 5, code: http.StatusInternalServerError, retry: retry.Config{MaxAttempts: 1},
 			wantErr: &models.Error{HTTPStatus: 500, Status: "INTERNAL", Message: "boom"}, wantUnavailable: true, wantRequests: 1,
 		},
 	}

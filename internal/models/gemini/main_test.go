@@ -13,6 +13,7 @@ import (
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/retry"
 )
 
 func TestMain(m *testing.M) {
@@ -22,7 +23,8 @@ func TestMain(m *testing.M) {
 }
 
 // fastRetry retries quickly so that tests of retries stay fast.
-var fastRetry = gemini.RetryConfig{MaxAttempts: 3, InitialDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond, Jitter: -1}
+var fastRetry = retry.Config{MaxAttempts: 3, InitialDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond, BackoffFactor: 2,
+	Exceptions: models.TransientClasses}
 
 // newFake starts a fake Gemini server and a provider talking to it.
 func newFake(t *testing.T, cfg gemini.Config) (*fakegemini.Server, models.Resolver) {

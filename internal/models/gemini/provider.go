@@ -18,6 +18,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/retry"
 )
 
 // placeholderAPIKey is sent when a BaseURL is configured without a key: the
@@ -31,6 +32,8 @@ type Provider struct {
 	conv   requestConverter
 	limits limits
 	cache  *cacheManager
+	retry  *retrier
+	legacy bool
 }
 
 var _ models.Resolver = (*Provider)(nil)
@@ -38,14 +41,14 @@ var _ models.Resolver = (*Provider)(nil)
 // New returns a Provider for cfg. It fails when the backend is unknown or the
 // SDK finds no usable credentials.
 func New(ctx context.Context, cfg Config) (*Provider, error) {
-	retry := cfg.Retry.withDefaults()
 	cc := &genai.ClientConfig{
 		APIKey:     cfg.APIKey,
 		HTTPClient: tapped(cfg.HTTPClient),
 		HTTPOptions: genai.HTTPOptions{
-			BaseURL:      cfg.BaseURL,
-			Headers:      cfg.Headers.Clone(),
-			RetryOptions: retryOptions(retry),
+			BaseURL: cfg.BaseURL,
+			// No RetryOptions: the SDK makes one attempt and the adapter
+			// retries (see retry.go).
+			Headers: cfg.Headers.Clone(),
 		},
 	}
 	var conv requestConverter
@@ -78,28 +81,8 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		now = time.Now
 	}
 	cache := &cacheManager{api: genaiCaches{client}, scope: scope, now: now}
-	return &Provider{client: client, conv: conv, limits: limitsFrom(cfg), cache: cache}, nil
-}
-
-// retryOptions expresses r in the SDK's terms.
-func retryOptions(r RetryConfig) *genai.HTTPRetryOptions {
-	attempts := int32(min(r.MaxAttempts, 1<<20))
-	initial := r.InitialDelay.Seconds()
-	maxDelay := r.MaxDelay.Seconds()
-	base := r.Multiplier
-	jitter := r.Jitter.Seconds()
-	codes := make([]int32, len(r.StatusCodes))
-	for i, c := range r.StatusCodes {
-		codes[i] = int32(c)
-	}
-	return &genai.HTTPRetryOptions{
-		Attempts:        &attempts,
-		InitialDelay:    &initial,
-		MaxDelay:        &maxDelay,
-		ExpBase:         &base,
-		Jitter:          &jitter,
-		HTTPStatusCodes: codes,
-	}
+	return &Provider{client: client, conv: conv, limits: limitsFrom(cfg), cache: cache, retry: newRetrier(cfg.Retry),
+		legacy: cfg.LegacyStreaming}, nil
 }
 
 // ErrNoModelName is returned by [Provider.Model] for an empty name.
@@ -111,7 +94,8 @@ func (p *Provider) Model(_ context.Context, name string) (models.Model, error) {
 	if name == "" {
 		return nil, fmt.Errorf("gemini.model: %w", ErrNoModelName)
 	}
-	return &model{name: name, client: p.client, conv: p.conv, limits: p.limits, cache: p.cache}, nil
+	return &model{name: name, client: p.client, conv: p.conv, limits: p.limits, cache: p.cache, retry: p.retry,
+		legacyStreaming: p.legacy}, nil
 }
 
 // model is one Gemini model; it is safe for concurrent use.
@@ -123,6 +107,9 @@ type model struct {
 	// cache handles requests that carry a context cache config; nil
 	// leaves them uncached.
 	cache *cacheManager
+	retry *retrier
+	// legacyStreaming is Config.LegacyStreaming.
+	legacyStreaming bool
 }
 
 // Name returns the model name.
@@ -152,20 +139,25 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			m.stream(c, name, contents, cfg, cacheMeta, yield)
 			return
 		}
-		tctx, tap := withTap(c.ctx)
-		resp, err := recoverAnswer(func() (*genai.GenerateContentResponse, error) {
-			return m.client.Models.GenerateContent(tctx, name, contents, cfg)
+		var out *v1.LlmResponse
+		err = m.retry.do(c.ctx, func(ctx context.Context) error {
+			tctx, tap := withTap(ctx)
+			resp, err := recoverAnswer(func() (*genai.GenerateContentResponse, error) {
+				return m.client.Models.GenerateContent(tctx, name, contents, cfg)
+			})
+			if err != nil {
+				return c.fail("gemini.generate_content", tap.withStatus(err))
+			}
+			if out, err = createResponse(resp); err != nil {
+				return fmt.Errorf("gemini.generate_content: %w", models.InvalidResponseError("convert response: "+err.Error()))
+			}
+			setKeyOrders(out, responseCallKeys(tap.body()))
+			return nil
 		})
 		if err != nil {
-			yield(nil, c.fail("gemini.generate_content", tap.withStatus(err)))
+			yield(nil, c.interrupted("gemini.generate_content", err))
 			return
 		}
-		out, err := createResponse(resp)
-		if err != nil {
-			yield(nil, fmt.Errorf("gemini.generate_content: %w", models.InvalidResponseError("convert response: "+err.Error())))
-			return
-		}
-		setKeyOrders(out, responseCallKeys(tap.body()))
 		out.CacheMetadata = cacheMeta
 		yield(out, nil)
 	}
@@ -177,36 +169,68 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 	cacheMeta *v1.CacheMetadata, yield func(*v1.LlmResponse, error) bool) {
 	const op = "gemini.stream_generate_content"
 	var agg streamAggregator
-	tctx, tap := withTap(c.ctx)
-	for chunk, err := range recoverStream(m.client.Models.GenerateContentStream(tctx, name, contents, cfg)) {
-		if err != nil {
-			yield(nil, c.fail(op, tap.withStatus(err)))
-			return
+	// An attempt that failed before its first chunk is retried; once a
+	// chunk is out, a failure ends the call.
+	started, stopped := false, false
+	var legacy *legacyStream
+	if m.legacyStreaming {
+		legacy = &legacyStream{}
+	}
+	err := m.retry.do(c.ctx, func(ctx context.Context) error {
+		tctx, tap := withTap(ctx)
+		for chunk, err := range recoverStream(m.client.Models.GenerateContentStream(tctx, name, contents, cfg)) {
+			if err != nil {
+				err = c.fail(op, tap.withStatus(err))
+				if started {
+					return retry.Permanent(err)
+				}
+				return err
+			}
+			started = true
+			if err := c.chunk(); err != nil {
+				return retry.Permanent(fmt.Errorf("%s: %w", op, err))
+			}
+			resp, err := createResponse(chunk)
+			if err != nil {
+				return retry.Permanent(fmt.Errorf("%s: %w", op, models.InvalidResponseError("convert response: "+err.Error())))
+			}
+			// The SDK reads one response per data line, in order.
+			if data, ok := tap.nextEvent(); ok {
+				setKeyOrders(resp, responseCallKeys(data))
+			}
+			agg.add(chunk, resp)
+			if legacy != nil {
+				for _, r := range legacy.process(resp) {
+					if !yield(r, nil) {
+						stopped = true
+						return nil
+					}
+				}
+				continue
+			}
+			resp.Partial = proto.Bool(true)
+			if !yield(resp, nil) {
+				stopped = true
+				return nil
+			}
 		}
-		if err := c.chunk(); err != nil {
-			yield(nil, fmt.Errorf("%s: %w", op, err))
-			return
-		}
-		resp, err := createResponse(chunk)
-		if err != nil {
-			yield(nil, fmt.Errorf("%s: %w", op, models.InvalidResponseError("convert response: "+err.Error())))
-			return
-		}
-		// The SDK reads one response per data line, in order.
-		if data, ok := tap.nextEvent(); ok {
-			setKeyOrders(resp, responseCallKeys(data))
-		}
-		agg.add(chunk, resp)
-		resp.Partial = proto.Bool(true)
-		if !yield(resp, nil) {
-			return
-		}
+		return nil
+	})
+	if stopped {
+		return
+	}
+	if err != nil {
+		yield(nil, c.interrupted(op, err))
+		return
 	}
 	if err := c.done(op); err != nil {
 		yield(nil, err)
 		return
 	}
 	if final := agg.result(); final != nil {
+		if legacy != nil {
+			final = legacy.final(final)
+		}
 		// ADK's aggregate says partial=False where a whole answer says
 		// nothing; the stored event keeps the difference.
 		final.Partial = proto.Bool(false)

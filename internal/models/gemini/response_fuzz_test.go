@@ -13,6 +13,7 @@ import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/retry"
 )
 
 // bodyKey is the context key of the body a [bodyTransport] answers with.
@@ -78,7 +79,7 @@ func FuzzGenerateContent(f *testing.F) {
 		f.Add(seed.status, seed.stream, []byte(seed.body))
 	}
 	p, err := gemini.New(f.Context(), gemini.Config{APIKey: "test-key", BaseURL: "http://gemini.invalid/",
-		HTTPClient: &http.Client{Transport: bodyTransport{}}, Retry: gemini.RetryConfig{MaxAttempts: 1}})
+		HTTPClient: &http.Client{Transport: bodyTransport{}}, Retry: retry.Config{MaxAttempts: 1}})
 	if err != nil {
 		f.Fatal(err)
 	}

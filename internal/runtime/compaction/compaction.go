@@ -28,6 +28,14 @@ type Config struct {
 	Overlap int
 	// Model is the name of the model that summarises: the root agent's.
 	Model string
+	// TokenThreshold, when above zero, summarises at the end of an
+	// invocation once the latest prompt token count reaches it
+	// (token_threshold), before the sliding window is considered; the
+	// window is skipped when this summary is made. Default: off.
+	TokenThreshold int
+	// Retention is the number of latest raw events a token-threshold
+	// summary leaves out (event_retention_size, at least 0).
+	Retention int
 }
 
 // Window returns the events the next summary covers, in order, or nil when

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/retry"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/planners"
 )
@@ -57,6 +58,9 @@ type Config struct {
 	AgentCallbacks runtime.AgentCallbacks
 	ModelCallbacks runtime.ModelCallbacks
 	ToolCallbacks  runtime.ToolCallbacks
+	// Retry, when set, is the policy of the agent's model calls (its
+	// retry_config); nil leaves the model's own.
+	Retry *retry.Config
 }
 
 // Agent is an LLM agent. It is immutable and safe for concurrent use.

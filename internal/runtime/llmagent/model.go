@@ -7,6 +7,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/retry"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
@@ -49,7 +50,11 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 		defer call.End()
 		*callCtx = tctx
 		cctx.InvocationContext = tctx
-		for resp, err := range model.GenerateContent(tctx.Context(), req, ictx.RunConfig.Streaming) {
+		mctx := tctx.Context()
+		if a.cfg.Retry != nil {
+			mctx = retry.NewContext(mctx, *a.cfg.Retry)
+		}
+		for resp, err := range model.GenerateContent(mctx, req, ictx.RunConfig.Streaming) {
 			if err == nil {
 				// An answer too deep fails the call as a model error
 				// does; the rest of the stream is dropped.

@@ -51,6 +51,8 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 		return nil, err
 	}
 	a.identity(r.llm)
+	// ADK's compaction request processor, ahead of the contents.
+	ictx.CompactBeforeRequest(a.cfg.Name)
 	if err := a.contents(ictx, r.llm, instructionContent, history); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/features"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
@@ -82,8 +83,7 @@ func NewAgentTool(cfg AgentToolConfig) (*AgentTool, error) {
 // vertexAI reports GOOGLE_GENAI_USE_VERTEXAI ("1" or "true", any case), the
 // variant of Google's models ADK declares tools for.
 func vertexAI() bool {
-	v := strings.ToLower(os.Getenv("GOOGLE_GENAI_USE_VERTEXAI"))
-	return v == "1" || v == "true"
+	return features.EnvEnabled(os.Getenv("GOOGLE_GENAI_USE_VERTEXAI"))
 }
 
 // Name implements [runtime.Tool]: the agent's name.

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/features"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
@@ -115,8 +116,7 @@ func addGoogleMaps(model string, cfg *v1.GenerateContentConfig) error {
 // is not a Gemini 1.x one, for deployments whose model names do not start
 // with "gemini-".
 func modelCheckDisabled() bool {
-	v := strings.ToLower(os.Getenv("ADK_DISABLE_GEMINI_MODEL_ID_CHECK"))
-	return v == "1" || v == "true"
+	return features.EnvEnabled(os.Getenv("ADK_DISABLE_GEMINI_MODEL_ID_CHECK"))
 }
 
 // modelPaths match the resource names whose last part is the model id, as
