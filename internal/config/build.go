@@ -101,6 +101,10 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 			return nil, nil, fail("output_schema", err)
 		}
 	}
+	executor, err := buildCodeExecutor(c)
+	if err != nil {
+		return nil, nil, err
+	}
 	agent, err := llmagent.New(llmagent.Config{
 		Name:                     c.Name,
 		Description:              c.Description,
@@ -115,6 +119,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		DisallowTransferToParent: c.DisallowTransferToParent,
 		DisallowTransferToPeers:  c.DisallowTransferToPeers,
 		GenerateContentConfig:    gcc,
+		CodeExecutor:             executor,
 		Tools:                    agentTools.builtin,
 		Toolsets:                 agentTools.toolsets(),
 		AgentCallbacks:           cbs.agent,

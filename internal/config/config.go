@@ -40,6 +40,7 @@ type AgentConfig struct {
 	DisallowTransferToPeers  bool                 `yaml:"disallow_transfer_to_peers"`
 	GenerateContentConfig    map[string]any       `yaml:"generate_content_config"`
 	MaxIterations            int                  `yaml:"max_iterations"`
+	CodeExecutor             *CodeExecutorRef     `yaml:"code_executor"`
 	BeforeAgentCallbacks     CallbackRefs         `yaml:"before_agent_callbacks"`
 	AfterAgentCallbacks      CallbackRefs         `yaml:"after_agent_callbacks"`
 	BeforeModelCallbacks     CallbackRefs         `yaml:"before_model_callbacks"`

@@ -35,7 +35,7 @@ func llmOnlyFields(c *AgentConfig) []string {
 		"before_model_callbacks": len(c.BeforeModelCallbacks) > 0, "after_model_callbacks": len(c.AfterModelCallbacks) > 0,
 		"before_tool_callbacks": len(c.BeforeToolCallbacks) > 0, "after_tool_callbacks": len(c.AfterToolCallbacks) > 0,
 		"on_model_error_callbacks": len(c.OnModelErrorCallbacks) > 0, "on_model_error_callback": len(c.OnModelErrorCallback) > 0,
-		"on_tool_error_callbacks": len(c.OnToolErrorCallbacks) > 0,
+		"on_tool_error_callbacks": len(c.OnToolErrorCallbacks) > 0, "code_executor": c.CodeExecutor != nil,
 	} {
 		if on {
 			set = append(set, field)

@@ -12,6 +12,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/codeexec"
 )
 
 // IncludeContents values.
@@ -49,6 +50,8 @@ type Config struct {
 	DisallowTransferToPeers  bool
 	// GenerateContentConfig is copied into every model request.
 	GenerateContentConfig *v1.GenerateContentConfig
+	// CodeExecutor runs the code the model writes; nil runs none.
+	CodeExecutor *codeexec.Executor
 
 	AgentCallbacks runtime.AgentCallbacks
 	ModelCallbacks runtime.ModelCallbacks

@@ -166,3 +166,8 @@ func isGemini2OrAbove(model string) bool {
 	major := strings.TrimLeft(m[1], "0")
 	return len(major) > 1 || (len(major) == 1 && major[0] >= '2')
 }
+
+// SupportsGemini2Tools reports whether Gemini's 2.x tools (code execution,
+// URL context) may be sent to model: ADK's is_gemini_eap_or_2_or_above, or
+// ADK_DISABLE_GEMINI_MODEL_ID_CHECK.
+func SupportsGemini2Tools(model string) bool { return isGemini2OrAbove(model) || modelCheckDisabled() }
