@@ -90,8 +90,10 @@ type Executor struct {
 	retries          int
 	blocks           []Delimiters
 	results          Delimiters
-	// block finds the first code block of an answer's text.
-	block *regexp.Regexp
+	// block finds the first code block of an answer's text as ADK's
+	// pattern does; open and closing find its delimiters, the fast way to
+	// the same match.
+	block, open, closing *regexp.Regexp
 }
 
 // New validates opts and returns the executor of kind k.
@@ -126,11 +128,10 @@ func New(k Kind, opts Options) (*Executor, error) {
 		e.results = *opts.ExecutionResultDelimiters
 	}
 	if len(e.blocks) > 0 {
-		re, err := blockPattern(e.blocks)
-		if err != nil {
+		var err error
+		if e.block, e.open, e.closing, err = blockPatterns(e.blocks); err != nil {
 			return nil, fmt.Errorf("code_block_delimiters: %w", err)
 		}
-		e.block = re
 	}
 	return e, nil
 }
@@ -147,16 +148,26 @@ func checkDelimiters(d Delimiters) error {
 	return nil
 }
 
-// blockPattern is ADK's pattern of the first code block: the delimiters are
-// alternatives of a regular expression, as ADK writes them unescaped.
-func blockPattern(ds []Delimiters) (*regexp.Regexp, error) {
-	open := make([]string, len(ds))
-	closing := make([]string, len(ds))
+// blockPatterns returns ADK's pattern of the first code block (the
+// delimiters are alternatives of a regular expression, as ADK writes them
+// unescaped) and the patterns of the leading and trailing delimiters.
+func blockPatterns(ds []Delimiters) (block, open, closing *regexp.Regexp, err error) {
+	opens := make([]string, len(ds))
+	closings := make([]string, len(ds))
 	for i, d := range ds {
-		open[i], closing[i] = d.Open, d.Close
+		opens[i], closings[i] = d.Open, d.Close
 	}
-	return regexp.Compile(`(?s)^(?P<prefix>.*?)(` + strings.Join(open, "|") + `)(?P<code>.*?)(` +
-		strings.Join(closing, "|") + `)(?P<suffix>.*?)$`)
+	o, c := strings.Join(opens, "|"), strings.Join(closings, "|")
+	if block, err = regexp.Compile(`(?s)^(?P<prefix>.*?)(` + o + `)(?P<code>.*?)(` + c + `)(?P<suffix>.*?)$`); err != nil {
+		return nil, nil, nil, err
+	}
+	if open, err = regexp.Compile(`(?s)` + o); err != nil {
+		return nil, nil, nil, err
+	}
+	if closing, err = regexp.Compile(`(?s)` + c); err != nil {
+		return nil, nil, nil, err
+	}
+	return block, open, closing, nil
 }
 
 // Kind returns the executor's kind.

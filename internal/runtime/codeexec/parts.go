@@ -81,11 +81,10 @@ func (e *Executor) ExtractAndTruncate(content *v1.Content) *Block {
 	if first == nil || e.block == nil {
 		return nil
 	}
-	m := e.block.FindStringSubmatch(strings.Join(texts, "\n"))
-	if m == nil {
+	prefix, open, code, ok := e.firstBlock(strings.Join(texts, "\n"))
+	if !ok {
 		return nil
 	}
-	prefix, open, code := m[1], m[2], m[3]
 	if code == "" {
 		return nil
 	}
@@ -97,6 +96,26 @@ func (e *Executor) ExtractAndTruncate(content *v1.Content) *Block {
 	}
 	content.Parts = append(content.Parts, ExecutableCodePart(code))
 	return &Block{Code: code, Language: language(delimiterLanguage(open))}
+}
+
+// firstBlock matches ADK's pattern on text. The first leading delimiter
+// with a trailing one after it is that match, found in linear time; only
+// when no trailing delimiter follows the first leading one does the whole
+// pattern run, for the rare later match that delimiters written as
+// overlapping regular expressions allow.
+func (e *Executor) firstBlock(text string) (prefix, open, code string, ok bool) {
+	if o := e.open.FindStringIndex(text); o != nil {
+		if c := e.closing.FindStringIndex(text[o[1]:]); c != nil {
+			return text[:o[0]], text[o[0]:o[1]], text[o[1] : o[1]+c[0]], true
+		}
+	} else {
+		return "", "", "", false
+	}
+	m := e.block.FindStringSubmatch(text)
+	if m == nil {
+		return "", "", "", false
+	}
+	return m[1], m[2], m[3], true
 }
 
 // delimiterLanguage is the word after the backticks of a delimiter.
