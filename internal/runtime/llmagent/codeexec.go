@@ -26,8 +26,9 @@ func (a *Agent) codeExecutionRequest(ictx *runtime.InvocationContext, r *request
 		if e == nil {
 			return
 		}
+		v2 := ictx.App().Behavior == runtime.Behavior2x
 		if e.Kind() == codeexec.BuiltIn {
-			if err := addCodeExecutionTool(r.llm); err != nil {
+			if err := addCodeExecutionTool(r.llm, v2); err != nil {
 				yield(nil, err)
 				return
 			}
@@ -44,9 +45,14 @@ func (a *Agent) codeExecutionRequest(ictx *runtime.InvocationContext, r *request
 	}
 }
 
-// addCodeExecutionTool is ADK's BuiltInCodeExecutor.process_llm_request.
-func addCodeExecutionTool(req *v1.LlmRequest) error {
-	if !tools.SupportsGemini2Tools(req.GetModel()) {
+// addCodeExecutionTool is ADK's BuiltInCodeExecutor.process_llm_request:
+// Gemini 2.0 or later, any Gemini in ADK 2.x (v2).
+func addCodeExecutionTool(req *v1.LlmRequest, v2 bool) error {
+	supported := tools.SupportsGemini2Tools
+	if v2 {
+		supported = tools.SupportsGeminiTools
+	}
+	if !supported(req.GetModel()) {
 		return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "CODE_EXECUTOR_NOT_SUPPORTED",
 			Message: "Gemini code execution tool is not supported for model " + req.GetModel()}
 	}
@@ -57,16 +63,21 @@ func addCodeExecutionTool(req *v1.LlmRequest) error {
 	return nil
 }
 
-// exploreDataFiles is ADK's _run_pre_processor for a client executor.
+// exploreDataFiles is ADK's _run_pre_processor for a client executor. ADK
+// 2.x first adds its instruction to write fenced code blocks.
 func (a *Agent) exploreDataFiles(ictx *runtime.InvocationContext, r *request) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
 		e := a.cfg.CodeExecutor
+		v2 := ictx.App().Behavior == runtime.Behavior2x
+		if v2 {
+			runtime.AppendInstruction(r.llm, e.FenceInstruction())
+		}
 		st := codeexec.LoadState(ictx)
 		if st.ErrorCount(ictx.InvocationID) >= e.ErrorRetryAttempts() {
 			return
 		}
 		r.llm.Contents = append([]*v1.Content(nil), r.llm.Contents...)
-		all := codeexec.ExtractDataFiles(st, r.llm.Contents)
+		all := codeexec.ExtractDataFiles(st, r.llm.Contents, v2)
 		processed := map[string]bool{}
 		for _, n := range st.ProcessedFileNames() {
 			processed[n] = true
@@ -75,7 +86,7 @@ func (a *Agent) exploreDataFiles(ictx *runtime.InvocationContext, r *request) it
 			if processed[f.Name] {
 				continue
 			}
-			code := codeexec.ExploreCode(f)
+			code := codeexec.ExploreCode(f, v2)
 			if code == "" {
 				return
 			}
@@ -128,9 +139,16 @@ func (a *Agent) codeExecutionResponse(ictx *runtime.InvocationContext, resp *v1.
 			return
 		}
 		content := proto.CloneOf(resp.Content)
+		var thoughts []*v1.Part
+		if ictx.App().Behavior == runtime.Behavior2x {
+			content, thoughts = splitThoughts(content)
+		}
 		block := e.ExtractAndTruncate(content)
 		if block == nil {
 			return
+		}
+		if len(thoughts) > 0 {
+			content.Parts = append(thoughts, content.Parts...)
 		}
 		ev := ictx.NewEvent()
 		ev.Content = content
@@ -223,4 +241,19 @@ func saveGeneratedImages(ictx *runtime.InvocationContext, resp *v1.LlmResponse) 
 		p.Text = "Saved as artifact: " + name + ". "
 	}
 	return ev, nil
+}
+
+// splitThoughts is ADK 2.x's _split_thoughts: the model's thoughts are no
+// code to run, but go back before the code, with their signatures.
+func splitThoughts(c *v1.Content) (*v1.Content, []*v1.Part) {
+	var kept, thoughts []*v1.Part
+	for _, p := range c.Parts {
+		if p.Thought {
+			thoughts = append(thoughts, p)
+		} else {
+			kept = append(kept, p)
+		}
+	}
+	c.Parts = kept
+	return c, thoughts
 }

@@ -195,7 +195,7 @@ func TestBehaviorCodeExecutionDataFilesAndArtifacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	explore := codeexec.ExploreCode(codeexec.File{Name: "data_1_2.csv", MimeType: "text/csv"})
+	explore := codeexec.ExploreCode(codeexec.File{Name: "data_1_2.csv", MimeType: "text/csv"}, false)
 	if !strings.HasPrefix(explore, "\n\nimport pandas as pd\n") || !strings.HasSuffix(explore,
 		"\n\n# Load the dataframe.\ndata_1_2 = pd.read_csv('data_1_2.csv')\n\n# Use `explore_df` to guide my analysis.\nexplore_df(data_1_2)\n") {
 		t.Errorf("explore code = %q", explore)
@@ -284,3 +284,59 @@ func newArtifacts(t *testing.T) artifacts.Service {
 }
 
 func newScripted(name string) *scripted.Model { return scripted.New(name, et.Text("hi")) }
+
+// TestBehaviorProfileCodeExecution2x: ADK 2.x (observed on 2.13.0) tells a
+// client executor reading data files to write fenced blocks, defines crop
+// in the explore code, keeps the model's thoughts before its code, and
+// gives any Gemini its code execution tool.
+func TestBehaviorProfileCodeExecution2x(t *testing.T) {
+	t.Parallel()
+	agent := newAgent(t, llmagent.Config{Name: "c", CodeExecutor: clientExecutor(t, codeexec.Options{OptimizeDataFile: true})})
+	h, m, sid := setup(t, agent, []*v1.LlmResponse{
+		{Content: &v1.Content{Role: "model", Parts: []*v1.Part{{Text: "t", Thought: true}, {Text: "```python\nx()\n```"}}}},
+		et.Text("done"),
+	})
+	withBehavior(h, runtime.Behavior2x)
+	client := &codeClient{results: []*codeexec.Result{{Stdout: "ok\n"}, {Stdout: "ok\n"}}}
+	msg := &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "go"}, {InlineData: &v1.Blob{MimeType: "text/csv", Data: []byte("a\n1\n")}}}}
+	events, err := runWithClient(t, h, sid, msg, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const instruction = "You are an agent. Your internal name is \"c\".\n\n# CRITICAL: Code execution format\n\n" +
+		"You have access to an external Python sandbox managed by the host\napplication. To run Python code, output it inside a fenced markdown\n" +
+		"block exactly like this:\n\n```tool_code\nprint(\"hello\")\n\n```\n\nDO NOT emit native executable_code parts.\n" +
+		"DO NOT attempt to call a code_execution tool \u2014 no such tool is\nregistered for this request and the API will reject the response with\n" +
+		"UNEXPECTED_TOOL_CALL or MALFORMED_FUNCTION_CALL.\n\nAlways wrap Python code in the markdown fence shown above.\n"
+	if got := m.Requests()[0].GetConfig().GetSystemInstruction(); got != instruction {
+		t.Errorf("system instruction = %q", got)
+	}
+	explore := client.calls[0].Code
+	if !strings.HasPrefix(explore, "\n\nimport pandas as pd\n\ndef crop(s: str, max_chars: int = 64) -> str:\n") ||
+		!strings.Contains(explore, "  return s[:max_chars]\n\ndef explore_df(df: pd.DataFrame) -> None:\n") {
+		t.Errorf("explore code = %q", explore)
+	}
+	got := eventLines(events)[2:]
+	want := []string{
+		"c: result OUTCOME_OK Code execution result:\nok\n\n",
+		"c: thought t",
+		"c: code PYTHON x()",
+		"c: result OUTCOME_OK Code execution result:\nok\n\n",
+		"c: done",
+	}
+	diffPairs(t, "events", got, want)
+
+	builtIn, err := codeexec.New(codeexec.BuiltIn, codeexec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newAgent(t, llmagent.Config{Name: "b", Model: "gemini-1.5-flash", CodeExecutor: builtIn})
+	h2, _, sid2 := setup(t, b, nil)
+	withBehavior(h2, runtime.Behavior2x)
+	m2 := newScripted("gemini-1.5-flash")
+	h2.Models.Add(m2)
+	h2.RunText(t, sid2, "go")
+	if tools := m2.Requests()[0].GetConfig().GetTools(); len(tools) != 1 || tools[0].CodeExecution == nil {
+		t.Errorf("tools = %v, want code_execution for Gemini 1.5 in 2.x", tools)
+	}
+}
