@@ -76,6 +76,11 @@ func (a *Agent) exploreDataFiles(ictx *runtime.InvocationContext, r *request) it
 		if st.ErrorCount(ictx.InvocationID) >= e.ErrorRetryAttempts() {
 			return
 		}
+		runner, err := a.codeRunner(ictx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
 		r.llm.Contents = append([]*v1.Content(nil), r.llm.Contents...)
 		all := codeexec.ExtractDataFiles(st, r.llm.Contents, v2)
 		processed := map[string]bool{}
@@ -97,7 +102,7 @@ func (a *Agent) exploreDataFiles(ictx *runtime.InvocationContext, r *request) it
 			if !yield(ev, nil) {
 				return
 			}
-			res, err := a.runCode(ictx, st, &codeexec.Call{Language: "python", Code: code, InputFiles: []codeexec.File{f}})
+			res, err := a.runCode(ictx, runner, st, &codeexec.Call{Language: "python", Code: code, InputFiles: []codeexec.File{f}})
 			if err != nil {
 				yield(nil, err)
 				return
@@ -147,6 +152,11 @@ func (a *Agent) codeExecutionResponse(ictx *runtime.InvocationContext, resp *v1.
 		if block == nil {
 			return
 		}
+		runner, err := a.codeRunner(ictx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
 		if len(thoughts) > 0 {
 			content.Parts = append(thoughts, content.Parts...)
 		}
@@ -155,7 +165,7 @@ func (a *Agent) codeExecutionResponse(ictx *runtime.InvocationContext, resp *v1.
 		if !yield(ev, nil) {
 			return
 		}
-		res, err := a.runCode(ictx, st, &codeexec.Call{Language: block.Language, Code: block.Code, InputFiles: st.InputFiles()})
+		res, err := a.runCode(ictx, runner, st, &codeexec.Call{Language: block.Language, Code: block.Code, InputFiles: st.InputFiles()})
 		if err != nil {
 			yield(nil, err)
 			return
@@ -170,13 +180,19 @@ func (a *Agent) codeExecutionResponse(ictx *runtime.InvocationContext, resp *v1.
 	}
 }
 
-// runCode sends call to the client, with the execution id of a stateful
-// executor (ADK's _get_or_set_execution_id: the session's id).
-func (a *Agent) runCode(ictx *runtime.InvocationContext, st *codeexec.State, call *codeexec.Call) (*codeexec.Result, error) {
+// codeRunner is the client that runs the agent's code; without one the
+// invocation fails before the code is stored.
+func (a *Agent) codeRunner(ictx *runtime.InvocationContext) (codeexec.Runner, error) {
 	runner, ok := ictx.ClientTools().(codeexec.Runner)
 	if !ok {
 		return nil, ErrNoCodeRunner(a.cfg.Name)
 	}
+	return runner, nil
+}
+
+// runCode sends call to the client, with the execution id of a stateful
+// executor (ADK's _get_or_set_execution_id: the session's id).
+func (a *Agent) runCode(ictx *runtime.InvocationContext, runner codeexec.Runner, st *codeexec.State, call *codeexec.Call) (*codeexec.Result, error) {
 	if a.cfg.CodeExecutor.Stateful() {
 		if st.ExecutionID() == "" {
 			st.SetExecutionID(ictx.SessionID())

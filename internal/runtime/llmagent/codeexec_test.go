@@ -266,10 +266,13 @@ func TestClientCodeExecutorWithoutClientFails(t *testing.T) {
 	t.Parallel()
 	agent := newAgent(t, llmagent.Config{Name: "coder", CodeExecutor: clientExecutor(t, codeexec.Options{})})
 	h, _, sid := setup(t, agent, []*v1.LlmResponse{et.Text("```python\nx()\n```")})
-	_, err := h.Run(context.Background(), sid, et.UserText("go"), runtime.RunConfig{})
+	events, err := h.Run(context.Background(), sid, et.UserText("go"), runtime.RunConfig{})
 	var rerr *runtime.Error
 	if !errors.As(err, &rerr) || rerr.Reason != "CODE_EXECUTOR_NOT_DECLARED" {
 		t.Errorf("err = %v, want CODE_EXECUTOR_NOT_DECLARED", err)
+	}
+	if len(events) != 0 {
+		t.Errorf("events = %v, want none: the code is not stored without a client to run it", eventLines(events))
 	}
 }
 
