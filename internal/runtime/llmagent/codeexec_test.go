@@ -343,3 +343,41 @@ func TestBehaviorProfileCodeExecution2x(t *testing.T) {
 		t.Errorf("tools = %v, want code_execution for Gemini 1.5 in 2.x", tools)
 	}
 }
+
+// TestCodeExecutionStreaming: partial chunks pass as they come; only the
+// aggregate of a streamed answer has its code run.
+func TestCodeExecutionStreaming(t *testing.T) {
+	t.Parallel()
+	agent := newAgent(t, llmagent.Config{Name: "coder", CodeExecutor: clientExecutor(t, codeexec.Options{})})
+	h, _, sid := setup(t, agent, nil)
+	m := scripted.New(modelName).Push(scripted.Stream(et.Text("Run:\n```python\n"), et.Text("f()\n```")),
+		scripted.Stream(et.Text("Done.")))
+	h.Models.Add(m)
+	client := &codeClient{results: []*codeexec.Result{{Stdout: "1"}}}
+	var events []*v1.Event
+	for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+		NewMessage: et.UserText("go"), RunConfig: runtime.RunConfig{Streaming: true}, Client: client}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, ev)
+	}
+	var partial []string
+	for _, ev := range events {
+		if ev.GetPartial() {
+			partial = append(partial, ev.GetContent().GetParts()[0].Text)
+		}
+	}
+	diffPairs(t, "partial", partial, []string{"Run:\n```python\n", "f()\n```", "Done."})
+	if len(client.calls) != 1 || client.calls[0].Code != "f()" {
+		t.Errorf("calls = %+v, want f() once", client.calls)
+	}
+	var final []string
+	for _, ev := range events {
+		if !ev.GetPartial() {
+			final = append(final, eventLines([]*v1.Event{ev})...)
+		}
+	}
+	diffPairs(t, "final events", final, []string{"coder: Run:\n", "coder: code PYTHON f()",
+		"coder: result OUTCOME_OK Code execution result:\n1\n", "coder: Done."})
+}
