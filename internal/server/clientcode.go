@@ -97,7 +97,11 @@ func (c *clientTools) RunCode(ctx context.Context, call *codeexec.Call) (*codeex
 func codeResult(r *api.CodeResult) *codeexec.Result {
 	res := &codeexec.Result{Stdout: r.GetStdout(), Stderr: r.GetStderr()}
 	for _, f := range r.GetOutputFiles() {
-		res.OutputFiles = append(res.OutputFiles, codeexec.File{Name: f.GetName(), MimeType: f.GetMimeType(), Content: f.GetContent()})
+		mime := f.GetMimeType()
+		if mime == "" {
+			mime = codeexec.DefaultMimeType
+		}
+		res.OutputFiles = append(res.OutputFiles, codeexec.File{Name: f.GetName(), MimeType: mime, Content: f.GetContent()})
 	}
 	return res
 }

@@ -11,6 +11,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
@@ -64,7 +65,7 @@ func TestConnectCodeExecution(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := &api.CodeResult{CallId: call.CallId, Stdout: "ok\n",
-		OutputFiles: []*api.File{{Name: "plot.png", MimeType: "image/png", Content: []byte("PNG")}}}
+		OutputFiles: []*api.File{{Name: "plot.png", MimeType: "image/png", Content: []byte("PNG")}, {Name: "notes", Content: []byte("n")}}}
 	if err := stream.Send(codeResultMsg(res)); err != nil {
 		t.Fatal(err)
 	}
@@ -79,15 +80,20 @@ func TestConnectCodeExecution(t *testing.T) {
 		t.Errorf("code event parts = %v", got)
 	}
 	result := events[2].GetContent().GetParts()[0].GetCodeExecutionResult()
-	if result.GetOutput() != "Code execution result:\nok\n\n\n\nSaved artifacts:\n`plot.png`" {
+	if result.GetOutput() != "Code execution result:\nok\n\n\n\nSaved artifacts:\n`plot.png`,`notes`" {
 		t.Errorf("result = %q", result.GetOutput())
 	}
-	if d := events[2].GetActions().GetArtifactDelta(); !cmp.Equal(d, map[string]int64{"plot.png": 0}) {
+	if d := events[2].GetActions().GetArtifactDelta(); !cmp.Equal(d, map[string]int64{"plot.png": 0, "notes": 0}) {
 		t.Errorf("artifact_delta = %v", d)
+	}
+	// A file without a MIME type is ADK's default, text/plain.
+	notes, err := store.Load(ctx, artifacts.Key{AppName: appName, UserID: userID, SessionID: sid, Filename: "notes"}, artifacts.Latest)
+	if err != nil || notes.GetInlineData().GetMimeType() != "text/plain" {
+		t.Errorf("notes = %v, %v; want text/plain", notes, err)
 	}
 	reqs := fx.model.Requests()
 	if got := et.Contents(reqs[1].Contents); !cmp.Equal(got, []string{"user: Plot it.", "model: Plot:\n",
-		"model: ```tool_code\nplot()\n```", "user: ```tool_output\nCode execution result:\nok\n\n\n\nSaved artifacts:\n`plot.png`\n```"}) {
+		"model: ```tool_code\nplot()\n```", "user: ```tool_output\nCode execution result:\nok\n\n\n\nSaved artifacts:\n`plot.png`,`notes`\n```"}) {
 		t.Errorf("second request = %q", got)
 	}
 }

@@ -45,6 +45,10 @@ type Runner interface {
 	RunCode(ctx context.Context, call *Call) (*Result, error)
 }
 
+// DefaultMimeType is the MIME type of a file that names none, as ADK's File
+// defaults it.
+const DefaultMimeType = "text/plain"
+
 // Bounds of a client's result.
 const (
 	// MaxOutputBytes bounds stdout and stderr, each.
@@ -61,7 +65,8 @@ const (
 
 // CheckResult validates a client's result: bounded outputs, a bounded
 // number of files, each with a plain, unique name of UTF-8 without control
-// characters or path separators, a MIME type, and bounded content.
+// characters or path separators, a bounded MIME type (empty is ADK's
+// default, [DefaultMimeType]), and bounded content.
 func CheckResult(r *Result) error {
 	if len(r.Stdout) > MaxOutputBytes || len(r.Stderr) > MaxOutputBytes {
 		return fmt.Errorf("stdout and stderr must each be at most %d bytes", MaxOutputBytes)
@@ -81,7 +86,7 @@ func CheckResult(r *Result) error {
 			return fmt.Errorf("output_files[%d].name: %q appears twice", i, f.Name)
 		}
 		seen[f.Name] = true
-		if f.MimeType == "" || len(f.MimeType) > MaxMimeTypeBytes || !printable(f.MimeType) {
+		if len(f.MimeType) > MaxMimeTypeBytes || !printable(f.MimeType) {
 			return fmt.Errorf("output_files[%d].mime_type: want a MIME type of at most %d bytes", i, MaxMimeTypeBytes)
 		}
 		if len(f.Content) > MaxFileBytes {

@@ -126,7 +126,8 @@ func TestCheckResult(t *testing.T) {
 		{&Result{OutputFiles: []File{{Name: "..", MimeType: "x/y"}}}, "not a file name"},
 		{&Result{OutputFiles: []File{{Name: "a\nb", MimeType: "x/y"}}}, "control characters"},
 		{&Result{OutputFiles: []File{{Name: "a", MimeType: "x/y"}, {Name: "a", MimeType: "x/y"}}}, "appears twice"},
-		{&Result{OutputFiles: []File{{Name: "a"}}}, "mime_type"},
+		{&Result{OutputFiles: []File{{Name: "a"}}}, ""},
+		{&Result{OutputFiles: []File{{Name: "a", MimeType: "x\n"}}}, "mime_type"},
 		{&Result{OutputFiles: []File{{Name: "a", MimeType: "x/y", Content: make([]byte, MaxFileBytes+1)}}}, "content"},
 	} {
 		err := CheckResult(tt.r)
