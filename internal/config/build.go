@@ -119,6 +119,10 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		}
 		retryPolicy = &p
 	}
+	executor, err := buildCodeExecutor(c)
+	if err != nil {
+		return nil, nil, err
+	}
 	agent, err := llmagent.New(llmagent.Config{
 		Name:                     c.Name,
 		Description:              c.Description,
@@ -134,6 +138,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		DisallowTransferToPeers:  c.DisallowTransferToPeers,
 		GenerateContentConfig:    gcc,
 		Planner:                  planner,
+		CodeExecutor:             executor,
 		Tools:                    agentTools.builtin,
 		Toolsets:                 agentTools.toolsets(),
 		AgentCallbacks:           cbs.agent,

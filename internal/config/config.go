@@ -23,33 +23,34 @@ const RootFile = "root_agent.yaml"
 
 // AgentConfig is one agent of ADK's Agent Config YAML.
 type AgentConfig struct {
-	AgentClass               string         `yaml:"agent_class"`
-	Name                     string         `yaml:"name"`
-	Model                    string         `yaml:"model"`
-	Description              string         `yaml:"description"`
-	Instruction              string         `yaml:"instruction"`
-	StaticInstruction        string         `yaml:"static_instruction"`
-	GlobalInstruction        string         `yaml:"global_instruction"`
-	SubAgents                []SubAgentRef  `yaml:"sub_agents"`
-	Tools                    []ToolRef      `yaml:"tools"`
-	OutputKey                string         `yaml:"output_key"`
-	InputSchema              map[string]any `yaml:"input_schema"`
-	OutputSchema             map[string]any `yaml:"output_schema"`
-	IncludeContents          string         `yaml:"include_contents"`
-	DisallowTransferToParent bool           `yaml:"disallow_transfer_to_parent"`
-	DisallowTransferToPeers  bool           `yaml:"disallow_transfer_to_peers"`
-	GenerateContentConfig    map[string]any `yaml:"generate_content_config"`
-	MaxIterations            int            `yaml:"max_iterations"`
-	BeforeAgentCallbacks     CallbackRefs   `yaml:"before_agent_callbacks"`
-	AfterAgentCallbacks      CallbackRefs   `yaml:"after_agent_callbacks"`
-	BeforeModelCallbacks     CallbackRefs   `yaml:"before_model_callbacks"`
-	AfterModelCallbacks      CallbackRefs   `yaml:"after_model_callbacks"`
-	OnModelErrorCallbacks    CallbackRefs   `yaml:"on_model_error_callbacks"`
-	OnModelErrorCallback     CallbackRefs   `yaml:"on_model_error_callback"` // ADK 2.x's name
-	BeforeToolCallbacks      CallbackRefs   `yaml:"before_tool_callbacks"`
-	AfterToolCallbacks       CallbackRefs   `yaml:"after_tool_callbacks"`
-	OnToolErrorCallbacks     CallbackRefs   `yaml:"on_tool_error_callbacks"`
-	Planner                  *PlannerRef    `yaml:"planner"`
+	AgentClass               string           `yaml:"agent_class"`
+	Name                     string           `yaml:"name"`
+	Model                    string           `yaml:"model"`
+	Description              string           `yaml:"description"`
+	Instruction              string           `yaml:"instruction"`
+	StaticInstruction        string           `yaml:"static_instruction"`
+	GlobalInstruction        string           `yaml:"global_instruction"`
+	SubAgents                []SubAgentRef    `yaml:"sub_agents"`
+	Tools                    []ToolRef        `yaml:"tools"`
+	OutputKey                string           `yaml:"output_key"`
+	InputSchema              map[string]any   `yaml:"input_schema"`
+	OutputSchema             map[string]any   `yaml:"output_schema"`
+	IncludeContents          string           `yaml:"include_contents"`
+	DisallowTransferToParent bool             `yaml:"disallow_transfer_to_parent"`
+	DisallowTransferToPeers  bool             `yaml:"disallow_transfer_to_peers"`
+	GenerateContentConfig    map[string]any   `yaml:"generate_content_config"`
+	MaxIterations            int              `yaml:"max_iterations"`
+	CodeExecutor             *CodeExecutorRef `yaml:"code_executor"`
+	BeforeAgentCallbacks     CallbackRefs     `yaml:"before_agent_callbacks"`
+	AfterAgentCallbacks      CallbackRefs     `yaml:"after_agent_callbacks"`
+	BeforeModelCallbacks     CallbackRefs     `yaml:"before_model_callbacks"`
+	AfterModelCallbacks      CallbackRefs     `yaml:"after_model_callbacks"`
+	OnModelErrorCallbacks    CallbackRefs     `yaml:"on_model_error_callbacks"`
+	OnModelErrorCallback     CallbackRefs     `yaml:"on_model_error_callback"` // ADK 2.x's name
+	BeforeToolCallbacks      CallbackRefs     `yaml:"before_tool_callbacks"`
+	AfterToolCallbacks       CallbackRefs     `yaml:"after_tool_callbacks"`
+	OnToolErrorCallbacks     CallbackRefs     `yaml:"on_tool_error_callbacks"`
+	Planner                  *PlannerRef      `yaml:"planner"`
 	// RetryConfig retries the agent's failed model calls (ADK 2.x's
 	// RetryConfig); LlmAgent only.
 	RetryConfig *RetrySettings       `yaml:"retry_config"`

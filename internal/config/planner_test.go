@@ -17,7 +17,14 @@ import (
 // buildRoot loads and builds the app of one root agent file.
 func buildRoot(t *testing.T, yaml string) (*llmagent.Agent, error) {
 	t.Helper()
-	app, err := Load(fstest.MapFS{"plan/root_agent.yaml": {Data: []byte(yaml)}}, "plan")
+	return buildRootOf(t, "plan", yaml)
+}
+
+// buildRootOf builds the root agent of app dir whose root_agent.yaml is
+// yaml.
+func buildRootOf(t *testing.T, dir, yaml string) (*llmagent.Agent, error) {
+	t.Helper()
+	app, err := Load(fstest.MapFS{dir + "/root_agent.yaml": {Data: []byte(yaml)}}, dir)
 	if err != nil {
 		return nil, err
 	}

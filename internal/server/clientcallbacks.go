@@ -120,7 +120,7 @@ func (c *clientTools) CallCallback(ctx context.Context, call *runtime.CallbackCa
 	parent := ctx
 	ctx, cancel := context.WithTimeoutCause(parent, c.timeout, errCallbackTimeout)
 	defer cancel()
-	answer, err := c.await(ctx, msg.CallId, true, &api.ConnectResponse{Kind: &api.ConnectResponse_CallbackCall{CallbackCall: msg}},
+	answer, err := c.await(ctx, msg.CallId, waitCallback, &api.ConnectResponse{Kind: &api.ConnectResponse_CallbackCall{CallbackCall: msg}},
 		func() error {
 			return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "CALLBACK_RESULT_MISSING",
 				Message: fmt.Sprintf("the client closed its side of the stream without answering callback call %s (%s)", msg.CallId, call.Name)}

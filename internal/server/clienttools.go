@@ -25,6 +25,8 @@ type clientTools struct {
 
 	// callbacks are the names of the callbacks the client declared.
 	callbacks map[string]bool
+	// runsCode is set when the client runs the code of ClientCodeExecutors.
+	runsCode bool
 	// timeout bounds each callback call (tool calls bound their own).
 	timeout time.Duration
 
@@ -115,11 +117,31 @@ func (c *clientTools) CallTool(ctx context.Context, call *tools.ClientCall) (*to
 		Artifacts: res.GetArtifacts()}, nil
 }
 
-// waiter is a call waiting for the client's answer: a tool_result or a
-// callback_result with its call id.
+// waitKind is the kind of answer a call waits for.
+type waitKind int
+
+const (
+	waitTool     waitKind = iota // a tool_result
+	waitCallback                 // a callback_result
+	waitCode                     // a code_result
+)
+
+// answerKind is the kind of a client's answer.
+func answerKind(msg *api.ConnectRequest) waitKind {
+	switch {
+	case msg.GetCallbackResult() != nil:
+		return waitCallback
+	case msg.GetCodeResult() != nil:
+		return waitCode
+	}
+	return waitTool
+}
+
+// waiter is a call waiting for the client's answer: a tool_result, a
+// callback_result or a code_result with its call id.
 type waiter struct {
-	callback bool
-	ch       chan *api.ConnectRequest // buffered: one answer
+	kind waitKind
+	ch   chan *api.ConnectRequest // buffered: one answer
 }
 
 // callTool sends a tool_call and waits for the tool_result of the same call
@@ -127,15 +149,15 @@ type waiter struct {
 // result can come any more).
 func (c *clientTools) callTool(ctx context.Context, call *api.ToolCall) (*api.ToolResult, error) {
 	msg := &api.ConnectResponse{Kind: &api.ConnectResponse_ToolCall{ToolCall: call}}
-	res, err := c.await(ctx, call.CallId, false, msg, func() error { return inputClosedError(call) })
+	res, err := c.await(ctx, call.CallId, waitTool, msg, func() error { return inputClosedError(call) })
 	return res.GetToolResult(), err
 }
 
 // await sends msg and waits for the answer with call id id, ctx, or the
 // end of the client's input (then closedErr).
-func (c *clientTools) await(ctx context.Context, id string, callback bool, msg *api.ConnectResponse,
+func (c *clientTools) await(ctx context.Context, id string, kind waitKind, msg *api.ConnectResponse,
 	closedErr func() error) (*api.ConnectRequest, error) {
-	w := &waiter{callback: callback, ch: make(chan *api.ConnectRequest, 1)}
+	w := &waiter{kind: kind, ch: make(chan *api.ConnectRequest, 1)}
 	c.mu.Lock()
 	switch {
 	case c.closed:
@@ -177,23 +199,23 @@ func (c *clientTools) forget(id string, w *waiter) {
 	c.mu.Unlock()
 }
 
-// deliver hands an answer (a tool_result or a callback_result) to the call
+// deliver hands an answer (a tool_result, callback_result or code_result) to the call
 // waiting for it. An answer for no waiting call of its kind (an unknown id,
 // a second answer, or one that arrives after the call timed out) is logged
 // and ignored: the client cannot tell a late answer from a wrong one, and
 // neither should end the invocation.
 func (c *clientTools) deliver(ctx context.Context, id string, msg *api.ConnectRequest) {
-	callback := msg.GetCallbackResult() != nil
+	kind := answerKind(msg)
 	c.mu.Lock()
 	w := c.pending[id]
-	if w != nil && w.callback == callback {
+	if w != nil && w.kind == kind {
 		delete(c.pending, id)
 	} else {
 		w = nil
 	}
 	c.mu.Unlock()
 	if w == nil {
-		c.log.InfoContext(ctx, "result ignored: no call is waiting for it", "call_id", id, "callback", callback)
+		c.log.InfoContext(ctx, "result ignored: no call is waiting for it", "call_id", id, "kind", int(kind))
 		return
 	}
 	w.ch <- msg // buffered, and the id is removed: one send at most

@@ -84,6 +84,7 @@ func (s *Server) Connect(stream connectStream) error {
 	if err := client.declareCallbacks(app.Info, start.GetCallbacks()); err != nil {
 		return err
 	}
+	client.runsCode = start.GetCodeExecutor()
 	ictx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	inv, err := s.start(ictx, "start.run.", req, client)
@@ -173,6 +174,12 @@ func (s *Server) receive(ctx context.Context, stream connectStream, client *clie
 				return
 			}
 			client.deliver(ctx, k.CallbackResult.GetCallId(), msg)
+		case *api.ConnectRequest_CodeResult:
+			if err := checkCodeResult(k.CodeResult); err != nil {
+				cancel(err)
+				return
+			}
+			client.deliver(ctx, k.CodeResult.GetCallId(), msg)
 		case *api.ConnectRequest_Cancel:
 			cancel(errClientCancelled)
 		case *api.ConnectRequest_Start:

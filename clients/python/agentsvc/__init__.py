@@ -24,6 +24,7 @@ messages of ``agentsvc.v1`` (``Event``, ``Session``, ``App``,
 
 from agentsvc.artifacts import USER_PREFIX, ArtifactData, ArtifactVersion
 from agentsvc.callbacks import Callback, CallbackContext, callback, last_user_text
+from agentsvc.codeexec import CodeCall, CodeExecutor, CodeFile, CodeResult, SubprocessCodeExecutor
 from agentsvc.client import DEFAULT_TARGET, Client, Message, new_request_id, user_message
 from agentsvc.errors import (
     AbortedError,
@@ -72,6 +73,11 @@ from agentsvc.v1.session_pb2 import Session
 __version__ = "0.1.0"
 
 __all__ = [
+    "CodeCall",
+    "CodeExecutor",
+    "CodeFile",
+    "CodeResult",
+    "SubprocessCodeExecutor",
     "DEFAULT_PAGE_SIZE",
     "DEFAULT_TARGET",
     "USER_PREFIX",

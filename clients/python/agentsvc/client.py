@@ -17,6 +17,7 @@ from agentsvc.errors import NotFoundError, from_rpc_error
 from agentsvc.invocation import Invocation
 from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
 from agentsvc.callbacks import Callback, as_callback
+from agentsvc.codeexec import CodeExecutor
 from agentsvc.tools import Tool, as_tool
 from agentsvc.v1 import (
     app_service_pb2,
@@ -223,6 +224,7 @@ class Client:
         *,
         tools: Iterable[Tool[Any, Any] | Callable[..., Any]] = (),
         callbacks: Iterable[Callback | Callable[..., Any]] = (),
+        code_executor: CodeExecutor | None = None,
         state_delta: Mapping[str, Any] | None = None,
         invocation_id: str = "",
         request_id: str = "",
@@ -240,7 +242,11 @@ class Client:
         ``callbacks`` are :class:`Callback` objects or plain functions
         (wrapped with :func:`~agentsvc.callback`); they must cover the
         callbacks the app's YAML names, and each ``callback_call`` is answered
-        the same way. Other arguments are those of :meth:`run`.
+        the same way. ``code_executor`` (e.g. a
+        :class:`~agentsvc.SubprocessCodeExecutor`) runs the code blocks of
+        agents whose YAML declares a ``ClientCodeExecutor``; each
+        ``code_execution`` is answered with its result. Other arguments are
+        those of :meth:`run`.
         """
         request = self._run_request(
             app_name, user_id, session_id, message, state_delta, invocation_id, request_id, streaming,
@@ -248,7 +254,7 @@ class Client:
         )
         declared = [as_tool(t) for t in tools]
         return Invocation(self._runner_stub, request, tools=declared, metadata=self._metadata, timeout=timeout,
-                          callbacks=[as_callback(c) for c in callbacks])
+                          callbacks=[as_callback(c) for c in callbacks], code_executor=code_executor)
 
     @staticmethod
     def _run_request(

@@ -15,6 +15,7 @@ import grpc.aio
 from agentsvc._values import from_struct, to_struct, to_value
 from agentsvc.errors import from_rpc_error
 from agentsvc.callbacks import Callback
+from agentsvc.codeexec import CodeCall, CodeExecutor, CodeResult
 from agentsvc.tools import Tool, ToolContext
 from agentsvc.v1 import event_pb2, runner_service_pb2
 
@@ -59,8 +60,10 @@ class Invocation:
         metadata: Metadata | None,
         timeout: float | None,
         callbacks: Sequence[Callback] = (),
+        code_executor: CodeExecutor | None = None,
     ) -> None:
         self._stub = stub
+        self._code_executor = code_executor
         self._request = request
         self._connect = tools is not None
         self._tools: dict[str, Tool[Any, Any]] = {t.name: t for t in tools or ()}
@@ -126,6 +129,7 @@ class Invocation:
             metadata=self._metadata,
             timeout=self._timeout,
             callbacks=list(self._callbacks.values()),
+            code_executor=self._code_executor,
         )
 
     def __aiter__(self) -> Invocation:
@@ -239,7 +243,8 @@ class Invocation:
 
     async def _read_connect(self) -> None:
         start = runner_service_pb2.StartRun(run=self._request, tools=[t.declaration() for t in self._tools.values()],
-                                            callbacks=[c.declaration() for c in self._callbacks.values()])
+                                            callbacks=[c.declaration() for c in self._callbacks.values()],
+                                            code_executor=self._code_executor is not None)
         async with self._write_lock:
             await self._call.write(runner_service_pb2.ConnectRequest(start=start))
             self._start_sent = True
@@ -261,6 +266,12 @@ class Invocation:
                 self._note_invocation(msg.callback_call.invocation_id)
                 if not self.cancelled:
                     task = asyncio.create_task(self._answer_callback(msg.callback_call))
+                    self._tool_tasks.add(task)
+                    task.add_done_callback(self._tool_tasks.discard)
+            elif kind == "code_execution":
+                self._note_invocation(msg.code_execution.invocation_id)
+                if not self.cancelled:
+                    task = asyncio.create_task(self._answer_code(msg.code_execution))
                     self._tool_tasks.add(task)
                     task.add_done_callback(self._tool_tasks.discard)
             elif kind == "done":
@@ -312,6 +323,24 @@ class Invocation:
             raise
         except Exception:
             _log.exception("answering callback call %s failed", call.call_id)
+
+    async def _answer_code(self, msg: runner_service_pb2.CodeExecutionCall) -> None:
+        try:
+            executor = self._code_executor
+            if executor is None:
+                result = CodeResult(stderr="This client runs no code.")
+            else:
+                try:
+                    result = await asyncio.to_thread(executor.execute, CodeCall.from_proto(msg))
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    result = CodeResult(stderr=f"{type(exc).__name__}: {exc}")
+            await self._send(runner_service_pb2.ConnectRequest(code_result=result.to_proto(msg.call_id)))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            _log.exception("answering code execution call %s failed", msg.call_id)
 
     async def _run_tool(self, call: runner_service_pb2.ToolCall) -> runner_service_pb2.ToolResult:
         result = runner_service_pb2.ToolResult(call_id=call.call_id)

@@ -13,6 +13,7 @@ import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/retry"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/codeexec"
 	"github.com/agentsvc/agentsvc/internal/runtime/planners"
 )
 
@@ -54,6 +55,8 @@ type Config struct {
 	// Planner, when set, shapes each model request and answer (ADK's
 	// planner); its thinking config wins over GenerateContentConfig's.
 	Planner planners.Planner
+	// CodeExecutor runs the code the model writes; nil runs none.
+	CodeExecutor *codeexec.Executor
 
 	AgentCallbacks runtime.AgentCallbacks
 	ModelCallbacks runtime.ModelCallbacks

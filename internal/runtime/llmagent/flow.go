@@ -26,6 +26,11 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 			yield(nil, err)
 			return
 		}
+		for _, ev := range r.events {
+			if !yield(ev, nil) {
+				return
+			}
+		}
 		if ictx.Ended() {
 			return
 		}
@@ -39,6 +44,11 @@ func (a *Agent) step(ictx *runtime.InvocationContext, history *contents.Cache) i
 				return
 			}
 			a.planResponse(ictx, resp)
+			for cev, err := range a.codeExecutionResponse(ictx, resp) {
+				if !yield(cev, err) || err != nil {
+					return
+				}
+			}
 			if resp.Content == nil && resp.ErrorCode == "" && !resp.Interrupted {
 				continue
 			}

@@ -33,6 +33,8 @@ type request struct {
 	// callCtx is the context the model call runs in once the model is
 	// called (inside its call_llm span); nil before.
 	callCtx *runtime.InvocationContext
+	// events are the processors' events, yielded before the model call.
+	events []*v1.Event
 }
 
 // buildRequest runs the request processors in ADK's order: basic,
@@ -58,6 +60,12 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	}
 	a.contextCache(ictx, r.llm)
 	a.planRequest(r.llm)
+	for ev, err := range a.codeExecutionRequest(ictx, r) {
+		if err != nil {
+			return nil, err
+		}
+		r.events = append(r.events, ev)
+	}
 	a.outputSchema(ictx, r)
 	a.agentTransfer(ictx, r)
 	if err := a.declareTools(ictx, r); err != nil {

@@ -89,6 +89,9 @@ func vertexAI() bool {
 // Name implements [runtime.Tool]: the agent's name.
 func (t *AgentTool) Name() string { return t.cfg.Agent.Name() }
 
+// Agent returns the agent the tool runs.
+func (t *AgentTool) Agent() runtime.Agent { return t.cfg.Agent }
+
 // Description implements [runtime.Tool]: the agent's description.
 func (t *AgentTool) Description() string { return t.cfg.Agent.Description() }
 

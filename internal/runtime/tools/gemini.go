@@ -166,3 +166,13 @@ func isGemini2OrAbove(model string) bool {
 	major := strings.TrimLeft(m[1], "0")
 	return len(major) > 1 || (len(major) == 1 && major[0] >= '2')
 }
+
+// SupportsGemini2Tools reports whether Gemini's 2.x tools (code execution,
+// URL context) may be sent to model: ADK's is_gemini_eap_or_2_or_above, or
+// ADK_DISABLE_GEMINI_MODEL_ID_CHECK.
+func SupportsGemini2Tools(model string) bool { return isGemini2OrAbove(model) || modelCheckDisabled() }
+
+// SupportsGeminiTools reports whether Gemini's tools may be sent to model
+// as ADK 2.x decides: any Gemini (is_gemini_model), or
+// ADK_DISABLE_GEMINI_MODEL_ID_CHECK.
+func SupportsGeminiTools(model string) bool { return isGemini(model) || modelCheckDisabled() }

@@ -3,15 +3,13 @@ import { after, beforeEach, describe, test } from "node:test";
 import { type CodeExecution, type CodeExecutor, eventText, isFinalResponse } from "../../src/index.js";
 import { fakeGemini, freshKey, liveClient, says } from "./stack.js";
 
-// The app `coder` (a root LlmAgent whose code_executor is ClientCodeExecutor
-// with error_retry_attempts: 2) comes with the service's side of client code
-// execution; until then these tests are skipped unless asked for.
-const enabled = process.env["AGENTSVC_TEST_CODE_EXECUTOR"] === "1";
+// The app `coder`: a root LlmAgent whose code_executor is ClientCodeExecutor
+// with error_retry_attempts: 2.
 
 /** A model turn that writes a Python code block. */
 const writesCode = (code: string) => says("```python\n" + code + "\n```");
 
-describe("live: code the model writes runs in this process", { skip: !enabled && "AGENTSVC_TEST_CODE_EXECUTOR is not 1" }, () => {
+describe("live: code the model writes runs in this process", () => {
   const client = liveClient();
   after(() => client.close());
   beforeEach(() => fakeGemini.reset());

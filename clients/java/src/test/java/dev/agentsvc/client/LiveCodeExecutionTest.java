@@ -28,8 +28,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Client code execution against a live agentsvc serving the test app {@code coder} (a root
  * LlmAgent whose code_executor is ClientCodeExecutor with error_retry_attempts: 2) with a scripted
- * Gemini server. The service's side of client code execution arrives with that app; until then
- * these tests run only when AGENTSVC_TEST_CODE_EXECUTOR is 1.
+ * Gemini server.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LiveCodeExecutionTest {
@@ -41,8 +40,6 @@ class LiveCodeExecutionTest {
 
   @BeforeAll
   static void connect() {
-    Assumptions.assumeTrue("1".equals(System.getenv("AGENTSVC_TEST_CODE_EXECUTOR")),
-        "AGENTSVC_TEST_CODE_EXECUTOR is not 1");
     String addr = System.getenv("AGENTSVC_ADDR");
     String fake = System.getenv("FAKEGEMINI_URL");
     if (addr == null || fake == null) {
