@@ -22,11 +22,20 @@ func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session
 	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
 	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
 		s.keys.scriptAppState(req.AppName, req.UserID), s.keys.userState(req.AppName, req.UserID)}
-	after := ""
+	after, selection := "", ""
+	switch req.Select {
+	case sessions.SelectNone:
+		selection = "none"
+	case sessions.SelectCompacted:
+		selection = "compacted"
+	}
+	if selection != "" {
+		req.NumRecentEvents, req.AfterTimestamp = 0, 0
+	}
 	if req.AfterTimestamp > 0 {
 		after = formatScore(req.AfterTimestamp)
 	}
-	reply, err := s.runRead(ctx, getScript, keys, req.AppName, 2, max(req.NumRecentEvents, 0), after)
+	reply, err := s.runRead(ctx, getScript, keys, req.AppName, 2, max(req.NumRecentEvents, 0), after, selection)
 	if errors.Is(err, goredis.Nil) {
 		return nil, fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, req.SessionID)
 	}
