@@ -1,6 +1,10 @@
 package sessions
 
-import v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+import (
+	"slices"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
 
 // Selection chooses which of a session's events [Service.Get] returns.
 type Selection int
@@ -13,8 +17,10 @@ const (
 	SelectNone
 	// SelectCompacted returns, in stored order, the events the contents
 	// of a new invocation need once compaction summaries cover the older
-	// history: every compaction summary, and every event from the
-	// session's compaction boundary on. The boundary is the earlier of
+	// history: every compaction summary but those whose range lies within
+	// the range of a later one (a rolling summary supersedes the one it
+	// started from), and every event from the session's compaction
+	// boundary on. The boundary is the earlier of
 	// the first event of the latest invocation (the invocation of the
 	// last event that is not a summary) and the first event not covered
 	// by a summary: an event is covered when its timestamp lies within
@@ -72,8 +78,23 @@ type Boundary struct {
 	// invocation, and Invocation its id.
 	InvocationStart int
 	Invocation      string
-	// Summaries are the indexes of the compaction summaries, in order.
-	Summaries []int
+	// Summaries are the compaction summaries not superseded, in order.
+	Summaries []SummaryMark
+}
+
+// SummaryMark is a compaction summary at index Index; a summary of kind
+// [MarkSummary] covers the range [Start, End].
+type SummaryMark struct {
+	Index      int
+	Kind       Mark
+	Start, End float64
+}
+
+// supersededBy reports whether a later summary of range [start, end]
+// supersedes s: contents drop s, and the events it covers are covered by
+// the later one.
+func (s SummaryMark) supersededBy(start, end float64) bool {
+	return s.Kind == MarkSummary && start <= s.Start && s.End <= end
 }
 
 // Appended updates b for ev, just stored at index i of events.
@@ -90,7 +111,10 @@ func (b *Boundary) Appended(events []*v1.Event, i int) {
 		}
 		return
 	}
-	b.Summaries = append(b.Summaries, i)
+	if m == MarkSummary {
+		b.Summaries = slices.DeleteFunc(b.Summaries, func(s SummaryMark) bool { return s.supersededBy(start, end) })
+	}
+	b.Summaries = append(b.Summaries, SummaryMark{Index: i, Kind: m, Start: start, End: end})
 	if m != MarkSummary || b.Rewound {
 		return
 	}
@@ -109,11 +133,11 @@ func (b *Boundary) Appended(events []*v1.Event, i int) {
 func (b *Boundary) Select(events []*v1.Event) []*v1.Event {
 	from := min(b.Covered, b.InvocationStart, len(events))
 	out := make([]*v1.Event, 0, len(b.Summaries)+len(events)-from)
-	for _, i := range b.Summaries {
-		if i >= from {
+	for _, s := range b.Summaries {
+		if s.Index >= from {
 			break
 		}
-		out = append(out, events[i])
+		out = append(out, events[s.Index])
 	}
 	return append(out, events[from:]...)
 }

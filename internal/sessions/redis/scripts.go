@@ -90,8 +90,8 @@ return created(1)
 // when the event would take the session past its limits. The meta field
 // "bytes" is the encoded size of the stored events; a session written before
 // it existed has its events counted on its next append. The meta fields
-// "cover", "rewound", "inv", "inv_start" and "marks" (the indexes of the
-// summaries) keep the boundary of the compacted selection, as
+// "cover", "rewound", "inv", "inv_start" and "marks" (the summaries not
+// superseded, as "index:mark:start:end,") keep the boundary of the compacted selection, as
 // [sessions.Boundary] does; they are kept only for sessions created with
 // the field "bounded", so that an older session is read whole.
 var appendScript = goredis.NewScript(luaHelpers + `
@@ -106,21 +106,29 @@ local function mark_boundary(i, mark, inv, first, last)
     return
   end
   local marks = redis.call('HGET', KEYS[1], 'marks') or ''
-  redis.call('HSET', KEYS[1], 'marks', marks .. i .. ',')
+  local summary = {}
+  for m in string.gmatch(marks, '(%d+):%d:[^,]*,') do
+    summary[tonumber(m)] = true
+  end
+  if mark == 1 then
+    -- Drop the summaries this one supersedes.
+    local kept = {}
+    for m, k, s, e in string.gmatch(marks, '(%d+):(%d):([^:,]+):([^:,]+),') do
+      if not (k == '1' and first <= tonumber(s) and tonumber(e) <= last) then
+        kept[#kept + 1] = m .. ':' .. k .. ':' .. s .. ':' .. e .. ','
+      end
+    end
+    marks = table.concat(kept)
+  end
+  redis.call('HSET', KEYS[1], 'marks', marks .. i .. ':' .. mark .. ':' .. ARGV[11] .. ':' .. ARGV[12] .. ',')
   if mark ~= 1 or redis.call('HEXISTS', KEYS[1], 'rewound') == 1 then
     return
   end
-  local summary = {}
-  for m in string.gmatch(marks, '%d+') do
-    summary[tonumber(m)] = true
-  end
   local cover = tonumber(redis.call('HGET', KEYS[1], 'cover') or '0')
   while cover < i do
-    if not summary[cover] then
-      local t = tonumber(redis.call('ZSCORE', KEYS[3], cover))
-      if t == nil or t < first or t > last then
-        break
-      end
+    local t = tonumber(redis.call('ZSCORE', KEYS[3], cover))
+    if not summary[cover] and (t == nil or t < first or t > last) then
+      break
     end
     cover = cover + 1
   end
@@ -196,7 +204,7 @@ elseif ARGV[3] == 'compacted' then
   local b = redis.call('HMGET', KEYS[1], 'cover', 'inv_start', 'marks')
   local from = math.min(tonumber(b[1] or '0'), tonumber(b[2] or '0'))
   events = {}
-  for m in string.gmatch(b[3] or '', '%d+') do
+  for m in string.gmatch(b[3] or '', '(%d+):%d:[^,]*,') do
     local i = tonumber(m)
     if i >= from then
       break

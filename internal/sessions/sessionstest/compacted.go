@@ -69,6 +69,8 @@ var compactedCases = []contractCase{
 			{"overlapping_summaries",
 				[]step{inv("i1", 1), inv("i2", 2), sum(3, 1, 2), inv("i3", 4), inv("i4", 5), sum(6, 2, 5), inv("i5", 7)},
 				"cfg"},
+			{"a_rolling_summary_supersedes_the_one_it_started_from",
+				[]step{inv("i1", 1), inv("i2", 2), sum(3, 1, 2), inv("i3", 4), sum(5, 1, 4), inv("i4", 6)}, "ef"},
 			{"a_gap_stops_the_boundary",
 				[]step{inv("i1", 1), inv("i2", 2), inv("i3", 3), sum(4, 2, 3), inv("i4", 5)}, "abcde"},
 			{"an_inert_summary_moves_nothing",
