@@ -111,3 +111,35 @@ func TestCompactedLoadSendsTheSameRequests(t *testing.T) {
 		t.Errorf("last invocation read %d events compacted, %d whole; want far fewer", c, w)
 	}
 }
+
+// TestRetryFoundBehindCompaction checks that a run whose request id an
+// invocation covered by a summary stored is still answered as a retry:
+// runs with a request id read the whole history.
+func TestRetryFoundBehindCompaction(t *testing.T) {
+	t.Parallel()
+	h := et.New(t, newAgent(t, llmagent.Config{}))
+	h.Runner.App.Compaction = &compaction.Config{Interval: 1, Model: modelName}
+	m := scripted.New(modelName, et.Text("one"), et.Text("s1"), et.Text("two"), et.Text("s2"), et.Text("three"), et.Text("s3"))
+	h.Models.Add(m)
+	sid := h.NewSession(t, nil)
+	run := func(text, requestID string) []*v1.Event {
+		t.Helper()
+		var out []*v1.Event
+		for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+			NewMessage: et.UserText(text), RequestID: requestID, RunConfig: runtime.RunConfig{MaxLLMCalls: 10}}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, ev)
+		}
+		return out
+	}
+	run("first", "r1")
+	run("second", "")
+	run("third", "")
+	calls := m.Calls()
+	got := run("first", "r1")
+	if len(got) != 1 || got[0].GetContent().GetParts()[0].GetText() != "one" || m.Calls() != calls {
+		t.Errorf("retry yielded %v after %d model calls, want the stored answer without one", et.Events(got), m.Calls()-calls)
+	}
+}
