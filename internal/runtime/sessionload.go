@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
@@ -53,8 +54,9 @@ func (c *GetSessionConfig) validate() error {
 // one started), the agent of the latest turn, and the invocations that
 // compaction counts as new since the last summary (its overlap is read
 // when a summary is due, see [Runner.compact]). A run with a request id or
-// an invocation id, and any run of a resumable app, reads the whole
-// history, where an old request id or invocation may be found.
+// an invocation id, one whose message answers function calls, and any run
+// of a resumable app read the whole history, where an old request id,
+// invocation or call may be found.
 func (r *Runner) loadRequest(req RunRequest) sessions.GetRequest {
 	get := sessions.GetRequest{AppName: r.App.Name, UserID: req.UserID, SessionID: req.SessionID}
 	if c := req.RunConfig.GetSessionConfig; c != nil {
@@ -69,8 +71,20 @@ func (r *Runner) loadRequest(req RunRequest) sessions.GetRequest {
 		}
 		return get
 	}
-	if r.App.Compaction != nil && req.RequestID == "" && req.InvocationID == "" && !r.App.Resumable {
+	if r.App.Compaction != nil && req.RequestID == "" && req.InvocationID == "" && !r.App.Resumable &&
+		!answersCalls(req.NewMessage) {
 		get.Select = sessions.SelectCompacted
 	}
 	return get
+}
+
+// answersCalls reports whether msg holds function responses: the calls
+// they answer may be older than the compacted selection.
+func answersCalls(msg *v1.Content) bool {
+	for _, p := range msg.GetParts() {
+		if p.GetFunctionResponse() != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -31,7 +31,9 @@ const (
 	// rewind it stays at the first event. NumRecentEvents and
 	// AfterTimestamp do not apply. The events left out are covered by a
 	// summary, so contents built from the selection and from the whole
-	// history are the same.
+	// history are the same. A store may place the boundary earlier than
+	// this, reading more events, never later: sessions stored before the
+	// store kept a boundary are read whole.
 	SelectCompacted
 )
 

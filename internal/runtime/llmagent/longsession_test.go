@@ -3,16 +3,19 @@ package llmagent_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
+	"github.com/agentsvc/agentsvc/internal/runtime/contents"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -141,5 +144,61 @@ func TestRetryFoundBehindCompaction(t *testing.T) {
 	got := run("first", "r1")
 	if len(got) != 1 || got[0].GetContent().GetParts()[0].GetText() != "one" || m.Calls() != calls {
 		t.Errorf("retry yielded %v after %d model calls, want the stored answer without one", et.Events(got), m.Calls()-calls)
+	}
+}
+
+// TestCompactedLoadAnswersAnOldLongRunningCall runs, read compacted and
+// read whole, a session where the user answers a long-running call after
+// later invocations and summaries covered it: the run fails the same way
+// either way (the summary hides the call from the contents, as in ADK),
+// after the same model requests.
+func TestCompactedLoadAnswersAnOldLongRunningCall(t *testing.T) {
+	t.Parallel()
+	run := func(whole bool) ([]*v1.LlmRequest, error) {
+		approve := toolFunc(t, "approve", true, func(*runtime.ToolContext, *structpb.Struct) (any, error) {
+			return map[string]any{"status": "pending"}, nil
+		})
+		helper := newAgent(t, llmagent.Config{Name: "helper", Tools: []runtime.Tool{approve}})
+		root := newAgent(t, llmagent.Config{SubAgents: []runtime.Agent{helper}})
+		h := et.New(t, root)
+		h.Runner.Sessions = &loads{Service: h.Sessions, whole: whole}
+		h.Runner.App.Compaction = &compaction.Config{Interval: 1, Model: modelName}
+		m := scripted.New(modelName,
+			et.Call("transfer_to_agent", `{"agent_name":"helper"}`), et.Call("approve", `{}`), et.Text("s1"),
+			et.Call("transfer_to_agent", `{"agent_name":"root_agent"}`), et.Text("root here"), et.Text("s2"),
+			et.Text("root again"), et.Text("s3"))
+		h.Models.Add(m)
+		sid := h.NewSession(t, nil)
+		h.RunText(t, sid, "ask for approval")
+		var callID string
+		for _, ev := range h.Session(t, sid).Events {
+			for _, p := range ev.GetContent().GetParts() {
+				if c := p.GetFunctionCall(); c != nil && c.Name == "approve" {
+					callID = c.Id
+				}
+			}
+		}
+		h.RunText(t, sid, "back to root")
+		h.RunText(t, sid, "anything else")
+		answer := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
+			Id: callID, Name: "approve", Response: et.Struct(`{"status":"approved"}`)}}}}
+		_, err := h.Run(t.Context(), sid, answer, runtime.RunConfig{MaxLLMCalls: 10})
+		return m.Requests(), err
+	}
+	compacted, cerr := run(false)
+	whole, werr := run(true)
+	if cerr == nil || werr == nil || !errors.Is(cerr, contents.ErrNoFunctionCall) || !errors.Is(werr, contents.ErrNoFunctionCall) {
+		t.Fatalf("errors: compacted %v, whole %v; want both: no function call", cerr, werr)
+	}
+	if len(compacted) != len(whole) {
+		t.Fatalf("model requests: %d compacted, %d whole", len(compacted), len(whole))
+	}
+	opts := proto.MarshalOptions{Deterministic: true}
+	for i := range compacted {
+		a, _ := opts.Marshal(compacted[i])
+		b, _ := opts.Marshal(whole[i])
+		if !bytes.Equal(a, b) {
+			t.Fatalf("request %d differs:\ncompacted: %v\nwhole:     %v", i, compacted[i], whole[i])
+		}
 	}
 }

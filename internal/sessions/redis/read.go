@@ -15,8 +15,9 @@ import (
 // consistent snapshot (on Redis Cluster, app state is read concurrently, in
 // a second one). Selecting the last N events reads N list entries from
 // the tail; selecting by timestamp finds the first matching entry in the
-// timestamp index and reads from there. The full history is read only when
-// asked for.
+// timestamp index and reads from there; the compacted selection reads the
+// summaries kept in the session's meta one by one and the list from the
+// boundary on. The full history is read only when asked for.
 func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session, error) {
 	const op = "sessions.get"
 	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
