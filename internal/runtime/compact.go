@@ -34,7 +34,7 @@ func (r *Runner) compact(ictx *InvocationContext) {
 			}
 		}
 	}
-	if window := compaction.Window(ictx.Events(), cfg.Interval, cfg.Overlap); window != nil {
+	if window := r.slidingWindow(ictx); window != nil {
 		r.summarize(ictx, window, "sliding_window")
 	}
 }

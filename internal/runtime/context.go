@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 
 	"github.com/agentsvc/agentsvc/internal/memory"
 
@@ -28,6 +29,10 @@ type RunConfig struct {
 	MaxLLMCalls int
 	// CustomMetadata is copied onto every event of the invocation.
 	CustomMetadata *structpb.Struct
+	// GetSessionConfig, when set, selects the events the invocation
+	// loads; see [GetSessionConfig] for what the invocation then cannot
+	// see.
+	GetSessionConfig *GetSessionConfig
 }
 
 // ClientTools reaches the tools that live in the client running the
@@ -48,7 +53,9 @@ type invocation struct {
 	session   *v1.Session
 	// loaded is how many events the session held when the invocation
 	// started.
-	loaded   int
+	loaded int
+	// load is what the invocation read of the session.
+	load     sessions.GetRequest
 	mu       sync.RWMutex // guards session while parallel agents read it
 	llmCalls atomic.Int64
 	ended    atomic.Bool

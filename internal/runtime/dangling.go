@@ -193,8 +193,9 @@ func (r *Runner) closeCalls(ctx context.Context, ictx *InvocationContext, invoca
 func (r *Runner) reloadSession(ctx context.Context, ictx *InvocationContext) error {
 	ictx.inv.mu.Lock()
 	defer ictx.inv.mu.Unlock()
-	old := ictx.inv.session
-	sess, err := r.Sessions.Get(ctx, sessions.GetRequest{AppName: r.App.Name, UserID: old.UserId, SessionID: old.Id})
+	old, load := ictx.inv.session, ictx.inv.load
+	load.AppName, load.UserID, load.SessionID = r.App.Name, old.UserId, old.Id
+	sess, err := r.Sessions.Get(ctx, load)
 	if err != nil {
 		return err
 	}

@@ -200,7 +200,11 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 	if err := ValidateRequestID(req.RequestID); err != nil {
 		return nil, err
 	}
-	sess, err := r.Sessions.Get(ctx, sessions.GetRequest{AppName: r.App.Name, UserID: req.UserID, SessionID: req.SessionID})
+	if err := req.RunConfig.GetSessionConfig.validate(); err != nil {
+		return nil, err
+	}
+	load := r.loadRequest(req)
+	sess, err := r.Sessions.Get(ctx, load)
 	if errors.Is(err, sessions.ErrNotFound) {
 		return nil, &Error{Code: CodeNotFound, Reason: ErrSessionNotFound.Reason,
 			Message: "Session not found: " + req.SessionID, Err: err}
@@ -217,7 +221,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		Agent:        r.App.Tree.Root(),
 		UserContent:  msg,
 		RunConfig:    &rc,
-		inv: &invocation{app: r.App, models: r.Models, memory: r.Memory, artifacts: r.Artifacts, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events),
+		inv: &invocation{app: r.App, models: r.Models, memory: r.Memory, artifacts: r.Artifacts, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events), load: load,
 			client: req.Client, callbacks: req.Callbacks,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID}),
 			tel:     tel, attrs: tel.attrsOf(r.App.Name), summarize: r.summarize},

@@ -200,6 +200,13 @@ func runConfig(req *api.RunRequest) runtime.RunConfig {
 	if rc != nil && rc.MaxLlmCalls != nil {
 		cfg.MaxLLMCalls = int(rc.GetMaxLlmCalls())
 	}
+	if g := rc.GetGetSessionConfig(); g != nil {
+		cfg.GetSessionConfig = &runtime.GetSessionConfig{AfterTimestamp: g.AfterTimestamp}
+		if g.NumRecentEvents != nil {
+			n := int(g.GetNumRecentEvents())
+			cfg.GetSessionConfig.NumRecentEvents = &n
+		}
+	}
 	return cfg
 }
 

@@ -111,6 +111,9 @@ type GetRequest struct {
 	// AfterTimestamp, when positive, keeps only events whose timestamp is at
 	// or after it (seconds since the epoch).
 	AfterTimestamp float64
+	// Select chooses the events before the two filters above apply; the
+	// zero value is [SelectAll]. [Service.GetPage] reads it as SelectAll.
+	Select Selection
 }
 
 // Service stores sessions. Implementations are safe for concurrent use.

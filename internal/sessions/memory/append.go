@@ -54,6 +54,7 @@ func (st *session) append(p scope.Pending, handle int64, limits sessions.Limits)
 	}
 	version := scope.NextVersion(st.version, p.Timestamp)
 	st.events = append(st.events, p.Stored)
+	st.boundary.Appended(st.events, len(st.events)-1)
 	st.bytes += size
 	scope.Apply(st.state, p.Delta.Session)
 	if len(p.Delta.User) > 0 {

@@ -131,7 +131,14 @@ func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session
 		return nil, notFound("sessions.get", req.SessionID)
 	}
 	out := st.snapshot()
-	selected := selectEvents(st.events, req.NumRecentEvents, req.AfterTimestamp)
+	var selected []*v1.Event
+	switch req.Select {
+	case sessions.SelectNone:
+	case sessions.SelectCompacted:
+		selected = st.boundary.Select(st.events)
+	default:
+		selected = selectEvents(st.events, req.NumRecentEvents, req.AfterTimestamp)
+	}
 	// Stored events never change once appended, so handles share them; the
 	// slice is the handle's own, so appending to it cannot reach the store.
 	out.Events = slices.Clone(selected)
@@ -248,7 +255,7 @@ func (s *Service) Delete(ctx context.Context, appName, userID, sessionID string)
 	// flag and fail with ErrNotFound.
 	st.mu.Lock()
 	st.deleted = true
-	st.events, st.state, st.bytes = nil, nil, 0
+	st.events, st.state, st.bytes, st.boundary = nil, nil, 0, sessions.Boundary{}
 	st.mu.Unlock()
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
@@ -54,9 +55,11 @@ type session struct {
 	state   map[string]*structpb.Value
 	events  []*v1.Event
 	bytes   int64 // encoded size of events
-	deleted bool
-	user    *userEntry
-	appSt   *stateScope
+	// boundary is where the compacted selection of events starts.
+	boundary sessions.Boundary
+	deleted  bool
+	user     *userEntry
+	appSt    *stateScope
 }
 
 // index finds a user's entry and sessions.

@@ -53,9 +53,10 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
 		s.keys.scriptAppState(sess.GetAppName(), sess.GetUserId()), s.keys.userState(sess.GetAppName(), sess.GetUserId()),
 		s.keys.index(sess.GetAppName(), sess.GetUserId())}
-	args := make([]any, 0, 11+2*(len(p.Delta.Session)+len(p.Delta.App)+len(p.Delta.User)))
+	args := make([]any, 0, 15+2*(len(p.Delta.Session)+len(p.Delta.App)+len(p.Delta.User)))
+	mark, first, last := sessions.MarkOf(p.Stored)
 	args = append(args, formatVersion(handle), formatVersion(next), p.ID, payload, formatScore(p.Timestamp), s.ttlMS,
-		s.limits.MaxEvents, s.limits.MaxBytes)
+		s.limits.MaxEvents, s.limits.MaxBytes, int(mark), p.Stored.GetInvocationId(), formatScore(first), formatScore(last))
 	delta := p.Delta
 	if s.keys.cluster {
 		// App state is in another slot: written below, once the event is.

@@ -15,18 +15,28 @@ import (
 // consistent snapshot (on Redis Cluster, app state is read concurrently, in
 // a second one). Selecting the last N events reads N list entries from
 // the tail; selecting by timestamp finds the first matching entry in the
-// timestamp index and reads from there. The full history is read only when
-// asked for.
+// timestamp index and reads from there; the compacted selection reads the
+// summaries kept in the session's meta one by one and the list from the
+// boundary on. The full history is read only when asked for.
 func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session, error) {
 	const op = "sessions.get"
 	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
 	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
 		s.keys.scriptAppState(req.AppName, req.UserID), s.keys.userState(req.AppName, req.UserID)}
-	after := ""
+	after, selection := "", ""
+	switch req.Select {
+	case sessions.SelectNone:
+		selection = "none"
+	case sessions.SelectCompacted:
+		selection = "compacted"
+	}
+	if selection != "" {
+		req.NumRecentEvents, req.AfterTimestamp = 0, 0
+	}
 	if req.AfterTimestamp > 0 {
 		after = formatScore(req.AfterTimestamp)
 	}
-	reply, err := s.runRead(ctx, getScript, keys, req.AppName, 2, max(req.NumRecentEvents, 0), after)
+	reply, err := s.runRead(ctx, getScript, keys, req.AppName, 2, max(req.NumRecentEvents, 0), after, selection)
 	if errors.Is(err, goredis.Nil) {
 		return nil, fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, req.SessionID)
 	}

@@ -63,7 +63,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 -- Leftovers of a session that expired under this id must not resurface.
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-redis.call('HSET', KEYS[1], 'ver', ARGV[3], 'created', ARGV[3], 'nonce', ARGV[2], 'last_event', '', 'bytes', '0')
+redis.call('HSET', KEYS[1], 'ver', ARGV[3], 'created', ARGV[3], 'nonce', ARGV[2], 'last_event', '', 'bytes', '0',
+  'bounded', '1')
 local at = 8
 at = hset_pairs(KEYS[2], at, tonumber(ARGV[5]))
 at = hset_pairs(KEYS[5], at, tonumber(ARGV[6]))
@@ -78,8 +79,9 @@ return created(1)
 //
 // KEYS: meta, events, ts, state, app state, user state, index.
 // ARGV: expected version, new version, event id, event bytes, timestamp,
-// ttl ms, max events, max bytes, #session pairs, #app pairs, #user pairs,
-// then the pairs.
+// ttl ms, max events, max bytes, mark (see [sessions.Mark]), invocation id,
+// summary start, summary end, #session pairs, #app pairs, #user pairs, then
+// the pairs.
 // Returns {code, stored version}: 0 no such session, 1 stale handle, 3
 // appended; or {2, stored version, stored timestamp} when this event is
 // already the last one stored (a retried append whose first attempt was
@@ -87,8 +89,51 @@ return created(1)
 // caller must take the stored one; or {4, stored version, events, bytes}
 // when the event would take the session past its limits. The meta field
 // "bytes" is the encoded size of the stored events; a session written before
-// it existed has its events counted on its next append.
+// it existed has its events counted on its next append. The meta fields
+// "cover", "rewound", "inv", "inv_start" and "marks" (the summaries not
+// superseded, as "index:mark:start:end,") keep the boundary of the compacted selection, as
+// [sessions.Boundary] does; they are kept only for sessions created with
+// the field "bounded", so that an older session is read whole.
 var appendScript = goredis.NewScript(luaHelpers + `
+local function mark_boundary(i, mark, inv, first, last)
+  if mark == 0 or mark == 3 then
+    if i == 0 or redis.call('HGET', KEYS[1], 'inv') ~= inv then
+      redis.call('HSET', KEYS[1], 'inv', inv, 'inv_start', i)
+    end
+    if mark == 3 then
+      redis.call('HSET', KEYS[1], 'rewound', '1', 'cover', '0')
+    end
+    return
+  end
+  local marks = redis.call('HGET', KEYS[1], 'marks') or ''
+  local summary = {}
+  for m in string.gmatch(marks, '(%d+):%d:[^,]*,') do
+    summary[tonumber(m)] = true
+  end
+  if mark == 1 then
+    -- Drop the summaries this one supersedes.
+    local kept = {}
+    for m, k, s, e in string.gmatch(marks, '(%d+):(%d):([^:,]+):([^:,]+),') do
+      if not (k == '1' and first <= tonumber(s) and tonumber(e) <= last) then
+        kept[#kept + 1] = m .. ':' .. k .. ':' .. s .. ':' .. e .. ','
+      end
+    end
+    marks = table.concat(kept)
+  end
+  redis.call('HSET', KEYS[1], 'marks', marks .. i .. ':' .. mark .. ':' .. ARGV[11] .. ':' .. ARGV[12] .. ',')
+  if mark ~= 1 or redis.call('HEXISTS', KEYS[1], 'rewound') == 1 then
+    return
+  end
+  local cover = tonumber(redis.call('HGET', KEYS[1], 'cover') or '0')
+  while cover < i do
+    local t = tonumber(redis.call('ZSCORE', KEYS[3], cover))
+    if not summary[cover] and (t == nil or t < first or t > last) then
+      break
+    end
+    cover = cover + 1
+  end
+  redis.call('HSET', KEYS[1], 'cover', cover)
+end
 local cur = redis.call('HMGET', KEYS[1], 'ver', 'last_event')
 if not cur[1] then
   return {0, ''}
@@ -119,10 +164,13 @@ end
 local n = redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[5], n - 1)
 redis.call('HSET', KEYS[1], 'bytes', tostring(bytes + #ARGV[4]))
-local at = 12
-at = hset_pairs(KEYS[4], at, tonumber(ARGV[9]))
-at = hset_pairs(KEYS[5], at, tonumber(ARGV[10]))
-at = hset_pairs(KEYS[6], at, tonumber(ARGV[11]))
+if redis.call('HEXISTS', KEYS[1], 'bounded') == 1 then
+  mark_boundary(n - 1, tonumber(ARGV[9]), ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12]))
+end
+local at = 16
+at = hset_pairs(KEYS[4], at, tonumber(ARGV[13]))
+at = hset_pairs(KEYS[5], at, tonumber(ARGV[14]))
+at = hset_pairs(KEYS[6], at, tonumber(ARGV[15]))
 redis.call('HSET', KEYS[1], 'ver', ARGV[2], 'last_event', ARGV[3])
 expire_all(tonumber(ARGV[6]), {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[7]})
 return {3, ARGV[2]}
@@ -134,8 +182,13 @@ return {3, ARGV[2]}
 // from there; the caller drops the events before the timestamp. Neither reads
 // the whole history.
 //
+// The selection "none" reads no events; "compacted" reads the summaries
+// before the boundary one by one and the events from it on (see
+// appendScript and [sessions.SelectCompacted]).
+//
 // KEYS: meta, events, ts, state, app state, user state.
-// ARGV: n (0 for no limit), timestamp (empty for none).
+// ARGV: n (0 for no limit), timestamp (empty for none), selection (empty,
+// "none" or "compacted").
 // Returns nil when there is no session, else {version, state pairs, app
 // pairs, user pairs, events}.
 var getScript = goredis.NewScript(`
@@ -145,7 +198,23 @@ if not ver then
 end
 local n = tonumber(ARGV[1])
 local events
-if n > 0 then
+if ARGV[3] == 'none' then
+  events = {}
+elseif ARGV[3] == 'compacted' then
+  local b = redis.call('HMGET', KEYS[1], 'cover', 'inv_start', 'marks')
+  local from = math.min(tonumber(b[1] or '0'), tonumber(b[2] or '0'))
+  events = {}
+  for m in string.gmatch(b[3] or '', '(%d+):%d:[^,]*,') do
+    local i = tonumber(m)
+    if i >= from then
+      break
+    end
+    events[#events + 1] = redis.call('LINDEX', KEYS[2], i)
+  end
+  for _, e in ipairs(redis.call('LRANGE', KEYS[2], from, -1)) do
+    events[#events + 1] = e
+  end
+elseif n > 0 then
   events = redis.call('LRANGE', KEYS[2], -n, -1)
 elseif ARGV[2] ~= '' then
   local len = redis.call('LLEN', KEYS[2])

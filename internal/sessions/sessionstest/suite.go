@@ -40,6 +40,7 @@ func Run(t *testing.T, newService Factory) {
 	var all []contractCase
 	all = append(all, createCases...)
 	all = append(all, getCases...)
+	all = append(all, compactedCases...)
 	all = append(all, stateCases...)
 	all = append(all, appendCases...)
 	all = append(all, leaseCases...)
