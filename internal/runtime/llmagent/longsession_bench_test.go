@@ -113,7 +113,7 @@ func rollingHistory(ctx context.Context, b *testing.B, store sessions.Service, s
 //
 //   - session=fresh,create=untimed: a session without events, created
 //     for the turn outside the timing;
-//   - session=long,summaries=rolling: a session of 10,000 events with a
+//   - session=long,summaries=rolling,summary_call=untimed: a session of 10,000 events with a
 //     summary after every ten turns covering the history from its first
 //     event, as ADK's token-threshold compaction writes them (the
 //     benchmark writes one after every tenth timed turn too, its model
@@ -133,8 +133,9 @@ func BenchmarkTurnRedis(b *testing.B) {
 	if url == "" {
 		b.Skip("AGENTSVC_TEST_REDIS is not set; run under scripts/with-redis.sh")
 	}
-	for _, variant := range []string{"fresh,create=untimed", "long,summaries=rolling",
-		"long,summaries=rolling,num_recent_events=50", "long,summaries=rolling,read=whole", "long,summaries=sliding"} {
+	for _, variant := range []string{"fresh,create=untimed", "long,summaries=rolling,summary_call=untimed",
+		"long,summaries=rolling,summary_call=untimed,num_recent_events=50",
+		"long,summaries=rolling,summary_call=untimed,read=whole", "long,summaries=sliding"} {
 		b.Run("session="+variant, func(b *testing.B) {
 			prefix := make([]byte, 6)
 			_, _ = rand.Read(prefix)
