@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
@@ -105,5 +107,49 @@ func TestEngineContextCacheOverGeminiAPI(t *testing.T) {
 		"cachedContents.delete", "cachedContents.create", "generateContent"}
 	if d := cmp.Diff(wantMethods, methods); d != "" {
 		t.Errorf("requests (-want +got):\n%s", d)
+	}
+}
+
+// TestContextCacheFromAppYAML: the binary reads context_cache_config from
+// an app's app.yaml and caches over the Gemini API: no cache at the first
+// invocation (a fingerprint only), one made at the second and reused at the
+// third, and a new one at the fourth, its intervals used up; the events
+// read back over gRPC carry ADK's cache metadata.
+func TestContextCacheFromAppYAML(t *testing.T) {
+	t.Parallel()
+	s := startStack(t, map[string]string{
+		"cached":          "name: reader\nmodel: gemini-2.5-flash\ninstruction: " + strings.Repeat("rule ", 5000) + "\n",
+		"cached/app.yaml": "context_cache_config: {cache_intervals: 2, ttl_seconds: 600}\n",
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sid := ""
+	for _, text := range []string{"one", "two", "three", "four"} {
+		sid, _ = s.runApp(t, ctx, "cached", sid, text)
+	}
+	var caches []string
+	for _, r := range s.modelRequests(t) {
+		if r.Body["contents"] == nil || r.Body["displayName"] != nil {
+			continue // the cache's own requests
+		}
+		name, _ := r.Body["cachedContent"].(string)
+		caches = append(caches, name)
+	}
+	if len(caches) != 4 || caches[0] != "" || caches[1] == "" || caches[2] != caches[1] || caches[3] == "" || caches[3] == caches[1] {
+		t.Errorf("cachedContent of the four requests = %q, want none, a cache, the same, another", caches)
+	}
+	resp, err := api.NewSessionServiceClient(s.conn).GetSession(ctx, &api.GetSessionRequest{AppName: "cached", UserId: "u", SessionId: sid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var used []string
+	for _, e := range resp.Session.GetEvents() {
+		if m := e.GetCacheMetadata(); e.GetAuthor() == "reader" && m != nil {
+			used = append(used, fmt.Sprintf("%s/%d", m.GetCacheName(), m.GetInvocationsUsed()))
+		}
+	}
+	want := []string{"/0", caches[1] + "/1", caches[1] + "/2", caches[len(caches)-1] + "/1"}
+	if strings.Join(used, " ") != strings.Join(want, " ") {
+		t.Errorf("cache metadata of the answers = %q, want %q", used, want)
 	}
 }
