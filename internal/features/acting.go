@@ -1,0 +1,25 @@
+package features
+
+// acting are the features that change what agentsvc does:
+//   - PROGRESSIVE_SSE_STREAMING: off, the Gemini adapter streams as ADK's
+//     legacy streaming does;
+//   - MCP_GRACEFUL_ERROR_HANDLING: off, a failed MCP tool call fails the
+//     call (and, unless an on-tool-error callback answers, the run) instead
+//     of answering with ADK's error object.
+//
+// The others gate ADK code that agentsvc does not run (BigQuery, Spanner
+// and the other toolsets, computer use, the skill toolset, ADK's own
+// session service) or behaviour it has not taken. JSON_SCHEMA_FOR_FUNC_DECL
+// is one of these: in ADK it declares MCP tools, agent tools, load_memory,
+// load_artifacts and Python function tools with parameters_json_schema
+// (and response_json_schema) in place of the converted parameters, which
+// would change the requests agentsvc sends to the model; agentsvc keeps the
+// converted declarations, so setting it is logged as having no effect.
+var acting = map[Name]bool{
+	ProgressiveSSEStreaming:  true,
+	MCPGracefulErrorHandling: true,
+}
+
+// Acts reports whether feature n changes what agentsvc does; setting
+// another feature away from its default has no effect.
+func Acts(n Name) bool { return acting[n] }
