@@ -5,7 +5,10 @@ package features
 //     legacy streaming does;
 //   - MCP_GRACEFUL_ERROR_HANDLING: off, a failed MCP tool call fails the
 //     call (and, unless an on-tool-error callback answers, the run) instead
-//     of answering with ADK's error object.
+//     of answering with ADK's error object;
+//   - TOOL_CONFIRMATION: off, a tool that asks for the user's confirmation
+//     (require_confirmation, or a request from the tool itself) fails the
+//     call with ADK's "Feature ... is not enabled." error.
 //
 // The others gate ADK code that agentsvc does not run (BigQuery, Spanner
 // and the other toolsets, computer use, the skill toolset, ADK's own
@@ -18,6 +21,7 @@ package features
 var acting = map[Name]bool{
 	ProgressiveSSEStreaming:  true,
 	MCPGracefulErrorHandling: true,
+	ToolConfirmation:         true,
 }
 
 // Acts reports whether feature n changes what agentsvc does; setting

@@ -110,7 +110,7 @@ func TestChanged(t *testing.T) {
 func TestActs(t *testing.T) {
 	t.Parallel()
 	for n, want := range map[features.Name]bool{features.ProgressiveSSEStreaming: true, features.MCPGracefulErrorHandling: true,
-		features.ToolConfirmation: false, features.JSONSchemaForFuncDecl: false, features.BigQueryToolset: false} {
+		features.ToolConfirmation: true, features.JSONSchemaForFuncDecl: false, features.BigQueryToolset: false} {
 		if got := features.Acts(n); got != want {
 			t.Errorf("Acts(%s) = %v, want %v", n, got, want)
 		}
