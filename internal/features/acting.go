@@ -13,11 +13,15 @@ package features
 // The others gate ADK code that agentsvc does not run (BigQuery, Spanner
 // and the other toolsets, computer use, the skill toolset, ADK's own
 // session service) or behaviour it has not taken. JSON_SCHEMA_FOR_FUNC_DECL
-// is one of these: in ADK it declares MCP tools, agent tools, load_memory,
-// load_artifacts and Python function tools with parameters_json_schema
-// (and response_json_schema) in place of the converted parameters, which
-// would change the requests agentsvc sends to the model; agentsvc keeps the
-// converted declarations, so setting it is logged as having no effect.
+// is one of these, though it would change the requests sent to the model:
+// in google-adk 1.39.1 it declares every tool built from a Python function
+// (transfer_to_agent, exit_loop, get_user_choice and the rest) from the
+// function's pydantic JSON schema, with pydantic's titles and a dedented
+// docstring, and declares MCP tools, agent tools, load_memory and
+// load_artifacts with parameters_json_schema and response_json_schema in
+// place of the converted parameters and response. agentsvc keeps the
+// declarations of the flag's default (off), so setting it is logged as
+// having no effect.
 var acting = map[Name]bool{
 	ProgressiveSSEStreaming:  true,
 	MCPGracefulErrorHandling: true,
