@@ -86,9 +86,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	flags := features.FromEnv(ctx, log, os.Environ())
 	gcfg.LegacyStreaming = !flags.Enabled(features.ProgressiveSSEStreaming)
 	for _, n := range flags.Changed() {
-		// Only PROGRESSIVE_SSE_STREAMING changes what agentsvc does; the
-		// other flags gate ADK code agentsvc does not run or has not taken.
-		if n != features.ProgressiveSSEStreaming {
+		if !features.Acts(n) {
 			log.Warn("ADK feature flag has no effect in agentsvc", "feature", string(n), "enabled", flags.Enabled(n))
 		}
 	}
@@ -117,6 +115,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		a.Runner.Artifacts = arts
 		a.Runner.MaxDepth = o.maxDepth
 		a.Runner.Telemetry = tel.engine
+		a.Runner.App.Features = flags
 	}
 	if err := addReplay(apps, o.conformanceDir, log); err != nil {
 		return err

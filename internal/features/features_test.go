@@ -106,3 +106,13 @@ func TestChanged(t *testing.T) {
 		t.Errorf("Changed = %v, want %v", got, want)
 	}
 }
+
+func TestActs(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[features.Name]bool{features.ProgressiveSSEStreaming: true, features.MCPGracefulErrorHandling: true,
+		features.ToolConfirmation: true, features.JSONSchemaForFuncDecl: false, features.BigQueryToolset: false} {
+		if got := features.Acts(n); got != want {
+			t.Errorf("Acts(%s) = %v, want %v", n, got, want)
+		}
+	}
+}

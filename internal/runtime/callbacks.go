@@ -4,6 +4,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/features"
 )
 
 // CallbackContext is what a callback sees: the invocation and the actions of
@@ -105,12 +106,18 @@ func NewToolContext(ictx *InvocationContext, callID string) *ToolContext {
 
 // RequestConfirmation asks the user to approve this call before it runs
 // (ADK's tool_context.request_confirmation): the flow then emits an
-// adk_request_confirmation call for the client to answer.
-func (t *ToolContext) RequestConfirmation(hint string, payload *structpb.Struct) {
+// adk_request_confirmation call for the client to answer. With the app's
+// TOOL_CONFIRMATION feature off nothing is asked and the error is ADK's
+// for a disabled feature, which fails the call as ADK raises it.
+func (t *ToolContext) RequestConfirmation(hint string, payload *structpb.Struct) error {
+	if !t.App().Features.Enabled(features.ToolConfirmation) {
+		return FeatureNotEnabled(features.ToolConfirmation)
+	}
 	if t.Actions.RequestedToolConfirmations == nil {
 		t.Actions.RequestedToolConfirmations = map[string]*v1.ToolConfirmation{}
 	}
 	t.Actions.RequestedToolConfirmations[t.FunctionCallID] = &v1.ToolConfirmation{Hint: hint, Payload: payload}
+	return nil
 }
 
 // RequestCredential asks the client for a credential before this call can

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/agentsvc/agentsvc/internal/features"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
@@ -100,4 +101,12 @@ func ModelAPIErrorText(err error) string {
 		detail = r
 	}
 	return strconv.Itoa(merr.HTTPStatus) + " " + merr.Status + ". " + detail
+}
+
+// FeatureNotEnabled is the error of ADK's experimental decorator when code
+// of a feature that is turned off is used: the RuntimeError ADK raises,
+// worded as Python formats its FeatureName ("FeatureName.<NAME>").
+func FeatureNotEnabled(n features.Name) error {
+	return &Error{Code: CodeFailedPrecondition, Reason: "FEATURE_NOT_ENABLED",
+		Message: "Feature FeatureName." + string(n) + " is not enabled."}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"github.com/agentsvc/agentsvc/internal/features"
 
 	"github.com/agentsvc/agentsvc/internal/memory"
 
@@ -44,6 +45,9 @@ type App struct {
 	// agents are all LLM agents (ADK 2.x leaves the path of the old
 	// workflow agents' events empty).
 	NodePaths bool
+	// Features are ADK's feature flags the app runs with; the zero value
+	// holds ADK's defaults.
+	Features features.Set
 	// Closers are what the app holds open (e.g. MCP server sessions),
 	// closed by Close.
 	Closers []io.Closer

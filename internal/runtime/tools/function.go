@@ -129,8 +129,8 @@ func (f *Function) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, e
 		return resp, nil
 	}
 	if f.cfg.RequireConfirmation {
-		if resp := Confirm(tctx, f.cfg.Name); resp != nil {
-			return resp, nil
+		if resp, err := Confirm(tctx, f.cfg.Name); resp != nil || err != nil {
+			return resp, err
 		}
 	}
 	if f.cfg.AuthConfig != nil && tctx.AuthResponse == nil {
@@ -143,18 +143,21 @@ func (f *Function) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, e
 // Confirm applies ADK's confirmation rule to a call of the named tool: with
 // no answer yet it requests one and returns the error the model sees; a
 // rejection returns ADK's rejection; an approval returns nil and the tool
-// runs.
-func Confirm(tctx *runtime.ToolContext, name string) *structpb.Struct {
+// runs. The error is a request that could not be made (see
+// [runtime.ToolContext.RequestConfirmation]).
+func Confirm(tctx *runtime.ToolContext, name string) (*structpb.Struct, error) {
 	switch {
 	case tctx.Confirmation == nil:
-		tctx.RequestConfirmation("Please approve or reject the tool call "+name+
-			"() by responding with a FunctionResponse with an expected ToolConfirmation payload.", nil)
+		if err := tctx.RequestConfirmation("Please approve or reject the tool call "+name+
+			"() by responding with a FunctionResponse with an expected ToolConfirmation payload.", nil); err != nil {
+			return nil, err
+		}
 		tctx.Actions.SkipSummarization = true
-		return errorResult("This tool call requires confirmation, please approve or reject.")
+		return errorResult("This tool call requires confirmation, please approve or reject."), nil
 	case !tctx.Confirmation.Confirmed:
-		return errorResult("This tool call is rejected.")
+		return errorResult("This tool call is rejected."), nil
 	}
-	return nil
+	return nil, nil
 }
 
 func errorResult(msg string) *structpb.Struct {

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/features"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
@@ -160,8 +161,8 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 		return resp, nil
 	}
 	if t.confirm {
-		if resp := Confirm(tctx, t.name); resp != nil {
-			return resp, nil
+		if resp, err := Confirm(tctx, t.name); resp != nil || err != nil {
+			return resp, err
 		}
 	}
 	parent := tctx.Context()
@@ -185,7 +186,9 @@ func (t *ClientTool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any,
 	if res == nil {
 		res = &ClientResult{}
 	}
-	applyActions(tctx, res.Actions)
+	if err := applyActions(tctx, res.Actions); err != nil {
+		return nil, err
+	}
 	if err := tctx.SaveArtifacts(tctx.Actions, res.Artifacts); err != nil {
 		return nil, fmt.Errorf("tools: client tool %s: %w", t.name, err)
 	}
@@ -235,10 +238,15 @@ func AuthResponseKey(auth *structpb.Struct) string {
 // and escalate when set, transfer_to_agent when named, and a confirmation
 // or credential request (requested_tool_confirmations,
 // requested_auth_configs) for the call. Other fields are not settable by a
-// client tool and are ignored.
-func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) {
+// client tool and are ignored. A confirmation request while the app's
+// TOOL_CONFIRMATION is off fails the call, as the request raises in ADK,
+// and nothing of the result is applied.
+func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) error {
 	if a == nil {
-		return
+		return nil
+	}
+	if len(a.GetRequestedToolConfirmations()) > 0 && !tctx.App().Features.Enabled(features.ToolConfirmation) {
+		return runtime.FeatureNotEnabled(features.ToolConfirmation)
 	}
 	state := tctx.State()
 	for k, v := range a.GetStateDelta().GetFields() {
@@ -255,11 +263,12 @@ func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) {
 	}
 	// A confirmation or credential request is for this call, whatever key
 	// the client used.
+	var err error
 	if c, ok := a.GetRequestedToolConfirmations()[tctx.FunctionCallID]; ok {
-		tctx.RequestConfirmation(c.GetHint(), c.GetPayload())
+		err = tctx.RequestConfirmation(c.GetHint(), c.GetPayload())
 	} else if len(a.GetRequestedToolConfirmations()) == 1 {
 		for _, c := range a.GetRequestedToolConfirmations() {
-			tctx.RequestConfirmation(c.GetHint(), c.GetPayload())
+			err = tctx.RequestConfirmation(c.GetHint(), c.GetPayload())
 		}
 	}
 	if cfg, ok := a.GetRequestedAuthConfigs()[tctx.FunctionCallID]; ok {
@@ -269,6 +278,7 @@ func applyActions(tctx *runtime.ToolContext, a *v1.EventActions) {
 			tctx.RequestCredential(cfg)
 		}
 	}
+	return err
 }
 
 // Remote is the toolset of an agent's remote tools: the tools its Agent

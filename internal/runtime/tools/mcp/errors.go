@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"syscall"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // mcpWireError is an error answer of the server.
@@ -38,22 +39,44 @@ func pointZero(d time.Duration) string {
 }
 
 // errorResponse is the function response of a failed call, as ADK's
-// McpTool words it: the server's errors (an error answer, a lost
-// connection, a timeout) as a failed MCP execution, anything else (a
-// session that could not be opened) as unexpected.
+// McpTool words it with MCP_GRACEFUL_ERROR_HANDLING on: the server's
+// errors (an error answer, a lost connection, a timeout) as a failed MCP
+// execution, anything else (a session that could not be opened) as
+// unexpected.
 func errorResponse(err error) map[string]any {
+	text, fromServer := errorText(err)
+	if fromServer {
+		return map[string]any{"error": "MCP tool execution failed: " + text}
+	}
+	return map[string]any{"error": "Unexpected error during MCP tool execution: " + text}
+}
+
+// toolError is a failed call as ADK's McpTool raises it with
+// MCP_GRACEFUL_ERROR_HANDLING off: the exception, worded as Python's str()
+// of it, fails the call; the on-tool-error callbacks may answer for it,
+// else it fails the run.
+func toolError(err error) error {
+	text, _ := errorText(err)
+	return &runtime.Error{Code: runtime.CodeUnknown, Reason: "MCP_TOOL_FAILED", Message: text, Err: err}
+}
+
+// errorText is the text of the exception ADK's McpTool meets for err, and
+// whether it is one of the server's errors (an McpError: an error answer,
+// a lost connection, a timeout) rather than another failure (a session
+// that could not be opened).
+func errorText(err error) (text string, fromServer bool) {
 	var wire *mcpWireError
 	var timeout *timeoutError
 	var conn *connectError
 	switch {
 	case errors.As(err, &conn):
 	case errors.As(err, &wire):
-		return map[string]any{"error": "MCP tool execution failed: " + wire.Message}
+		return wire.Message, true
 	case errors.As(err, &timeout):
-		return map[string]any{"error": "MCP tool execution failed: " + timeout.Error()}
+		return timeout.Error(), true
 	case errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.EPIPE), errors.Is(err, syscall.ECONNRESET):
-		return map[string]any{"error": "MCP tool execution failed: Connection closed"}
+		return "Connection closed", true
 	}
-	return map[string]any{"error": fmt.Sprintf("Unexpected error during MCP tool execution: %v", err)}
+	return err.Error(), false
 }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/features"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
@@ -126,21 +127,29 @@ func schemaMap(v any) map[string]any {
 }
 
 // Run implements [runtime.Tool]: calls the tool and answers with its
-// result as ADK renders it, or with ADK's error object when the call
-// fails. Only the invocation's end is an error.
+// result as ADK renders it. A failed call is answered with ADK's error
+// object while the app's MCP_GRACEFUL_ERROR_HANDLING is on (the default);
+// with it off the failure is the call's error, as ADK raises it. The
+// invocation's end is always an error.
+//
+// With the flag off ADK also stops watching a streamable HTTP session's
+// transport, so that a crashed transport hangs the call until the read
+// timeout; a failed session here fails the call at once either way.
 func (t *Tool) Run(tctx *runtime.ToolContext, args *structpb.Struct) (any, error) {
 	ctx := tctx.Context()
+	graceful := tctx.App().Features.Enabled(features.MCPGracefulErrorHandling)
 	res, err := t.server.Call(ctx, t.mcpName, args.AsMap())
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	if err == nil {
+		var out map[string]any
+		if out, err = render(res); err == nil {
+			return out, nil
 		}
-		t.server.log.Warn("mcp tool call failed", "tool", t.mcpName, "err", err)
-		return errorResponse(err), nil
+	} else if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	out, err := render(res)
-	if err != nil {
-		return errorResponse(err), nil
+	t.server.log.Warn("mcp tool call failed", "tool", t.mcpName, "err", err)
+	if !graceful {
+		return nil, toolError(err)
 	}
-	return out, nil
+	return errorResponse(err), nil
 }
