@@ -2,6 +2,7 @@ package contents
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -22,30 +23,13 @@ import (
 // its own earlier turn (role "model" when the summary has no role) rather
 // than as another agent's words.
 func applyCompaction(events []*v1.Event, agentName string) []*v1.Event {
-	type window struct {
-		index      int
-		start, end float64
-	}
 	var windows []window
 	for i, e := range events {
 		if c := e.GetActions().GetCompaction(); c != nil && c.GetCompactedContent() != nil {
 			windows = append(windows, window{i, c.GetStartTimestamp(), c.GetEndTimestamp()})
 		}
 	}
-	active := windows[:0:0]
-	for _, w := range windows {
-		subsumed := false
-		for _, o := range windows {
-			if o.index != w.index && o.start <= w.start && o.end >= w.end &&
-				(o.start < w.start || o.end > w.end || o.index > w.index) {
-				subsumed = true
-				break
-			}
-		}
-		if !subsumed {
-			active = append(active, w)
-		}
-	}
+	active := liveWindows(windows)
 
 	type placed struct {
 		at    float64
@@ -53,22 +37,14 @@ func applyCompaction(events []*v1.Event, agentName string) []*v1.Event {
 		event *v1.Event
 	}
 	items := make([]placed, 0, len(events))
-	for _, w := range active {
+	for _, w := range active.windows {
 		items = append(items, placed{w.end, w.index, summaryEvent(events[w.index], agentName)})
 	}
 	for i, e := range events {
 		if e.GetActions().GetCompaction() != nil {
 			continue
 		}
-		ts := e.GetTimestamp()
-		covered := false
-		for _, w := range active {
-			if w.start <= ts && ts <= w.end {
-				covered = true
-				break
-			}
-		}
-		if !covered {
+		if ts := e.GetTimestamp(); !active.covers(ts) {
 			items = append(items, placed{ts, i, e})
 		}
 	}
@@ -83,6 +59,61 @@ func applyCompaction(events []*v1.Event, agentName string) []*v1.Event {
 		out[i] = it.event
 	}
 	return out
+}
+
+// window is the range of a compaction event at index.
+type window struct {
+	index      int
+	start, end float64
+}
+
+// windowSet is the compactions that stand in for their ranges, by start,
+// with the largest end among each prefix.
+type windowSet struct {
+	windows []window
+	maxEnd  []float64
+}
+
+// liveWindows returns the windows that no other one subsumes: a window
+// lies within another when that one starts no later and ends no earlier,
+// the later event winning between equal ranges. Sorted by start, then by
+// end and index descending, a window is subsumed exactly when an earlier
+// one in that order ends at or after it, so one pass decides (n log n
+// rather than ADK's pairwise check, with the same answer).
+func liveWindows(windows []window) windowSet {
+	order := slices.Clone(windows)
+	slices.SortFunc(order, func(a, b window) int {
+		if c := cmp.Compare(a.start, b.start); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.end, a.end); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.index, a.index)
+	})
+	var set windowSet
+	top := math.Inf(-1) // the largest end so far
+	for _, w := range order {
+		if w.end <= top {
+			continue
+		}
+		top = w.end
+		set.windows = append(set.windows, w)
+		set.maxEnd = append(set.maxEnd, top)
+	}
+	return set
+}
+
+// covers reports whether ts falls within one of the windows, bounds
+// included.
+func (s windowSet) covers(ts float64) bool {
+	n, _ := slices.BinarySearchFunc(s.windows, ts, func(w window, ts float64) int {
+		if w.start <= ts {
+			return -1
+		}
+		return 1
+	})
+	return n > 0 && s.maxEnd[n-1] >= ts
 }
 
 // summaryEvent is the event that stands in for a compaction's range.
