@@ -3,6 +3,7 @@ module github.com/agentsvc/agentsvc
 go 1.26.0
 
 require (
+	github.com/a2aproject/a2a-go v0.3.3
 	github.com/aws/smithy-go v1.28.1
 	github.com/emicklei/dot v1.6.2
 	github.com/go-jose/go-jose/v4 v4.1.5

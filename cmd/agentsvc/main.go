@@ -74,6 +74,10 @@ type options struct {
 	traceBuffer int
 	// devUI is the folder of ADK's web UI, served at /dev-ui/ when set.
 	devUI string
+	// a2a serves every app as an A2A agent; a2aURL is the public URL its
+	// agent cards name.
+	a2a    bool
+	a2aURL string
 	// conformanceDir turns on ADK's conformance replay (see package conformance).
 	conformanceDir string
 	toolTimeout    time.Duration
@@ -143,6 +147,8 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")
 	fs.IntVar(&o.traceBuffer, "trace-buffer", 0, "keep the last N finished spans in memory and serve them on the dev UI's trace routes (/dev/apps/{app}/debug/trace/...); 0 turns it off")
 	fs.StringVar(&o.devUI, "dev-ui", "", "serve ADK's web UI from this folder (make dev-ui installs it into .tools/dev-ui) at /dev-ui/ on the REST listener; off when empty")
+	fs.BoolVar(&o.a2a, "a2a", false, "serve every app as an A2A agent at /a2a/{app_name} on the REST listener, its agent card at /a2a/{app_name}/.well-known/agent-card.json, as ADK's api_server --a2a does")
+	fs.StringVar(&o.a2aURL, "a2a-url", "", "the service's public URL (scheme://host[:port]) that agent cards name; empty derives it from each card request's Host")
 	fs.StringVar(&o.conformanceDir, "conformance-dir", "", "answer ADK's conformance protocol (_adk_replay_config in a run's state delta) from case directories under this directory; for tests only, off when empty")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics (Prometheus text) on this address instead of the REST listener")
 	fs.IntVar(&o.maxRequestBytes, "max-request-bytes", server.DefaultMaxRequestBytes, "largest REST request body and received gRPC message, in bytes; a REST body over it is answered 413")

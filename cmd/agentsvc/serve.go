@@ -195,6 +195,9 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		}
 		httpOpts = append(httpOpts, server.WithDevUI(ui))
 	}
+	if o.a2a {
+		httpOpts = append(httpOpts, server.WithA2A(strings.TrimRight(o.a2aURL, "/")))
+	}
 	handler, err := srv.HTTPHandler(ctx, ready.serving, httpOpts...)
 	if err != nil {
 		return err

@@ -26,6 +26,7 @@ func TestEngineImportsNoService(t *testing.T) {
 			strings.HasPrefix(dep, "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"),
 			strings.HasPrefix(dep, "github.com/agentsvc/agentsvc/internal/server"),
 			strings.HasPrefix(dep, "go.opentelemetry.io/otel/sdk"),
+			strings.HasPrefix(dep, "github.com/a2aproject/a2a-go"),
 			strings.HasPrefix(dep, "go.opentelemetry.io/otel/exporters"),
 			// Model SDKs stay in their adapters (e.g. Gemini's context
 			// caching lives in models/gemini, the engine only carries its

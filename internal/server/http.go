@@ -100,6 +100,13 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	}
 	routes = append(routes, h.graphRoutes()...)
 	routes = append(routes, handlerRoute{"GET", "/dev/apps/{app_name}/build_graph", h.buildGraph})
+	if cfg.a2a {
+		a2aRoutes, err := s.a2aRoutes(cfg.a2aBaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("server: a2a: %w", err)
+		}
+		routes = append(routes, a2aRoutes...)
+	}
 	if cfg.traces != nil {
 		// Registered after the 501 routes, so that they win.
 		routes = append(routes, h.traceRoutes(cfg.traces)...)

@@ -38,6 +38,8 @@ type httpConfig struct {
 	metrics         http.Handler
 	devUI           fs.FS
 	traces          *tracebuffer.Buffer
+	a2a             bool
+	a2aBaseURL      string
 }
 
 type httpOptionFunc func(*httpConfig)

@@ -1,0 +1,98 @@
+package a2a
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/a2aproject/a2a-go/a2asrv"
+
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+)
+
+// CardPath is where an app's agent card is served below its RPC path, as
+// ADK's api_server --a2a serves it.
+const CardPath = "/.well-known/agent-card.json"
+
+// Config configures a [Service].
+type Config struct {
+	// Apps are the apps served, each at "/a2a/<name>".
+	Apps []*api.App
+	// Invoker runs their invocations.
+	Invoker Invoker
+	// BaseURL is the service's public URL, which agent cards name; empty
+	// derives it from each card request's scheme and Host.
+	BaseURL string
+	// MaxTasks bounds the tasks kept per app; default [DefaultMaxTasks].
+	MaxTasks int
+	Logger   *slog.Logger
+}
+
+// Service serves apps as A2A agents. Safe for concurrent use.
+type Service struct {
+	baseURL string
+	apps    map[string]*servedApp
+}
+
+type servedApp struct {
+	info *api.App
+	rpc  http.Handler
+}
+
+// NewService returns the A2A agents of cfg.Apps.
+func NewService(cfg Config) (*Service, error) {
+	if cfg.Invoker == nil {
+		return nil, fmt.Errorf("a2a: an invoker is required")
+	}
+	if cfg.MaxTasks <= 0 {
+		cfg.MaxTasks = DefaultMaxTasks
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Service{baseURL: cfg.BaseURL, apps: map[string]*servedApp{}}
+	for _, app := range cfg.Apps {
+		exec := &executor{app: app.GetName(), invoker: cfg.Invoker, now: time.Now}
+		h := a2asrv.NewHandler(exec,
+			a2asrv.WithTaskStore(newTaskStore(cfg.MaxTasks, cfg.Invoker.User)),
+			a2asrv.WithLogger(log))
+		s.apps[app.GetName()] = &servedApp{info: app, rpc: a2asrv.NewJSONRPCHandler(h)}
+	}
+	return s, nil
+}
+
+// Has reports whether app is served.
+func (s *Service) Has(app string) bool { return s.apps[app] != nil }
+
+// ServeRPC answers an A2A JSON-RPC request to app: message/send,
+// message/stream (server-sent events), tasks/get, tasks/resubscribe;
+// tasks/cancel is unsupported, as in ADK. The caller bounds the body.
+func (s *Service) ServeRPC(w http.ResponseWriter, r *http.Request, app string) {
+	a := s.apps[app]
+	if a == nil {
+		http.NotFound(w, r)
+		return
+	}
+	a.rpc.ServeHTTP(w, r)
+}
+
+// ServeCard answers app's agent card, built from its root agent by
+// [BuildCard] with "<base URL>/a2a/<app>" as its URL.
+func (s *Service) ServeCard(w http.ResponseWriter, r *http.Request, app string) {
+	a := s.apps[app]
+	if a == nil {
+		http.NotFound(w, r)
+		return
+	}
+	base := s.baseURL
+	if base == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + r.Host
+	}
+	a2asrv.NewStaticAgentCardHandler(BuildCard(a.info.GetRootAgent(), base+"/a2a/"+app)).ServeHTTP(w, r)
+}

@@ -1,0 +1,130 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/a2a"
+	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+)
+
+// a2aPrefix is where ADK's api_server --a2a serves each app.
+const a2aPrefix = "/a2a/"
+
+// WithA2A serves every app as an A2A agent, as ADK's api_server --a2a
+// does: JSON-RPC at POST /a2a/{app_name} and the agent card at GET
+// /a2a/{app_name}/.well-known/agent-card.json, behind the same guard,
+// authentication and body limits as the other routes. baseURL is the
+// service's public URL the cards name; empty derives it from each card
+// request.
+func WithA2A(baseURL string) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.a2a, c.a2aBaseURL = true, baseURL })
+}
+
+// a2aRoutes are the A2A routes of every app.
+func (s *Server) a2aRoutes(baseURL string) ([]handlerRoute, error) {
+	infos := make([]*api.App, 0, len(s.apps))
+	for _, a := range s.apps {
+		infos = append(infos, a.Info)
+	}
+	sort.Slice(infos, func(i, j int) bool { return infos[i].GetName() < infos[j].GetName() })
+	svc, err := a2a.NewService(a2a.Config{Apps: infos, Invoker: a2aInvoker{s}, BaseURL: baseURL, Logger: s.log})
+	if err != nil {
+		return nil, err
+	}
+	return []handlerRoute{
+		{"POST", a2aPrefix + "{app_name}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+			svc.ServeRPC(w, r, p["app_name"])
+		}},
+		{"GET", a2aPrefix + "{app_name}" + a2a.CardPath, func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+			svc.ServeCard(w, r, p["app_name"])
+		}},
+	}, nil
+}
+
+// a2aInvoker runs A2A messages as invocations, with the checks of Run.
+type a2aInvoker struct{ s *Server }
+
+// User implements [a2a.Invoker].
+func (a a2aInvoker) User(ctx context.Context) string {
+	if a.s.authn == nil {
+		return ""
+	}
+	id, _ := auth.FromContext(ctx)
+	return id.Subject
+}
+
+// Start implements [a2a.Invoker]: the request is checked as a run before
+// its session (the A2A context's) is created, so that a refused message
+// stores nothing.
+func (a a2aInvoker) Start(ctx context.Context, req a2a.Request) (a2a.Run, error) {
+	s := a.s
+	run := &api.RunRequest{
+		AppName: req.AppName, UserId: req.UserID, SessionId: req.SessionID, NewMessage: req.NewMessage,
+		RunConfig: &api.RunConfig{CustomMetadata: req.CustomMetadata},
+	}
+	if err := a.precheck(ctx, run); err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
+	if err := a.ensureSession(ctx, run); err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
+	inv, err := s.start(ctx, "", run, nil)
+	if err != nil {
+		return nil, toStatus(ctx, s.log, err)
+	}
+	return func(ctx context.Context, send func(*v1.Event) error) error {
+		if err := inv.run(ctx, send); err != nil {
+			return toStatus(ctx, s.log, err)
+		}
+		return nil
+	}, nil
+}
+
+func (a a2aInvoker) precheck(ctx context.Context, req *api.RunRequest) error {
+	s := a.s
+	if err := validateRunRequest(req); err != nil {
+		return err
+	}
+	if len(req.GetNewMessage().GetParts()) == 0 {
+		return invalid("new_message must have at least one part")
+	}
+	if err := s.checkRunRequest("", req); err != nil {
+		return err
+	}
+	if _, err := s.app(req.AppName); err != nil {
+		return err
+	}
+	return s.authorize(ctx, req.UserId)
+}
+
+// ensureSession creates the A2A context's session when missing, as ADK's
+// executor does, under CreateSession's limits.
+func (a a2aInvoker) ensureSession(ctx context.Context, req *api.RunRequest) error {
+	s := a.s
+	_, err := s.sessions.Get(ctx, sessions.GetRequest{AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId,
+		NumRecentEvents: 1})
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, sessions.ErrNotFound) {
+		return fmt.Errorf("server: a2a session: %w", err)
+	}
+	if err := s.limitUser(req.AppName, req.UserId); err != nil {
+		return err
+	}
+	if err := s.checkUserSessions(ctx, req.AppName, req.UserId); err != nil {
+		return err
+	}
+	_, err = s.sessions.Create(ctx, sessions.CreateRequest{AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId})
+	if err != nil && !errors.Is(err, sessions.ErrAlreadyExists) {
+		return fmt.Errorf("server: a2a session: %w", err)
+	}
+	return nil
+}
