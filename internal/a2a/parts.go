@@ -183,3 +183,15 @@ func fromDataPart(p a2a.DataPart) (*v1.Part, error) {
 	data = append(append(append(data, dataPartStartTag...), b...), dataPartEndTag...)
 	return &v1.Part{InlineData: &v1.Blob{MimeType: dataPartMIME, Data: data}}, nil
 }
+
+// PartToA2A converts a content part to its A2A form as ADK's
+// convert_genai_part_to_a2a_part does.
+func PartToA2A(p *v1.Part) a2a.Part { return toA2APart(p) }
+
+// PartFromA2A converts an A2A part to a content part as ADK's
+// convert_a2a_part_to_genai_part does.
+func PartFromA2A(p a2a.Part) (*v1.Part, error) { return fromA2APart(p) }
+
+// LongRunningKey is the metadata key of a data part that holds a
+// long-running function call.
+const LongRunningKey = metaLongRunning

@@ -76,6 +76,9 @@ func onlyLLMAgents(c *AgentConfig) bool {
 
 func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	fail := func(field string, err error) error { return fmt.Errorf("%s: %s: %w", c.file, field, err) }
+	if c.AgentClass == remoteA2aClass {
+		return buildRemoteA2a(c)
+	}
 	if c.AgentClass != "LlmAgent" {
 		return buildWorkflow(c)
 	}

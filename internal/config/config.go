@@ -53,7 +53,10 @@ type AgentConfig struct {
 	Planner                  *PlannerRef      `yaml:"planner"`
 	// RetryConfig retries the agent's failed model calls (ADK 2.x's
 	// RetryConfig); LlmAgent only.
-	RetryConfig *RetrySettings       `yaml:"retry_config"`
+	RetryConfig *RetrySettings `yaml:"retry_config"`
+	// AgentCard and Timeout configure a RemoteA2aAgent (remotea2a.go).
+	AgentCard   string               `yaml:"agent_card"`
+	Timeout     float64              `yaml:"timeout"`
 	Extra       map[string]any       `yaml:",inline"`
 	subAgents   []*AgentConfig       // resolved SubAgents
 	agentTools  map[int]*AgentConfig // resolved AgentTool agents, by tools index
@@ -238,9 +241,9 @@ func (c *AgentConfig) validate() error {
 		c.AgentClass = "LlmAgent"
 	}
 	switch c.AgentClass {
-	case "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent":
+	case "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", remoteA2aClass:
 	default:
-		return fmt.Errorf("agent_class: %q is not one of LlmAgent, SequentialAgent, ParallelAgent, LoopAgent", c.AgentClass)
+		return fmt.Errorf("agent_class: %q is not one of LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, RemoteA2aAgent", c.AgentClass)
 	}
 	if c.Name == "" {
 		return errors.New("name: required")
@@ -258,6 +261,9 @@ func (c *AgentConfig) validate() error {
 	}
 	if c.MaxIterations < 0 {
 		return errors.New("max_iterations: must not be negative")
+	}
+	if err := c.validateRemoteA2a(); err != nil {
+		return err
 	}
 	if c.RetryConfig != nil {
 		if c.AgentClass != "LlmAgent" {

@@ -143,3 +143,10 @@ func presentOtherAgent(author string, c *v1.Content) (*v1.Content, bool) {
 	}
 	return &v1.Content{Role: "user", Parts: parts}, true
 }
+
+// PresentOtherAgent is ADK's _present_other_agent_message for a content
+// another agent wrote (see presentOtherAgent); false when nothing would
+// remain.
+func PresentOtherAgent(author string, c *v1.Content) (*v1.Content, bool) {
+	return presentOtherAgent(author, c)
+}

@@ -1,0 +1,233 @@
+// Package remote is ADK's RemoteA2aAgent: an agent of the tree that runs
+// elsewhere, reached over A2A through its agent card.
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2aclient"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// DefaultTimeout is ADK's DEFAULT_TIMEOUT for a remote agent's requests.
+const DefaultTimeout = 600 * time.Second
+
+// metaPrefix is ADK's A2A_METADATA_PREFIX for the custom metadata of the
+// events a remote agent yields.
+const metaPrefix = "a2a:"
+
+// Config configures an [Agent].
+type Config struct {
+	Name        string
+	Description string
+	// AgentCard is the card's URL (http or https).
+	AgentCard string
+	// Timeout bounds each request: the card's fetch and each message;
+	// default [DefaultTimeout].
+	Timeout time.Duration
+	// HTTPClient sends the requests; nil uses a client of its own. Its
+	// responses are bounded by [MaxResponseBytes] either way.
+	HTTPClient *http.Client
+	SubAgents  []runtime.Agent
+	Callbacks  runtime.AgentCallbacks
+}
+
+// Agent is ADK's RemoteA2aAgent (its default, legacy path): it resolves
+// the agent card once, on first run, sends the conversation since its
+// last answer as one A2A message (message/send) in the A2A context of
+// that answer, and yields the answer as an event. Safe for concurrent
+// invocations.
+type Agent struct {
+	cfg    Config
+	client *http.Client
+
+	mu     sync.Mutex
+	card   *a2a.AgentCard
+	remote *a2aclient.Client
+}
+
+var _ runtime.Agent = (*Agent)(nil)
+
+// New returns the agent; the card is fetched on the first run.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Name == "" {
+		return nil, errors.New("remote: name is required")
+	}
+	if err := checkCardURL(cfg.AgentCard); err != nil {
+		return nil, err
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	base := cfg.HTTPClient
+	if base == nil {
+		base = &http.Client{}
+	}
+	rt := base.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	client := &http.Client{Transport: limitedTransport{next: rt, max: MaxResponseBytes}, Timeout: cfg.Timeout,
+		CheckRedirect: base.CheckRedirect, Jar: base.Jar}
+	return &Agent{cfg: cfg, client: client}, nil
+}
+
+// Name implements [runtime.Agent].
+func (a *Agent) Name() string { return a.cfg.Name }
+
+// Description implements [runtime.Agent].
+func (a *Agent) Description() string { return a.cfg.Description }
+
+// SubAgents implements [runtime.Agent].
+func (a *Agent) SubAgents() []runtime.Agent { return a.cfg.SubAgents }
+
+// Callbacks implements [runtime.Agent].
+func (a *Agent) Callbacks() *runtime.AgentCallbacks { return &a.cfg.Callbacks }
+
+// resolve fetches and checks the card once, and builds the client.
+func (a *Agent) resolve(ctx context.Context) (*a2aclient.Client, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.remote != nil {
+		return a.remote, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
+	defer cancel()
+	card, err := fetchCard(ctx, a.client, a.cfg.AgentCard)
+	if err != nil {
+		return nil, fmt.Errorf("Failed to initialize remote A2A agent %s: %w", a.cfg.Name, err)
+	}
+	remote, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithJSONRPCTransport(a.client))
+	if err != nil {
+		return nil, fmt.Errorf("Failed to initialize remote A2A agent %s: %w", a.cfg.Name, err)
+	}
+	a.card, a.remote = card, remote
+	return remote, nil
+}
+
+// Run implements [runtime.Agent]: ADK's _run_async_impl.
+func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error] {
+	return func(yield func(*v1.Event, error) bool) {
+		ctx := ictx.Context()
+		remote, err := a.resolve(ctx)
+		if err != nil {
+			ev := ictx.NewEvent()
+			ev.ErrorMessage = "Failed to initialize remote A2A agent: " + err.Error()
+			yield(ev, nil)
+			return
+		}
+		parts, contextID := a.messageParts(ictx.Events())
+		if len(parts) == 0 {
+			ev := ictx.NewEvent()
+			ev.Content = &v1.Content{}
+			yield(ev, nil)
+			return
+		}
+		msg := a2a.NewMessage(a2a.MessageRoleUser, parts...)
+		msg.ContextID = contextID
+		sendCtx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
+		res, err := remote.SendMessage(sendCtx, &a2a.MessageSendParams{Message: msg})
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				yield(nil, ctx.Err())
+				return
+			}
+			text := "A2A request failed: " + err.Error()
+			ev := ictx.NewEvent()
+			ev.ErrorMessage = text
+			ev.CustomMetadata = metadata(map[string]any{metaPrefix + "request": dump(msg), metaPrefix + "error": text})
+			yield(ev, nil)
+			return
+		}
+		yield(a.responseEvent(ictx, msg, res), nil)
+	}
+}
+
+// responseEvent is ADK's _handle_a2a_response for a blocking send: the
+// task's last artifact (else its status message, else its last history
+// message), thoughts while the task still works, or the message answered.
+func (a *Agent) responseEvent(ictx *runtime.InvocationContext, req *a2a.Message, res a2a.SendMessageResult) *v1.Event {
+	ev := ictx.NewEvent()
+	meta := map[string]any{metaPrefix + "request": dump(req), metaPrefix + "response": dump(res)}
+	switch r := res.(type) {
+	case *a2a.Task:
+		var m *a2a.Message
+		switch {
+		case len(r.Artifacts) > 0:
+			m = &a2a.Message{Role: a2a.MessageRoleAgent, Parts: r.Artifacts[len(r.Artifacts)-1].Parts}
+		case r.Status.Message != nil && len(r.Status.Message.Parts) > 0:
+			m = r.Status.Message
+		case len(r.History) > 0:
+			m = r.History[len(r.History)-1]
+		}
+		if m != nil {
+			fillFromMessage(ev, m)
+			if r.Status.State == a2a.TaskStateSubmitted || r.Status.State == a2a.TaskStateWorking {
+				for _, p := range ev.GetContent().GetParts() {
+					p.Thought = true
+				}
+			}
+		}
+		meta[metaPrefix+"task_id"] = string(r.ID)
+		if r.ContextID != "" {
+			meta[metaPrefix+"context_id"] = r.ContextID
+		}
+	case *a2a.Message:
+		fillFromMessage(ev, r)
+		if r.ContextID != "" {
+			meta[metaPrefix+"context_id"] = r.ContextID
+		}
+	}
+	ev.CustomMetadata = metadata(meta)
+	return ev
+}
+
+// fillFromMessage is ADK's convert_a2a_message_to_event: the parts that
+// convert, as the model's content, and the ids of long-running calls.
+func fillFromMessage(ev *v1.Event, m *a2a.Message) {
+	content := &v1.Content{Role: "model", Parts: []*v1.Part{}}
+	for _, p := range m.Parts {
+		part, err := a2aPartFromA2A(p)
+		if err != nil {
+			continue
+		}
+		if meta := p.Meta(); meta[longRunningKey] == true && part.GetFunctionCall() != nil {
+			ev.LongRunningToolIds = append(ev.LongRunningToolIds, part.GetFunctionCall().GetId())
+		}
+		content.Parts = append(content.Parts, part)
+	}
+	ev.Content = content
+}
+
+// dump is a value as its JSON object, ADK's model_dump(by_alias=True).
+func dump(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+func metadata(m map[string]any) *structpb.Struct {
+	s, err := structpb.NewStruct(m)
+	if err != nil {
+		return nil
+	}
+	return s
+}

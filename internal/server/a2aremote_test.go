@@ -1,0 +1,61 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
+	"github.com/agentsvc/agentsvc/internal/server"
+	"github.com/agentsvc/agentsvc/internal/sessions"
+)
+
+// TestRemoteA2aAgentCallsServedApp: an app whose sub-agent is a
+// RemoteA2aAgent calls another server's app over A2A: the answer comes
+// back as the remote agent's event with ADK's a2a: metadata, and the next
+// turn reuses the A2A context, so the remote app sees one conversation.
+func TestRemoteA2aAgentCallsServedApp(t *testing.T) {
+	t.Parallel()
+	served := newFixture(t, withoutGRPC(), withApp(helpApp))
+	ts := served.serveHTTP(t, server.WithA2A(""))
+	front := fstest.MapFS{
+		"front/root_agent.yaml": {Data: []byte("agent_class: SequentialAgent\nname: front\nsub_agents:\n  - config_path: remote.yaml\n")},
+		"front/remote.yaml": {Data: []byte("agent_class: RemoteA2aAgent\nname: helper\ndescription: Answers.\nagent_card: " +
+			ts.URL + "/a2a/help/.well-known/agent-card.json\ntimeout: 30\n")},
+	}
+	caller := newFixture(t, withApp(front))
+	ctx := testContext(t)
+	sess, err := caller.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: "front", UserId: userID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := sess.GetSession().GetId()
+	served.model.Enqueue(et.Text("Sunny."), et.Text("Rain tomorrow."))
+
+	events, err := caller.run(ctx, &api.RunRequest{AppName: "front", UserId: userID, SessionId: sid, NewMessage: et.UserText("Weather?")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 1 || events[0].GetAuthor() != "helper" || events[0].GetContent().GetParts()[0].GetText() != "Sunny." {
+		t.Fatalf("events = %v", et.Events(events))
+	}
+	meta := events[0].GetCustomMetadata().GetFields()
+	for _, k := range []string{"a2a:task_id", "a2a:context_id", "a2a:request", "a2a:response"} {
+		if _, ok := meta[k]; !ok {
+			t.Errorf("custom_metadata lacks %s: %v", k, meta)
+		}
+	}
+	contextID := meta["a2a:context_id"].GetStringValue()
+
+	if _, err := caller.run(ctx, &api.RunRequest{AppName: "front", UserId: userID, SessionId: sid, NewMessage: et.UserText("And tomorrow?")}); err != nil {
+		t.Fatal(err)
+	}
+	remote, err := served.store.Get(ctx, sessions.GetRequest{AppName: "help", UserID: "A2A_USER_" + contextID, SessionID: contextID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(et.Events(remote.Events), " | "), "user: Weather? | help_agent: Sunny. | user: And tomorrow? | help_agent: Rain tomorrow."; got != want {
+		t.Fatalf("remote session = %q\nwant %q", got, want)
+	}
+}
