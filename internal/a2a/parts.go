@@ -175,7 +175,7 @@ func fromDataPart(p a2a.DataPart) (*v1.Part, error) {
 	case typeExecutableCode:
 		return &v1.Part{ExecutableCode: &v1.ExecutableCode{Language: str("language"), Code: str("code")}}, nil
 	}
-	b, err := json.Marshal(p)
+	b, err := dataPartJSON(p)
 	if err != nil {
 		return nil, fmt.Errorf("data part: %w", err)
 	}
@@ -195,3 +195,21 @@ func PartFromA2A(p a2a.Part) (*v1.Part, error) { return fromA2APart(p) }
 // LongRunningKey is the metadata key of a data part that holds a
 // long-running function call.
 const LongRunningKey = metaLongRunning
+
+// dataPartJSON writes a data part as pydantic dumps it: data, kind, then
+// metadata when set (keys within data sorted).
+func dataPartJSON(p a2a.DataPart) ([]byte, error) {
+	data, err := json.Marshal(p.Data)
+	if err != nil {
+		return nil, err
+	}
+	b := append(append([]byte(`{"data":`), data...), `,"kind":"data"`...)
+	if p.Metadata != nil {
+		meta, err := json.Marshal(p.Metadata)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"metadata":`...), meta...)
+	}
+	return append(b, '}'), nil
+}
