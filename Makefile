@@ -149,6 +149,10 @@ fuzz: ## Every fuzz target for FUZZTIME each (default 5s).
 integration: ## End-to-end tests against the built binaries, with a private Redis and Redis Cluster.
 	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 ./integration/
 
+.PHONY: test-a2a
+test-a2a: ## adk-python's RemoteA2aAgent (pinned, in .tools/a2a-venv) against an app served with --a2a.
+	scripts/with-a2a-venv.sh go test -count=1 -run 'A2A' ./integration/
+
 .PHONY: test-browser
 test-browser: ## ADK's web UI in headless Chromium against agentsvc --dev-ui (screenshots in .test-out/browser).
 	integration/browser/run.sh
