@@ -195,7 +195,13 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		}
 		httpOpts = append(httpOpts, server.WithDevUI(ui))
 	}
+	if o.a2aURL != "" && !o.a2a {
+		return errors.New("--a2a-url: only applies with --a2a")
+	}
 	if o.a2a {
+		if err := server.CheckA2AURL(o.a2aURL); err != nil {
+			return fmt.Errorf("--a2a-url: %w", err)
+		}
 		httpOpts = append(httpOpts, server.WithA2A(strings.TrimRight(o.a2aURL, "/")))
 	}
 	handler, err := srv.HTTPHandler(ctx, ready.serving, httpOpts...)

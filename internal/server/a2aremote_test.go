@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -57,5 +59,31 @@ func TestRemoteA2aAgentCallsServedApp(t *testing.T) {
 	}
 	if got, want := strings.Join(et.Events(remote.Events), " | "), "user: Weather? | help_agent: Sunny. | user: And tomorrow? | help_agent: Rain tomorrow."; got != want {
 		t.Fatalf("remote session = %q\nwant %q", got, want)
+	}
+}
+
+// TestRemoteA2aAgentUnreachableCard: a card that cannot be fetched ends the
+// remote agent's turn with ADK's error event, not a failed invocation.
+func TestRemoteA2aAgentUnreachableCard(t *testing.T) {
+	t.Parallel()
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	front := fstest.MapFS{
+		"front/root_agent.yaml": {Data: []byte("agent_class: SequentialAgent\nname: front\nsub_agents:\n  - config_path: remote.yaml\n")},
+		"front/remote.yaml":     {Data: []byte("agent_class: RemoteA2aAgent\nname: helper\nagent_card: " + gone.URL + "/card.json\ntimeout: 5\n")},
+	}
+	caller := newFixture(t, withApp(front))
+	ctx := testContext(t)
+	sess, err := caller.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: "front", UserId: userID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := caller.run(ctx, &api.RunRequest{AppName: "front", UserId: userID, SessionId: sess.GetSession().GetId(), NewMessage: et.UserText("Hi")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Failed to initialize remote A2A agent: Failed to initialize remote A2A agent helper: Failed to resolve AgentCard from URL "
+	if len(events) != 1 || events[0].GetAuthor() != "helper" || !strings.HasPrefix(events[0].GetErrorMessage(), want) {
+		t.Fatalf("events = %v", events)
 	}
 }

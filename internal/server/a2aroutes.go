@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -25,6 +26,19 @@ const a2aPrefix = "/a2a/"
 // request.
 func WithA2A(baseURL string) HTTPOption {
 	return httpOptionFunc(func(c *httpConfig) { c.a2a, c.a2aBaseURL = true, baseURL })
+}
+
+// CheckA2AURL reports whether u can be the public URL of [WithA2A]:
+// empty, or an http or https URL of a host without query or fragment.
+func CheckA2AURL(u string) error {
+	if u == "" {
+		return nil
+	}
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.RawQuery != "" || p.Fragment != "" {
+		return fmt.Errorf("%q is not an http or https URL of a host", u)
+	}
+	return nil
 }
 
 // a2aRoutes are the A2A routes of every app.

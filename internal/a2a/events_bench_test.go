@@ -1,0 +1,30 @@
+package a2a
+
+import (
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
+
+// BenchmarkToA2AEvents converts a model event with text and a function
+// call, as each event of a served invocation is, and aggregates it.
+func BenchmarkToA2AEvents(b *testing.B) {
+	args, _ := structpb.NewStruct(map[string]any{"city": "Paris", "days": 3.0})
+	ev := &v1.Event{Id: "e1", InvocationId: "i1", Author: "agent", Content: &v1.Content{Role: "model", Parts: []*v1.Part{
+		{Text: "Let me check."}, {FunctionCall: &v1.FunctionCall{Id: "c1", Name: "get_weather", Args: args}},
+	}}, Actions: &v1.EventActions{}}
+	s := session{appName: "app", userID: "u", sessionID: "s"}
+	info := &a2a.Task{ID: "t", ContextID: "c"}
+	now := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		g := newAggregator()
+		for _, u := range toA2AEvents(s, info, ev, now) {
+			g.process(u)
+		}
+	}
+}
