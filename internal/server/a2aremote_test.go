@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
@@ -85,5 +86,54 @@ func TestRemoteA2aAgentUnreachableCard(t *testing.T) {
 	const want = "Failed to initialize remote A2A agent: Failed to initialize remote A2A agent helper: Failed to resolve AgentCard from URL "
 	if len(events) != 1 || events[0].GetAuthor() != "helper" || !strings.HasPrefix(events[0].GetErrorMessage(), want) {
 		t.Fatalf("events = %v", events)
+	}
+}
+
+// TestRemoteA2aAgentInputRequired: a remote task that waits for input
+// leaves its long-running call in the caller's session; the user's answer
+// goes back to the same task and context, and the remote app finishes.
+func TestRemoteA2aAgentInputRequired(t *testing.T) {
+	t.Parallel()
+	served := newFixture(t, withoutGRPC(), withApp(helpApp))
+	ts := served.serveHTTP(t, server.WithA2A(""))
+	front := fstest.MapFS{
+		"front/root_agent.yaml": {Data: []byte("agent_class: SequentialAgent\nname: front\nsub_agents:\n  - config_path: remote.yaml\n")},
+		"front/remote.yaml": {Data: []byte("agent_class: RemoteA2aAgent\nname: helper\nagent_card: " +
+			ts.URL + "/a2a/help/.well-known/agent-card.json\n")},
+	}
+	caller := newFixture(t, withApp(front))
+	ctx := testContext(t)
+	sess, err := caller.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: "front", UserId: userID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := sess.GetSession().GetId()
+	served.model.Enqueue(et.Call("get_user_choice", `{"options":["a","b"]}`), et.Text("You chose b."))
+
+	events, err := caller.run(ctx, &api.RunRequest{AppName: "front", UserId: userID, SessionId: sid, NewMessage: et.UserText("Pick one")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 1 || len(events[0].GetLongRunningToolIds()) != 1 {
+		t.Fatalf("events = %v", events)
+	}
+	call := events[0].GetContent().GetParts()[0].GetFunctionCall()
+	if call.GetName() != "get_user_choice" || call.GetId() != events[0].GetLongRunningToolIds()[0] {
+		t.Fatalf("call = %v", call)
+	}
+	taskID := events[0].GetCustomMetadata().GetFields()["a2a:task_id"].GetStringValue()
+
+	answer := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
+		Id: call.GetId(), Name: call.GetName(), Response: et.Struct(`{"result":"b"}`)}}}}
+	events, err = caller.run(ctx, &api.RunRequest{AppName: "front", UserId: userID, SessionId: sid, NewMessage: answer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := events[len(events)-1]
+	if last.GetAuthor() != "helper" || last.GetContent().GetParts()[0].GetText() != "You chose b." {
+		t.Fatalf("events = %v", et.Events(events))
+	}
+	if got := last.GetCustomMetadata().GetFields()["a2a:task_id"].GetStringValue(); got != taskID {
+		t.Fatalf("task %q, want the waiting task %q", got, taskID)
 	}
 }

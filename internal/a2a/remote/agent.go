@@ -127,15 +127,18 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 			yield(ev, nil)
 			return
 		}
-		parts, contextID := a.messageParts(ictx.Events())
-		if len(parts) == 0 {
-			ev := ictx.NewEvent()
-			ev.Content = &v1.Content{}
-			yield(ev, nil)
-			return
+		msg := requestForFunctionResponse(ictx.Events())
+		if msg == nil {
+			parts, contextID := a.messageParts(ictx.Events())
+			if len(parts) == 0 {
+				ev := ictx.NewEvent()
+				ev.Content = &v1.Content{}
+				yield(ev, nil)
+				return
+			}
+			msg = a2a.NewMessage(a2a.MessageRoleUser, parts...)
+			msg.ContextID = contextID
 		}
-		msg := a2a.NewMessage(a2a.MessageRoleUser, parts...)
-		msg.ContextID = contextID
 		sendCtx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 		res, err := remote.SendMessage(sendCtx, &a2a.MessageSendParams{Message: msg})
 		cancel()
@@ -180,6 +183,7 @@ func (a *Agent) responseEvent(ictx *runtime.InvocationContext, req *a2a.Message,
 				}
 			}
 		}
+		addMockInputCall(ev, r.Status.State)
 		meta[metaPrefix+"task_id"] = string(r.ID)
 		if r.ContextID != "" {
 			meta[metaPrefix+"context_id"] = r.ContextID
@@ -223,6 +227,8 @@ func dump(v any) any {
 	}
 	return out
 }
+
+func structStruct(m map[string]any) (*structpb.Struct, error) { return structpb.NewStruct(m) }
 
 func metadata(m map[string]any) *structpb.Struct {
 	s, err := structpb.NewStruct(m)
