@@ -115,7 +115,14 @@ type limitedBody struct {
 
 func (b *limitedBody) Read(p []byte) (int, error) {
 	if b.left <= 0 {
-		return 0, errTooLarge
+		// A body of exactly the limit ends here; one byte more is too much.
+		var one [1]byte
+		if n, err := b.r.Read(one[:]); n > 0 {
+			return 0, errTooLarge
+		} else if err != nil {
+			return 0, err
+		}
+		return 0, nil
 	}
 	if int64(len(p)) > b.left {
 		p = p[:b.left]

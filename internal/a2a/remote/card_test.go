@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -42,5 +43,21 @@ func TestFetchCardChecksRPCURL(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestLimitedBody: a body of exactly the limit reads whole; one byte more
+// fails.
+func TestLimitedBody(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		size    int
+		wantErr bool
+	}{{10, false}, {11, true}} {
+		b := &limitedBody{r: io.NopCloser(strings.NewReader(strings.Repeat("x", tt.size))), left: 10}
+		got, err := io.ReadAll(b)
+		if (err != nil) != tt.wantErr || (!tt.wantErr && len(got) != tt.size) {
+			t.Fatalf("size %d: %d bytes, err %v", tt.size, len(got), err)
+		}
 	}
 }
