@@ -44,7 +44,22 @@ func (s session) metadata(ev *v1.Event) map[string]any {
 		m[metaPrefix+"error_code"] = ev.GetErrorCode()
 	}
 	if a := ev.GetActions(); a != nil {
-		m[metaPrefix+"actions"] = protoMap(a)
+		m[metaPrefix+"actions"] = actionsMap(a)
+	}
+	return m
+}
+
+// actionsMap is ADK's dump of EventActions, whose four maps are always
+// written, empty or not.
+func actionsMap(a *v1.EventActions) map[string]any {
+	m := protoMap(a)
+	if m == nil {
+		m = map[string]any{}
+	}
+	for _, k := range []string{"stateDelta", "artifactDelta", "requestedAuthConfigs", "requestedToolConfirmations"} {
+		if _, ok := m[k]; !ok {
+			m[k] = map[string]any{}
+		}
 	}
 	return m
 }
