@@ -151,7 +151,7 @@ integration: ## End-to-end tests against the built binaries, with a private Redi
 
 .PHONY: test-a2a
 test-a2a: ## adk-python's RemoteA2aAgent (pinned, in .tools/a2a-venv) against an app served with --a2a.
-	scripts/with-a2a-venv.sh go test -count=1 -run 'A2A' ./integration/
+	scripts/with-a2a-venv.sh go test -count=1 -v -run 'A2A|A2a' ./integration/
 
 .PHONY: test-browser
 test-browser: ## ADK's web UI in headless Chromium against agentsvc --dev-ui (screenshots in .test-out/browser).
@@ -177,4 +177,4 @@ bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
 	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-s3.sh scripts/with-mcp.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
-test: lint check-gen unit fuzz integration conformance test-browser test-clients ## Everything CI runs.
+test: lint check-gen unit fuzz integration test-a2a conformance test-browser test-clients ## Everything CI runs.
