@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -23,7 +24,8 @@ func buildChildren(c *AgentConfig, info *api.AgentInfo) ([]runtime.Agent, error)
 	return subs, nil
 }
 
-// llmOnlyFields are the fields a workflow agent must not set.
+// llmOnlyFields are the fields a workflow agent must not set, sorted, so
+// that an error names the same one every time.
 func llmOnlyFields(c *AgentConfig) []string {
 	var set []string
 	for field, on := range map[string]bool{
@@ -42,6 +44,7 @@ func llmOnlyFields(c *AgentConfig) []string {
 			set = append(set, field)
 		}
 	}
+	slices.Sort(set)
 	return set
 }
 

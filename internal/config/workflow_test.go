@@ -51,6 +51,7 @@ func TestWorkflowConfigErrorsNameFileAndField(t *testing.T) {
 		name, root, want string
 	}{
 		{"model on a workflow agent", "agent_class: SequentialAgent\nname: s\nmodel: m\nsub_agents:\n  - config_path: a.yaml\n", "s/root_agent.yaml: model: only applies to LlmAgent"},
+		{"several LLM fields, the first by name", "agent_class: SequentialAgent\nname: s\nmodel: m\ntools: [{name: exit_loop}]\ninstruction: i\noutput_key: k\nsub_agents:\n  - config_path: a.yaml\n", "s/root_agent.yaml: instruction: only applies to LlmAgent"},
 		{"loop bound on a sequence", "agent_class: SequentialAgent\nname: s\nmax_iterations: 2\nsub_agents:\n  - config_path: a.yaml\n", "s/root_agent.yaml: max_iterations: only applies to LoopAgent"},
 		{"no sub-agents", "agent_class: ParallelAgent\nname: s\n", "s/root_agent.yaml: sub_agents: a ParallelAgent needs at least one"},
 		{"unknown class", "agent_class: MagicAgent\nname: s\n", `s/root_agent.yaml: agent_class: "MagicAgent" is not one of`},
