@@ -9,7 +9,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Event(_message.Message):
-    __slots__ = ("content", "partial", "turn_complete", "finish_reason", "error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata", "grounding_metadata", "model_version", "avg_logprobs", "citation_metadata", "interaction_id", "input_transcription", "output_transcription", "cache_metadata", "invocation_id", "author", "actions", "long_running_tool_ids", "branch", "id", "timestamp", "request_id", "node_info")
+    __slots__ = ("content", "partial", "turn_complete", "finish_reason", "error_code", "error_message", "interrupted", "custom_metadata", "usage_metadata", "grounding_metadata", "model_version", "avg_logprobs", "citation_metadata", "interaction_id", "input_transcription", "output_transcription", "cache_metadata", "invocation_id", "author", "actions", "long_running_tool_ids", "branch", "id", "timestamp", "request_id", "node_info", "output", "isolation_scope")
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     PARTIAL_FIELD_NUMBER: _ClassVar[int]
     TURN_COMPLETE_FIELD_NUMBER: _ClassVar[int]
@@ -36,6 +36,8 @@ class Event(_message.Message):
     TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     NODE_INFO_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
+    ISOLATION_SCOPE_FIELD_NUMBER: _ClassVar[int]
     content: _content_pb2.Content
     partial: bool
     turn_complete: bool
@@ -62,16 +64,22 @@ class Event(_message.Message):
     timestamp: float
     request_id: str
     node_info: NodeInfo
-    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., partial: _Optional[bool] = ..., turn_complete: _Optional[bool] = ..., finish_reason: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., interrupted: _Optional[bool] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., usage_metadata: _Optional[_Union[UsageMetadata, _Mapping]] = ..., grounding_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., model_version: _Optional[str] = ..., avg_logprobs: _Optional[float] = ..., citation_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., interaction_id: _Optional[str] = ..., input_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., output_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., cache_metadata: _Optional[_Union[CacheMetadata, _Mapping]] = ..., invocation_id: _Optional[str] = ..., author: _Optional[str] = ..., actions: _Optional[_Union[EventActions, _Mapping]] = ..., long_running_tool_ids: _Optional[_Iterable[str]] = ..., branch: _Optional[str] = ..., id: _Optional[str] = ..., timestamp: _Optional[float] = ..., request_id: _Optional[str] = ..., node_info: _Optional[_Union[NodeInfo, _Mapping]] = ...) -> None: ...
+    output: _struct_pb2.Value
+    isolation_scope: str
+    def __init__(self, content: _Optional[_Union[_content_pb2.Content, _Mapping]] = ..., partial: _Optional[bool] = ..., turn_complete: _Optional[bool] = ..., finish_reason: _Optional[str] = ..., error_code: _Optional[str] = ..., error_message: _Optional[str] = ..., interrupted: _Optional[bool] = ..., custom_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., usage_metadata: _Optional[_Union[UsageMetadata, _Mapping]] = ..., grounding_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., model_version: _Optional[str] = ..., avg_logprobs: _Optional[float] = ..., citation_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., interaction_id: _Optional[str] = ..., input_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., output_transcription: _Optional[_Union[Transcription, _Mapping]] = ..., cache_metadata: _Optional[_Union[CacheMetadata, _Mapping]] = ..., invocation_id: _Optional[str] = ..., author: _Optional[str] = ..., actions: _Optional[_Union[EventActions, _Mapping]] = ..., long_running_tool_ids: _Optional[_Iterable[str]] = ..., branch: _Optional[str] = ..., id: _Optional[str] = ..., timestamp: _Optional[float] = ..., request_id: _Optional[str] = ..., node_info: _Optional[_Union[NodeInfo, _Mapping]] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., isolation_scope: _Optional[str] = ...) -> None: ...
 
 class NodeInfo(_message.Message):
-    __slots__ = ("path",)
+    __slots__ = ("path", "output_for", "message_as_output")
     PATH_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FOR_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_AS_OUTPUT_FIELD_NUMBER: _ClassVar[int]
     path: str
-    def __init__(self, path: _Optional[str] = ...) -> None: ...
+    output_for: _containers.RepeatedScalarFieldContainer[str]
+    message_as_output: bool
+    def __init__(self, path: _Optional[str] = ..., output_for: _Optional[_Iterable[str]] = ..., message_as_output: _Optional[bool] = ...) -> None: ...
 
 class EventActions(_message.Message):
-    __slots__ = ("skip_summarization", "state_delta", "artifact_delta", "transfer_to_agent", "escalate", "requested_auth_configs", "requested_tool_confirmations", "compaction", "end_of_agent", "agent_state", "rewind_before_invocation_id")
+    __slots__ = ("skip_summarization", "state_delta", "artifact_delta", "transfer_to_agent", "escalate", "requested_auth_configs", "requested_tool_confirmations", "compaction", "end_of_agent", "agent_state", "rewind_before_invocation_id", "route")
     class ArtifactDeltaEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -104,6 +112,7 @@ class EventActions(_message.Message):
     END_OF_AGENT_FIELD_NUMBER: _ClassVar[int]
     AGENT_STATE_FIELD_NUMBER: _ClassVar[int]
     REWIND_BEFORE_INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_FIELD_NUMBER: _ClassVar[int]
     skip_summarization: bool
     state_delta: _struct_pb2.Struct
     artifact_delta: _containers.ScalarMap[str, int]
@@ -115,7 +124,8 @@ class EventActions(_message.Message):
     end_of_agent: bool
     agent_state: _struct_pb2.Struct
     rewind_before_invocation_id: str
-    def __init__(self, skip_summarization: _Optional[bool] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., artifact_delta: _Optional[_Mapping[str, int]] = ..., transfer_to_agent: _Optional[str] = ..., escalate: _Optional[bool] = ..., requested_auth_configs: _Optional[_Mapping[str, _struct_pb2.Struct]] = ..., requested_tool_confirmations: _Optional[_Mapping[str, ToolConfirmation]] = ..., compaction: _Optional[_Union[EventCompaction, _Mapping]] = ..., end_of_agent: _Optional[bool] = ..., agent_state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., rewind_before_invocation_id: _Optional[str] = ...) -> None: ...
+    route: _struct_pb2.Value
+    def __init__(self, skip_summarization: _Optional[bool] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., artifact_delta: _Optional[_Mapping[str, int]] = ..., transfer_to_agent: _Optional[str] = ..., escalate: _Optional[bool] = ..., requested_auth_configs: _Optional[_Mapping[str, _struct_pb2.Struct]] = ..., requested_tool_confirmations: _Optional[_Mapping[str, ToolConfirmation]] = ..., compaction: _Optional[_Union[EventCompaction, _Mapping]] = ..., end_of_agent: _Optional[bool] = ..., agent_state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., rewind_before_invocation_id: _Optional[str] = ..., route: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class ToolConfirmation(_message.Message):
     __slots__ = ("hint", "confirmed", "payload")

@@ -29,7 +29,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n agentsvc/v1/runner_service.proto\x12\x0b\x61gentsvc.v1\x1a\x19\x61gentsvc/v1/content.proto\x1a\x17\x61gentsvc/v1/event.proto\x1a\x15\x61gentsvc/v1/llm.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xda\x01\n\tRunConfig\x12\x32\n\x0estreaming_mode\x18\x01 \x01(\x0e\x32\x1a.agentsvc.v1.StreamingMode\x12\x1a\n\rmax_llm_calls\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x30\n\x0f\x63ustom_metadata\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x39\n\x12get_session_config\x18\x04 \x01(\x0b\x32\x1d.agentsvc.v1.GetSessionConfigB\x10\n\x0e_max_llm_calls\"z\n\x10GetSessionConfig\x12\x1e\n\x11num_recent_events\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x1c\n\x0f\x61\x66ter_timestamp\x18\x02 \x01(\x01H\x01\x88\x01\x01\x42\x14\n\x12_num_recent_eventsB\x12\n\x10_after_timestamp\"\x86\x02\n\nRunRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12)\n\x0bnew_message\x18\x04 \x01(\x0b\x32\x14.agentsvc.v1.Content\x12,\n\x0bstate_delta\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rinvocation_id\x18\x06 \x01(\t\x12*\n\nrun_config\x18\x07 \x01(\x0b\x32\x16.agentsvc.v1.RunConfig\x12\x11\n\tstreaming\x18\x08 \x01(\x08\x12\x12\n\nrequest_id\x18\t \x01(\t\"0\n\x0bRunResponse\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x12.agentsvc.v1.Event\"\x82\x02\n\x0e\x43onnectRequest\x12&\n\x05start\x18\x01 \x01(\x0b\x32\x15.agentsvc.v1.StartRunH\x00\x12.\n\x0btool_result\x18\x02 \x01(\x0b\x32\x17.agentsvc.v1.ToolResultH\x00\x12(\n\x06\x63\x61ncel\x18\x03 \x01(\x0b\x32\x16.agentsvc.v1.CancelRunH\x00\x12\x36\n\x0f\x63\x61llback_result\x18\x04 \x01(\x0b\x32\x1b.agentsvc.v1.CallbackResultH\x00\x12.\n\x0b\x63ode_result\x18\x05 \x01(\x0b\x32\x17.agentsvc.v1.CodeResultH\x00\x42\x06\n\x04kind\"\xa9\x01\n\x08StartRun\x12$\n\x03run\x18\x01 \x01(\x0b\x32\x17.agentsvc.v1.RunRequest\x12+\n\x05tools\x18\x02 \x03(\x0b\x32\x1c.agentsvc.v1.ToolDeclaration\x12\x33\n\tcallbacks\x18\x03 \x03(\x0b\x32 .agentsvc.v1.CallbackDeclaration\x12\x15\n\rcode_executor\x18\x04 \x01(\x08\"#\n\x13\x43\x61llbackDeclaration\x12\x0c\n\x04name\x18\x01 \x01(\t\"\xf4\x02\n\x0c\x43\x61llbackCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\'\n\x04kind\x18\x03 \x01(\x0e\x32\x19.agentsvc.v1.CallbackKind\x12\x15\n\rinvocation_id\x18\x04 \x01(\t\x12\x12\n\nagent_name\x18\x05 \x01(\t\x12&\n\x05state\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12,\n\x0bllm_request\x18\x07 \x01(\x0b\x32\x17.agentsvc.v1.LlmRequest\x12.\n\x0cllm_response\x18\x08 \x01(\x0b\x32\x18.agentsvc.v1.LlmResponse\x12,\n\ttool_call\x18\t \x01(\x0b\x32\x19.agentsvc.v1.FunctionCall\x12.\n\rtool_response\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05\x65rror\x18\x0b \x01(\t\"\xab\x03\n\x0e\x43\x61llbackResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12,\n\x0bstate_delta\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\'\n\x07\x63ontent\x18\x03 \x01(\x0b\x32\x14.agentsvc.v1.ContentH\x00\x12\x30\n\x0cllm_response\x18\x04 \x01(\x0b\x32\x18.agentsvc.v1.LlmResponseH\x00\x12.\n\x0bllm_request\x18\x05 \x01(\x0b\x32\x17.agentsvc.v1.LlmRequestH\x00\x12\x30\n\rtool_response\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructH\x00\x12\r\n\x05\x65rror\x18\x07 \x01(\t\x12=\n\tartifacts\x18\x08 \x03(\x0b\x32*.agentsvc.v1.CallbackResult.ArtifactsEntry\x1a\x43\n\x0e\x41rtifactsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12 \n\x05value\x18\x02 \x01(\x0b\x32\x11.agentsvc.v1.Part:\x02\x38\x01\x42\n\n\x08override\"\xc0\x01\n\x0fToolDeclaration\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12+\n\nparameters\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12)\n\x08response\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x14\n\x0clong_running\x18\x05 \x01(\x08\x12\x1c\n\x14require_confirmation\x18\x06 \x01(\x08\"\x82\x02\n\nToolResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12(\n\x08response\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12*\n\x07\x61\x63tions\x18\x04 \x01(\x0b\x32\x19.agentsvc.v1.EventActions\x12\x39\n\tartifacts\x18\x05 \x03(\x0b\x32&.agentsvc.v1.ToolResult.ArtifactsEntry\x1a\x43\n\x0e\x41rtifactsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12 \n\x05value\x18\x02 \x01(\x0b\x32\x11.agentsvc.v1.Part:\x02\x38\x01\"\x0b\n\tCancelRun\"\xfe\x01\n\x0f\x43onnectResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x12.agentsvc.v1.EventH\x00\x12*\n\ttool_call\x18\x02 \x01(\x0b\x32\x15.agentsvc.v1.ToolCallH\x00\x12$\n\x04\x64one\x18\x03 \x01(\x0b\x32\x14.agentsvc.v1.RunDoneH\x00\x12\x32\n\rcallback_call\x18\x04 \x01(\x0b\x32\x19.agentsvc.v1.CallbackCallH\x00\x12\x38\n\x0e\x63ode_execution\x18\x05 \x01(\x0b\x32\x1e.agentsvc.v1.CodeExecutionCallH\x00\x42\x06\n\x04kind\"\xad\x01\n\x11\x43odeExecutionCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x15\n\rinvocation_id\x18\x02 \x01(\t\x12\x12\n\nagent_name\x18\x03 \x01(\t\x12\x10\n\x08language\x18\x04 \x01(\t\x12\x0c\n\x04\x63ode\x18\x05 \x01(\t\x12&\n\x0binput_files\x18\x06 \x03(\x0b\x32\x11.agentsvc.v1.File\x12\x14\n\x0c\x65xecution_id\x18\x07 \x01(\t\"8\n\x04\x46ile\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tmime_type\x18\x02 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x03 \x01(\x0c\"f\n\nCodeResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0e\n\x06stdout\x18\x02 \x01(\t\x12\x0e\n\x06stderr\x18\x03 \x01(\t\x12\'\n\x0coutput_files\x18\x04 \x03(\x0b\x32\x11.agentsvc.v1.File\"\x85\x02\n\x08ToolCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x15\n\rinvocation_id\x18\x02 \x01(\t\x12\x12\n\nagent_name\x18\x03 \x01(\t\x12\x30\n\rfunction_call\x18\x04 \x01(\x0b\x32\x19.agentsvc.v1.FunctionCall\x12&\n\x05state\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x33\n\x0c\x63onfirmation\x18\x06 \x01(\x0b\x32\x1d.agentsvc.v1.ToolConfirmation\x12.\n\rauth_response\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\" \n\x07RunDone\x12\x15\n\rinvocation_id\x18\x01 \x01(\t*`\n\rStreamingMode\x12\x1e\n\x1aSTREAMING_MODE_UNSPECIFIED\x10\x00\x12\x17\n\x13STREAMING_MODE_NONE\x10\x01\x12\x16\n\x12STREAMING_MODE_SSE\x10\x02*\xab\x02\n\x0c\x43\x61llbackKind\x12\x1d\n\x19\x43\x41LLBACK_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1a\x43\x41LLBACK_KIND_BEFORE_AGENT\x10\x01\x12\x1d\n\x19\x43\x41LLBACK_KIND_AFTER_AGENT\x10\x02\x12\x1e\n\x1a\x43\x41LLBACK_KIND_BEFORE_MODEL\x10\x03\x12\x1d\n\x19\x43\x41LLBACK_KIND_AFTER_MODEL\x10\x04\x12 \n\x1c\x43\x41LLBACK_KIND_ON_MODEL_ERROR\x10\x05\x12\x1d\n\x19\x43\x41LLBACK_KIND_BEFORE_TOOL\x10\x06\x12\x1c\n\x18\x43\x41LLBACK_KIND_AFTER_TOOL\x10\x07\x12\x1f\n\x1b\x43\x41LLBACK_KIND_ON_TOOL_ERROR\x10\x08\x32\xa6\x01\n\rRunnerService\x12K\n\x03Run\x12\x17.agentsvc.v1.RunRequest\x1a\x18.agentsvc.v1.RunResponse\"\x0f\x82\xd3\xe4\x93\x02\t\"\x04/run:\x01*0\x01\x12H\n\x07\x43onnect\x12\x1b.agentsvc.v1.ConnectRequest\x1a\x1c.agentsvc.v1.ConnectResponse(\x01\x30\x01\x42\x39Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n agentsvc/v1/runner_service.proto\x12\x0b\x61gentsvc.v1\x1a\x19\x61gentsvc/v1/content.proto\x1a\x17\x61gentsvc/v1/event.proto\x1a\x15\x61gentsvc/v1/llm.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xda\x01\n\tRunConfig\x12\x32\n\x0estreaming_mode\x18\x01 \x01(\x0e\x32\x1a.agentsvc.v1.StreamingMode\x12\x1a\n\rmax_llm_calls\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x30\n\x0f\x63ustom_metadata\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x39\n\x12get_session_config\x18\x04 \x01(\x0b\x32\x1d.agentsvc.v1.GetSessionConfigB\x10\n\x0e_max_llm_calls\"z\n\x10GetSessionConfig\x12\x1e\n\x11num_recent_events\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x1c\n\x0f\x61\x66ter_timestamp\x18\x02 \x01(\x01H\x01\x88\x01\x01\x42\x14\n\x12_num_recent_eventsB\x12\n\x10_after_timestamp\"\x86\x02\n\nRunRequest\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12\x0f\n\x07user_id\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12)\n\x0bnew_message\x18\x04 \x01(\x0b\x32\x14.agentsvc.v1.Content\x12,\n\x0bstate_delta\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rinvocation_id\x18\x06 \x01(\t\x12*\n\nrun_config\x18\x07 \x01(\x0b\x32\x16.agentsvc.v1.RunConfig\x12\x11\n\tstreaming\x18\x08 \x01(\x08\x12\x12\n\nrequest_id\x18\t \x01(\t\"0\n\x0bRunResponse\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x12.agentsvc.v1.Event\"\xb2\x02\n\x0e\x43onnectRequest\x12&\n\x05start\x18\x01 \x01(\x0b\x32\x15.agentsvc.v1.StartRunH\x00\x12.\n\x0btool_result\x18\x02 \x01(\x0b\x32\x17.agentsvc.v1.ToolResultH\x00\x12(\n\x06\x63\x61ncel\x18\x03 \x01(\x0b\x32\x16.agentsvc.v1.CancelRunH\x00\x12\x36\n\x0f\x63\x61llback_result\x18\x04 \x01(\x0b\x32\x1b.agentsvc.v1.CallbackResultH\x00\x12.\n\x0b\x63ode_result\x18\x05 \x01(\x0b\x32\x17.agentsvc.v1.CodeResultH\x00\x12.\n\x0bnode_result\x18\x06 \x01(\x0b\x32\x17.agentsvc.v1.NodeResultH\x00\x42\x06\n\x04kind\"\xd6\x01\n\x08StartRun\x12$\n\x03run\x18\x01 \x01(\x0b\x32\x17.agentsvc.v1.RunRequest\x12+\n\x05tools\x18\x02 \x03(\x0b\x32\x1c.agentsvc.v1.ToolDeclaration\x12\x33\n\tcallbacks\x18\x03 \x03(\x0b\x32 .agentsvc.v1.CallbackDeclaration\x12\x15\n\rcode_executor\x18\x04 \x01(\x08\x12+\n\x05nodes\x18\x05 \x03(\x0b\x32\x1c.agentsvc.v1.NodeDeclaration\"\x1f\n\x0fNodeDeclaration\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x8d\x02\n\x08NodeCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x15\n\rinvocation_id\x18\x03 \x01(\t\x12\x10\n\x08workflow\x18\x04 \x01(\t\x12\x11\n\tnode_name\x18\x05 \x01(\t\x12\x11\n\tnode_path\x18\x06 \x01(\t\x12*\n\nnode_input\x18\x07 \x01(\x0b\x32\x16.google.protobuf.Value\x12&\n\x05state\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07\x61ttempt\x18\t \x01(\x05\x12.\n\rresume_inputs\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\"\xf4\x01\n\nNodeResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12,\n\x0bstate_delta\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12%\n\x05route\x18\x04 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x31\n\x0erequest_inputs\x18\x05 \x03(\x0b\x32\x19.agentsvc.v1.RequestInput\x12%\n\x05\x65rror\x18\x06 \x01(\x0b\x32\x16.agentsvc.v1.NodeError\"\x8f\x01\n\x0cRequestInput\x12\x14\n\x0cinterrupt_id\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\'\n\x07payload\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12/\n\x0fresponse_schema\x18\x04 \x01(\x0b\x32\x16.google.protobuf.Value\"*\n\tNodeError\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"#\n\x13\x43\x61llbackDeclaration\x12\x0c\n\x04name\x18\x01 \x01(\t\"\xf4\x02\n\x0c\x43\x61llbackCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\'\n\x04kind\x18\x03 \x01(\x0e\x32\x19.agentsvc.v1.CallbackKind\x12\x15\n\rinvocation_id\x18\x04 \x01(\t\x12\x12\n\nagent_name\x18\x05 \x01(\t\x12&\n\x05state\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12,\n\x0bllm_request\x18\x07 \x01(\x0b\x32\x17.agentsvc.v1.LlmRequest\x12.\n\x0cllm_response\x18\x08 \x01(\x0b\x32\x18.agentsvc.v1.LlmResponse\x12,\n\ttool_call\x18\t \x01(\x0b\x32\x19.agentsvc.v1.FunctionCall\x12.\n\rtool_response\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05\x65rror\x18\x0b \x01(\t\"\xab\x03\n\x0e\x43\x61llbackResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12,\n\x0bstate_delta\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\'\n\x07\x63ontent\x18\x03 \x01(\x0b\x32\x14.agentsvc.v1.ContentH\x00\x12\x30\n\x0cllm_response\x18\x04 \x01(\x0b\x32\x18.agentsvc.v1.LlmResponseH\x00\x12.\n\x0bllm_request\x18\x05 \x01(\x0b\x32\x17.agentsvc.v1.LlmRequestH\x00\x12\x30\n\rtool_response\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructH\x00\x12\r\n\x05\x65rror\x18\x07 \x01(\t\x12=\n\tartifacts\x18\x08 \x03(\x0b\x32*.agentsvc.v1.CallbackResult.ArtifactsEntry\x1a\x43\n\x0e\x41rtifactsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12 \n\x05value\x18\x02 \x01(\x0b\x32\x11.agentsvc.v1.Part:\x02\x38\x01\x42\n\n\x08override\"\xc0\x01\n\x0fToolDeclaration\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12+\n\nparameters\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12)\n\x08response\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x14\n\x0clong_running\x18\x05 \x01(\x08\x12\x1c\n\x14require_confirmation\x18\x06 \x01(\x08\"\x82\x02\n\nToolResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12(\n\x08response\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12*\n\x07\x61\x63tions\x18\x04 \x01(\x0b\x32\x19.agentsvc.v1.EventActions\x12\x39\n\tartifacts\x18\x05 \x03(\x0b\x32&.agentsvc.v1.ToolResult.ArtifactsEntry\x1a\x43\n\x0e\x41rtifactsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12 \n\x05value\x18\x02 \x01(\x0b\x32\x11.agentsvc.v1.Part:\x02\x38\x01\"\x0b\n\tCancelRun\"\xaa\x02\n\x0f\x43onnectResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x12.agentsvc.v1.EventH\x00\x12*\n\ttool_call\x18\x02 \x01(\x0b\x32\x15.agentsvc.v1.ToolCallH\x00\x12$\n\x04\x64one\x18\x03 \x01(\x0b\x32\x14.agentsvc.v1.RunDoneH\x00\x12\x32\n\rcallback_call\x18\x04 \x01(\x0b\x32\x19.agentsvc.v1.CallbackCallH\x00\x12\x38\n\x0e\x63ode_execution\x18\x05 \x01(\x0b\x32\x1e.agentsvc.v1.CodeExecutionCallH\x00\x12*\n\tnode_call\x18\x06 \x01(\x0b\x32\x15.agentsvc.v1.NodeCallH\x00\x42\x06\n\x04kind\"\xad\x01\n\x11\x43odeExecutionCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x15\n\rinvocation_id\x18\x02 \x01(\t\x12\x12\n\nagent_name\x18\x03 \x01(\t\x12\x10\n\x08language\x18\x04 \x01(\t\x12\x0c\n\x04\x63ode\x18\x05 \x01(\t\x12&\n\x0binput_files\x18\x06 \x03(\x0b\x32\x11.agentsvc.v1.File\x12\x14\n\x0c\x65xecution_id\x18\x07 \x01(\t\"8\n\x04\x46ile\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tmime_type\x18\x02 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x03 \x01(\x0c\"f\n\nCodeResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0e\n\x06stdout\x18\x02 \x01(\t\x12\x0e\n\x06stderr\x18\x03 \x01(\t\x12\'\n\x0coutput_files\x18\x04 \x03(\x0b\x32\x11.agentsvc.v1.File\"\x85\x02\n\x08ToolCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x15\n\rinvocation_id\x18\x02 \x01(\t\x12\x12\n\nagent_name\x18\x03 \x01(\t\x12\x30\n\rfunction_call\x18\x04 \x01(\x0b\x32\x19.agentsvc.v1.FunctionCall\x12&\n\x05state\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x33\n\x0c\x63onfirmation\x18\x06 \x01(\x0b\x32\x1d.agentsvc.v1.ToolConfirmation\x12.\n\rauth_response\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\" \n\x07RunDone\x12\x15\n\rinvocation_id\x18\x01 \x01(\t*`\n\rStreamingMode\x12\x1e\n\x1aSTREAMING_MODE_UNSPECIFIED\x10\x00\x12\x17\n\x13STREAMING_MODE_NONE\x10\x01\x12\x16\n\x12STREAMING_MODE_SSE\x10\x02*\xab\x02\n\x0c\x43\x61llbackKind\x12\x1d\n\x19\x43\x41LLBACK_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1a\x43\x41LLBACK_KIND_BEFORE_AGENT\x10\x01\x12\x1d\n\x19\x43\x41LLBACK_KIND_AFTER_AGENT\x10\x02\x12\x1e\n\x1a\x43\x41LLBACK_KIND_BEFORE_MODEL\x10\x03\x12\x1d\n\x19\x43\x41LLBACK_KIND_AFTER_MODEL\x10\x04\x12 \n\x1c\x43\x41LLBACK_KIND_ON_MODEL_ERROR\x10\x05\x12\x1d\n\x19\x43\x41LLBACK_KIND_BEFORE_TOOL\x10\x06\x12\x1c\n\x18\x43\x41LLBACK_KIND_AFTER_TOOL\x10\x07\x12\x1f\n\x1b\x43\x41LLBACK_KIND_ON_TOOL_ERROR\x10\x08\x32\xa6\x01\n\rRunnerService\x12K\n\x03Run\x12\x17.agentsvc.v1.RunRequest\x1a\x18.agentsvc.v1.RunResponse\"\x0f\x82\xd3\xe4\x93\x02\t\"\x04/run:\x01*0\x01\x12H\n\x07\x43onnect\x12\x1b.agentsvc.v1.ConnectRequest\x1a\x1c.agentsvc.v1.ConnectResponse(\x01\x30\x01\x42\x39Z7github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api;apib\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -43,10 +43,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TOOLRESULT_ARTIFACTSENTRY']._serialized_options = b'8\001'
   _globals['_RUNNERSERVICE'].methods_by_name['Run']._loaded_options = None
   _globals['_RUNNERSERVICE'].methods_by_name['Run']._serialized_options = b'\202\323\344\223\002\t\"\004/run:\001*'
-  _globals['_STREAMINGMODE']._serialized_start=3481
-  _globals['_STREAMINGMODE']._serialized_end=3577
-  _globals['_CALLBACKKIND']._serialized_start=3580
-  _globals['_CALLBACKKIND']._serialized_end=3879
+  _globals['_STREAMINGMODE']._serialized_start=4360
+  _globals['_STREAMINGMODE']._serialized_end=4456
+  _globals['_CALLBACKKIND']._serialized_start=4459
+  _globals['_CALLBACKKIND']._serialized_end=4758
   _globals['_RUNCONFIG']._serialized_start=185
   _globals['_RUNCONFIG']._serialized_end=403
   _globals['_GETSESSIONCONFIG']._serialized_start=405
@@ -56,37 +56,47 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RUNRESPONSE']._serialized_start=794
   _globals['_RUNRESPONSE']._serialized_end=842
   _globals['_CONNECTREQUEST']._serialized_start=845
-  _globals['_CONNECTREQUEST']._serialized_end=1103
-  _globals['_STARTRUN']._serialized_start=1106
-  _globals['_STARTRUN']._serialized_end=1275
-  _globals['_CALLBACKDECLARATION']._serialized_start=1277
-  _globals['_CALLBACKDECLARATION']._serialized_end=1312
-  _globals['_CALLBACKCALL']._serialized_start=1315
-  _globals['_CALLBACKCALL']._serialized_end=1687
-  _globals['_CALLBACKRESULT']._serialized_start=1690
-  _globals['_CALLBACKRESULT']._serialized_end=2117
-  _globals['_CALLBACKRESULT_ARTIFACTSENTRY']._serialized_start=2038
-  _globals['_CALLBACKRESULT_ARTIFACTSENTRY']._serialized_end=2105
-  _globals['_TOOLDECLARATION']._serialized_start=2120
-  _globals['_TOOLDECLARATION']._serialized_end=2312
-  _globals['_TOOLRESULT']._serialized_start=2315
-  _globals['_TOOLRESULT']._serialized_end=2573
-  _globals['_TOOLRESULT_ARTIFACTSENTRY']._serialized_start=2038
-  _globals['_TOOLRESULT_ARTIFACTSENTRY']._serialized_end=2105
-  _globals['_CANCELRUN']._serialized_start=2575
-  _globals['_CANCELRUN']._serialized_end=2586
-  _globals['_CONNECTRESPONSE']._serialized_start=2589
-  _globals['_CONNECTRESPONSE']._serialized_end=2843
-  _globals['_CODEEXECUTIONCALL']._serialized_start=2846
-  _globals['_CODEEXECUTIONCALL']._serialized_end=3019
-  _globals['_FILE']._serialized_start=3021
-  _globals['_FILE']._serialized_end=3077
-  _globals['_CODERESULT']._serialized_start=3079
-  _globals['_CODERESULT']._serialized_end=3181
-  _globals['_TOOLCALL']._serialized_start=3184
-  _globals['_TOOLCALL']._serialized_end=3445
-  _globals['_RUNDONE']._serialized_start=3447
-  _globals['_RUNDONE']._serialized_end=3479
-  _globals['_RUNNERSERVICE']._serialized_start=3882
-  _globals['_RUNNERSERVICE']._serialized_end=4048
+  _globals['_CONNECTREQUEST']._serialized_end=1151
+  _globals['_STARTRUN']._serialized_start=1154
+  _globals['_STARTRUN']._serialized_end=1368
+  _globals['_NODEDECLARATION']._serialized_start=1370
+  _globals['_NODEDECLARATION']._serialized_end=1401
+  _globals['_NODECALL']._serialized_start=1404
+  _globals['_NODECALL']._serialized_end=1673
+  _globals['_NODERESULT']._serialized_start=1676
+  _globals['_NODERESULT']._serialized_end=1920
+  _globals['_REQUESTINPUT']._serialized_start=1923
+  _globals['_REQUESTINPUT']._serialized_end=2066
+  _globals['_NODEERROR']._serialized_start=2068
+  _globals['_NODEERROR']._serialized_end=2110
+  _globals['_CALLBACKDECLARATION']._serialized_start=2112
+  _globals['_CALLBACKDECLARATION']._serialized_end=2147
+  _globals['_CALLBACKCALL']._serialized_start=2150
+  _globals['_CALLBACKCALL']._serialized_end=2522
+  _globals['_CALLBACKRESULT']._serialized_start=2525
+  _globals['_CALLBACKRESULT']._serialized_end=2952
+  _globals['_CALLBACKRESULT_ARTIFACTSENTRY']._serialized_start=2873
+  _globals['_CALLBACKRESULT_ARTIFACTSENTRY']._serialized_end=2940
+  _globals['_TOOLDECLARATION']._serialized_start=2955
+  _globals['_TOOLDECLARATION']._serialized_end=3147
+  _globals['_TOOLRESULT']._serialized_start=3150
+  _globals['_TOOLRESULT']._serialized_end=3408
+  _globals['_TOOLRESULT_ARTIFACTSENTRY']._serialized_start=2873
+  _globals['_TOOLRESULT_ARTIFACTSENTRY']._serialized_end=2940
+  _globals['_CANCELRUN']._serialized_start=3410
+  _globals['_CANCELRUN']._serialized_end=3421
+  _globals['_CONNECTRESPONSE']._serialized_start=3424
+  _globals['_CONNECTRESPONSE']._serialized_end=3722
+  _globals['_CODEEXECUTIONCALL']._serialized_start=3725
+  _globals['_CODEEXECUTIONCALL']._serialized_end=3898
+  _globals['_FILE']._serialized_start=3900
+  _globals['_FILE']._serialized_end=3956
+  _globals['_CODERESULT']._serialized_start=3958
+  _globals['_CODERESULT']._serialized_end=4060
+  _globals['_TOOLCALL']._serialized_start=4063
+  _globals['_TOOLCALL']._serialized_end=4324
+  _globals['_RUNDONE']._serialized_start=4326
+  _globals['_RUNDONE']._serialized_end=4358
+  _globals['_RUNNERSERVICE']._serialized_start=4761
+  _globals['_RUNNERSERVICE']._serialized_end=4927
 # @@protoc_insertion_point(module_scope)

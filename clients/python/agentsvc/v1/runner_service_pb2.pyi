@@ -91,30 +91,100 @@ class RunResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class ConnectRequest(_message.Message):
-    __slots__ = ("start", "tool_result", "cancel", "callback_result", "code_result")
+    __slots__ = ("start", "tool_result", "cancel", "callback_result", "code_result", "node_result")
     START_FIELD_NUMBER: _ClassVar[int]
     TOOL_RESULT_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
     CALLBACK_RESULT_FIELD_NUMBER: _ClassVar[int]
     CODE_RESULT_FIELD_NUMBER: _ClassVar[int]
+    NODE_RESULT_FIELD_NUMBER: _ClassVar[int]
     start: StartRun
     tool_result: ToolResult
     cancel: CancelRun
     callback_result: CallbackResult
     code_result: CodeResult
-    def __init__(self, start: _Optional[_Union[StartRun, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., cancel: _Optional[_Union[CancelRun, _Mapping]] = ..., callback_result: _Optional[_Union[CallbackResult, _Mapping]] = ..., code_result: _Optional[_Union[CodeResult, _Mapping]] = ...) -> None: ...
+    node_result: NodeResult
+    def __init__(self, start: _Optional[_Union[StartRun, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., cancel: _Optional[_Union[CancelRun, _Mapping]] = ..., callback_result: _Optional[_Union[CallbackResult, _Mapping]] = ..., code_result: _Optional[_Union[CodeResult, _Mapping]] = ..., node_result: _Optional[_Union[NodeResult, _Mapping]] = ...) -> None: ...
 
 class StartRun(_message.Message):
-    __slots__ = ("run", "tools", "callbacks", "code_executor")
+    __slots__ = ("run", "tools", "callbacks", "code_executor", "nodes")
     RUN_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     CALLBACKS_FIELD_NUMBER: _ClassVar[int]
     CODE_EXECUTOR_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
     run: RunRequest
     tools: _containers.RepeatedCompositeFieldContainer[ToolDeclaration]
     callbacks: _containers.RepeatedCompositeFieldContainer[CallbackDeclaration]
     code_executor: bool
-    def __init__(self, run: _Optional[_Union[RunRequest, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[ToolDeclaration, _Mapping]]] = ..., callbacks: _Optional[_Iterable[_Union[CallbackDeclaration, _Mapping]]] = ..., code_executor: _Optional[bool] = ...) -> None: ...
+    nodes: _containers.RepeatedCompositeFieldContainer[NodeDeclaration]
+    def __init__(self, run: _Optional[_Union[RunRequest, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[ToolDeclaration, _Mapping]]] = ..., callbacks: _Optional[_Iterable[_Union[CallbackDeclaration, _Mapping]]] = ..., code_executor: _Optional[bool] = ..., nodes: _Optional[_Iterable[_Union[NodeDeclaration, _Mapping]]] = ...) -> None: ...
+
+class NodeDeclaration(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class NodeCall(_message.Message):
+    __slots__ = ("call_id", "name", "invocation_id", "workflow", "node_name", "node_path", "node_input", "state", "attempt", "resume_inputs")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
+    WORKFLOW_FIELD_NUMBER: _ClassVar[int]
+    NODE_NAME_FIELD_NUMBER: _ClassVar[int]
+    NODE_PATH_FIELD_NUMBER: _ClassVar[int]
+    NODE_INPUT_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    RESUME_INPUTS_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    name: str
+    invocation_id: str
+    workflow: str
+    node_name: str
+    node_path: str
+    node_input: _struct_pb2.Value
+    state: _struct_pb2.Struct
+    attempt: int
+    resume_inputs: _struct_pb2.Struct
+    def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., invocation_id: _Optional[str] = ..., workflow: _Optional[str] = ..., node_name: _Optional[str] = ..., node_path: _Optional[str] = ..., node_input: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., attempt: _Optional[int] = ..., resume_inputs: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class NodeResult(_message.Message):
+    __slots__ = ("call_id", "output", "state_delta", "route", "request_inputs", "error")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
+    STATE_DELTA_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_INPUTS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    output: _struct_pb2.Value
+    state_delta: _struct_pb2.Struct
+    route: _struct_pb2.Value
+    request_inputs: _containers.RepeatedCompositeFieldContainer[RequestInput]
+    error: NodeError
+    def __init__(self, call_id: _Optional[str] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., state_delta: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., route: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., request_inputs: _Optional[_Iterable[_Union[RequestInput, _Mapping]]] = ..., error: _Optional[_Union[NodeError, _Mapping]] = ...) -> None: ...
+
+class RequestInput(_message.Message):
+    __slots__ = ("interrupt_id", "message", "payload", "response_schema")
+    INTERRUPT_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    interrupt_id: str
+    message: str
+    payload: _struct_pb2.Value
+    response_schema: _struct_pb2.Value
+    def __init__(self, interrupt_id: _Optional[str] = ..., message: _Optional[str] = ..., payload: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., response_schema: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
+
+class NodeError(_message.Message):
+    __slots__ = ("type", "message")
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    type: str
+    message: str
+    def __init__(self, type: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
 
 class CallbackDeclaration(_message.Message):
     __slots__ = ("name",)
@@ -217,18 +287,20 @@ class CancelRun(_message.Message):
     def __init__(self) -> None: ...
 
 class ConnectResponse(_message.Message):
-    __slots__ = ("event", "tool_call", "done", "callback_call", "code_execution")
+    __slots__ = ("event", "tool_call", "done", "callback_call", "code_execution", "node_call")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_FIELD_NUMBER: _ClassVar[int]
     DONE_FIELD_NUMBER: _ClassVar[int]
     CALLBACK_CALL_FIELD_NUMBER: _ClassVar[int]
     CODE_EXECUTION_FIELD_NUMBER: _ClassVar[int]
+    NODE_CALL_FIELD_NUMBER: _ClassVar[int]
     event: _event_pb2.Event
     tool_call: ToolCall
     done: RunDone
     callback_call: CallbackCall
     code_execution: CodeExecutionCall
-    def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., done: _Optional[_Union[RunDone, _Mapping]] = ..., callback_call: _Optional[_Union[CallbackCall, _Mapping]] = ..., code_execution: _Optional[_Union[CodeExecutionCall, _Mapping]] = ...) -> None: ...
+    node_call: NodeCall
+    def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., done: _Optional[_Union[RunDone, _Mapping]] = ..., callback_call: _Optional[_Union[CallbackCall, _Mapping]] = ..., code_execution: _Optional[_Union[CodeExecutionCall, _Mapping]] = ..., node_call: _Optional[_Union[NodeCall, _Mapping]] = ...) -> None: ...
 
 class CodeExecutionCall(_message.Message):
     __slots__ = ("call_id", "invocation_id", "agent_name", "language", "code", "input_files", "execution_id")

@@ -68,9 +68,16 @@ type Event struct {
 	RequestId string `protobuf:"bytes,27,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// ADK 2.x's workflow node of the event (apps with adk_behavior "2.x"
 	// only).
-	NodeInfo      *NodeInfo `protobuf:"bytes,28,opt,name=node_info,json=nodeInfo,proto3" json:"node_info,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	NodeInfo *NodeInfo `protobuf:"bytes,28,opt,name=node_info,json=nodeInfo,proto3" json:"node_info,omitempty"`
+	// ADK 2.x's output of a workflow node: the value the node produced, which
+	// its successors receive as their node_input. Unset when the node
+	// produced none.
+	Output *structpb.Value `protobuf:"bytes,29,opt,name=output,proto3" json:"output,omitempty"`
+	// ADK 2.x's isolation scope: the task delegation (its function call id)
+	// whose history the event belongs to; empty for shared history.
+	IsolationScope string `protobuf:"bytes,30,opt,name=isolation_scope,json=isolationScope,proto3" json:"isolation_scope,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Event) Reset() {
@@ -285,14 +292,33 @@ func (x *Event) GetNodeInfo() *NodeInfo {
 	return nil
 }
 
+func (x *Event) GetOutput() *structpb.Value {
+	if x != nil {
+		return x.Output
+	}
+	return nil
+}
+
+func (x *Event) GetIsolationScope() string {
+	if x != nil {
+		return x.IsolationScope
+	}
+	return ""
+}
+
 // NodeInfo is ADK 2.x's node metadata of an event.
 type NodeInfo struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The node's path: each agent that ran as "<name>@<run>", joined by "/"
 	// from the root, e.g. "root@1/helper@1"; empty for the user's events.
-	Path          string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// The node paths whose output the event carries.
+	OutputFor []string `protobuf:"bytes,2,rep,name=output_for,json=outputFor,proto3" json:"output_for,omitempty"`
+	// The event's content is the node's output (an LlmAgent node without an
+	// output schema).
+	MessageAsOutput *bool `protobuf:"varint,3,opt,name=message_as_output,json=messageAsOutput,proto3,oneof" json:"message_as_output,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *NodeInfo) Reset() {
@@ -332,6 +358,20 @@ func (x *NodeInfo) GetPath() string {
 	return ""
 }
 
+func (x *NodeInfo) GetOutputFor() []string {
+	if x != nil {
+		return x.OutputFor
+	}
+	return nil
+}
+
+func (x *NodeInfo) GetMessageAsOutput() bool {
+	if x != nil && x.MessageAsOutput != nil {
+		return *x.MessageAsOutput
+	}
+	return false
+}
+
 // EventActions are the side effects an event carries.
 type EventActions struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
@@ -349,8 +389,11 @@ type EventActions struct {
 	EndOfAgent                 bool                         `protobuf:"varint,9,opt,name=end_of_agent,json=endOfAgent,proto3" json:"end_of_agent,omitempty"`
 	AgentState                 *structpb.Struct             `protobuf:"bytes,10,opt,name=agent_state,json=agentState,proto3" json:"agent_state,omitempty"`
 	RewindBeforeInvocationId   string                       `protobuf:"bytes,11,opt,name=rewind_before_invocation_id,json=rewindBeforeInvocationId,proto3" json:"rewind_before_invocation_id,omitempty"`
-	unknownFields              protoimpl.UnknownFields
-	sizeCache                  protoimpl.SizeCache
+	// ADK 2.x's route of a workflow node: a bool, number or string, or a list
+	// of them, matched against the routes of the node's outgoing edges.
+	Route         *structpb.Value `protobuf:"bytes,12,opt,name=route,proto3" json:"route,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EventActions) Reset() {
@@ -458,6 +501,13 @@ func (x *EventActions) GetRewindBeforeInvocationId() string {
 		return x.RewindBeforeInvocationId
 	}
 	return ""
+}
+
+func (x *EventActions) GetRoute() *structpb.Value {
+	if x != nil {
+		return x.Route
+	}
+	return nil
 }
 
 // ToolConfirmation asks for, or carries, a user's approval of a tool call.
@@ -819,7 +869,8 @@ var File_agentsvc_v1_event_proto protoreflect.FileDescriptor
 
 const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\n" +
-	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xb1\t\n" +
+	"\x17agentsvc/v1/event.proto\x12\vagentsvc.v1\x1a\x19agentsvc/v1/content.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x8a\n" +
+	"\n" +
 	"\x05Event\x12.\n" +
 	"\acontent\x18\x01 \x01(\v2\x14.agentsvc.v1.ContentR\acontent\x12\x1d\n" +
 	"\apartial\x18\x02 \x01(\bH\x00R\apartial\x88\x01\x01\x12#\n" +
@@ -849,11 +900,17 @@ const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\ttimestamp\x18\x1a \x01(\x01R\ttimestamp\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x1b \x01(\tR\trequestId\x122\n" +
-	"\tnode_info\x18\x1c \x01(\v2\x15.agentsvc.v1.NodeInfoR\bnodeInfoB\n" +
+	"\tnode_info\x18\x1c \x01(\v2\x15.agentsvc.v1.NodeInfoR\bnodeInfo\x12.\n" +
+	"\x06output\x18\x1d \x01(\v2\x16.google.protobuf.ValueR\x06output\x12'\n" +
+	"\x0fisolation_scope\x18\x1e \x01(\tR\x0eisolationScopeB\n" +
 	"\n" +
-	"\b_partial\"\x1e\n" +
+	"\b_partial\"\x84\x01\n" +
 	"\bNodeInfo\x12\x12\n" +
-	"\x04path\x18\x01 \x01(\tR\x04path\"\xe7\a\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x1d\n" +
+	"\n" +
+	"output_for\x18\x02 \x03(\tR\toutputFor\x12/\n" +
+	"\x11message_as_output\x18\x03 \x01(\bH\x00R\x0fmessageAsOutput\x88\x01\x01B\x14\n" +
+	"\x12_message_as_output\"\x95\b\n" +
 	"\fEventActions\x12-\n" +
 	"\x12skip_summarization\x18\x01 \x01(\bR\x11skipSummarization\x128\n" +
 	"\vstate_delta\x18\x02 \x01(\v2\x17.google.protobuf.StructR\n" +
@@ -871,7 +928,8 @@ const file_agentsvc_v1_event_proto_rawDesc = "" +
 	"\vagent_state\x18\n" +
 	" \x01(\v2\x17.google.protobuf.StructR\n" +
 	"agentState\x12=\n" +
-	"\x1brewind_before_invocation_id\x18\v \x01(\tR\x18rewindBeforeInvocationId\x1a@\n" +
+	"\x1brewind_before_invocation_id\x18\v \x01(\tR\x18rewindBeforeInvocationId\x12,\n" +
+	"\x05route\x18\f \x01(\v2\x16.google.protobuf.ValueR\x05route\x1a@\n" +
 	"\x12ArtifactDeltaEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\x1a`\n" +
@@ -942,6 +1000,7 @@ var file_agentsvc_v1_event_proto_goTypes = []any{
 	nil,                      // 10: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
 	(*Content)(nil),          // 11: agentsvc.v1.Content
 	(*structpb.Struct)(nil),  // 12: google.protobuf.Struct
+	(*structpb.Value)(nil),   // 13: google.protobuf.Value
 }
 var file_agentsvc_v1_event_proto_depIdxs = []int32{
 	11, // 0: agentsvc.v1.Event.content:type_name -> agentsvc.v1.Content
@@ -954,21 +1013,23 @@ var file_agentsvc_v1_event_proto_depIdxs = []int32{
 	7,  // 7: agentsvc.v1.Event.cache_metadata:type_name -> agentsvc.v1.CacheMetadata
 	2,  // 8: agentsvc.v1.Event.actions:type_name -> agentsvc.v1.EventActions
 	1,  // 9: agentsvc.v1.Event.node_info:type_name -> agentsvc.v1.NodeInfo
-	12, // 10: agentsvc.v1.EventActions.state_delta:type_name -> google.protobuf.Struct
-	8,  // 11: agentsvc.v1.EventActions.artifact_delta:type_name -> agentsvc.v1.EventActions.ArtifactDeltaEntry
-	9,  // 12: agentsvc.v1.EventActions.requested_auth_configs:type_name -> agentsvc.v1.EventActions.RequestedAuthConfigsEntry
-	10, // 13: agentsvc.v1.EventActions.requested_tool_confirmations:type_name -> agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
-	4,  // 14: agentsvc.v1.EventActions.compaction:type_name -> agentsvc.v1.EventCompaction
-	12, // 15: agentsvc.v1.EventActions.agent_state:type_name -> google.protobuf.Struct
-	12, // 16: agentsvc.v1.ToolConfirmation.payload:type_name -> google.protobuf.Struct
-	11, // 17: agentsvc.v1.EventCompaction.compacted_content:type_name -> agentsvc.v1.Content
-	12, // 18: agentsvc.v1.EventActions.RequestedAuthConfigsEntry.value:type_name -> google.protobuf.Struct
-	3,  // 19: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry.value:type_name -> agentsvc.v1.ToolConfirmation
-	20, // [20:20] is the sub-list for method output_type
-	20, // [20:20] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	13, // 10: agentsvc.v1.Event.output:type_name -> google.protobuf.Value
+	12, // 11: agentsvc.v1.EventActions.state_delta:type_name -> google.protobuf.Struct
+	8,  // 12: agentsvc.v1.EventActions.artifact_delta:type_name -> agentsvc.v1.EventActions.ArtifactDeltaEntry
+	9,  // 13: agentsvc.v1.EventActions.requested_auth_configs:type_name -> agentsvc.v1.EventActions.RequestedAuthConfigsEntry
+	10, // 14: agentsvc.v1.EventActions.requested_tool_confirmations:type_name -> agentsvc.v1.EventActions.RequestedToolConfirmationsEntry
+	4,  // 15: agentsvc.v1.EventActions.compaction:type_name -> agentsvc.v1.EventCompaction
+	12, // 16: agentsvc.v1.EventActions.agent_state:type_name -> google.protobuf.Struct
+	13, // 17: agentsvc.v1.EventActions.route:type_name -> google.protobuf.Value
+	12, // 18: agentsvc.v1.ToolConfirmation.payload:type_name -> google.protobuf.Struct
+	11, // 19: agentsvc.v1.EventCompaction.compacted_content:type_name -> agentsvc.v1.Content
+	12, // 20: agentsvc.v1.EventActions.RequestedAuthConfigsEntry.value:type_name -> google.protobuf.Struct
+	3,  // 21: agentsvc.v1.EventActions.RequestedToolConfirmationsEntry.value:type_name -> agentsvc.v1.ToolConfirmation
+	22, // [22:22] is the sub-list for method output_type
+	22, // [22:22] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_event_proto_init() }
@@ -978,6 +1039,7 @@ func file_agentsvc_v1_event_proto_init() {
 	}
 	file_agentsvc_v1_content_proto_init()
 	file_agentsvc_v1_event_proto_msgTypes[0].OneofWrappers = []any{}
+	file_agentsvc_v1_event_proto_msgTypes[1].OneofWrappers = []any{}
 	file_agentsvc_v1_event_proto_msgTypes[7].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

@@ -452,6 +452,7 @@ type ConnectRequest struct {
 	//	*ConnectRequest_Cancel
 	//	*ConnectRequest_CallbackResult
 	//	*ConnectRequest_CodeResult
+	//	*ConnectRequest_NodeResult
 	Kind          isConnectRequest_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -539,6 +540,15 @@ func (x *ConnectRequest) GetCodeResult() *CodeResult {
 	return nil
 }
 
+func (x *ConnectRequest) GetNodeResult() *NodeResult {
+	if x != nil {
+		if x, ok := x.Kind.(*ConnectRequest_NodeResult); ok {
+			return x.NodeResult
+		}
+	}
+	return nil
+}
+
 type isConnectRequest_Kind interface {
 	isConnectRequest_Kind()
 }
@@ -563,6 +573,10 @@ type ConnectRequest_CodeResult struct {
 	CodeResult *CodeResult `protobuf:"bytes,5,opt,name=code_result,json=codeResult,proto3,oneof"`
 }
 
+type ConnectRequest_NodeResult struct {
+	NodeResult *NodeResult `protobuf:"bytes,6,opt,name=node_result,json=nodeResult,proto3,oneof"`
+}
+
 func (*ConnectRequest_Start) isConnectRequest_Kind() {}
 
 func (*ConnectRequest_ToolResult) isConnectRequest_Kind() {}
@@ -572,6 +586,8 @@ func (*ConnectRequest_Cancel) isConnectRequest_Kind() {}
 func (*ConnectRequest_CallbackResult) isConnectRequest_Kind() {}
 
 func (*ConnectRequest_CodeResult) isConnectRequest_Kind() {}
+
+func (*ConnectRequest_NodeResult) isConnectRequest_Kind() {}
 
 // StartRun opens a Connect invocation and declares the client's tools and
 // callbacks.
@@ -586,7 +602,11 @@ type StartRun struct {
 	// The client runs the code of agents whose code_executor is
 	// ClientCodeExecutor: the server sends a CodeExecutionCall per code block
 	// the model writes, and the client answers with a CodeResult.
-	CodeExecutor  bool `protobuf:"varint,4,opt,name=code_executor,json=codeExecutor,proto3" json:"code_executor,omitempty"`
+	CodeExecutor bool `protobuf:"varint,4,opt,name=code_executor,json=codeExecutor,proto3" json:"code_executor,omitempty"`
+	// The workflow function nodes the client runs (ADK 2.x Workflow apps):
+	// every node of the app's workflows declared with `function:` must be
+	// declared here by that name.
+	Nodes         []*NodeDeclaration `protobuf:"bytes,5,rep,name=nodes,proto3" json:"nodes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -649,6 +669,409 @@ func (x *StartRun) GetCodeExecutor() bool {
 	return false
 }
 
+func (x *StartRun) GetNodes() []*NodeDeclaration {
+	if x != nil {
+		return x.Nodes
+	}
+	return nil
+}
+
+// NodeDeclaration declares a workflow function node that lives in the
+// client.
+type NodeDeclaration struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NodeDeclaration) Reset() {
+	*x = NodeDeclaration{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeDeclaration) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeDeclaration) ProtoMessage() {}
+
+func (x *NodeDeclaration) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeDeclaration.ProtoReflect.Descriptor instead.
+func (*NodeDeclaration) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *NodeDeclaration) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// NodeCall asks the client to run one of its workflow function nodes once
+// (one attempt: a node with a retry_config is called again after a failure).
+type NodeCall struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Unique within the invocation; the result carries it back.
+	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// The declared function name.
+	Name         string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	InvocationId string `protobuf:"bytes,3,opt,name=invocation_id,json=invocationId,proto3" json:"invocation_id,omitempty"`
+	// The workflow the node belongs to.
+	Workflow string `protobuf:"bytes,4,opt,name=workflow,proto3" json:"workflow,omitempty"`
+	// The node's name in the graph.
+	NodeName string `protobuf:"bytes,5,opt,name=node_name,json=nodeName,proto3" json:"node_name,omitempty"`
+	// The node run's path, e.g. "approval_wf@1/approval_gate@1".
+	NodePath string `protobuf:"bytes,6,opt,name=node_path,json=nodePath,proto3" json:"node_path,omitempty"`
+	// The node's input: the output of the node that triggered it (the user's
+	// message as Content JSON for the nodes after START; an object keyed by
+	// predecessor name for a join's successors). Unset when there is none.
+	NodeInput *structpb.Value `protobuf:"bytes,7,opt,name=node_input,json=nodeInput,proto3" json:"node_input,omitempty"`
+	// The session state the node may read.
+	State *structpb.Struct `protobuf:"bytes,8,opt,name=state,proto3" json:"state,omitempty"`
+	// 1 for the first attempt, counting retries.
+	Attempt int32 `protobuf:"varint,9,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	// The user's answers to the node's earlier RequestInputs, by interrupt
+	// id, when a node with rerun_on_resume runs again after being resumed.
+	ResumeInputs  *structpb.Struct `protobuf:"bytes,10,opt,name=resume_inputs,json=resumeInputs,proto3" json:"resume_inputs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NodeCall) Reset() {
+	*x = NodeCall{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeCall) ProtoMessage() {}
+
+func (x *NodeCall) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeCall.ProtoReflect.Descriptor instead.
+func (*NodeCall) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *NodeCall) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *NodeCall) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *NodeCall) GetInvocationId() string {
+	if x != nil {
+		return x.InvocationId
+	}
+	return ""
+}
+
+func (x *NodeCall) GetWorkflow() string {
+	if x != nil {
+		return x.Workflow
+	}
+	return ""
+}
+
+func (x *NodeCall) GetNodeName() string {
+	if x != nil {
+		return x.NodeName
+	}
+	return ""
+}
+
+func (x *NodeCall) GetNodePath() string {
+	if x != nil {
+		return x.NodePath
+	}
+	return ""
+}
+
+func (x *NodeCall) GetNodeInput() *structpb.Value {
+	if x != nil {
+		return x.NodeInput
+	}
+	return nil
+}
+
+func (x *NodeCall) GetState() *structpb.Struct {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *NodeCall) GetAttempt() int32 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *NodeCall) GetResumeInputs() *structpb.Struct {
+	if x != nil {
+		return x.ResumeInputs
+	}
+	return nil
+}
+
+// NodeResult answers a NodeCall: what the node function returned.
+type NodeResult struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	CallId string                 `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// The node's output, passed to its successors as their node_input; unset
+	// when the function returned nothing (Python's None).
+	Output *structpb.Value `protobuf:"bytes,2,opt,name=output,proto3" json:"output,omitempty"`
+	// Changes to the session state (ADK's ctx.actions.state_delta).
+	StateDelta *structpb.Struct `protobuf:"bytes,3,opt,name=state_delta,json=stateDelta,proto3" json:"state_delta,omitempty"`
+	// The route the node picked: a bool, number, string or a list of them;
+	// unset for none.
+	Route *structpb.Value `protobuf:"bytes,4,opt,name=route,proto3" json:"route,omitempty"`
+	// Pause the workflow and ask the user (ADK's RequestInput): the node's
+	// output is then the user's answer.
+	RequestInputs []*RequestInput `protobuf:"bytes,5,rep,name=request_inputs,json=requestInputs,proto3" json:"request_inputs,omitempty"`
+	// The function failed; the node is retried by its retry_config, or the
+	// invocation fails.
+	Error         *NodeError `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NodeResult) Reset() {
+	*x = NodeResult{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeResult) ProtoMessage() {}
+
+func (x *NodeResult) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeResult.ProtoReflect.Descriptor instead.
+func (*NodeResult) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *NodeResult) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *NodeResult) GetOutput() *structpb.Value {
+	if x != nil {
+		return x.Output
+	}
+	return nil
+}
+
+func (x *NodeResult) GetStateDelta() *structpb.Struct {
+	if x != nil {
+		return x.StateDelta
+	}
+	return nil
+}
+
+func (x *NodeResult) GetRoute() *structpb.Value {
+	if x != nil {
+		return x.Route
+	}
+	return nil
+}
+
+func (x *NodeResult) GetRequestInputs() []*RequestInput {
+	if x != nil {
+		return x.RequestInputs
+	}
+	return nil
+}
+
+func (x *NodeResult) GetError() *NodeError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+// RequestInput asks the user for input from a workflow node (ADK's
+// RequestInput), sent to the user as an adk_request_input function call.
+type RequestInput struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Empty: the server makes one (a uuid4).
+	InterruptId string          `protobuf:"bytes,1,opt,name=interrupt_id,json=interruptId,proto3" json:"interrupt_id,omitempty"`
+	Message     string          `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Payload     *structpb.Value `protobuf:"bytes,3,opt,name=payload,proto3" json:"payload,omitempty"`
+	// The JSON Schema the answer must match.
+	ResponseSchema *structpb.Value `protobuf:"bytes,4,opt,name=response_schema,json=responseSchema,proto3" json:"response_schema,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *RequestInput) Reset() {
+	*x = RequestInput{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestInput) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestInput) ProtoMessage() {}
+
+func (x *RequestInput) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestInput.ProtoReflect.Descriptor instead.
+func (*RequestInput) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *RequestInput) GetInterruptId() string {
+	if x != nil {
+		return x.InterruptId
+	}
+	return ""
+}
+
+func (x *RequestInput) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *RequestInput) GetPayload() *structpb.Value {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+func (x *RequestInput) GetResponseSchema() *structpb.Value {
+	if x != nil {
+		return x.ResponseSchema
+	}
+	return nil
+}
+
+// NodeError is an exception raised by a workflow function node.
+type NodeError struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The exception's class name, matched against retry_config.exceptions.
+	Type          string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NodeError) Reset() {
+	*x = NodeError{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeError) ProtoMessage() {}
+
+func (x *NodeError) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeError.ProtoReflect.Descriptor instead.
+func (*NodeError) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *NodeError) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *NodeError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 // CallbackDeclaration declares a callback that lives in the client.
 type CallbackDeclaration struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -662,7 +1085,7 @@ type CallbackDeclaration struct {
 
 func (x *CallbackDeclaration) Reset() {
 	*x = CallbackDeclaration{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -674,7 +1097,7 @@ func (x *CallbackDeclaration) String() string {
 func (*CallbackDeclaration) ProtoMessage() {}
 
 func (x *CallbackDeclaration) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[6]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -687,7 +1110,7 @@ func (x *CallbackDeclaration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackDeclaration.ProtoReflect.Descriptor instead.
 func (*CallbackDeclaration) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{6}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CallbackDeclaration) GetName() string {
@@ -727,7 +1150,7 @@ type CallbackCall struct {
 
 func (x *CallbackCall) Reset() {
 	*x = CallbackCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -739,7 +1162,7 @@ func (x *CallbackCall) String() string {
 func (*CallbackCall) ProtoMessage() {}
 
 func (x *CallbackCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[7]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -752,7 +1175,7 @@ func (x *CallbackCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackCall.ProtoReflect.Descriptor instead.
 func (*CallbackCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{7}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CallbackCall) GetCallId() string {
@@ -861,7 +1284,7 @@ type CallbackResult struct {
 
 func (x *CallbackResult) Reset() {
 	*x = CallbackResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -873,7 +1296,7 @@ func (x *CallbackResult) String() string {
 func (*CallbackResult) ProtoMessage() {}
 
 func (x *CallbackResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -886,7 +1309,7 @@ func (x *CallbackResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackResult.ProtoReflect.Descriptor instead.
 func (*CallbackResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{8}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CallbackResult) GetCallId() string {
@@ -1013,7 +1436,7 @@ type ToolDeclaration struct {
 
 func (x *ToolDeclaration) Reset() {
 	*x = ToolDeclaration{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1025,7 +1448,7 @@ func (x *ToolDeclaration) String() string {
 func (*ToolDeclaration) ProtoMessage() {}
 
 func (x *ToolDeclaration) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1038,7 +1461,7 @@ func (x *ToolDeclaration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolDeclaration.ProtoReflect.Descriptor instead.
 func (*ToolDeclaration) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{9}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ToolDeclaration) GetName() string {
@@ -1104,7 +1527,7 @@ type ToolResult struct {
 
 func (x *ToolResult) Reset() {
 	*x = ToolResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1116,7 +1539,7 @@ func (x *ToolResult) String() string {
 func (*ToolResult) ProtoMessage() {}
 
 func (x *ToolResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1129,7 +1552,7 @@ func (x *ToolResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResult.ProtoReflect.Descriptor instead.
 func (*ToolResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{10}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ToolResult) GetCallId() string {
@@ -1176,7 +1599,7 @@ type CancelRun struct {
 
 func (x *CancelRun) Reset() {
 	*x = CancelRun{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1188,7 +1611,7 @@ func (x *CancelRun) String() string {
 func (*CancelRun) ProtoMessage() {}
 
 func (x *CancelRun) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1201,7 +1624,7 @@ func (x *CancelRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRun.ProtoReflect.Descriptor instead.
 func (*CancelRun) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{11}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{16}
 }
 
 // ConnectResponse is one server message of a Connect stream.
@@ -1214,6 +1637,7 @@ type ConnectResponse struct {
 	//	*ConnectResponse_Done
 	//	*ConnectResponse_CallbackCall
 	//	*ConnectResponse_CodeExecution
+	//	*ConnectResponse_NodeCall
 	Kind          isConnectResponse_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1221,7 +1645,7 @@ type ConnectResponse struct {
 
 func (x *ConnectResponse) Reset() {
 	*x = ConnectResponse{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1233,7 +1657,7 @@ func (x *ConnectResponse) String() string {
 func (*ConnectResponse) ProtoMessage() {}
 
 func (x *ConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1246,7 +1670,7 @@ func (x *ConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectResponse.ProtoReflect.Descriptor instead.
 func (*ConnectResponse) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{12}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ConnectResponse) GetKind() isConnectResponse_Kind {
@@ -1301,6 +1725,15 @@ func (x *ConnectResponse) GetCodeExecution() *CodeExecutionCall {
 	return nil
 }
 
+func (x *ConnectResponse) GetNodeCall() *NodeCall {
+	if x != nil {
+		if x, ok := x.Kind.(*ConnectResponse_NodeCall); ok {
+			return x.NodeCall
+		}
+	}
+	return nil
+}
+
 type isConnectResponse_Kind interface {
 	isConnectResponse_Kind()
 }
@@ -1325,6 +1758,10 @@ type ConnectResponse_CodeExecution struct {
 	CodeExecution *CodeExecutionCall `protobuf:"bytes,5,opt,name=code_execution,json=codeExecution,proto3,oneof"`
 }
 
+type ConnectResponse_NodeCall struct {
+	NodeCall *NodeCall `protobuf:"bytes,6,opt,name=node_call,json=nodeCall,proto3,oneof"`
+}
+
 func (*ConnectResponse_Event) isConnectResponse_Kind() {}
 
 func (*ConnectResponse_ToolCall) isConnectResponse_Kind() {}
@@ -1334,6 +1771,8 @@ func (*ConnectResponse_Done) isConnectResponse_Kind() {}
 func (*ConnectResponse_CallbackCall) isConnectResponse_Kind() {}
 
 func (*ConnectResponse_CodeExecution) isConnectResponse_Kind() {}
+
+func (*ConnectResponse_NodeCall) isConnectResponse_Kind() {}
 
 // CodeExecutionCall asks the client to run a code block the model wrote
 // (ADK's CodeExecutionInput).
@@ -1359,7 +1798,7 @@ type CodeExecutionCall struct {
 
 func (x *CodeExecutionCall) Reset() {
 	*x = CodeExecutionCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1371,7 +1810,7 @@ func (x *CodeExecutionCall) String() string {
 func (*CodeExecutionCall) ProtoMessage() {}
 
 func (x *CodeExecutionCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1384,7 +1823,7 @@ func (x *CodeExecutionCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeExecutionCall.ProtoReflect.Descriptor instead.
 func (*CodeExecutionCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{13}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CodeExecutionCall) GetCallId() string {
@@ -1448,7 +1887,7 @@ type File struct {
 
 func (x *File) Reset() {
 	*x = File{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1460,7 +1899,7 @@ func (x *File) String() string {
 func (*File) ProtoMessage() {}
 
 func (x *File) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1473,7 +1912,7 @@ func (x *File) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use File.ProtoReflect.Descriptor instead.
 func (*File) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{14}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *File) GetName() string {
@@ -1514,7 +1953,7 @@ type CodeResult struct {
 
 func (x *CodeResult) Reset() {
 	*x = CodeResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1526,7 +1965,7 @@ func (x *CodeResult) String() string {
 func (*CodeResult) ProtoMessage() {}
 
 func (x *CodeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1539,7 +1978,7 @@ func (x *CodeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeResult.ProtoReflect.Descriptor instead.
 func (*CodeResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{15}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CodeResult) GetCallId() string {
@@ -1593,7 +2032,7 @@ type ToolCall struct {
 
 func (x *ToolCall) Reset() {
 	*x = ToolCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1605,7 +2044,7 @@ func (x *ToolCall) String() string {
 func (*ToolCall) ProtoMessage() {}
 
 func (x *ToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1618,7 +2057,7 @@ func (x *ToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCall.ProtoReflect.Descriptor instead.
 func (*ToolCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{16}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ToolCall) GetCallId() string {
@@ -1680,7 +2119,7 @@ type RunDone struct {
 
 func (x *RunDone) Reset() {
 	*x = RunDone{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1692,7 +2131,7 @@ func (x *RunDone) String() string {
 func (*RunDone) ProtoMessage() {}
 
 func (x *RunDone) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1705,7 +2144,7 @@ func (x *RunDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDone.ProtoReflect.Descriptor instead.
 func (*RunDone) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{17}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *RunDone) GetInvocationId() string {
@@ -1748,7 +2187,7 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\n" +
 	"request_id\x18\t \x01(\tR\trequestId\"7\n" +
 	"\vRunResponse\x12(\n" +
-	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xb9\x02\n" +
+	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xf5\x02\n" +
 	"\x0eConnectRequest\x12-\n" +
 	"\x05start\x18\x01 \x01(\v2\x15.agentsvc.v1.StartRunH\x00R\x05start\x12:\n" +
 	"\vtool_result\x18\x02 \x01(\v2\x17.agentsvc.v1.ToolResultH\x00R\n" +
@@ -1756,13 +2195,48 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\x06cancel\x18\x03 \x01(\v2\x16.agentsvc.v1.CancelRunH\x00R\x06cancel\x12F\n" +
 	"\x0fcallback_result\x18\x04 \x01(\v2\x1b.agentsvc.v1.CallbackResultH\x00R\x0ecallbackResult\x12:\n" +
 	"\vcode_result\x18\x05 \x01(\v2\x17.agentsvc.v1.CodeResultH\x00R\n" +
-	"codeResultB\x06\n" +
-	"\x04kind\"\xce\x01\n" +
+	"codeResult\x12:\n" +
+	"\vnode_result\x18\x06 \x01(\v2\x17.agentsvc.v1.NodeResultH\x00R\n" +
+	"nodeResultB\x06\n" +
+	"\x04kind\"\x82\x02\n" +
 	"\bStartRun\x12)\n" +
 	"\x03run\x18\x01 \x01(\v2\x17.agentsvc.v1.RunRequestR\x03run\x122\n" +
 	"\x05tools\x18\x02 \x03(\v2\x1c.agentsvc.v1.ToolDeclarationR\x05tools\x12>\n" +
 	"\tcallbacks\x18\x03 \x03(\v2 .agentsvc.v1.CallbackDeclarationR\tcallbacks\x12#\n" +
-	"\rcode_executor\x18\x04 \x01(\bR\fcodeExecutor\")\n" +
+	"\rcode_executor\x18\x04 \x01(\bR\fcodeExecutor\x122\n" +
+	"\x05nodes\x18\x05 \x03(\v2\x1c.agentsvc.v1.NodeDeclarationR\x05nodes\"%\n" +
+	"\x0fNodeDeclaration\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xf0\x02\n" +
+	"\bNodeCall\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12#\n" +
+	"\rinvocation_id\x18\x03 \x01(\tR\finvocationId\x12\x1a\n" +
+	"\bworkflow\x18\x04 \x01(\tR\bworkflow\x12\x1b\n" +
+	"\tnode_name\x18\x05 \x01(\tR\bnodeName\x12\x1b\n" +
+	"\tnode_path\x18\x06 \x01(\tR\bnodePath\x125\n" +
+	"\n" +
+	"node_input\x18\a \x01(\v2\x16.google.protobuf.ValueR\tnodeInput\x12-\n" +
+	"\x05state\x18\b \x01(\v2\x17.google.protobuf.StructR\x05state\x12\x18\n" +
+	"\aattempt\x18\t \x01(\x05R\aattempt\x12<\n" +
+	"\rresume_inputs\x18\n" +
+	" \x01(\v2\x17.google.protobuf.StructR\fresumeInputs\"\xad\x02\n" +
+	"\n" +
+	"NodeResult\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12.\n" +
+	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output\x128\n" +
+	"\vstate_delta\x18\x03 \x01(\v2\x17.google.protobuf.StructR\n" +
+	"stateDelta\x12,\n" +
+	"\x05route\x18\x04 \x01(\v2\x16.google.protobuf.ValueR\x05route\x12@\n" +
+	"\x0erequest_inputs\x18\x05 \x03(\v2\x19.agentsvc.v1.RequestInputR\rrequestInputs\x12,\n" +
+	"\x05error\x18\x06 \x01(\v2\x16.agentsvc.v1.NodeErrorR\x05error\"\xbe\x01\n" +
+	"\fRequestInput\x12!\n" +
+	"\finterrupt_id\x18\x01 \x01(\tR\vinterruptId\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x120\n" +
+	"\apayload\x18\x03 \x01(\v2\x16.google.protobuf.ValueR\apayload\x12?\n" +
+	"\x0fresponse_schema\x18\x04 \x01(\v2\x16.google.protobuf.ValueR\x0eresponseSchema\"9\n" +
+	"\tNodeError\x12\x12\n" +
+	"\x04type\x18\x01 \x01(\tR\x04type\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\")\n" +
 	"\x13CallbackDeclaration\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"\xe0\x03\n" +
 	"\fCallbackCall\x12\x17\n" +
@@ -1815,13 +2289,14 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\x0eArtifactsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
 	"\x05value\x18\x02 \x01(\v2\x11.agentsvc.v1.PartR\x05value:\x028\x01\"\v\n" +
-	"\tCancelRun\"\xb2\x02\n" +
+	"\tCancelRun\"\xe8\x02\n" +
 	"\x0fConnectResponse\x12*\n" +
 	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventH\x00R\x05event\x124\n" +
 	"\ttool_call\x18\x02 \x01(\v2\x15.agentsvc.v1.ToolCallH\x00R\btoolCall\x12*\n" +
 	"\x04done\x18\x03 \x01(\v2\x14.agentsvc.v1.RunDoneH\x00R\x04done\x12@\n" +
 	"\rcallback_call\x18\x04 \x01(\v2\x19.agentsvc.v1.CallbackCallH\x00R\fcallbackCall\x12G\n" +
-	"\x0ecode_execution\x18\x05 \x01(\v2\x1e.agentsvc.v1.CodeExecutionCallH\x00R\rcodeExecutionB\x06\n" +
+	"\x0ecode_execution\x18\x05 \x01(\v2\x1e.agentsvc.v1.CodeExecutionCallH\x00R\rcodeExecution\x124\n" +
+	"\tnode_call\x18\x06 \x01(\v2\x15.agentsvc.v1.NodeCallH\x00R\bnodeCallB\x06\n" +
 	"\x04kind\"\xf7\x01\n" +
 	"\x11CodeExecutionCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12#\n" +
@@ -1885,7 +2360,7 @@ func file_agentsvc_v1_runner_service_proto_rawDescGZIP() []byte {
 }
 
 var file_agentsvc_v1_runner_service_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(StreamingMode)(0),          // 0: agentsvc.v1.StreamingMode
 	(CallbackKind)(0),           // 1: agentsvc.v1.CallbackKind
@@ -1895,86 +2370,104 @@ var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(*RunResponse)(nil),         // 5: agentsvc.v1.RunResponse
 	(*ConnectRequest)(nil),      // 6: agentsvc.v1.ConnectRequest
 	(*StartRun)(nil),            // 7: agentsvc.v1.StartRun
-	(*CallbackDeclaration)(nil), // 8: agentsvc.v1.CallbackDeclaration
-	(*CallbackCall)(nil),        // 9: agentsvc.v1.CallbackCall
-	(*CallbackResult)(nil),      // 10: agentsvc.v1.CallbackResult
-	(*ToolDeclaration)(nil),     // 11: agentsvc.v1.ToolDeclaration
-	(*ToolResult)(nil),          // 12: agentsvc.v1.ToolResult
-	(*CancelRun)(nil),           // 13: agentsvc.v1.CancelRun
-	(*ConnectResponse)(nil),     // 14: agentsvc.v1.ConnectResponse
-	(*CodeExecutionCall)(nil),   // 15: agentsvc.v1.CodeExecutionCall
-	(*File)(nil),                // 16: agentsvc.v1.File
-	(*CodeResult)(nil),          // 17: agentsvc.v1.CodeResult
-	(*ToolCall)(nil),            // 18: agentsvc.v1.ToolCall
-	(*RunDone)(nil),             // 19: agentsvc.v1.RunDone
-	nil,                         // 20: agentsvc.v1.CallbackResult.ArtifactsEntry
-	nil,                         // 21: agentsvc.v1.ToolResult.ArtifactsEntry
-	(*structpb.Struct)(nil),     // 22: google.protobuf.Struct
-	(*v1.Content)(nil),          // 23: agentsvc.v1.Content
-	(*v1.Event)(nil),            // 24: agentsvc.v1.Event
-	(*v1.LlmRequest)(nil),       // 25: agentsvc.v1.LlmRequest
-	(*v1.LlmResponse)(nil),      // 26: agentsvc.v1.LlmResponse
-	(*v1.FunctionCall)(nil),     // 27: agentsvc.v1.FunctionCall
-	(*structpb.Value)(nil),      // 28: google.protobuf.Value
-	(*v1.EventActions)(nil),     // 29: agentsvc.v1.EventActions
-	(*v1.ToolConfirmation)(nil), // 30: agentsvc.v1.ToolConfirmation
-	(*v1.Part)(nil),             // 31: agentsvc.v1.Part
+	(*NodeDeclaration)(nil),     // 8: agentsvc.v1.NodeDeclaration
+	(*NodeCall)(nil),            // 9: agentsvc.v1.NodeCall
+	(*NodeResult)(nil),          // 10: agentsvc.v1.NodeResult
+	(*RequestInput)(nil),        // 11: agentsvc.v1.RequestInput
+	(*NodeError)(nil),           // 12: agentsvc.v1.NodeError
+	(*CallbackDeclaration)(nil), // 13: agentsvc.v1.CallbackDeclaration
+	(*CallbackCall)(nil),        // 14: agentsvc.v1.CallbackCall
+	(*CallbackResult)(nil),      // 15: agentsvc.v1.CallbackResult
+	(*ToolDeclaration)(nil),     // 16: agentsvc.v1.ToolDeclaration
+	(*ToolResult)(nil),          // 17: agentsvc.v1.ToolResult
+	(*CancelRun)(nil),           // 18: agentsvc.v1.CancelRun
+	(*ConnectResponse)(nil),     // 19: agentsvc.v1.ConnectResponse
+	(*CodeExecutionCall)(nil),   // 20: agentsvc.v1.CodeExecutionCall
+	(*File)(nil),                // 21: agentsvc.v1.File
+	(*CodeResult)(nil),          // 22: agentsvc.v1.CodeResult
+	(*ToolCall)(nil),            // 23: agentsvc.v1.ToolCall
+	(*RunDone)(nil),             // 24: agentsvc.v1.RunDone
+	nil,                         // 25: agentsvc.v1.CallbackResult.ArtifactsEntry
+	nil,                         // 26: agentsvc.v1.ToolResult.ArtifactsEntry
+	(*structpb.Struct)(nil),     // 27: google.protobuf.Struct
+	(*v1.Content)(nil),          // 28: agentsvc.v1.Content
+	(*v1.Event)(nil),            // 29: agentsvc.v1.Event
+	(*structpb.Value)(nil),      // 30: google.protobuf.Value
+	(*v1.LlmRequest)(nil),       // 31: agentsvc.v1.LlmRequest
+	(*v1.LlmResponse)(nil),      // 32: agentsvc.v1.LlmResponse
+	(*v1.FunctionCall)(nil),     // 33: agentsvc.v1.FunctionCall
+	(*v1.EventActions)(nil),     // 34: agentsvc.v1.EventActions
+	(*v1.ToolConfirmation)(nil), // 35: agentsvc.v1.ToolConfirmation
+	(*v1.Part)(nil),             // 36: agentsvc.v1.Part
 }
 var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	0,  // 0: agentsvc.v1.RunConfig.streaming_mode:type_name -> agentsvc.v1.StreamingMode
-	22, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
+	27, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
 	3,  // 2: agentsvc.v1.RunConfig.get_session_config:type_name -> agentsvc.v1.GetSessionConfig
-	23, // 3: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
-	22, // 4: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
+	28, // 3: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
+	27, // 4: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
 	2,  // 5: agentsvc.v1.RunRequest.run_config:type_name -> agentsvc.v1.RunConfig
-	24, // 6: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
+	29, // 6: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
 	7,  // 7: agentsvc.v1.ConnectRequest.start:type_name -> agentsvc.v1.StartRun
-	12, // 8: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
-	13, // 9: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
-	10, // 10: agentsvc.v1.ConnectRequest.callback_result:type_name -> agentsvc.v1.CallbackResult
-	17, // 11: agentsvc.v1.ConnectRequest.code_result:type_name -> agentsvc.v1.CodeResult
-	4,  // 12: agentsvc.v1.StartRun.run:type_name -> agentsvc.v1.RunRequest
-	11, // 13: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
-	8,  // 14: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
-	1,  // 15: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
-	22, // 16: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
-	25, // 17: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
-	26, // 18: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
-	27, // 19: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
-	22, // 20: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
-	22, // 21: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
-	23, // 22: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
-	26, // 23: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
-	25, // 24: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
-	22, // 25: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
-	20, // 26: agentsvc.v1.CallbackResult.artifacts:type_name -> agentsvc.v1.CallbackResult.ArtifactsEntry
-	22, // 27: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
-	22, // 28: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
-	28, // 29: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
-	29, // 30: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
-	21, // 31: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
-	24, // 32: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
-	18, // 33: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
-	19, // 34: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
-	9,  // 35: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
-	15, // 36: agentsvc.v1.ConnectResponse.code_execution:type_name -> agentsvc.v1.CodeExecutionCall
-	16, // 37: agentsvc.v1.CodeExecutionCall.input_files:type_name -> agentsvc.v1.File
-	16, // 38: agentsvc.v1.CodeResult.output_files:type_name -> agentsvc.v1.File
-	27, // 39: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
-	22, // 40: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
-	30, // 41: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
-	22, // 42: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
-	31, // 43: agentsvc.v1.CallbackResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
-	31, // 44: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
-	4,  // 45: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
-	6,  // 46: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
-	5,  // 47: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
-	14, // 48: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
-	47, // [47:49] is the sub-list for method output_type
-	45, // [45:47] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	17, // 8: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
+	18, // 9: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
+	15, // 10: agentsvc.v1.ConnectRequest.callback_result:type_name -> agentsvc.v1.CallbackResult
+	22, // 11: agentsvc.v1.ConnectRequest.code_result:type_name -> agentsvc.v1.CodeResult
+	10, // 12: agentsvc.v1.ConnectRequest.node_result:type_name -> agentsvc.v1.NodeResult
+	4,  // 13: agentsvc.v1.StartRun.run:type_name -> agentsvc.v1.RunRequest
+	16, // 14: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
+	13, // 15: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
+	8,  // 16: agentsvc.v1.StartRun.nodes:type_name -> agentsvc.v1.NodeDeclaration
+	30, // 17: agentsvc.v1.NodeCall.node_input:type_name -> google.protobuf.Value
+	27, // 18: agentsvc.v1.NodeCall.state:type_name -> google.protobuf.Struct
+	27, // 19: agentsvc.v1.NodeCall.resume_inputs:type_name -> google.protobuf.Struct
+	30, // 20: agentsvc.v1.NodeResult.output:type_name -> google.protobuf.Value
+	27, // 21: agentsvc.v1.NodeResult.state_delta:type_name -> google.protobuf.Struct
+	30, // 22: agentsvc.v1.NodeResult.route:type_name -> google.protobuf.Value
+	11, // 23: agentsvc.v1.NodeResult.request_inputs:type_name -> agentsvc.v1.RequestInput
+	12, // 24: agentsvc.v1.NodeResult.error:type_name -> agentsvc.v1.NodeError
+	30, // 25: agentsvc.v1.RequestInput.payload:type_name -> google.protobuf.Value
+	30, // 26: agentsvc.v1.RequestInput.response_schema:type_name -> google.protobuf.Value
+	1,  // 27: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
+	27, // 28: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
+	31, // 29: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
+	32, // 30: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
+	33, // 31: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
+	27, // 32: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
+	27, // 33: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
+	28, // 34: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
+	32, // 35: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
+	31, // 36: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
+	27, // 37: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
+	25, // 38: agentsvc.v1.CallbackResult.artifacts:type_name -> agentsvc.v1.CallbackResult.ArtifactsEntry
+	27, // 39: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
+	27, // 40: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
+	30, // 41: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
+	34, // 42: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
+	26, // 43: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
+	29, // 44: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
+	23, // 45: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
+	24, // 46: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
+	14, // 47: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
+	20, // 48: agentsvc.v1.ConnectResponse.code_execution:type_name -> agentsvc.v1.CodeExecutionCall
+	9,  // 49: agentsvc.v1.ConnectResponse.node_call:type_name -> agentsvc.v1.NodeCall
+	21, // 50: agentsvc.v1.CodeExecutionCall.input_files:type_name -> agentsvc.v1.File
+	21, // 51: agentsvc.v1.CodeResult.output_files:type_name -> agentsvc.v1.File
+	33, // 52: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
+	27, // 53: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
+	35, // 54: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
+	27, // 55: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
+	36, // 56: agentsvc.v1.CallbackResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	36, // 57: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	4,  // 58: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
+	6,  // 59: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
+	5,  // 60: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
+	19, // 61: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
+	60, // [60:62] is the sub-list for method output_type
+	58, // [58:60] is the sub-list for method input_type
+	58, // [58:58] is the sub-list for extension type_name
+	58, // [58:58] is the sub-list for extension extendee
+	0,  // [0:58] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_runner_service_proto_init() }
@@ -1990,19 +2483,21 @@ func file_agentsvc_v1_runner_service_proto_init() {
 		(*ConnectRequest_Cancel)(nil),
 		(*ConnectRequest_CallbackResult)(nil),
 		(*ConnectRequest_CodeResult)(nil),
+		(*ConnectRequest_NodeResult)(nil),
 	}
-	file_agentsvc_v1_runner_service_proto_msgTypes[8].OneofWrappers = []any{
+	file_agentsvc_v1_runner_service_proto_msgTypes[13].OneofWrappers = []any{
 		(*CallbackResult_Content)(nil),
 		(*CallbackResult_LlmResponse)(nil),
 		(*CallbackResult_LlmRequest)(nil),
 		(*CallbackResult_ToolResponse)(nil),
 	}
-	file_agentsvc_v1_runner_service_proto_msgTypes[12].OneofWrappers = []any{
+	file_agentsvc_v1_runner_service_proto_msgTypes[17].OneofWrappers = []any{
 		(*ConnectResponse_Event)(nil),
 		(*ConnectResponse_ToolCall)(nil),
 		(*ConnectResponse_Done)(nil),
 		(*ConnectResponse_CallbackCall)(nil),
 		(*ConnectResponse_CodeExecution)(nil),
+		(*ConnectResponse_NodeCall)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2010,7 +2505,7 @@ func file_agentsvc_v1_runner_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_runner_service_proto_rawDesc), len(file_agentsvc_v1_runner_service_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   20,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

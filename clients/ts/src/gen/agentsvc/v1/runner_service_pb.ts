@@ -19,7 +19,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/runner_service.proto.
  */
 export const file_agentsvc_v1_runner_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBhZ2VudHN2Yy92MS9ydW5uZXJfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEi2gEKCVJ1bkNvbmZpZxIyCg5zdHJlYW1pbmdfbW9kZRgBIAEoDjIaLmFnZW50c3ZjLnYxLlN0cmVhbWluZ01vZGUSGgoNbWF4X2xsbV9jYWxscxgCIAEoBUgAiAEBEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoSZ2V0X3Nlc3Npb25fY29uZmlnGAQgASgLMh0uYWdlbnRzdmMudjEuR2V0U2Vzc2lvbkNvbmZpZ0IQCg5fbWF4X2xsbV9jYWxscyJ6ChBHZXRTZXNzaW9uQ29uZmlnEh4KEW51bV9yZWNlbnRfZXZlbnRzGAEgASgFSACIAQESHAoPYWZ0ZXJfdGltZXN0YW1wGAIgASgBSAGIAQFCFAoSX251bV9yZWNlbnRfZXZlbnRzQhIKEF9hZnRlcl90aW1lc3RhbXAihgIKClJ1blJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEikKC25ld19tZXNzYWdlGAQgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIsCgtzdGF0ZV9kZWx0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNaW52b2NhdGlvbl9pZBgGIAEoCRIqCgpydW5fY29uZmlnGAcgASgLMhYuYWdlbnRzdmMudjEuUnVuQ29uZmlnEhEKCXN0cmVhbWluZxgIIAEoCBISCgpyZXF1ZXN0X2lkGAkgASgJIjAKC1J1blJlc3BvbnNlEiEKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnQiggIKDkNvbm5lY3RSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUuYWdlbnRzdmMudjEuU3RhcnRSdW5IABIuCgt0b29sX3Jlc3VsdBgCIAEoCzIXLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHRIABIoCgZjYW5jZWwYAyABKAsyFi5hZ2VudHN2Yy52MS5DYW5jZWxSdW5IABI2Cg9jYWxsYmFja19yZXN1bHQYBCABKAsyGy5hZ2VudHN2Yy52MS5DYWxsYmFja1Jlc3VsdEgAEi4KC2NvZGVfcmVzdWx0GAUgASgLMhcuYWdlbnRzdmMudjEuQ29kZVJlc3VsdEgAQgYKBGtpbmQiqQEKCFN0YXJ0UnVuEiQKA3J1bhgBIAEoCzIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QSKwoFdG9vbHMYAiADKAsyHC5hZ2VudHN2Yy52MS5Ub29sRGVjbGFyYXRpb24SMwoJY2FsbGJhY2tzGAMgAygLMiAuYWdlbnRzdmMudjEuQ2FsbGJhY2tEZWNsYXJhdGlvbhIVCg1jb2RlX2V4ZWN1dG9yGAQgASgIIiMKE0NhbGxiYWNrRGVjbGFyYXRpb24SDAoEbmFtZRgBIAEoCSL0AgoMQ2FsbGJhY2tDYWxsEg8KB2NhbGxfaWQYASABKAkSDAoEbmFtZRgCIAEoCRInCgRraW5kGAMgASgOMhkuYWdlbnRzdmMudjEuQ2FsbGJhY2tLaW5kEhUKDWludm9jYXRpb25faWQYBCABKAkSEgoKYWdlbnRfbmFtZRgFIAEoCRImCgVzdGF0ZRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLbGxtX3JlcXVlc3QYByABKAsyFy5hZ2VudHN2Yy52MS5MbG1SZXF1ZXN0Ei4KDGxsbV9yZXNwb25zZRgIIAEoCzIYLmFnZW50c3ZjLnYxLkxsbVJlc3BvbnNlEiwKCXRvb2xfY2FsbBgJIAEoCzIZLmFnZW50c3ZjLnYxLkZ1bmN0aW9uQ2FsbBIuCg10b29sX3Jlc3BvbnNlGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBINCgVlcnJvchgLIAEoCSKrAwoOQ2FsbGJhY2tSZXN1bHQSDwoHY2FsbF9pZBgBIAEoCRIsCgtzdGF0ZV9kZWx0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoHY29udGVudBgDIAEoCzIULmFnZW50c3ZjLnYxLkNvbnRlbnRIABIwCgxsbG1fcmVzcG9uc2UYBCABKAsyGC5hZ2VudHN2Yy52MS5MbG1SZXNwb25zZUgAEi4KC2xsbV9yZXF1ZXN0GAUgASgLMhcuYWdlbnRzdmMudjEuTGxtUmVxdWVzdEgAEjAKDXRvb2xfcmVzcG9uc2UYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASDQoFZXJyb3IYByABKAkSPQoJYXJ0aWZhY3RzGAggAygLMiouYWdlbnRzdmMudjEuQ2FsbGJhY2tSZXN1bHQuQXJ0aWZhY3RzRW50cnkaQwoOQXJ0aWZhY3RzRW50cnkSCwoDa2V5GAEgASgJEiAKBXZhbHVlGAIgASgLMhEuYWdlbnRzdmMudjEuUGFydDoCOAFCCgoIb3ZlcnJpZGUiwAEKD1Rvb2xEZWNsYXJhdGlvbhIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEisKCnBhcmFtZXRlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCHJlc3BvbnNlGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIUCgxsb25nX3J1bm5pbmcYBSABKAgSHAoUcmVxdWlyZV9jb25maXJtYXRpb24YBiABKAgiggIKClRvb2xSZXN1bHQSDwoHY2FsbF9pZBgBIAEoCRIoCghyZXNwb25zZRgCIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRINCgVlcnJvchgDIAEoCRIqCgdhY3Rpb25zGAQgASgLMhkuYWdlbnRzdmMudjEuRXZlbnRBY3Rpb25zEjkKCWFydGlmYWN0cxgFIAMoCzImLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHQuQXJ0aWZhY3RzRW50cnkaQwoOQXJ0aWZhY3RzRW50cnkSCwoDa2V5GAEgASgJEiAKBXZhbHVlGAIgASgLMhEuYWdlbnRzdmMudjEuUGFydDoCOAEiCwoJQ2FuY2VsUnVuIv4BCg9Db25uZWN0UmVzcG9uc2USIwoFZXZlbnQYASABKAsyEi5hZ2VudHN2Yy52MS5FdmVudEgAEioKCXRvb2xfY2FsbBgCIAEoCzIVLmFnZW50c3ZjLnYxLlRvb2xDYWxsSAASJAoEZG9uZRgDIAEoCzIULmFnZW50c3ZjLnYxLlJ1bkRvbmVIABIyCg1jYWxsYmFja19jYWxsGAQgASgLMhkuYWdlbnRzdmMudjEuQ2FsbGJhY2tDYWxsSAASOAoOY29kZV9leGVjdXRpb24YBSABKAsyHi5hZ2VudHN2Yy52MS5Db2RlRXhlY3V0aW9uQ2FsbEgAQgYKBGtpbmQirQEKEUNvZGVFeGVjdXRpb25DYWxsEg8KB2NhbGxfaWQYASABKAkSFQoNaW52b2NhdGlvbl9pZBgCIAEoCRISCgphZ2VudF9uYW1lGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEgwKBGNvZGUYBSABKAkSJgoLaW5wdXRfZmlsZXMYBiADKAsyES5hZ2VudHN2Yy52MS5GaWxlEhQKDGV4ZWN1dGlvbl9pZBgHIAEoCSI4CgRGaWxlEgwKBG5hbWUYASABKAkSEQoJbWltZV90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiZgoKQ29kZVJlc3VsdBIPCgdjYWxsX2lkGAEgASgJEg4KBnN0ZG91dBgCIAEoCRIOCgZzdGRlcnIYAyABKAkSJwoMb3V0cHV0X2ZpbGVzGAQgAygLMhEuYWdlbnRzdmMudjEuRmlsZSKFAgoIVG9vbENhbGwSDwoHY2FsbF9pZBgBIAEoCRIVCg1pbnZvY2F0aW9uX2lkGAIgASgJEhIKCmFnZW50X25hbWUYAyABKAkSMAoNZnVuY3Rpb25fY2FsbBgEIAEoCzIZLmFnZW50c3ZjLnYxLkZ1bmN0aW9uQ2FsbBImCgVzdGF0ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMwoMY29uZmlybWF0aW9uGAYgASgLMh0uYWdlbnRzdmMudjEuVG9vbENvbmZpcm1hdGlvbhIuCg1hdXRoX3Jlc3BvbnNlGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIgCgdSdW5Eb25lEhUKDWludm9jYXRpb25faWQYASABKAkqYAoNU3RyZWFtaW5nTW9kZRIeChpTVFJFQU1JTkdfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NUUkVBTUlOR19NT0RFX05PTkUQARIWChJTVFJFQU1JTkdfTU9ERV9TU0UQAiqrAgoMQ2FsbGJhY2tLaW5kEh0KGUNBTExCQUNLX0tJTkRfVU5TUEVDSUZJRUQQABIeChpDQUxMQkFDS19LSU5EX0JFRk9SRV9BR0VOVBABEh0KGUNBTExCQUNLX0tJTkRfQUZURVJfQUdFTlQQAhIeChpDQUxMQkFDS19LSU5EX0JFRk9SRV9NT0RFTBADEh0KGUNBTExCQUNLX0tJTkRfQUZURVJfTU9ERUwQBBIgChxDQUxMQkFDS19LSU5EX09OX01PREVMX0VSUk9SEAUSHQoZQ0FMTEJBQ0tfS0lORF9CRUZPUkVfVE9PTBAGEhwKGENBTExCQUNLX0tJTkRfQUZURVJfVE9PTBAHEh8KG0NBTExCQUNLX0tJTkRfT05fVE9PTF9FUlJPUhAIMqYBCg1SdW5uZXJTZXJ2aWNlEksKA1J1bhIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QaGC5hZ2VudHN2Yy52MS5SdW5SZXNwb25zZSIPgtPkkwIJOgEqIgQvcnVuMAESSAoHQ29ubmVjdBIbLmFnZW50c3ZjLnYxLkNvbm5lY3RSZXF1ZXN0GhwuYWdlbnRzdmMudjEuQ29ubmVjdFJlc3BvbnNlKAEwAUI5WjdnaXRodWIuY29tL2FnZW50c3ZjL2FnZW50c3ZjL2dlbi9nby9hZ2VudHN2Yy92MS9hcGk7YXBpYgZwcm90bzM", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_agentsvc_v1_llm, file_google_api_annotations, file_google_protobuf_struct]);
+  fileDesc("CiBhZ2VudHN2Yy92MS9ydW5uZXJfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEi2gEKCVJ1bkNvbmZpZxIyCg5zdHJlYW1pbmdfbW9kZRgBIAEoDjIaLmFnZW50c3ZjLnYxLlN0cmVhbWluZ01vZGUSGgoNbWF4X2xsbV9jYWxscxgCIAEoBUgAiAEBEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoSZ2V0X3Nlc3Npb25fY29uZmlnGAQgASgLMh0uYWdlbnRzdmMudjEuR2V0U2Vzc2lvbkNvbmZpZ0IQCg5fbWF4X2xsbV9jYWxscyJ6ChBHZXRTZXNzaW9uQ29uZmlnEh4KEW51bV9yZWNlbnRfZXZlbnRzGAEgASgFSACIAQESHAoPYWZ0ZXJfdGltZXN0YW1wGAIgASgBSAGIAQFCFAoSX251bV9yZWNlbnRfZXZlbnRzQhIKEF9hZnRlcl90aW1lc3RhbXAihgIKClJ1blJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEikKC25ld19tZXNzYWdlGAQgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIsCgtzdGF0ZV9kZWx0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNaW52b2NhdGlvbl9pZBgGIAEoCRIqCgpydW5fY29uZmlnGAcgASgLMhYuYWdlbnRzdmMudjEuUnVuQ29uZmlnEhEKCXN0cmVhbWluZxgIIAEoCBISCgpyZXF1ZXN0X2lkGAkgASgJIjAKC1J1blJlc3BvbnNlEiEKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnQisgIKDkNvbm5lY3RSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUuYWdlbnRzdmMudjEuU3RhcnRSdW5IABIuCgt0b29sX3Jlc3VsdBgCIAEoCzIXLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHRIABIoCgZjYW5jZWwYAyABKAsyFi5hZ2VudHN2Yy52MS5DYW5jZWxSdW5IABI2Cg9jYWxsYmFja19yZXN1bHQYBCABKAsyGy5hZ2VudHN2Yy52MS5DYWxsYmFja1Jlc3VsdEgAEi4KC2NvZGVfcmVzdWx0GAUgASgLMhcuYWdlbnRzdmMudjEuQ29kZVJlc3VsdEgAEi4KC25vZGVfcmVzdWx0GAYgASgLMhcuYWdlbnRzdmMudjEuTm9kZVJlc3VsdEgAQgYKBGtpbmQi1gEKCFN0YXJ0UnVuEiQKA3J1bhgBIAEoCzIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QSKwoFdG9vbHMYAiADKAsyHC5hZ2VudHN2Yy52MS5Ub29sRGVjbGFyYXRpb24SMwoJY2FsbGJhY2tzGAMgAygLMiAuYWdlbnRzdmMudjEuQ2FsbGJhY2tEZWNsYXJhdGlvbhIVCg1jb2RlX2V4ZWN1dG9yGAQgASgIEisKBW5vZGVzGAUgAygLMhwuYWdlbnRzdmMudjEuTm9kZURlY2xhcmF0aW9uIh8KD05vZGVEZWNsYXJhdGlvbhIMCgRuYW1lGAEgASgJIo0CCghOb2RlQ2FsbBIPCgdjYWxsX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSFQoNaW52b2NhdGlvbl9pZBgDIAEoCRIQCgh3b3JrZmxvdxgEIAEoCRIRCglub2RlX25hbWUYBSABKAkSEQoJbm9kZV9wYXRoGAYgASgJEioKCm5vZGVfaW5wdXQYByABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSJgoFc3RhdGUYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB2F0dGVtcHQYCSABKAUSLgoNcmVzdW1lX2lucHV0cxgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Qi9AEKCk5vZGVSZXN1bHQSDwoHY2FsbF9pZBgBIAEoCRImCgZvdXRwdXQYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSLAoLc3RhdGVfZGVsdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiUKBXJvdXRlGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEjEKDnJlcXVlc3RfaW5wdXRzGAUgAygLMhkuYWdlbnRzdmMudjEuUmVxdWVzdElucHV0EiUKBWVycm9yGAYgASgLMhYuYWdlbnRzdmMudjEuTm9kZUVycm9yIo8BCgxSZXF1ZXN0SW5wdXQSFAoMaW50ZXJydXB0X2lkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSJwoHcGF5bG9hZBgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIvCg9yZXNwb25zZV9zY2hlbWEYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiKgoJTm9kZUVycm9yEgwKBHR5cGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIjChNDYWxsYmFja0RlY2xhcmF0aW9uEgwKBG5hbWUYASABKAki9AIKDENhbGxiYWNrQ2FsbBIPCgdjYWxsX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSJwoEa2luZBgDIAEoDjIZLmFnZW50c3ZjLnYxLkNhbGxiYWNrS2luZBIVCg1pbnZvY2F0aW9uX2lkGAQgASgJEhIKCmFnZW50X25hbWUYBSABKAkSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiwKC2xsbV9yZXF1ZXN0GAcgASgLMhcuYWdlbnRzdmMudjEuTGxtUmVxdWVzdBIuCgxsbG1fcmVzcG9uc2UYCCABKAsyGC5hZ2VudHN2Yy52MS5MbG1SZXNwb25zZRIsCgl0b29sX2NhbGwYCSABKAsyGS5hZ2VudHN2Yy52MS5GdW5jdGlvbkNhbGwSLgoNdG9vbF9yZXNwb25zZRgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFZXJyb3IYCyABKAkiqwMKDkNhbGxiYWNrUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSLAoLc3RhdGVfZGVsdGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EicKB2NvbnRlbnQYAyABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50SAASMAoMbGxtX3Jlc3BvbnNlGAQgASgLMhguYWdlbnRzdmMudjEuTGxtUmVzcG9uc2VIABIuCgtsbG1fcmVxdWVzdBgFIAEoCzIXLmFnZW50c3ZjLnYxLkxsbVJlcXVlc3RIABIwCg10b29sX3Jlc3BvbnNlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEg0KBWVycm9yGAcgASgJEj0KCWFydGlmYWN0cxgIIAMoCzIqLmFnZW50c3ZjLnYxLkNhbGxiYWNrUmVzdWx0LkFydGlmYWN0c0VudHJ5GkMKDkFydGlmYWN0c0VudHJ5EgsKA2tleRgBIAEoCRIgCgV2YWx1ZRgCIAEoCzIRLmFnZW50c3ZjLnYxLlBhcnQ6AjgBQgoKCG92ZXJyaWRlIsABCg9Ub29sRGVjbGFyYXRpb24SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIrCgpwYXJhbWV0ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghyZXNwb25zZRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoMbG9uZ19ydW5uaW5nGAUgASgIEhwKFHJlcXVpcmVfY29uZmlybWF0aW9uGAYgASgIIoICCgpUb29sUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSKAoIcmVzcG9uc2UYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSDQoFZXJyb3IYAyABKAkSKgoHYWN0aW9ucxgEIAEoCzIZLmFnZW50c3ZjLnYxLkV2ZW50QWN0aW9ucxI5CglhcnRpZmFjdHMYBSADKAsyJi5hZ2VudHN2Yy52MS5Ub29sUmVzdWx0LkFydGlmYWN0c0VudHJ5GkMKDkFydGlmYWN0c0VudHJ5EgsKA2tleRgBIAEoCRIgCgV2YWx1ZRgCIAEoCzIRLmFnZW50c3ZjLnYxLlBhcnQ6AjgBIgsKCUNhbmNlbFJ1biKqAgoPQ29ubmVjdFJlc3BvbnNlEiMKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnRIABIqCgl0b29sX2NhbGwYAiABKAsyFS5hZ2VudHN2Yy52MS5Ub29sQ2FsbEgAEiQKBGRvbmUYAyABKAsyFC5hZ2VudHN2Yy52MS5SdW5Eb25lSAASMgoNY2FsbGJhY2tfY2FsbBgEIAEoCzIZLmFnZW50c3ZjLnYxLkNhbGxiYWNrQ2FsbEgAEjgKDmNvZGVfZXhlY3V0aW9uGAUgASgLMh4uYWdlbnRzdmMudjEuQ29kZUV4ZWN1dGlvbkNhbGxIABIqCglub2RlX2NhbGwYBiABKAsyFS5hZ2VudHN2Yy52MS5Ob2RlQ2FsbEgAQgYKBGtpbmQirQEKEUNvZGVFeGVjdXRpb25DYWxsEg8KB2NhbGxfaWQYASABKAkSFQoNaW52b2NhdGlvbl9pZBgCIAEoCRISCgphZ2VudF9uYW1lGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEgwKBGNvZGUYBSABKAkSJgoLaW5wdXRfZmlsZXMYBiADKAsyES5hZ2VudHN2Yy52MS5GaWxlEhQKDGV4ZWN1dGlvbl9pZBgHIAEoCSI4CgRGaWxlEgwKBG5hbWUYASABKAkSEQoJbWltZV90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiZgoKQ29kZVJlc3VsdBIPCgdjYWxsX2lkGAEgASgJEg4KBnN0ZG91dBgCIAEoCRIOCgZzdGRlcnIYAyABKAkSJwoMb3V0cHV0X2ZpbGVzGAQgAygLMhEuYWdlbnRzdmMudjEuRmlsZSKFAgoIVG9vbENhbGwSDwoHY2FsbF9pZBgBIAEoCRIVCg1pbnZvY2F0aW9uX2lkGAIgASgJEhIKCmFnZW50X25hbWUYAyABKAkSMAoNZnVuY3Rpb25fY2FsbBgEIAEoCzIZLmFnZW50c3ZjLnYxLkZ1bmN0aW9uQ2FsbBImCgVzdGF0ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMwoMY29uZmlybWF0aW9uGAYgASgLMh0uYWdlbnRzdmMudjEuVG9vbENvbmZpcm1hdGlvbhIuCg1hdXRoX3Jlc3BvbnNlGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIgCgdSdW5Eb25lEhUKDWludm9jYXRpb25faWQYASABKAkqYAoNU3RyZWFtaW5nTW9kZRIeChpTVFJFQU1JTkdfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NUUkVBTUlOR19NT0RFX05PTkUQARIWChJTVFJFQU1JTkdfTU9ERV9TU0UQAiqrAgoMQ2FsbGJhY2tLaW5kEh0KGUNBTExCQUNLX0tJTkRfVU5TUEVDSUZJRUQQABIeChpDQUxMQkFDS19LSU5EX0JFRk9SRV9BR0VOVBABEh0KGUNBTExCQUNLX0tJTkRfQUZURVJfQUdFTlQQAhIeChpDQUxMQkFDS19LSU5EX0JFRk9SRV9NT0RFTBADEh0KGUNBTExCQUNLX0tJTkRfQUZURVJfTU9ERUwQBBIgChxDQUxMQkFDS19LSU5EX09OX01PREVMX0VSUk9SEAUSHQoZQ0FMTEJBQ0tfS0lORF9CRUZPUkVfVE9PTBAGEhwKGENBTExCQUNLX0tJTkRfQUZURVJfVE9PTBAHEh8KG0NBTExCQUNLX0tJTkRfT05fVE9PTF9FUlJPUhAIMqYBCg1SdW5uZXJTZXJ2aWNlEksKA1J1bhIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QaGC5hZ2VudHN2Yy52MS5SdW5SZXNwb25zZSIPgtPkkwIJOgEqIgQvcnVuMAESSAoHQ29ubmVjdBIbLmFnZW50c3ZjLnYxLkNvbm5lY3RSZXF1ZXN0GhwuYWdlbnRzdmMudjEuQ29ubmVjdFJlc3BvbnNlKAEwAUI5WjdnaXRodWIuY29tL2FnZW50c3ZjL2FnZW50c3ZjL2dlbi9nby9hZ2VudHN2Yy92MS9hcGk7YXBpYgZwcm90bzM", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_agentsvc_v1_llm, file_google_api_annotations, file_google_protobuf_struct]);
 
 /**
  * RunConfig tunes one invocation.
@@ -226,6 +226,12 @@ export type ConnectRequest = Message<"agentsvc.v1.ConnectRequest"> & {
      */
     value: CodeResult;
     case: "codeResult";
+  } | {
+    /**
+     * @generated from field: agentsvc.v1.NodeResult node_result = 6;
+     */
+    value: NodeResult;
+    case: "nodeResult";
   } | { case: undefined; value?: undefined };
 };
 
@@ -270,6 +276,15 @@ export type StartRun = Message<"agentsvc.v1.StartRun"> & {
    * @generated from field: bool code_executor = 4;
    */
   codeExecutor: boolean;
+
+  /**
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   *
+   * @generated from field: repeated agentsvc.v1.NodeDeclaration nodes = 5;
+   */
+  nodes: NodeDeclaration[];
 };
 
 /**
@@ -278,6 +293,235 @@ export type StartRun = Message<"agentsvc.v1.StartRun"> & {
  */
 export const StartRunSchema: GenMessage<StartRun> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_runner_service, 5);
+
+/**
+ * NodeDeclaration declares a workflow function node that lives in the
+ * client.
+ *
+ * @generated from message agentsvc.v1.NodeDeclaration
+ */
+export type NodeDeclaration = Message<"agentsvc.v1.NodeDeclaration"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.NodeDeclaration.
+ * Use `create(NodeDeclarationSchema)` to create a new message.
+ */
+export const NodeDeclarationSchema: GenMessage<NodeDeclaration> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 6);
+
+/**
+ * NodeCall asks the client to run one of its workflow function nodes once
+ * (one attempt: a node with a retry_config is called again after a failure).
+ *
+ * @generated from message agentsvc.v1.NodeCall
+ */
+export type NodeCall = Message<"agentsvc.v1.NodeCall"> & {
+  /**
+   * Unique within the invocation; the result carries it back.
+   *
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * The declared function name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string invocation_id = 3;
+   */
+  invocationId: string;
+
+  /**
+   * The workflow the node belongs to.
+   *
+   * @generated from field: string workflow = 4;
+   */
+  workflow: string;
+
+  /**
+   * The node's name in the graph.
+   *
+   * @generated from field: string node_name = 5;
+   */
+  nodeName: string;
+
+  /**
+   * The node run's path, e.g. "approval_wf@1/approval_gate@1".
+   *
+   * @generated from field: string node_path = 6;
+   */
+  nodePath: string;
+
+  /**
+   * The node's input: the output of the node that triggered it (the user's
+   * message as Content JSON for the nodes after START; an object keyed by
+   * predecessor name for a join's successors). Unset when there is none.
+   *
+   * @generated from field: google.protobuf.Value node_input = 7;
+   */
+  nodeInput?: Value | undefined;
+
+  /**
+   * The session state the node may read.
+   *
+   * @generated from field: google.protobuf.Struct state = 8;
+   */
+  state?: JsonObject | undefined;
+
+  /**
+   * 1 for the first attempt, counting retries.
+   *
+   * @generated from field: int32 attempt = 9;
+   */
+  attempt: number;
+
+  /**
+   * The user's answers to the node's earlier RequestInputs, by interrupt
+   * id, when a node with rerun_on_resume runs again after being resumed.
+   *
+   * @generated from field: google.protobuf.Struct resume_inputs = 10;
+   */
+  resumeInputs?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message agentsvc.v1.NodeCall.
+ * Use `create(NodeCallSchema)` to create a new message.
+ */
+export const NodeCallSchema: GenMessage<NodeCall> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 7);
+
+/**
+ * NodeResult answers a NodeCall: what the node function returned.
+ *
+ * @generated from message agentsvc.v1.NodeResult
+ */
+export type NodeResult = Message<"agentsvc.v1.NodeResult"> & {
+  /**
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * The node's output, passed to its successors as their node_input; unset
+   * when the function returned nothing (Python's None).
+   *
+   * @generated from field: google.protobuf.Value output = 2;
+   */
+  output?: Value | undefined;
+
+  /**
+   * Changes to the session state (ADK's ctx.actions.state_delta).
+   *
+   * @generated from field: google.protobuf.Struct state_delta = 3;
+   */
+  stateDelta?: JsonObject | undefined;
+
+  /**
+   * The route the node picked: a bool, number, string or a list of them;
+   * unset for none.
+   *
+   * @generated from field: google.protobuf.Value route = 4;
+   */
+  route?: Value | undefined;
+
+  /**
+   * Pause the workflow and ask the user (ADK's RequestInput): the node's
+   * output is then the user's answer.
+   *
+   * @generated from field: repeated agentsvc.v1.RequestInput request_inputs = 5;
+   */
+  requestInputs: RequestInput[];
+
+  /**
+   * The function failed; the node is retried by its retry_config, or the
+   * invocation fails.
+   *
+   * @generated from field: agentsvc.v1.NodeError error = 6;
+   */
+  error?: NodeError | undefined;
+};
+
+/**
+ * Describes the message agentsvc.v1.NodeResult.
+ * Use `create(NodeResultSchema)` to create a new message.
+ */
+export const NodeResultSchema: GenMessage<NodeResult> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 8);
+
+/**
+ * RequestInput asks the user for input from a workflow node (ADK's
+ * RequestInput), sent to the user as an adk_request_input function call.
+ *
+ * @generated from message agentsvc.v1.RequestInput
+ */
+export type RequestInput = Message<"agentsvc.v1.RequestInput"> & {
+  /**
+   * Empty: the server makes one (a uuid4).
+   *
+   * @generated from field: string interrupt_id = 1;
+   */
+  interruptId: string;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * @generated from field: google.protobuf.Value payload = 3;
+   */
+  payload?: Value | undefined;
+
+  /**
+   * The JSON Schema the answer must match.
+   *
+   * @generated from field: google.protobuf.Value response_schema = 4;
+   */
+  responseSchema?: Value | undefined;
+};
+
+/**
+ * Describes the message agentsvc.v1.RequestInput.
+ * Use `create(RequestInputSchema)` to create a new message.
+ */
+export const RequestInputSchema: GenMessage<RequestInput> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 9);
+
+/**
+ * NodeError is an exception raised by a workflow function node.
+ *
+ * @generated from message agentsvc.v1.NodeError
+ */
+export type NodeError = Message<"agentsvc.v1.NodeError"> & {
+  /**
+   * The exception's class name, matched against retry_config.exceptions.
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message agentsvc.v1.NodeError.
+ * Use `create(NodeErrorSchema)` to create a new message.
+ */
+export const NodeErrorSchema: GenMessage<NodeError> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 10);
 
 /**
  * CallbackDeclaration declares a callback that lives in the client.
@@ -300,7 +544,7 @@ export type CallbackDeclaration = Message<"agentsvc.v1.CallbackDeclaration"> & {
  * Use `create(CallbackDeclarationSchema)` to create a new message.
  */
 export const CallbackDeclarationSchema: GenMessage<CallbackDeclaration> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 6);
+  messageDesc(file_agentsvc_v1_runner_service, 11);
 
 /**
  * CallbackCall asks the client to run one of its callbacks.
@@ -387,7 +631,7 @@ export type CallbackCall = Message<"agentsvc.v1.CallbackCall"> & {
  * Use `create(CallbackCallSchema)` to create a new message.
  */
 export const CallbackCallSchema: GenMessage<CallbackCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 7);
+  messageDesc(file_agentsvc_v1_runner_service, 12);
 
 /**
  * CallbackResult answers a CallbackCall. No override means the callback
@@ -474,7 +718,7 @@ export type CallbackResult = Message<"agentsvc.v1.CallbackResult"> & {
  * Use `create(CallbackResultSchema)` to create a new message.
  */
 export const CallbackResultSchema: GenMessage<CallbackResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 8);
+  messageDesc(file_agentsvc_v1_runner_service, 13);
 
 /**
  * ToolDeclaration declares a tool that lives in the client.
@@ -522,7 +766,7 @@ export type ToolDeclaration = Message<"agentsvc.v1.ToolDeclaration"> & {
  * Use `create(ToolDeclarationSchema)` to create a new message.
  */
 export const ToolDeclarationSchema: GenMessage<ToolDeclaration> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 9);
+  messageDesc(file_agentsvc_v1_runner_service, 14);
 
 /**
  * ToolResult answers a ToolCall.
@@ -572,7 +816,7 @@ export type ToolResult = Message<"agentsvc.v1.ToolResult"> & {
  * Use `create(ToolResultSchema)` to create a new message.
  */
 export const ToolResultSchema: GenMessage<ToolResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 10);
+  messageDesc(file_agentsvc_v1_runner_service, 15);
 
 /**
  * CancelRun cancels the invocation of the stream.
@@ -587,7 +831,7 @@ export type CancelRun = Message<"agentsvc.v1.CancelRun"> & {
  * Use `create(CancelRunSchema)` to create a new message.
  */
 export const CancelRunSchema: GenMessage<CancelRun> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 11);
+  messageDesc(file_agentsvc_v1_runner_service, 16);
 
 /**
  * ConnectResponse is one server message of a Connect stream.
@@ -628,6 +872,12 @@ export type ConnectResponse = Message<"agentsvc.v1.ConnectResponse"> & {
      */
     value: CodeExecutionCall;
     case: "codeExecution";
+  } | {
+    /**
+     * @generated from field: agentsvc.v1.NodeCall node_call = 6;
+     */
+    value: NodeCall;
+    case: "nodeCall";
   } | { case: undefined; value?: undefined };
 };
 
@@ -636,7 +886,7 @@ export type ConnectResponse = Message<"agentsvc.v1.ConnectResponse"> & {
  * Use `create(ConnectResponseSchema)` to create a new message.
  */
 export const ConnectResponseSchema: GenMessage<ConnectResponse> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 12);
+  messageDesc(file_agentsvc_v1_runner_service, 17);
 
 /**
  * CodeExecutionCall asks the client to run a code block the model wrote
@@ -697,7 +947,7 @@ export type CodeExecutionCall = Message<"agentsvc.v1.CodeExecutionCall"> & {
  * Use `create(CodeExecutionCallSchema)` to create a new message.
  */
 export const CodeExecutionCallSchema: GenMessage<CodeExecutionCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 13);
+  messageDesc(file_agentsvc_v1_runner_service, 18);
 
 /**
  * File is a file given to or produced by executed code.
@@ -726,7 +976,7 @@ export type File = Message<"agentsvc.v1.File"> & {
  * Use `create(FileSchema)` to create a new message.
  */
 export const FileSchema: GenMessage<File> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 14);
+  messageDesc(file_agentsvc_v1_runner_service, 19);
 
 /**
  * CodeResult answers a CodeExecutionCall (ADK's CodeExecutionResult).
@@ -766,7 +1016,7 @@ export type CodeResult = Message<"agentsvc.v1.CodeResult"> & {
  * Use `create(CodeResultSchema)` to create a new message.
  */
 export const CodeResultSchema: GenMessage<CodeResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 15);
+  messageDesc(file_agentsvc_v1_runner_service, 20);
 
 /**
  * ToolCall asks the client to run one of its tools.
@@ -826,7 +1076,7 @@ export type ToolCall = Message<"agentsvc.v1.ToolCall"> & {
  * Use `create(ToolCallSchema)` to create a new message.
  */
 export const ToolCallSchema: GenMessage<ToolCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 16);
+  messageDesc(file_agentsvc_v1_runner_service, 21);
 
 /**
  * RunDone follows the last event of a successful run.
@@ -845,7 +1095,7 @@ export type RunDone = Message<"agentsvc.v1.RunDone"> & {
  * Use `create(RunDoneSchema)` to create a new message.
  */
 export const RunDoneSchema: GenMessage<RunDone> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 17);
+  messageDesc(file_agentsvc_v1_runner_service, 22);
 
 /**
  * StreamingMode selects how model output is streamed.

@@ -58,6 +58,7 @@ private static final long serialVersionUID = 0L;
     CANCEL(3),
     CALLBACK_RESULT(4),
     CODE_RESULT(5),
+    NODE_RESULT(6),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -80,6 +81,7 @@ private static final long serialVersionUID = 0L;
         case 3: return CANCEL;
         case 4: return CALLBACK_RESULT;
         case 5: return CODE_RESULT;
+        case 6: return NODE_RESULT;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -250,6 +252,37 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.CodeResult.getDefaultInstance();
   }
 
+  public static final int NODE_RESULT_FIELD_NUMBER = 6;
+  /**
+   * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+   * @return Whether the nodeResult field is set.
+   */
+  @java.lang.Override
+  public boolean hasNodeResult() {
+    return kindCase_ == 6;
+  }
+  /**
+   * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+   * @return The nodeResult.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.NodeResult getNodeResult() {
+    if (kindCase_ == 6) {
+       return (dev.agentsvc.v1.NodeResult) kind_;
+    }
+    return dev.agentsvc.v1.NodeResult.getDefaultInstance();
+  }
+  /**
+   * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.NodeResultOrBuilder getNodeResultOrBuilder() {
+    if (kindCase_ == 6) {
+       return (dev.agentsvc.v1.NodeResult) kind_;
+    }
+    return dev.agentsvc.v1.NodeResult.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -279,6 +312,9 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 5) {
       output.writeMessage(5, (dev.agentsvc.v1.CodeResult) kind_);
     }
+    if (kindCase_ == 6) {
+      output.writeMessage(6, (dev.agentsvc.v1.NodeResult) kind_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -307,6 +343,10 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 5) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(5, (dev.agentsvc.v1.CodeResult) kind_);
+    }
+    if (kindCase_ == 6) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(6, (dev.agentsvc.v1.NodeResult) kind_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -345,6 +385,10 @@ private static final long serialVersionUID = 0L;
         if (!getCodeResult()
             .equals(other.getCodeResult())) return false;
         break;
+      case 6:
+        if (!getNodeResult()
+            .equals(other.getNodeResult())) return false;
+        break;
       case 0:
       default:
     }
@@ -379,6 +423,10 @@ private static final long serialVersionUID = 0L;
       case 5:
         hash = (37 * hash) + CODE_RESULT_FIELD_NUMBER;
         hash = (53 * hash) + getCodeResult().hashCode();
+        break;
+      case 6:
+        hash = (37 * hash) + NODE_RESULT_FIELD_NUMBER;
+        hash = (53 * hash) + getNodeResult().hashCode();
         break;
       case 0:
       default:
@@ -533,6 +581,9 @@ private static final long serialVersionUID = 0L;
       if (codeResultBuilder_ != null) {
         codeResultBuilder_.clear();
       }
+      if (nodeResultBuilder_ != null) {
+        nodeResultBuilder_.clear();
+      }
       kindCase_ = 0;
       kind_ = null;
       return this;
@@ -594,6 +645,10 @@ private static final long serialVersionUID = 0L;
           codeResultBuilder_ != null) {
         result.kind_ = codeResultBuilder_.build();
       }
+      if (kindCase_ == 6 &&
+          nodeResultBuilder_ != null) {
+        result.kind_ = nodeResultBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -627,6 +682,10 @@ private static final long serialVersionUID = 0L;
         }
         case CODE_RESULT: {
           mergeCodeResult(other.getCodeResult());
+          break;
+        }
+        case NODE_RESULT: {
+          mergeNodeResult(other.getNodeResult());
           break;
         }
         case KIND_NOT_SET: {
@@ -694,6 +753,13 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 5;
               break;
             } // case 42
+            case 50: {
+              input.readMessage(
+                  internalGetNodeResultFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 6;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1434,6 +1500,148 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 5;
       onChanged();
       return codeResultBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.NodeResult, dev.agentsvc.v1.NodeResult.Builder, dev.agentsvc.v1.NodeResultOrBuilder> nodeResultBuilder_;
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     * @return Whether the nodeResult field is set.
+     */
+    @java.lang.Override
+    public boolean hasNodeResult() {
+      return kindCase_ == 6;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     * @return The nodeResult.
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.NodeResult getNodeResult() {
+      if (nodeResultBuilder_ == null) {
+        if (kindCase_ == 6) {
+          return (dev.agentsvc.v1.NodeResult) kind_;
+        }
+        return dev.agentsvc.v1.NodeResult.getDefaultInstance();
+      } else {
+        if (kindCase_ == 6) {
+          return nodeResultBuilder_.getMessage();
+        }
+        return dev.agentsvc.v1.NodeResult.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     */
+    public Builder setNodeResult(dev.agentsvc.v1.NodeResult value) {
+      if (nodeResultBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        kind_ = value;
+        onChanged();
+      } else {
+        nodeResultBuilder_.setMessage(value);
+      }
+      kindCase_ = 6;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     */
+    public Builder setNodeResult(
+        dev.agentsvc.v1.NodeResult.Builder builderForValue) {
+      if (nodeResultBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        nodeResultBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 6;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     */
+    public Builder mergeNodeResult(dev.agentsvc.v1.NodeResult value) {
+      if (nodeResultBuilder_ == null) {
+        if (kindCase_ == 6 &&
+            kind_ != dev.agentsvc.v1.NodeResult.getDefaultInstance()) {
+          kind_ = dev.agentsvc.v1.NodeResult.newBuilder((dev.agentsvc.v1.NodeResult) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 6) {
+          nodeResultBuilder_.mergeFrom(value);
+        } else {
+          nodeResultBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 6;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     */
+    public Builder clearNodeResult() {
+      if (nodeResultBuilder_ == null) {
+        if (kindCase_ == 6) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 6) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        nodeResultBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     */
+    public dev.agentsvc.v1.NodeResult.Builder getNodeResultBuilder() {
+      return internalGetNodeResultFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.NodeResultOrBuilder getNodeResultOrBuilder() {
+      if ((kindCase_ == 6) && (nodeResultBuilder_ != null)) {
+        return nodeResultBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 6) {
+          return (dev.agentsvc.v1.NodeResult) kind_;
+        }
+        return dev.agentsvc.v1.NodeResult.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.NodeResult, dev.agentsvc.v1.NodeResult.Builder, dev.agentsvc.v1.NodeResultOrBuilder> 
+        internalGetNodeResultFieldBuilder() {
+      if (nodeResultBuilder_ == null) {
+        if (!(kindCase_ == 6)) {
+          kind_ = dev.agentsvc.v1.NodeResult.getDefaultInstance();
+        }
+        nodeResultBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.NodeResult, dev.agentsvc.v1.NodeResult.Builder, dev.agentsvc.v1.NodeResultOrBuilder>(
+                (dev.agentsvc.v1.NodeResult) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 6;
+      onChanged();
+      return nodeResultBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ConnectRequest)

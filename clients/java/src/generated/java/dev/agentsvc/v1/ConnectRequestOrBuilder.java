@@ -85,5 +85,20 @@ public interface ConnectRequestOrBuilder extends
    */
   dev.agentsvc.v1.CodeResultOrBuilder getCodeResultOrBuilder();
 
+  /**
+   * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+   * @return Whether the nodeResult field is set.
+   */
+  boolean hasNodeResult();
+  /**
+   * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+   * @return The nodeResult.
+   */
+  dev.agentsvc.v1.NodeResult getNodeResult();
+  /**
+   * <code>.agentsvc.v1.NodeResult node_result = 6;</code>
+   */
+  dev.agentsvc.v1.NodeResultOrBuilder getNodeResultOrBuilder();
+
   dev.agentsvc.v1.ConnectRequest.KindCase getKindCase();
 }

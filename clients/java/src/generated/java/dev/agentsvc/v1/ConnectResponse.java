@@ -58,6 +58,7 @@ private static final long serialVersionUID = 0L;
     DONE(3),
     CALLBACK_CALL(4),
     CODE_EXECUTION(5),
+    NODE_CALL(6),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -80,6 +81,7 @@ private static final long serialVersionUID = 0L;
         case 3: return DONE;
         case 4: return CALLBACK_CALL;
         case 5: return CODE_EXECUTION;
+        case 6: return NODE_CALL;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -250,6 +252,37 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.CodeExecutionCall.getDefaultInstance();
   }
 
+  public static final int NODE_CALL_FIELD_NUMBER = 6;
+  /**
+   * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+   * @return Whether the nodeCall field is set.
+   */
+  @java.lang.Override
+  public boolean hasNodeCall() {
+    return kindCase_ == 6;
+  }
+  /**
+   * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+   * @return The nodeCall.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.NodeCall getNodeCall() {
+    if (kindCase_ == 6) {
+       return (dev.agentsvc.v1.NodeCall) kind_;
+    }
+    return dev.agentsvc.v1.NodeCall.getDefaultInstance();
+  }
+  /**
+   * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.NodeCallOrBuilder getNodeCallOrBuilder() {
+    if (kindCase_ == 6) {
+       return (dev.agentsvc.v1.NodeCall) kind_;
+    }
+    return dev.agentsvc.v1.NodeCall.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -279,6 +312,9 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 5) {
       output.writeMessage(5, (dev.agentsvc.v1.CodeExecutionCall) kind_);
     }
+    if (kindCase_ == 6) {
+      output.writeMessage(6, (dev.agentsvc.v1.NodeCall) kind_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -307,6 +343,10 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 5) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(5, (dev.agentsvc.v1.CodeExecutionCall) kind_);
+    }
+    if (kindCase_ == 6) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(6, (dev.agentsvc.v1.NodeCall) kind_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -345,6 +385,10 @@ private static final long serialVersionUID = 0L;
         if (!getCodeExecution()
             .equals(other.getCodeExecution())) return false;
         break;
+      case 6:
+        if (!getNodeCall()
+            .equals(other.getNodeCall())) return false;
+        break;
       case 0:
       default:
     }
@@ -379,6 +423,10 @@ private static final long serialVersionUID = 0L;
       case 5:
         hash = (37 * hash) + CODE_EXECUTION_FIELD_NUMBER;
         hash = (53 * hash) + getCodeExecution().hashCode();
+        break;
+      case 6:
+        hash = (37 * hash) + NODE_CALL_FIELD_NUMBER;
+        hash = (53 * hash) + getNodeCall().hashCode();
         break;
       case 0:
       default:
@@ -533,6 +581,9 @@ private static final long serialVersionUID = 0L;
       if (codeExecutionBuilder_ != null) {
         codeExecutionBuilder_.clear();
       }
+      if (nodeCallBuilder_ != null) {
+        nodeCallBuilder_.clear();
+      }
       kindCase_ = 0;
       kind_ = null;
       return this;
@@ -594,6 +645,10 @@ private static final long serialVersionUID = 0L;
           codeExecutionBuilder_ != null) {
         result.kind_ = codeExecutionBuilder_.build();
       }
+      if (kindCase_ == 6 &&
+          nodeCallBuilder_ != null) {
+        result.kind_ = nodeCallBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -627,6 +682,10 @@ private static final long serialVersionUID = 0L;
         }
         case CODE_EXECUTION: {
           mergeCodeExecution(other.getCodeExecution());
+          break;
+        }
+        case NODE_CALL: {
+          mergeNodeCall(other.getNodeCall());
           break;
         }
         case KIND_NOT_SET: {
@@ -694,6 +753,13 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 5;
               break;
             } // case 42
+            case 50: {
+              input.readMessage(
+                  internalGetNodeCallFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 6;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1434,6 +1500,148 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 5;
       onChanged();
       return codeExecutionBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.NodeCall, dev.agentsvc.v1.NodeCall.Builder, dev.agentsvc.v1.NodeCallOrBuilder> nodeCallBuilder_;
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     * @return Whether the nodeCall field is set.
+     */
+    @java.lang.Override
+    public boolean hasNodeCall() {
+      return kindCase_ == 6;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     * @return The nodeCall.
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.NodeCall getNodeCall() {
+      if (nodeCallBuilder_ == null) {
+        if (kindCase_ == 6) {
+          return (dev.agentsvc.v1.NodeCall) kind_;
+        }
+        return dev.agentsvc.v1.NodeCall.getDefaultInstance();
+      } else {
+        if (kindCase_ == 6) {
+          return nodeCallBuilder_.getMessage();
+        }
+        return dev.agentsvc.v1.NodeCall.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     */
+    public Builder setNodeCall(dev.agentsvc.v1.NodeCall value) {
+      if (nodeCallBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        kind_ = value;
+        onChanged();
+      } else {
+        nodeCallBuilder_.setMessage(value);
+      }
+      kindCase_ = 6;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     */
+    public Builder setNodeCall(
+        dev.agentsvc.v1.NodeCall.Builder builderForValue) {
+      if (nodeCallBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        nodeCallBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 6;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     */
+    public Builder mergeNodeCall(dev.agentsvc.v1.NodeCall value) {
+      if (nodeCallBuilder_ == null) {
+        if (kindCase_ == 6 &&
+            kind_ != dev.agentsvc.v1.NodeCall.getDefaultInstance()) {
+          kind_ = dev.agentsvc.v1.NodeCall.newBuilder((dev.agentsvc.v1.NodeCall) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 6) {
+          nodeCallBuilder_.mergeFrom(value);
+        } else {
+          nodeCallBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 6;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     */
+    public Builder clearNodeCall() {
+      if (nodeCallBuilder_ == null) {
+        if (kindCase_ == 6) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 6) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        nodeCallBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     */
+    public dev.agentsvc.v1.NodeCall.Builder getNodeCallBuilder() {
+      return internalGetNodeCallFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.NodeCallOrBuilder getNodeCallOrBuilder() {
+      if ((kindCase_ == 6) && (nodeCallBuilder_ != null)) {
+        return nodeCallBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 6) {
+          return (dev.agentsvc.v1.NodeCall) kind_;
+        }
+        return dev.agentsvc.v1.NodeCall.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.NodeCall, dev.agentsvc.v1.NodeCall.Builder, dev.agentsvc.v1.NodeCallOrBuilder> 
+        internalGetNodeCallFieldBuilder() {
+      if (nodeCallBuilder_ == null) {
+        if (!(kindCase_ == 6)) {
+          kind_ = dev.agentsvc.v1.NodeCall.getDefaultInstance();
+        }
+        nodeCallBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.NodeCall, dev.agentsvc.v1.NodeCall.Builder, dev.agentsvc.v1.NodeCallOrBuilder>(
+                (dev.agentsvc.v1.NodeCall) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 6;
+      onChanged();
+      return nodeCallBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ConnectResponse)

@@ -85,5 +85,20 @@ public interface ConnectResponseOrBuilder extends
    */
   dev.agentsvc.v1.CodeExecutionCallOrBuilder getCodeExecutionOrBuilder();
 
+  /**
+   * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+   * @return Whether the nodeCall field is set.
+   */
+  boolean hasNodeCall();
+  /**
+   * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+   * @return The nodeCall.
+   */
+  dev.agentsvc.v1.NodeCall getNodeCall();
+  /**
+   * <code>.agentsvc.v1.NodeCall node_call = 6;</code>
+   */
+  dev.agentsvc.v1.NodeCallOrBuilder getNodeCallOrBuilder();
+
   dev.agentsvc.v1.ConnectResponse.KindCase getKindCase();
 }

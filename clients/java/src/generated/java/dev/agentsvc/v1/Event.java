@@ -46,6 +46,7 @@ private static final long serialVersionUID = 0L;
     branch_ = "";
     id_ = "";
     requestId_ = "";
+    isolationScope_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -921,6 +922,99 @@ private static final long serialVersionUID = 0L;
     return nodeInfo_ == null ? dev.agentsvc.v1.NodeInfo.getDefaultInstance() : nodeInfo_;
   }
 
+  public static final int OUTPUT_FIELD_NUMBER = 29;
+  private com.google.protobuf.Value output_;
+  /**
+   * <pre>
+   * ADK 2.x's output of a workflow node: the value the node produced, which
+   * its successors receive as their node_input. Unset when the node
+   * produced none.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value output = 29;</code>
+   * @return Whether the output field is set.
+   */
+  @java.lang.Override
+  public boolean hasOutput() {
+    return ((bitField0_ & 0x00000800) != 0);
+  }
+  /**
+   * <pre>
+   * ADK 2.x's output of a workflow node: the value the node produced, which
+   * its successors receive as their node_input. Unset when the node
+   * produced none.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value output = 29;</code>
+   * @return The output.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Value getOutput() {
+    return output_ == null ? com.google.protobuf.Value.getDefaultInstance() : output_;
+  }
+  /**
+   * <pre>
+   * ADK 2.x's output of a workflow node: the value the node produced, which
+   * its successors receive as their node_input. Unset when the node
+   * produced none.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value output = 29;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.ValueOrBuilder getOutputOrBuilder() {
+    return output_ == null ? com.google.protobuf.Value.getDefaultInstance() : output_;
+  }
+
+  public static final int ISOLATION_SCOPE_FIELD_NUMBER = 30;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object isolationScope_ = "";
+  /**
+   * <pre>
+   * ADK 2.x's isolation scope: the task delegation (its function call id)
+   * whose history the event belongs to; empty for shared history.
+   * </pre>
+   *
+   * <code>string isolation_scope = 30;</code>
+   * @return The isolationScope.
+   */
+  @java.lang.Override
+  public java.lang.String getIsolationScope() {
+    java.lang.Object ref = isolationScope_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      isolationScope_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * ADK 2.x's isolation scope: the task delegation (its function call id)
+   * whose history the event belongs to; empty for shared history.
+   * </pre>
+   *
+   * <code>string isolation_scope = 30;</code>
+   * @return The bytes for isolationScope.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getIsolationScopeBytes() {
+    java.lang.Object ref = isolationScope_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      isolationScope_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1012,6 +1106,12 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000400) != 0)) {
       output.writeMessage(28, getNodeInfo());
+    }
+    if (((bitField0_ & 0x00000800) != 0)) {
+      output.writeMessage(29, getOutput());
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(isolationScope_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 30, isolationScope_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1120,6 +1220,13 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(28, getNodeInfo());
     }
+    if (((bitField0_ & 0x00000800) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(29, getOutput());
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(isolationScope_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(30, isolationScope_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1222,6 +1329,13 @@ private static final long serialVersionUID = 0L;
       if (!getNodeInfo()
           .equals(other.getNodeInfo())) return false;
     }
+    if (hasOutput() != other.hasOutput()) return false;
+    if (hasOutput()) {
+      if (!getOutput()
+          .equals(other.getOutput())) return false;
+    }
+    if (!getIsolationScope()
+        .equals(other.getIsolationScope())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1314,6 +1428,12 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + NODE_INFO_FIELD_NUMBER;
       hash = (53 * hash) + getNodeInfo().hashCode();
     }
+    if (hasOutput()) {
+      hash = (37 * hash) + OUTPUT_FIELD_NUMBER;
+      hash = (53 * hash) + getOutput().hashCode();
+    }
+    hash = (37 * hash) + ISOLATION_SCOPE_FIELD_NUMBER;
+    hash = (53 * hash) + getIsolationScope().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1460,6 +1580,7 @@ private static final long serialVersionUID = 0L;
         internalGetCacheMetadataFieldBuilder();
         internalGetActionsFieldBuilder();
         internalGetNodeInfoFieldBuilder();
+        internalGetOutputFieldBuilder();
       }
     }
     @java.lang.Override
@@ -1533,6 +1654,12 @@ private static final long serialVersionUID = 0L;
         nodeInfoBuilder_.dispose();
         nodeInfoBuilder_ = null;
       }
+      output_ = null;
+      if (outputBuilder_ != null) {
+        outputBuilder_.dispose();
+        outputBuilder_ = null;
+      }
+      isolationScope_ = "";
       return this;
     }
 
@@ -1677,6 +1804,15 @@ private static final long serialVersionUID = 0L;
             : nodeInfoBuilder_.build();
         to_bitField0_ |= 0x00000400;
       }
+      if (((from_bitField0_ & 0x04000000) != 0)) {
+        result.output_ = outputBuilder_ == null
+            ? output_
+            : outputBuilder_.build();
+        to_bitField0_ |= 0x00000800;
+      }
+      if (((from_bitField0_ & 0x08000000) != 0)) {
+        result.isolationScope_ = isolationScope_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -1796,6 +1932,14 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasNodeInfo()) {
         mergeNodeInfo(other.getNodeInfo());
+      }
+      if (other.hasOutput()) {
+        mergeOutput(other.getOutput());
+      }
+      if (!other.getIsolationScope().isEmpty()) {
+        isolationScope_ = other.isolationScope_;
+        bitField0_ |= 0x08000000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1974,6 +2118,18 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x02000000;
               break;
             } // case 226
+            case 234: {
+              input.readMessage(
+                  internalGetOutputFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x04000000;
+              break;
+            } // case 234
+            case 242: {
+              isolationScope_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x08000000;
+              break;
+            } // case 242
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -4490,6 +4646,278 @@ private static final long serialVersionUID = 0L;
         nodeInfo_ = null;
       }
       return nodeInfoBuilder_;
+    }
+
+    private com.google.protobuf.Value output_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder> outputBuilder_;
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     * @return Whether the output field is set.
+     */
+    public boolean hasOutput() {
+      return ((bitField0_ & 0x04000000) != 0);
+    }
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     * @return The output.
+     */
+    public com.google.protobuf.Value getOutput() {
+      if (outputBuilder_ == null) {
+        return output_ == null ? com.google.protobuf.Value.getDefaultInstance() : output_;
+      } else {
+        return outputBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     */
+    public Builder setOutput(com.google.protobuf.Value value) {
+      if (outputBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        output_ = value;
+      } else {
+        outputBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     */
+    public Builder setOutput(
+        com.google.protobuf.Value.Builder builderForValue) {
+      if (outputBuilder_ == null) {
+        output_ = builderForValue.build();
+      } else {
+        outputBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     */
+    public Builder mergeOutput(com.google.protobuf.Value value) {
+      if (outputBuilder_ == null) {
+        if (((bitField0_ & 0x04000000) != 0) &&
+          output_ != null &&
+          output_ != com.google.protobuf.Value.getDefaultInstance()) {
+          getOutputBuilder().mergeFrom(value);
+        } else {
+          output_ = value;
+        }
+      } else {
+        outputBuilder_.mergeFrom(value);
+      }
+      if (output_ != null) {
+        bitField0_ |= 0x04000000;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     */
+    public Builder clearOutput() {
+      bitField0_ = (bitField0_ & ~0x04000000);
+      output_ = null;
+      if (outputBuilder_ != null) {
+        outputBuilder_.dispose();
+        outputBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     */
+    public com.google.protobuf.Value.Builder getOutputBuilder() {
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return internalGetOutputFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     */
+    public com.google.protobuf.ValueOrBuilder getOutputOrBuilder() {
+      if (outputBuilder_ != null) {
+        return outputBuilder_.getMessageOrBuilder();
+      } else {
+        return output_ == null ?
+            com.google.protobuf.Value.getDefaultInstance() : output_;
+      }
+    }
+    /**
+     * <pre>
+     * ADK 2.x's output of a workflow node: the value the node produced, which
+     * its successors receive as their node_input. Unset when the node
+     * produced none.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value output = 29;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder> 
+        internalGetOutputFieldBuilder() {
+      if (outputBuilder_ == null) {
+        outputBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder>(
+                getOutput(),
+                getParentForChildren(),
+                isClean());
+        output_ = null;
+      }
+      return outputBuilder_;
+    }
+
+    private java.lang.Object isolationScope_ = "";
+    /**
+     * <pre>
+     * ADK 2.x's isolation scope: the task delegation (its function call id)
+     * whose history the event belongs to; empty for shared history.
+     * </pre>
+     *
+     * <code>string isolation_scope = 30;</code>
+     * @return The isolationScope.
+     */
+    public java.lang.String getIsolationScope() {
+      java.lang.Object ref = isolationScope_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        isolationScope_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * ADK 2.x's isolation scope: the task delegation (its function call id)
+     * whose history the event belongs to; empty for shared history.
+     * </pre>
+     *
+     * <code>string isolation_scope = 30;</code>
+     * @return The bytes for isolationScope.
+     */
+    public com.google.protobuf.ByteString
+        getIsolationScopeBytes() {
+      java.lang.Object ref = isolationScope_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        isolationScope_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * ADK 2.x's isolation scope: the task delegation (its function call id)
+     * whose history the event belongs to; empty for shared history.
+     * </pre>
+     *
+     * <code>string isolation_scope = 30;</code>
+     * @param value The isolationScope to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIsolationScope(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      isolationScope_ = value;
+      bitField0_ |= 0x08000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's isolation scope: the task delegation (its function call id)
+     * whose history the event belongs to; empty for shared history.
+     * </pre>
+     *
+     * <code>string isolation_scope = 30;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearIsolationScope() {
+      isolationScope_ = getDefaultInstance().getIsolationScope();
+      bitField0_ = (bitField0_ & ~0x08000000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's isolation scope: the task delegation (its function call id)
+     * whose history the event belongs to; empty for shared history.
+     * </pre>
+     *
+     * <code>string isolation_scope = 30;</code>
+     * @param value The bytes for isolationScope to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIsolationScopeBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      isolationScope_ = value;
+      bitField0_ |= 0x08000000;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.Event)

@@ -522,6 +522,47 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
     }
   }
 
+  public static final int ROUTE_FIELD_NUMBER = 12;
+  private com.google.protobuf.Value route_;
+  /**
+   * <pre>
+   * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+   * of them, matched against the routes of the node's outgoing edges.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value route = 12;</code>
+   * @return Whether the route field is set.
+   */
+  @java.lang.Override
+  public boolean hasRoute() {
+    return ((bitField0_ & 0x00000008) != 0);
+  }
+  /**
+   * <pre>
+   * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+   * of them, matched against the routes of the node's outgoing edges.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value route = 12;</code>
+   * @return The route.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Value getRoute() {
+    return route_ == null ? com.google.protobuf.Value.getDefaultInstance() : route_;
+  }
+  /**
+   * <pre>
+   * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+   * of them, matched against the routes of the node's outgoing edges.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value route = 12;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.ValueOrBuilder getRouteOrBuilder() {
+    return route_ == null ? com.google.protobuf.Value.getDefaultInstance() : route_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -577,6 +618,9 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(rewindBeforeInvocationId_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 11, rewindBeforeInvocationId_);
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      output.writeMessage(12, getRoute());
     }
     getUnknownFields().writeTo(output);
   }
@@ -647,6 +691,10 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(rewindBeforeInvocationId_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(11, rewindBeforeInvocationId_);
     }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(12, getRoute());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -693,6 +741,11 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
     }
     if (!getRewindBeforeInvocationId()
         .equals(other.getRewindBeforeInvocationId())) return false;
+    if (hasRoute() != other.hasRoute()) return false;
+    if (hasRoute()) {
+      if (!getRoute()
+          .equals(other.getRoute())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -741,6 +794,10 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
     }
     hash = (37 * hash) + REWIND_BEFORE_INVOCATION_ID_FIELD_NUMBER;
     hash = (53 * hash) + getRewindBeforeInvocationId().hashCode();
+    if (hasRoute()) {
+      hash = (37 * hash) + ROUTE_FIELD_NUMBER;
+      hash = (53 * hash) + getRoute().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -908,6 +965,7 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
         internalGetStateDeltaFieldBuilder();
         internalGetCompactionFieldBuilder();
         internalGetAgentStateFieldBuilder();
+        internalGetRouteFieldBuilder();
       }
     }
     @java.lang.Override
@@ -937,6 +995,11 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
         agentStateBuilder_ = null;
       }
       rewindBeforeInvocationId_ = "";
+      route_ = null;
+      if (routeBuilder_ != null) {
+        routeBuilder_.dispose();
+        routeBuilder_ = null;
+      }
       return this;
     }
 
@@ -1014,6 +1077,12 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.rewindBeforeInvocationId_ = rewindBeforeInvocationId_;
       }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.route_ = routeBuilder_ == null
+            ? route_
+            : routeBuilder_.build();
+        to_bitField0_ |= 0x00000008;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -1065,6 +1134,9 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
         rewindBeforeInvocationId_ = other.rewindBeforeInvocationId_;
         bitField0_ |= 0x00000400;
         onChanged();
+      }
+      if (other.hasRoute()) {
+        mergeRoute(other.getRoute());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1165,6 +1237,13 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 98: {
+              input.readMessage(
+                  internalGetRouteFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 98
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2294,6 +2373,172 @@ dev.agentsvc.v1.ToolConfirmation defaultValue) {
       bitField0_ |= 0x00000400;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Value route_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder> routeBuilder_;
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     * @return Whether the route field is set.
+     */
+    public boolean hasRoute() {
+      return ((bitField0_ & 0x00000800) != 0);
+    }
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     * @return The route.
+     */
+    public com.google.protobuf.Value getRoute() {
+      if (routeBuilder_ == null) {
+        return route_ == null ? com.google.protobuf.Value.getDefaultInstance() : route_;
+      } else {
+        return routeBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     */
+    public Builder setRoute(com.google.protobuf.Value value) {
+      if (routeBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        route_ = value;
+      } else {
+        routeBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     */
+    public Builder setRoute(
+        com.google.protobuf.Value.Builder builderForValue) {
+      if (routeBuilder_ == null) {
+        route_ = builderForValue.build();
+      } else {
+        routeBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     */
+    public Builder mergeRoute(com.google.protobuf.Value value) {
+      if (routeBuilder_ == null) {
+        if (((bitField0_ & 0x00000800) != 0) &&
+          route_ != null &&
+          route_ != com.google.protobuf.Value.getDefaultInstance()) {
+          getRouteBuilder().mergeFrom(value);
+        } else {
+          route_ = value;
+        }
+      } else {
+        routeBuilder_.mergeFrom(value);
+      }
+      if (route_ != null) {
+        bitField0_ |= 0x00000800;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     */
+    public Builder clearRoute() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      route_ = null;
+      if (routeBuilder_ != null) {
+        routeBuilder_.dispose();
+        routeBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     */
+    public com.google.protobuf.Value.Builder getRouteBuilder() {
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return internalGetRouteFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     */
+    public com.google.protobuf.ValueOrBuilder getRouteOrBuilder() {
+      if (routeBuilder_ != null) {
+        return routeBuilder_.getMessageOrBuilder();
+      } else {
+        return route_ == null ?
+            com.google.protobuf.Value.getDefaultInstance() : route_;
+      }
+    }
+    /**
+     * <pre>
+     * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+     * of them, matched against the routes of the node's outgoing edges.
+     * </pre>
+     *
+     * <code>.google.protobuf.Value route = 12;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder> 
+        internalGetRouteFieldBuilder() {
+      if (routeBuilder_ == null) {
+        routeBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Value, com.google.protobuf.Value.Builder, com.google.protobuf.ValueOrBuilder>(
+                getRoute(),
+                getParentForChildren(),
+                isClean());
+        route_ = null;
+      }
+      return routeBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.EventActions)

@@ -233,4 +233,34 @@ dev.agentsvc.v1.ToolConfirmation defaultValue);
    */
   com.google.protobuf.ByteString
       getRewindBeforeInvocationIdBytes();
+
+  /**
+   * <pre>
+   * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+   * of them, matched against the routes of the node's outgoing edges.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value route = 12;</code>
+   * @return Whether the route field is set.
+   */
+  boolean hasRoute();
+  /**
+   * <pre>
+   * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+   * of them, matched against the routes of the node's outgoing edges.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value route = 12;</code>
+   * @return The route.
+   */
+  com.google.protobuf.Value getRoute();
+  /**
+   * <pre>
+   * ADK 2.x's route of a workflow node: a bool, number or string, or a list
+   * of them, matched against the routes of the node's outgoing edges.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value route = 12;</code>
+   */
+  com.google.protobuf.ValueOrBuilder getRouteOrBuilder();
 }

@@ -448,4 +448,59 @@ public interface EventOrBuilder extends
    * <code>.agentsvc.v1.NodeInfo node_info = 28;</code>
    */
   dev.agentsvc.v1.NodeInfoOrBuilder getNodeInfoOrBuilder();
+
+  /**
+   * <pre>
+   * ADK 2.x's output of a workflow node: the value the node produced, which
+   * its successors receive as their node_input. Unset when the node
+   * produced none.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value output = 29;</code>
+   * @return Whether the output field is set.
+   */
+  boolean hasOutput();
+  /**
+   * <pre>
+   * ADK 2.x's output of a workflow node: the value the node produced, which
+   * its successors receive as their node_input. Unset when the node
+   * produced none.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value output = 29;</code>
+   * @return The output.
+   */
+  com.google.protobuf.Value getOutput();
+  /**
+   * <pre>
+   * ADK 2.x's output of a workflow node: the value the node produced, which
+   * its successors receive as their node_input. Unset when the node
+   * produced none.
+   * </pre>
+   *
+   * <code>.google.protobuf.Value output = 29;</code>
+   */
+  com.google.protobuf.ValueOrBuilder getOutputOrBuilder();
+
+  /**
+   * <pre>
+   * ADK 2.x's isolation scope: the task delegation (its function call id)
+   * whose history the event belongs to; empty for shared history.
+   * </pre>
+   *
+   * <code>string isolation_scope = 30;</code>
+   * @return The isolationScope.
+   */
+  java.lang.String getIsolationScope();
+  /**
+   * <pre>
+   * ADK 2.x's isolation scope: the task delegation (its function call id)
+   * whose history the event belongs to; empty for shared history.
+   * </pre>
+   *
+   * <code>string isolation_scope = 30;</code>
+   * @return The bytes for isolationScope.
+   */
+  com.google.protobuf.ByteString
+      getIsolationScopeBytes();
 }

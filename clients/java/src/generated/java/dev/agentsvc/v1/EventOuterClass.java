@@ -92,7 +92,7 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
     java.lang.String[] descriptorData = {
       "\n\027agentsvc/v1/event.proto\022\013agentsvc.v1\032\031" +
       "agentsvc/v1/content.proto\032\034google/protob" +
-      "uf/struct.proto\"\330\006\n\005Event\022%\n\007content\030\001 \001" +
+      "uf/struct.proto\"\231\007\n\005Event\022%\n\007content\030\001 \001" +
       "(\0132\024.agentsvc.v1.Content\022\024\n\007partial\030\002 \001(" +
       "\010H\000\210\001\001\022\025\n\rturn_complete\030\003 \001(\010\022\025\n\rfinish_" +
       "reason\030\004 \001(\t\022\022\n\nerror_code\030\005 \001(\t\022\025\n\rerro" +
@@ -113,49 +113,54 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
       "ns\022\035\n\025long_running_tool_ids\030\027 \003(\t\022\016\n\006bra" +
       "nch\030\030 \001(\t\022\n\n\002id\030\031 \001(\t\022\021\n\ttimestamp\030\032 \001(\001" +
       "\022\022\n\nrequest_id\030\033 \001(\t\022(\n\tnode_info\030\034 \001(\0132" +
-      "\025.agentsvc.v1.NodeInfoB\n\n\010_partial\"\030\n\010No" +
-      "deInfo\022\014\n\004path\030\001 \001(\t\"\212\006\n\014EventActions\022\032\n" +
-      "\022skip_summarization\030\001 \001(\010\022,\n\013state_delta" +
-      "\030\002 \001(\0132\027.google.protobuf.Struct\022D\n\016artif" +
-      "act_delta\030\003 \003(\0132,.agentsvc.v1.EventActio" +
-      "ns.ArtifactDeltaEntry\022\031\n\021transfer_to_age" +
-      "nt\030\004 \001(\t\022\020\n\010escalate\030\005 \001(\010\022S\n\026requested_" +
-      "auth_configs\030\006 \003(\01323.agentsvc.v1.EventAc" +
-      "tions.RequestedAuthConfigsEntry\022_\n\034reque" +
-      "sted_tool_confirmations\030\007 \003(\01329.agentsvc" +
-      ".v1.EventActions.RequestedToolConfirmati" +
-      "onsEntry\0220\n\ncompaction\030\010 \001(\0132\034.agentsvc." +
-      "v1.EventCompaction\022\024\n\014end_of_agent\030\t \001(\010" +
-      "\022,\n\013agent_state\030\n \001(\0132\027.google.protobuf." +
-      "Struct\022#\n\033rewind_before_invocation_id\030\013 " +
-      "\001(\t\0324\n\022ArtifactDeltaEntry\022\013\n\003key\030\001 \001(\t\022\r" +
-      "\n\005value\030\002 \001(\003:\0028\001\032T\n\031RequestedAuthConfig" +
-      "sEntry\022\013\n\003key\030\001 \001(\t\022&\n\005value\030\002 \001(\0132\027.goo" +
-      "gle.protobuf.Struct:\0028\001\032`\n\037RequestedTool" +
-      "ConfirmationsEntry\022\013\n\003key\030\001 \001(\t\022,\n\005value" +
-      "\030\002 \001(\0132\035.agentsvc.v1.ToolConfirmation:\0028" +
-      "\001\"]\n\020ToolConfirmation\022\014\n\004hint\030\001 \001(\t\022\021\n\tc" +
-      "onfirmed\030\002 \001(\010\022(\n\007payload\030\003 \001(\0132\027.google" +
-      ".protobuf.Struct\"r\n\017EventCompaction\022\027\n\017s" +
-      "tart_timestamp\030\001 \001(\001\022\025\n\rend_timestamp\030\002 " +
-      "\001(\001\022/\n\021compacted_content\030\003 \001(\0132\024.agentsv" +
-      "c.v1.Content\"\315\001\n\rUsageMetadata\022\032\n\022prompt" +
-      "_token_count\030\001 \001(\005\022\036\n\026candidates_token_c" +
-      "ount\030\002 \001(\005\022\031\n\021total_token_count\030\003 \001(\005\022\034\n" +
-      "\024thoughts_token_count\030\004 \001(\005\022\"\n\032cached_co" +
-      "ntent_token_count\030\005 \001(\005\022#\n\033tool_use_prom" +
-      "pt_token_count\030\006 \001(\005\"/\n\rTranscription\022\014\n" +
-      "\004text\030\001 \001(\t\022\020\n\010finished\030\002 \001(\010\"\276\002\n\rCacheM" +
-      "etadata\022#\n\ncache_name\030\001 \001(\tH\000R\ncache_nam" +
-      "e\210\001\001\022%\n\013expire_time\030\002 \001(\001H\001R\013expire_time" +
-      "\210\001\001\022 \n\013fingerprint\030\003 \001(\tR\013fingerprint\022/\n" +
-      "\020invocations_used\030\004 \001(\005H\002R\020invocations_u" +
-      "sed\210\001\001\022&\n\016contents_count\030\005 \001(\005R\016contents" +
-      "_count\022#\n\ncreated_at\030\006 \001(\001H\003R\ncreated_at" +
-      "\210\001\001B\r\n\013_cache_nameB\016\n\014_expire_timeB\023\n\021_i" +
-      "nvocations_usedB\r\n\013_created_atBO\n\017dev.ag" +
-      "entsvc.v1P\001Z:github.com/agentsvc/agentsv" +
-      "c/gen/go/agentsvc/v1;agentsvcv1b\006proto3"
+      "\025.agentsvc.v1.NodeInfo\022&\n\006output\030\035 \001(\0132\026" +
+      ".google.protobuf.Value\022\027\n\017isolation_scop" +
+      "e\030\036 \001(\tB\n\n\010_partial\"b\n\010NodeInfo\022\014\n\004path\030" +
+      "\001 \001(\t\022\022\n\noutput_for\030\002 \003(\t\022\036\n\021message_as_" +
+      "output\030\003 \001(\010H\000\210\001\001B\024\n\022_message_as_output\"" +
+      "\261\006\n\014EventActions\022\032\n\022skip_summarization\030\001" +
+      " \001(\010\022,\n\013state_delta\030\002 \001(\0132\027.google.proto" +
+      "buf.Struct\022D\n\016artifact_delta\030\003 \003(\0132,.age" +
+      "ntsvc.v1.EventActions.ArtifactDeltaEntry" +
+      "\022\031\n\021transfer_to_agent\030\004 \001(\t\022\020\n\010escalate\030" +
+      "\005 \001(\010\022S\n\026requested_auth_configs\030\006 \003(\01323." +
+      "agentsvc.v1.EventActions.RequestedAuthCo" +
+      "nfigsEntry\022_\n\034requested_tool_confirmatio" +
+      "ns\030\007 \003(\01329.agentsvc.v1.EventActions.Requ" +
+      "estedToolConfirmationsEntry\0220\n\ncompactio" +
+      "n\030\010 \001(\0132\034.agentsvc.v1.EventCompaction\022\024\n" +
+      "\014end_of_agent\030\t \001(\010\022,\n\013agent_state\030\n \001(\013" +
+      "2\027.google.protobuf.Struct\022#\n\033rewind_befo" +
+      "re_invocation_id\030\013 \001(\t\022%\n\005route\030\014 \001(\0132\026." +
+      "google.protobuf.Value\0324\n\022ArtifactDeltaEn" +
+      "try\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\003:\0028\001\032T\n\031R" +
+      "equestedAuthConfigsEntry\022\013\n\003key\030\001 \001(\t\022&\n" +
+      "\005value\030\002 \001(\0132\027.google.protobuf.Struct:\0028" +
+      "\001\032`\n\037RequestedToolConfirmationsEntry\022\013\n\003" +
+      "key\030\001 \001(\t\022,\n\005value\030\002 \001(\0132\035.agentsvc.v1.T" +
+      "oolConfirmation:\0028\001\"]\n\020ToolConfirmation\022" +
+      "\014\n\004hint\030\001 \001(\t\022\021\n\tconfirmed\030\002 \001(\010\022(\n\007payl" +
+      "oad\030\003 \001(\0132\027.google.protobuf.Struct\"r\n\017Ev" +
+      "entCompaction\022\027\n\017start_timestamp\030\001 \001(\001\022\025" +
+      "\n\rend_timestamp\030\002 \001(\001\022/\n\021compacted_conte" +
+      "nt\030\003 \001(\0132\024.agentsvc.v1.Content\"\315\001\n\rUsage" +
+      "Metadata\022\032\n\022prompt_token_count\030\001 \001(\005\022\036\n\026" +
+      "candidates_token_count\030\002 \001(\005\022\031\n\021total_to" +
+      "ken_count\030\003 \001(\005\022\034\n\024thoughts_token_count\030" +
+      "\004 \001(\005\022\"\n\032cached_content_token_count\030\005 \001(" +
+      "\005\022#\n\033tool_use_prompt_token_count\030\006 \001(\005\"/" +
+      "\n\rTranscription\022\014\n\004text\030\001 \001(\t\022\020\n\010finishe" +
+      "d\030\002 \001(\010\"\276\002\n\rCacheMetadata\022#\n\ncache_name\030" +
+      "\001 \001(\tH\000R\ncache_name\210\001\001\022%\n\013expire_time\030\002 " +
+      "\001(\001H\001R\013expire_time\210\001\001\022 \n\013fingerprint\030\003 \001" +
+      "(\tR\013fingerprint\022/\n\020invocations_used\030\004 \001(" +
+      "\005H\002R\020invocations_used\210\001\001\022&\n\016contents_cou" +
+      "nt\030\005 \001(\005R\016contents_count\022#\n\ncreated_at\030\006" +
+      " \001(\001H\003R\ncreated_at\210\001\001B\r\n\013_cache_nameB\016\n\014" +
+      "_expire_timeB\023\n\021_invocations_usedB\r\n\013_cr" +
+      "eated_atBO\n\017dev.agentsvc.v1P\001Z:github.co" +
+      "m/agentsvc/agentsvc/gen/go/agentsvc/v1;a" +
+      "gentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -168,19 +173,19 @@ public final class EventOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_agentsvc_v1_Event_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_Event_descriptor,
-        new java.lang.String[] { "Content", "Partial", "TurnComplete", "FinishReason", "ErrorCode", "ErrorMessage", "Interrupted", "CustomMetadata", "UsageMetadata", "GroundingMetadata", "ModelVersion", "AvgLogprobs", "CitationMetadata", "InteractionId", "InputTranscription", "OutputTranscription", "CacheMetadata", "InvocationId", "Author", "Actions", "LongRunningToolIds", "Branch", "Id", "Timestamp", "RequestId", "NodeInfo", });
+        new java.lang.String[] { "Content", "Partial", "TurnComplete", "FinishReason", "ErrorCode", "ErrorMessage", "Interrupted", "CustomMetadata", "UsageMetadata", "GroundingMetadata", "ModelVersion", "AvgLogprobs", "CitationMetadata", "InteractionId", "InputTranscription", "OutputTranscription", "CacheMetadata", "InvocationId", "Author", "Actions", "LongRunningToolIds", "Branch", "Id", "Timestamp", "RequestId", "NodeInfo", "Output", "IsolationScope", });
     internal_static_agentsvc_v1_NodeInfo_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_agentsvc_v1_NodeInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_NodeInfo_descriptor,
-        new java.lang.String[] { "Path", });
+        new java.lang.String[] { "Path", "OutputFor", "MessageAsOutput", });
     internal_static_agentsvc_v1_EventActions_descriptor =
       getDescriptor().getMessageType(2);
     internal_static_agentsvc_v1_EventActions_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_EventActions_descriptor,
-        new java.lang.String[] { "SkipSummarization", "StateDelta", "ArtifactDelta", "TransferToAgent", "Escalate", "RequestedAuthConfigs", "RequestedToolConfirmations", "Compaction", "EndOfAgent", "AgentState", "RewindBeforeInvocationId", });
+        new java.lang.String[] { "SkipSummarization", "StateDelta", "ArtifactDelta", "TransferToAgent", "Escalate", "RequestedAuthConfigs", "RequestedToolConfirmations", "Compaction", "EndOfAgent", "AgentState", "RewindBeforeInvocationId", "Route", });
     internal_static_agentsvc_v1_EventActions_ArtifactDeltaEntry_descriptor =
       internal_static_agentsvc_v1_EventActions_descriptor.getNestedType(0);
     internal_static_agentsvc_v1_EventActions_ArtifactDeltaEntry_fieldAccessorTable = new

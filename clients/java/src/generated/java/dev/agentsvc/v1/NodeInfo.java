@@ -33,6 +33,8 @@ private static final long serialVersionUID = 0L;
   }
   private NodeInfo() {
     path_ = "";
+    outputFor_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -48,6 +50,7 @@ private static final long serialVersionUID = 0L;
             dev.agentsvc.v1.NodeInfo.class, dev.agentsvc.v1.NodeInfo.Builder.class);
   }
 
+  private int bitField0_;
   public static final int PATH_FIELD_NUMBER = 1;
   @SuppressWarnings("serial")
   private volatile java.lang.Object path_ = "";
@@ -97,6 +100,88 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int OUTPUT_FOR_FIELD_NUMBER = 2;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList outputFor_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * The node paths whose output the event carries.
+   * </pre>
+   *
+   * <code>repeated string output_for = 2;</code>
+   * @return A list containing the outputFor.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getOutputForList() {
+    return outputFor_;
+  }
+  /**
+   * <pre>
+   * The node paths whose output the event carries.
+   * </pre>
+   *
+   * <code>repeated string output_for = 2;</code>
+   * @return The count of outputFor.
+   */
+  public int getOutputForCount() {
+    return outputFor_.size();
+  }
+  /**
+   * <pre>
+   * The node paths whose output the event carries.
+   * </pre>
+   *
+   * <code>repeated string output_for = 2;</code>
+   * @param index The index of the element to return.
+   * @return The outputFor at the given index.
+   */
+  public java.lang.String getOutputFor(int index) {
+    return outputFor_.get(index);
+  }
+  /**
+   * <pre>
+   * The node paths whose output the event carries.
+   * </pre>
+   *
+   * <code>repeated string output_for = 2;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the outputFor at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getOutputForBytes(int index) {
+    return outputFor_.getByteString(index);
+  }
+
+  public static final int MESSAGE_AS_OUTPUT_FIELD_NUMBER = 3;
+  private boolean messageAsOutput_ = false;
+  /**
+   * <pre>
+   * The event's content is the node's output (an LlmAgent node without an
+   * output schema).
+   * </pre>
+   *
+   * <code>optional bool message_as_output = 3;</code>
+   * @return Whether the messageAsOutput field is set.
+   */
+  @java.lang.Override
+  public boolean hasMessageAsOutput() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * The event's content is the node's output (an LlmAgent node without an
+   * output schema).
+   * </pre>
+   *
+   * <code>optional bool message_as_output = 3;</code>
+   * @return The messageAsOutput.
+   */
+  @java.lang.Override
+  public boolean getMessageAsOutput() {
+    return messageAsOutput_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -114,6 +199,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(path_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 1, path_);
     }
+    for (int i = 0; i < outputFor_.size(); i++) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 2, outputFor_.getRaw(i));
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeBool(3, messageAsOutput_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -125,6 +216,18 @@ private static final long serialVersionUID = 0L;
     size = 0;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(path_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(1, path_);
+    }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < outputFor_.size(); i++) {
+        dataSize += computeStringSizeNoTag(outputFor_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getOutputForList().size();
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(3, messageAsOutput_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -143,6 +246,13 @@ private static final long serialVersionUID = 0L;
 
     if (!getPath()
         .equals(other.getPath())) return false;
+    if (!getOutputForList()
+        .equals(other.getOutputForList())) return false;
+    if (hasMessageAsOutput() != other.hasMessageAsOutput()) return false;
+    if (hasMessageAsOutput()) {
+      if (getMessageAsOutput()
+          != other.getMessageAsOutput()) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -156,6 +266,15 @@ private static final long serialVersionUID = 0L;
     hash = (19 * hash) + getDescriptor().hashCode();
     hash = (37 * hash) + PATH_FIELD_NUMBER;
     hash = (53 * hash) + getPath().hashCode();
+    if (getOutputForCount() > 0) {
+      hash = (37 * hash) + OUTPUT_FOR_FIELD_NUMBER;
+      hash = (53 * hash) + getOutputForList().hashCode();
+    }
+    if (hasMessageAsOutput()) {
+      hash = (37 * hash) + MESSAGE_AS_OUTPUT_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getMessageAsOutput());
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -292,6 +411,9 @@ private static final long serialVersionUID = 0L;
       super.clear();
       bitField0_ = 0;
       path_ = "";
+      outputFor_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
+      messageAsOutput_ = false;
       return this;
     }
 
@@ -328,6 +450,16 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000001) != 0)) {
         result.path_ = path_;
       }
+      if (((from_bitField0_ & 0x00000002) != 0)) {
+        outputFor_.makeImmutable();
+        result.outputFor_ = outputFor_;
+      }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.messageAsOutput_ = messageAsOutput_;
+        to_bitField0_ |= 0x00000001;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -346,6 +478,19 @@ private static final long serialVersionUID = 0L;
         path_ = other.path_;
         bitField0_ |= 0x00000001;
         onChanged();
+      }
+      if (!other.outputFor_.isEmpty()) {
+        if (outputFor_.isEmpty()) {
+          outputFor_ = other.outputFor_;
+          bitField0_ |= 0x00000002;
+        } else {
+          ensureOutputForIsMutable();
+          outputFor_.addAll(other.outputFor_);
+        }
+        onChanged();
+      }
+      if (other.hasMessageAsOutput()) {
+        setMessageAsOutput(other.getMessageAsOutput());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -378,6 +523,17 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000001;
               break;
             } // case 10
+            case 18: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureOutputForIsMutable();
+              outputFor_.add(s);
+              break;
+            } // case 18
+            case 24: {
+              messageAsOutput_ = input.readBool();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 24
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -488,6 +644,213 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       path_ = value;
       bitField0_ |= 0x00000001;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList outputFor_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureOutputForIsMutable() {
+      if (!outputFor_.isModifiable()) {
+        outputFor_ = new com.google.protobuf.LazyStringArrayList(outputFor_);
+      }
+      bitField0_ |= 0x00000002;
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @return A list containing the outputFor.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getOutputForList() {
+      outputFor_.makeImmutable();
+      return outputFor_;
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @return The count of outputFor.
+     */
+    public int getOutputForCount() {
+      return outputFor_.size();
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @param index The index of the element to return.
+     * @return The outputFor at the given index.
+     */
+    public java.lang.String getOutputFor(int index) {
+      return outputFor_.get(index);
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the outputFor at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getOutputForBytes(int index) {
+      return outputFor_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @param index The index to set the value at.
+     * @param value The outputFor to set.
+     * @return This builder for chaining.
+     */
+    public Builder setOutputFor(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureOutputForIsMutable();
+      outputFor_.set(index, value);
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @param value The outputFor to add.
+     * @return This builder for chaining.
+     */
+    public Builder addOutputFor(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureOutputForIsMutable();
+      outputFor_.add(value);
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @param values The outputFor to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllOutputFor(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureOutputForIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, outputFor_);
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearOutputFor() {
+      outputFor_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000002);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The node paths whose output the event carries.
+     * </pre>
+     *
+     * <code>repeated string output_for = 2;</code>
+     * @param value The bytes of the outputFor to add.
+     * @return This builder for chaining.
+     */
+    public Builder addOutputForBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureOutputForIsMutable();
+      outputFor_.add(value);
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+
+    private boolean messageAsOutput_ ;
+    /**
+     * <pre>
+     * The event's content is the node's output (an LlmAgent node without an
+     * output schema).
+     * </pre>
+     *
+     * <code>optional bool message_as_output = 3;</code>
+     * @return Whether the messageAsOutput field is set.
+     */
+    @java.lang.Override
+    public boolean hasMessageAsOutput() {
+      return ((bitField0_ & 0x00000004) != 0);
+    }
+    /**
+     * <pre>
+     * The event's content is the node's output (an LlmAgent node without an
+     * output schema).
+     * </pre>
+     *
+     * <code>optional bool message_as_output = 3;</code>
+     * @return The messageAsOutput.
+     */
+    @java.lang.Override
+    public boolean getMessageAsOutput() {
+      return messageAsOutput_;
+    }
+    /**
+     * <pre>
+     * The event's content is the node's output (an LlmAgent node without an
+     * output schema).
+     * </pre>
+     *
+     * <code>optional bool message_as_output = 3;</code>
+     * @param value The messageAsOutput to set.
+     * @return This builder for chaining.
+     */
+    public Builder setMessageAsOutput(boolean value) {
+
+      messageAsOutput_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The event's content is the node's output (an LlmAgent node without an
+     * output schema).
+     * </pre>
+     *
+     * <code>optional bool message_as_output = 3;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearMessageAsOutput() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      messageAsOutput_ = false;
       onChanged();
       return this;
     }

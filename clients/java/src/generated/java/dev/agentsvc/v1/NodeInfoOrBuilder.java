@@ -31,4 +31,66 @@ public interface NodeInfoOrBuilder extends
    */
   com.google.protobuf.ByteString
       getPathBytes();
+
+  /**
+   * <pre>
+   * The node paths whose output the event carries.
+   * </pre>
+   *
+   * <code>repeated string output_for = 2;</code>
+   * @return A list containing the outputFor.
+   */
+  java.util.List<java.lang.String>
+      getOutputForList();
+  /**
+   * <pre>
+   * The node paths whose output the event carries.
+   * </pre>
+   *
+   * <code>repeated string output_for = 2;</code>
+   * @return The count of outputFor.
+   */
+  int getOutputForCount();
+  /**
+   * <pre>
+   * The node paths whose output the event carries.
+   * </pre>
+   *
+   * <code>repeated string output_for = 2;</code>
+   * @param index The index of the element to return.
+   * @return The outputFor at the given index.
+   */
+  java.lang.String getOutputFor(int index);
+  /**
+   * <pre>
+   * The node paths whose output the event carries.
+   * </pre>
+   *
+   * <code>repeated string output_for = 2;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the outputFor at the given index.
+   */
+  com.google.protobuf.ByteString
+      getOutputForBytes(int index);
+
+  /**
+   * <pre>
+   * The event's content is the node's output (an LlmAgent node without an
+   * output schema).
+   * </pre>
+   *
+   * <code>optional bool message_as_output = 3;</code>
+   * @return Whether the messageAsOutput field is set.
+   */
+  boolean hasMessageAsOutput();
+  /**
+   * <pre>
+   * The event's content is the node's output (an LlmAgent node without an
+   * output schema).
+   * </pre>
+   *
+   * <code>optional bool message_as_output = 3;</code>
+   * @return The messageAsOutput.
+   */
+  boolean getMessageAsOutput();
 }

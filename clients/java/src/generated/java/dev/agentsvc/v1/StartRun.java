@@ -35,6 +35,7 @@ private static final long serialVersionUID = 0L;
   private StartRun() {
     tools_ = java.util.Collections.emptyList();
     callbacks_ = java.util.Collections.emptyList();
+    nodes_ = java.util.Collections.emptyList();
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -206,6 +207,77 @@ private static final long serialVersionUID = 0L;
     return codeExecutor_;
   }
 
+  public static final int NODES_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentsvc.v1.NodeDeclaration> nodes_;
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentsvc.v1.NodeDeclaration> getNodesList() {
+    return nodes_;
+  }
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentsvc.v1.NodeDeclarationOrBuilder> 
+      getNodesOrBuilderList() {
+    return nodes_;
+  }
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  @java.lang.Override
+  public int getNodesCount() {
+    return nodes_.size();
+  }
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.NodeDeclaration getNodes(int index) {
+    return nodes_.get(index);
+  }
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.NodeDeclarationOrBuilder getNodesOrBuilder(
+      int index) {
+    return nodes_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -232,6 +304,9 @@ private static final long serialVersionUID = 0L;
     if (codeExecutor_ != false) {
       output.writeBool(4, codeExecutor_);
     }
+    for (int i = 0; i < nodes_.size(); i++) {
+      output.writeMessage(5, nodes_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -256,6 +331,10 @@ private static final long serialVersionUID = 0L;
     if (codeExecutor_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(4, codeExecutor_);
+    }
+    for (int i = 0; i < nodes_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(5, nodes_.get(i));
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -283,6 +362,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getCallbacksList())) return false;
     if (getCodeExecutor()
         != other.getCodeExecutor()) return false;
+    if (!getNodesList()
+        .equals(other.getNodesList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -309,6 +390,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + CODE_EXECUTOR_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getCodeExecutor());
+    if (getNodesCount() > 0) {
+      hash = (37 * hash) + NODES_FIELD_NUMBER;
+      hash = (53 * hash) + getNodesList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -447,6 +532,7 @@ private static final long serialVersionUID = 0L;
         internalGetRunFieldBuilder();
         internalGetToolsFieldBuilder();
         internalGetCallbacksFieldBuilder();
+        internalGetNodesFieldBuilder();
       }
     }
     @java.lang.Override
@@ -473,6 +559,13 @@ private static final long serialVersionUID = 0L;
       }
       bitField0_ = (bitField0_ & ~0x00000004);
       codeExecutor_ = false;
+      if (nodesBuilder_ == null) {
+        nodes_ = java.util.Collections.emptyList();
+      } else {
+        nodes_ = null;
+        nodesBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000010);
       return this;
     }
 
@@ -523,6 +616,15 @@ private static final long serialVersionUID = 0L;
         result.callbacks_ = callbacks_;
       } else {
         result.callbacks_ = callbacksBuilder_.build();
+      }
+      if (nodesBuilder_ == null) {
+        if (((bitField0_ & 0x00000010) != 0)) {
+          nodes_ = java.util.Collections.unmodifiableList(nodes_);
+          bitField0_ = (bitField0_ & ~0x00000010);
+        }
+        result.nodes_ = nodes_;
+      } else {
+        result.nodes_ = nodesBuilder_.build();
       }
     }
 
@@ -611,6 +713,32 @@ private static final long serialVersionUID = 0L;
       if (other.getCodeExecutor() != false) {
         setCodeExecutor(other.getCodeExecutor());
       }
+      if (nodesBuilder_ == null) {
+        if (!other.nodes_.isEmpty()) {
+          if (nodes_.isEmpty()) {
+            nodes_ = other.nodes_;
+            bitField0_ = (bitField0_ & ~0x00000010);
+          } else {
+            ensureNodesIsMutable();
+            nodes_.addAll(other.nodes_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.nodes_.isEmpty()) {
+          if (nodesBuilder_.isEmpty()) {
+            nodesBuilder_.dispose();
+            nodesBuilder_ = null;
+            nodes_ = other.nodes_;
+            bitField0_ = (bitField0_ & ~0x00000010);
+            nodesBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetNodesFieldBuilder() : null;
+          } else {
+            nodesBuilder_.addAllMessages(other.nodes_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -675,6 +803,19 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 32
+            case 42: {
+              dev.agentsvc.v1.NodeDeclaration m =
+                  input.readMessage(
+                      dev.agentsvc.v1.NodeDeclaration.parser(),
+                      extensionRegistry);
+              if (nodesBuilder_ == null) {
+                ensureNodesIsMutable();
+                nodes_.add(m);
+              } else {
+                nodesBuilder_.addMessage(m);
+              }
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1449,6 +1590,354 @@ private static final long serialVersionUID = 0L;
       codeExecutor_ = false;
       onChanged();
       return this;
+    }
+
+    private java.util.List<dev.agentsvc.v1.NodeDeclaration> nodes_ =
+      java.util.Collections.emptyList();
+    private void ensureNodesIsMutable() {
+      if (!((bitField0_ & 0x00000010) != 0)) {
+        nodes_ = new java.util.ArrayList<dev.agentsvc.v1.NodeDeclaration>(nodes_);
+        bitField0_ |= 0x00000010;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.NodeDeclaration, dev.agentsvc.v1.NodeDeclaration.Builder, dev.agentsvc.v1.NodeDeclarationOrBuilder> nodesBuilder_;
+
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.NodeDeclaration> getNodesList() {
+      if (nodesBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(nodes_);
+      } else {
+        return nodesBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public int getNodesCount() {
+      if (nodesBuilder_ == null) {
+        return nodes_.size();
+      } else {
+        return nodesBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public dev.agentsvc.v1.NodeDeclaration getNodes(int index) {
+      if (nodesBuilder_ == null) {
+        return nodes_.get(index);
+      } else {
+        return nodesBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder setNodes(
+        int index, dev.agentsvc.v1.NodeDeclaration value) {
+      if (nodesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureNodesIsMutable();
+        nodes_.set(index, value);
+        onChanged();
+      } else {
+        nodesBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder setNodes(
+        int index, dev.agentsvc.v1.NodeDeclaration.Builder builderForValue) {
+      if (nodesBuilder_ == null) {
+        ensureNodesIsMutable();
+        nodes_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        nodesBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder addNodes(dev.agentsvc.v1.NodeDeclaration value) {
+      if (nodesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureNodesIsMutable();
+        nodes_.add(value);
+        onChanged();
+      } else {
+        nodesBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder addNodes(
+        int index, dev.agentsvc.v1.NodeDeclaration value) {
+      if (nodesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureNodesIsMutable();
+        nodes_.add(index, value);
+        onChanged();
+      } else {
+        nodesBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder addNodes(
+        dev.agentsvc.v1.NodeDeclaration.Builder builderForValue) {
+      if (nodesBuilder_ == null) {
+        ensureNodesIsMutable();
+        nodes_.add(builderForValue.build());
+        onChanged();
+      } else {
+        nodesBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder addNodes(
+        int index, dev.agentsvc.v1.NodeDeclaration.Builder builderForValue) {
+      if (nodesBuilder_ == null) {
+        ensureNodesIsMutable();
+        nodes_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        nodesBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder addAllNodes(
+        java.lang.Iterable<? extends dev.agentsvc.v1.NodeDeclaration> values) {
+      if (nodesBuilder_ == null) {
+        ensureNodesIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, nodes_);
+        onChanged();
+      } else {
+        nodesBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder clearNodes() {
+      if (nodesBuilder_ == null) {
+        nodes_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000010);
+        onChanged();
+      } else {
+        nodesBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public Builder removeNodes(int index) {
+      if (nodesBuilder_ == null) {
+        ensureNodesIsMutable();
+        nodes_.remove(index);
+        onChanged();
+      } else {
+        nodesBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public dev.agentsvc.v1.NodeDeclaration.Builder getNodesBuilder(
+        int index) {
+      return internalGetNodesFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public dev.agentsvc.v1.NodeDeclarationOrBuilder getNodesOrBuilder(
+        int index) {
+      if (nodesBuilder_ == null) {
+        return nodes_.get(index);  } else {
+        return nodesBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public java.util.List<? extends dev.agentsvc.v1.NodeDeclarationOrBuilder> 
+         getNodesOrBuilderList() {
+      if (nodesBuilder_ != null) {
+        return nodesBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(nodes_);
+      }
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public dev.agentsvc.v1.NodeDeclaration.Builder addNodesBuilder() {
+      return internalGetNodesFieldBuilder().addBuilder(
+          dev.agentsvc.v1.NodeDeclaration.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public dev.agentsvc.v1.NodeDeclaration.Builder addNodesBuilder(
+        int index) {
+      return internalGetNodesFieldBuilder().addBuilder(
+          index, dev.agentsvc.v1.NodeDeclaration.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+     * every node of the app's workflows declared with `function:` must be
+     * declared here by that name.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.NodeDeclaration.Builder> 
+         getNodesBuilderList() {
+      return internalGetNodesFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.NodeDeclaration, dev.agentsvc.v1.NodeDeclaration.Builder, dev.agentsvc.v1.NodeDeclarationOrBuilder> 
+        internalGetNodesFieldBuilder() {
+      if (nodesBuilder_ == null) {
+        nodesBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.agentsvc.v1.NodeDeclaration, dev.agentsvc.v1.NodeDeclaration.Builder, dev.agentsvc.v1.NodeDeclarationOrBuilder>(
+                nodes_,
+                ((bitField0_ & 0x00000010) != 0),
+                getParentForChildren(),
+                isClean());
+        nodes_ = null;
+      }
+      return nodesBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.StartRun)

@@ -114,4 +114,58 @@ public interface StartRunOrBuilder extends
    * @return The codeExecutor.
    */
   boolean getCodeExecutor();
+
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  java.util.List<dev.agentsvc.v1.NodeDeclaration> 
+      getNodesList();
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  dev.agentsvc.v1.NodeDeclaration getNodes(int index);
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  int getNodesCount();
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  java.util.List<? extends dev.agentsvc.v1.NodeDeclarationOrBuilder> 
+      getNodesOrBuilderList();
+  /**
+   * <pre>
+   * The workflow function nodes the client runs (ADK 2.x Workflow apps):
+   * every node of the app's workflows declared with `function:` must be
+   * declared here by that name.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.NodeDeclaration nodes = 5;</code>
+   */
+  dev.agentsvc.v1.NodeDeclarationOrBuilder getNodesOrBuilder(
+      int index);
 }
