@@ -13,7 +13,10 @@ import (
 func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error] {
 	return func(yield func(*v1.Event, error) bool) {
 		ictx := parent.WithAgent(agent)
-		if ictx.App().NodePaths {
+		if ictx.nextPath != "" {
+			ictx.nodePath, ictx.nextPath = ictx.nextPath, ""
+			ictx.inv.nodes.set(agent.Name(), ictx.nodePath)
+		} else if ictx.App().NodePaths {
 			ictx.nodePath = ictx.inv.nodes.start(ictx.App().Tree, agent.Name())
 		}
 		ctx, span := ictx.inv.tel.startAgent(ictx.ctx, agent, ictx.SessionID())

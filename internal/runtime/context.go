@@ -99,6 +99,12 @@ type InvocationContext struct {
 	// nodeInputAt stored events and never stored (see WithNodeInput).
 	nodeInput   *v1.Event
 	nodeInputAt int
+	// isolated contexts see only the events of scope, and their events
+	// carry it (see WithIsolation); nextPath, when set, is the node path
+	// the next agent run takes (see WithNodePath).
+	isolated bool
+	scope    string
+	nextPath string
 }
 
 // Context returns the invocation's context; it is cancelled when the
@@ -262,7 +268,7 @@ func (ictx *InvocationContext) Events() []*v1.Event {
 	ictx.inv.mu.RLock()
 	events := ictx.inv.session.Events
 	ictx.inv.mu.RUnlock()
-	return ictx.withNodeInput(events)
+	return ictx.isolate(ictx.withNodeInput(events))
 }
 
 // StateValue returns the session state value of key (prefixed keys

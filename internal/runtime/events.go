@@ -39,6 +39,8 @@ func (ictx *InvocationContext) NewEvent() *v1.Event {
 		Timestamp:    Now(),
 		Actions:      &v1.EventActions{},
 		NodeInfo:     ictx.App().nodeInfo(ictx.nodePath),
+		// IsolationScope scopes the events of an ADK 2.x delegated task.
+		IsolationScope: ictx.scope,
 	}
 }
 

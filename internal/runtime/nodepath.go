@@ -80,3 +80,13 @@ func (n *nodePaths) seed(key string, runs int) {
 		n.runs[key] = runs
 	}
 }
+
+// set records path as the latest run of agent.
+func (n *nodePaths) set(agent, path string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.current == nil {
+		n.current, n.runs = map[string]string{}, map[string]int{}
+	}
+	n.current[agent] = path
+}

@@ -18,6 +18,9 @@ import (
 func (r *run) runAgent(n *Node, t trigger) outcome {
 	ictx := r.ictx
 	la, isLLM := n.Agent.(*llmagent.Agent)
+	if isLLM && la.IsChat() {
+		return r.runChat(n, la)
+	}
 	if isLLM && t.resume == nil {
 		if c := inputContent(t.in); c != nil {
 			ictx = ictx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: ictx.InvocationID,

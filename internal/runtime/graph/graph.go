@@ -42,6 +42,10 @@ const (
 	Join
 	// ToolNode runs a tool with its input as the arguments.
 	ToolNode
+	// TaskNode runs a task-mode LlmAgent (Agent) inside a node of its own
+	// name, its input the agent's task and its finish_task arguments the
+	// output (ADK's run_llm_agent_as_node in a @node).
+	TaskNode
 )
 
 // Node is a node of the graph.

@@ -32,6 +32,8 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 		return outcome{output: t.in.value}
 	case ToolNode:
 		return r.runTool(n, path, t)
+	case TaskNode:
+		return r.runTaskNode(n, path, t)
 	}
 	return outcome{err: fmt.Errorf("node %s: unknown kind %d", n.Name, n.Kind)}
 }

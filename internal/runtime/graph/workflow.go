@@ -24,7 +24,7 @@ func New(cfg Config) (*Workflow, error) {
 	}
 	w := &Workflow{cfg: cfg, g: g}
 	for _, n := range cfg.Nodes {
-		if n.Kind == AgentNode {
+		if n.Kind == AgentNode || n.Kind == TaskNode {
 			w.sub = append(w.sub, n.Agent)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/codeexec"
 	"github.com/agentsvc/agentsvc/internal/runtime/planners"
+	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 )
 
 // IncludeContents values.
@@ -46,6 +47,12 @@ type Config struct {
 	OutputKey string
 	// OutputSchema is the JSON schema of the agent's answer.
 	OutputSchema *structpb.Struct
+	// OutputOrder is the written order of OutputSchema's properties, which
+	// a task's output validation reports in; nil sorts them.
+	OutputOrder *tools.KeyOrder
+	// Mode is the agent's mode as an ADK 2.x workflow node: empty,
+	// ModeSingleTurn, ModeTask or ModeChat.
+	Mode string
 	// IncludeContents is IncludeDefault (empty) or IncludeNone.
 	IncludeContents          string
 	DisallowTransferToParent bool
@@ -69,6 +76,8 @@ type Config struct {
 // Agent is an LLM agent. It is immutable and safe for concurrent use.
 type Agent struct {
 	cfg Config
+	// finish is a task-mode agent's finish_task tool.
+	finish *finishTaskTool
 }
 
 // New validates cfg and returns the agent.
@@ -84,6 +93,15 @@ func New(cfg Config) (*Agent, error) {
 	default:
 		return nil, fmt.Errorf("llmagent: include_contents must be %q or %q, got %q", IncludeDefault, IncludeNone, cfg.IncludeContents)
 	}
+	switch cfg.Mode {
+	case "", ModeSingleTurn, ModeTask, ModeChat:
+	default:
+		return nil, fmt.Errorf("llmagent %s: mode must be %q, %q or %q, got %q", cfg.Name, ModeSingleTurn, ModeTask, ModeChat, cfg.Mode)
+	}
+	finish, extra := modeTools(&cfg)
+	if len(extra) > 0 {
+		cfg.Tools = append(cfg.Tools[:len(cfg.Tools):len(cfg.Tools)], extra...)
+	}
 	seen := map[string]bool{}
 	for _, t := range cfg.Tools {
 		if seen[t.Name()] {
@@ -91,7 +109,7 @@ func New(cfg Config) (*Agent, error) {
 		}
 		seen[t.Name()] = true
 	}
-	return &Agent{cfg: cfg}, nil
+	return &Agent{cfg: cfg, finish: finish}, nil
 }
 
 // Name implements [runtime.Agent].

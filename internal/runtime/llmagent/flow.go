@@ -88,6 +88,8 @@ func finalize(skeleton *v1.Event, resp *v1.LlmResponse, tools map[string]runtime
 		Timestamp:    skeleton.Timestamp,
 		Actions:      skeleton.Actions,
 		NodeInfo:     skeleton.NodeInfo,
+		// ADK 2.x scopes a delegated task's events.
+		IsolationScope: skeleton.IsolationScope,
 	}
 	if !isEmptyActions(skeleton.Actions) {
 		ev.Actions = proto.CloneOf(skeleton.Actions)

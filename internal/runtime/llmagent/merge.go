@@ -27,6 +27,8 @@ func mergeResponses(events []*v1.Event) *v1.Event {
 		Content:      &v1.Content{Role: "user"},
 		Actions:      &v1.EventActions{},
 		NodeInfo:     first.NodeInfo,
+		// ADK 2.x scopes a delegated task's events.
+		IsolationScope: first.IsolationScope,
 	}
 	for _, ev := range events {
 		merged.Content.Parts = append(merged.Content.Parts, ev.Content.GetParts()...)

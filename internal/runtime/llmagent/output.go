@@ -14,7 +14,7 @@ import (
 // state delta: the non-thought text joined, or with an output schema the
 // parsed JSON value.
 func (a *Agent) saveOutput(ev *v1.Event) {
-	if a.cfg.OutputKey == "" || ev.Author != a.cfg.Name || !runtime.IsFinalResponse(ev) {
+	if a.cfg.OutputKey == "" || a.cfg.Mode == ModeTask || ev.Author != a.cfg.Name || !runtime.IsFinalResponse(ev) {
 		return
 	}
 	parts := ev.GetContent().GetParts()

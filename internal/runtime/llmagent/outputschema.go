@@ -49,7 +49,7 @@ func (a *Agent) hasTools() bool { return len(a.cfg.Tools) > 0 || len(a.cfg.Tools
 // schema and tools, on a model that cannot combine them, answers through the
 // set_model_response tool.
 func (a *Agent) outputSchema(ictx *runtime.InvocationContext, r *request) {
-	if a.cfg.OutputSchema == nil || !a.hasTools() || nativeSchemaWithTools(r.model) {
+	if a.cfg.OutputSchema == nil || a.cfg.Mode == ModeTask || !a.hasTools() || nativeSchemaWithTools(r.model) {
 		return
 	}
 	rounds := 0

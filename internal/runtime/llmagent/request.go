@@ -141,7 +141,7 @@ func (a *Agent) basic(ictx *runtime.InvocationContext, r *request) error {
 	} else {
 		r.llm.Config = &v1.GenerateContentConfig{}
 	}
-	if a.cfg.OutputSchema != nil && (!a.hasTools() || nativeSchemaWithTools(r.model)) {
+	if a.cfg.OutputSchema != nil && a.cfg.Mode != ModeTask && (!a.hasTools() || nativeSchemaWithTools(r.model)) {
 		r.llm.Config.ResponseSchema = a.cfg.OutputSchema
 		r.llm.Config.ResponseMimeType = "application/json"
 	}

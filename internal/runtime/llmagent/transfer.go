@@ -38,7 +38,7 @@ const transferToolDescription2x = "Transfer the query to another agent.\n\n" +
 // sub-agents, then its parent and the parent's other children when the
 // parent is an LLM agent and the agent allows it.
 func (a *Agent) transferTargets(tree *runtime.Tree) []runtime.Agent {
-	targets := slices.Clone(a.cfg.SubAgents)
+	targets := slices.DeleteFunc(slices.Clone(a.cfg.SubAgents), isDelegatedAgent)
 	parent, ok := tree.Parent(a.cfg.Name).(*Agent)
 	if !ok {
 		return targets
@@ -48,7 +48,7 @@ func (a *Agent) transferTargets(tree *runtime.Tree) []runtime.Agent {
 	}
 	if !a.cfg.DisallowTransferToPeers {
 		for _, peer := range parent.cfg.SubAgents {
-			if peer.Name() != a.cfg.Name {
+			if peer.Name() != a.cfg.Name && !isDelegatedAgent(peer) {
 				targets = append(targets, peer)
 			}
 		}
@@ -65,7 +65,9 @@ func (a *Agent) agentTransfer(ictx *runtime.InvocationContext, r *request) {
 	if len(targets) == 0 {
 		return
 	}
-	runtime.AppendInstruction(r.llm, a.transferInstruction(tree, targets))
+	if !isDelegatedMode(a.cfg.Mode) {
+		runtime.AppendInstruction(r.llm, a.transferInstruction(tree, targets))
+	}
 	tool := newTransferTool(targets, ictx.App().Behavior)
 	r.procTools = append(r.procTools, tool)
 	if r.tools == nil {

@@ -1,0 +1,180 @@
+package graph
+
+import (
+	"context"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
+)
+
+// agentRun is how one LlmAgent node run presents its events.
+type agentRun struct {
+	// path is the run's node path; empty takes the one its first run
+	// gets, and later runs keep it.
+	path string
+	// author, when set, replaces the agent's name as its events' author:
+	// ADK's @node wrapper authors them as the workflow.
+	author string
+	// outputFor is the node's outputFor list, from its path.
+	outputFor func(path string) []string
+}
+
+// runTaskNode runs a task node: a task-mode LlmAgent inside a node of the
+// node's name, as ADK's run_llm_agent_as_node in a @node function. The
+// node's input is the agent's first user turn (unless it is the user's
+// message, which the agent's history holds already), and the arguments
+// of its successful finish_task call are the node's output.
+func (r *run) runTaskNode(n *Node, path string, t trigger) outcome {
+	la, ok := n.Agent.(*llmagent.Agent)
+	if !ok || !la.IsTask() {
+		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NOT_A_TASK_AGENT",
+			Message: "workflow " + r.w.cfg.Name + ": node " + n.Name + " runs an agent that is not a task-mode LlmAgent"}}
+	}
+	ictx := r.ictx
+	if c := inputContent(t.in); c != nil && t.in.content != r.ictx.UserContent {
+		ictx = ictx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: ictx.InvocationID,
+			Author: "user", Branch: ictx.Branch, Timestamp: runtime.Now(), Content: c})
+	}
+	out, _, err := r.runLLM(ictx, la, &agentRun{path: path, author: r.w.cfg.Name,
+		outputFor: func(p string) []string { return r.outputFor(n, p) }})
+	if err != nil {
+		return outcome{err: err}
+	}
+	return outcome{path: path, output: out}
+}
+
+// runLLM runs an LlmAgent in task or chat mode, as ADK's node wrapper
+// loops: each delegation call to a task-mode sub-agent ends the agent's
+// run, the sub-agent runs the task, its result answers the call, and the
+// agent runs again; a task-mode agent ends at its successful finish_task
+// call, whose arguments are its output (and, with an output key, state).
+// It reports the output and whether the task finished.
+func (r *run) runLLM(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *agentRun) (*structpb.Value, bool, error) {
+	for {
+		runCtx := ictx
+		if ar.path != "" {
+			runCtx = ictx.WithNodePath(ar.path)
+		}
+		var delegations []*v1.FunctionCall
+		var finishArgs *structpb.Struct
+		finishing := false
+		for ev, err := range runtime.RunAgent(runCtx, la) {
+			if err != nil {
+				return nil, false, err
+			}
+			own := ev.GetAuthor() == la.Name()
+			if own && ar.path == "" {
+				ar.path = ev.GetNodeInfo().GetPath()
+			}
+			if own && ar.author != "" {
+				ev.Author = ar.author
+			}
+			var calls []*v1.FunctionCall
+			var finish *v1.FunctionCall
+			if own {
+				for _, fc := range runtime.FunctionCalls(ev) {
+					if _, ok := la.IsDelegation(fc); ok {
+						calls = append(calls, fc)
+					} else if fc.GetName() == llmagent.FinishTaskName {
+						finish = fc
+					}
+				}
+			}
+			if la.IsTask() && finish != nil && len(calls) == 0 {
+				finishArgs, finishing = finish.GetArgs(), true
+			} else if finishing && llmagent.IsFinishTaskDone(ev) {
+				out := la.TaskOutput(finishArgs)
+				r.markOutput(ev, la, out, ar)
+				if !r.emit(ev) {
+					return nil, false, context.Canceled
+				}
+				return out, true, nil
+			}
+			if !r.emit(ev) {
+				return nil, false, context.Canceled
+			}
+			if len(calls) > 0 {
+				delegations = calls
+				break
+			}
+		}
+		if len(delegations) == 0 {
+			return nil, false, nil
+		}
+		for _, fc := range delegations {
+			out, err := r.delegate(ictx, la, ar.path, fc)
+			if err != nil {
+				return nil, false, err
+			}
+			if !r.emit(delegationResult(ictx, ar.path, fc, out)) {
+				return nil, false, context.Canceled
+			}
+		}
+	}
+}
+
+// markOutput makes ev, the answer to a successful finish_task call, the
+// task's output event.
+func (r *run) markOutput(ev *v1.Event, la *llmagent.Agent, out *structpb.Value, ar *agentRun) {
+	ev.Output = out
+	if ev.NodeInfo == nil {
+		ev.NodeInfo = &v1.NodeInfo{}
+	}
+	ev.NodeInfo.OutputFor = ar.outputFor(ev.NodeInfo.GetPath())
+	if key := la.Config().OutputKey; key != "" {
+		if ev.Actions == nil {
+			ev.Actions = &v1.EventActions{}
+		}
+		if ev.Actions.StateDelta == nil {
+			ev.Actions.StateDelta = &structpb.Struct{Fields: map[string]*structpb.Value{}}
+		}
+		ev.Actions.StateDelta.Fields[key] = out
+	}
+}
+
+// delegate runs the task a delegation call hands to a sub-agent, as ADK's
+// _dispatch_task_fc: the sub-agent runs at "<caller path>/<agent>@<call
+// id>" on branch "<agent>@<call id>", isolated in the call id's scope, its
+// first user turn Python's json.dumps of the call's arguments.
+func (r *run) delegate(ictx *runtime.InvocationContext, la *llmagent.Agent, path string, fc *v1.FunctionCall) (*structpb.Value, error) {
+	sub, _ := la.IsDelegation(fc)
+	run := sub.Name() + "@" + fc.GetId()
+	branch := run
+	if ictx.Branch != "" {
+		branch = ictx.Branch + "." + run
+	}
+	args := fc.GetArgs()
+	if args == nil {
+		args = &structpb.Struct{}
+	}
+	sctx := r.ictx.WithBranch(branch).WithIsolation(fc.GetId())
+	sctx = sctx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: sctx.InvocationID, Author: "user",
+		Branch: branch, Timestamp: runtime.Now(), IsolationScope: fc.GetId(),
+		Content: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: pyfmt.JSONDumps(structpb.NewStructValue(args))}}}})
+	out, _, err := r.runLLM(sctx, sub, &agentRun{path: path + "/" + run,
+		outputFor: func(p string) []string { return []string{p} }})
+	return out, err
+}
+
+// delegationResult is ADK's synthesized answer to a delegation call: a
+// user event at the caller's path whose response is the task's output
+// (an object as it is, anything else as {"output": value}).
+func delegationResult(ictx *runtime.InvocationContext, path string, fc *v1.FunctionCall, out *structpb.Value) *v1.Event {
+	resp := out.GetStructValue()
+	if resp == nil {
+		if out == nil {
+			out = structpb.NewNullValue()
+		}
+		resp = &structpb.Struct{Fields: map[string]*structpb.Value{"output": out}}
+	}
+	ev := ictx.NewEvent()
+	ev.Author = "user"
+	ev.NodeInfo = &v1.NodeInfo{Path: path}
+	ev.Content = &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
+		Id: fc.GetId(), Name: fc.GetName(), Response: resp}}}}
+	return ev
+}
