@@ -137,6 +137,9 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkMode(c); err != nil {
+		return nil, nil, fail("mode", err)
+	}
 	var schema *structpb.Struct
 	if c.OutputSchema != nil {
 		if schema, err = structpb.NewStruct(c.OutputSchema); err != nil {
@@ -166,6 +169,8 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		SubAgents:                subs,
 		OutputKey:                c.OutputKey,
 		OutputSchema:             schema,
+		OutputOrder:              c.outputOrder,
+		Mode:                     c.Mode,
 		IncludeContents:          c.IncludeContents,
 		DisallowTransferToParent: c.DisallowTransferToParent,
 		DisallowTransferToPeers:  c.DisallowTransferToPeers,

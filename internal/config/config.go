@@ -70,6 +70,7 @@ type AgentConfig struct {
 	mcpToolsets map[int]*mcpToolset  // resolved MCPToolset entries, by tools index
 	nodeAgents  map[int]*AgentConfig // resolved Workflow node agents, by nodes index
 	inputOrder  *tools.KeyOrder      // InputSchema's properties in written order
+	outputOrder *tools.KeyOrder      // OutputSchema's properties in written order
 	file        string               // the file that declared the agent
 }
 
@@ -193,6 +194,9 @@ func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, 
 	}
 	if cfg.InputSchema != nil {
 		cfg.inputOrder = inputOrder(data)
+	}
+	if cfg.OutputSchema != nil {
+		cfg.outputOrder = schemaOrder(data, "output_schema")
 	}
 	for i, ref := range cfg.SubAgents {
 		if ref.ConfigPath == "" {

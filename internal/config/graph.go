@@ -26,13 +26,15 @@ const (
 // NodeRef is a node of a Workflow: exactly one of function (a function of
 // the client's, declared on Connect by that name), config_path (an agent
 // file), join (a node that waits for all its predecessors) or tool (a
-// tool by name, as an LlmAgent's tools entry).
+// tool by name, as an LlmAgent's tools entry) or task (the file of a
+// task-mode LlmAgent the node wraps).
 type NodeRef struct {
 	Name          string         `yaml:"name"`
 	Function      string         `yaml:"function"`
 	ConfigPath    string         `yaml:"config_path"`
 	Join          bool           `yaml:"join"`
 	Tool          *ToolRef       `yaml:"tool"`
+	Task          string         `yaml:"task"`
 	RetryConfig   *RetrySettings `yaml:"retry_config"`
 	RerunOnResume bool           `yaml:"rerun_on_resume"`
 	Extra         map[string]any `yaml:",inline"`
@@ -100,16 +102,16 @@ func (c *AgentConfig) validateWorkflow() error {
 			return fmt.Errorf("%s.name: %q must be an identifier (letters, digits, underscores)", field, n.Name)
 		}
 		kinds := 0
-		for _, set := range []bool{n.Function != "", n.ConfigPath != "", n.Join, n.Tool != nil} {
+		for _, set := range []bool{n.Function != "", n.ConfigPath != "", n.Join, n.Tool != nil, n.Task != ""} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			return fmt.Errorf("%s: set exactly one of function, config_path, join and tool", field)
+			return fmt.Errorf("%s: set exactly one of function, config_path, join, tool and task", field)
 		}
 		if n.RetryConfig != nil {
-			if n.ConfigPath != "" || n.Join {
+			if n.ConfigPath != "" || n.Join || n.Task != "" {
 				return fmt.Errorf("%s.retry_config: only function and tool nodes are retried", field)
 			}
 			if _, err := n.RetryConfig.policy(); err != nil {
@@ -128,10 +130,11 @@ func (c *AgentConfig) validateWorkflow() error {
 // loadWorkflowNodes loads the agent files of a Workflow's nodes.
 func loadWorkflowNodes(c *AgentConfig, load func(file string) (*AgentConfig, error)) error {
 	for i, n := range c.Nodes {
-		if n.ConfigPath == "" {
+		file := n.ConfigPath + n.Task // one of them is set
+		if file == "" {
 			continue
 		}
-		child, err := load(path.Join(path.Dir(c.file), n.ConfigPath))
+		child, err := load(path.Join(path.Dir(c.file), file))
 		if err != nil {
 			return err
 		}
@@ -170,6 +173,10 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 			n.Kind, n.Function = graph.Function, ref.Function
 		case ref.Join:
 			n.Kind = graph.Join
+		case ref.Task != "":
+			if n.Kind, n.Agent, err = buildTaskNode(c, i, &info.SubAgents); err != nil {
+				return nil, nil, err
+			}
 		case ref.Tool != nil:
 			name, _ := toolName(ref.Tool.Name)
 			if !functionName.MatchString(name) {
