@@ -164,6 +164,9 @@ func (a *Agent) handleCalls(ictx *runtime.InvocationContext, ev *v1.Event, tools
 // given a credential for or confirmed (ADK's auth and confirmation
 // processors), and returns their response event.
 func (a *Agent) resume(ictx *runtime.InvocationContext) (*v1.Event, error) {
+	if ev, err := a.replayDelegationTurn(ictx); ev != nil || err != nil {
+		return ev, err
+	}
 	if !a.hasTools() {
 		return nil, nil
 	}

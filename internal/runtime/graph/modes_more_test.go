@@ -1,0 +1,137 @@
+package graph_test
+
+import (
+	"testing"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/models/scripted"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/enginetest"
+	"github.com/agentsvc/agentsvc/internal/runtime/graph"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
+	"github.com/agentsvc/agentsvc/internal/runtime/tools"
+)
+
+func chatWorkflow(t *testing.T, coordinator *llmagent.Agent) *graph.Workflow {
+	t.Helper()
+	wf, err := graph.New(graph.Config{Name: "wf",
+		Nodes: []*graph.Node{{Name: coordinator.Name(), Kind: graph.AgentNode, Agent: coordinator}},
+		Edges: []graph.Edge{{From: graph.Start, To: coordinator.Name()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wf
+}
+
+// TestBehaviorChatMixedTurn: a turn that calls a tool and delegates ends
+// at the delegation (ADK 2.13); the tool runs when the coordinator runs
+// again, after the task's answer, and both answers reach the model.
+func TestBehaviorChatMixedTurn(t *testing.T) {
+	lookup, err := tools.NewFunction(tools.FunctionConfig{Name: "lookup", Description: "Looks up q.",
+		Parameters: enginetest.Struct(`{"type": "object", "properties": {"q": {"type": "string"}}}`),
+		Run: func(_ *runtime.ToolContext, args *structpb.Struct) (any, error) {
+			return map[string]any{"found": args.GetFields()["q"].GetStringValue()}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	researcher := mustAgent(t, llmagent.Config{Name: "researcher", Model: "scripted", Mode: llmagent.ModeTask, Instruction: "R."})
+	coordinator := mustAgent(t, llmagent.Config{Name: "coordinator", Model: "scripted", Mode: llmagent.ModeChat, Instruction: "C.",
+		Tools: []runtime.Tool{lookup}, SubAgents: []runtime.Agent{researcher}})
+	m := scripted.New("scripted",
+		enginetest.Calls(&v1.FunctionCall{Id: "c1", Name: "lookup", Args: enginetest.Struct(`{"q": "x"}`)},
+			&v1.FunctionCall{Id: "c2", Name: "researcher", Args: enginetest.Struct(`{"request": "do"}`)}),
+		call("f1", "finish_task", `{"result": "done"}`),
+		enginetest.Text("ok"))
+	h := newApp(t, chatWorkflow(t, coordinator), m)
+	events := h.RunText(t, h.NewSession(t, nil), "go")
+	want := []string{
+		"coordinator: call lookup{\"q\":\"x\"} #c1",
+		"coordinator: call researcher{\"request\":\"do\"} #c2",
+		"researcher: call finish_task{\"result\":\"done\"} #f1",
+		"researcher: response finish_task{\"result\":\"Task completed.\"} #f1",
+		"user: response researcher{\"result\":\"done\"} #c2",
+		"coordinator: response lookup{\"found\":\"x\"} #c1",
+		"coordinator: ok",
+	}
+	got := enginetest.Events(events)
+	if !equalStrings(got, want) {
+		t.Errorf("events:\n got %q\nwant %q", got, want)
+	}
+	reqs := m.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	wantLast := []string{
+		"user: go",
+		"model: call lookup{\"q\":\"x\"} #c1",
+		"model: call researcher{\"request\":\"do\"} #c2",
+		"user: response researcher{\"result\":\"done\"} #c2",
+		"user: response lookup{\"found\":\"x\"} #c1",
+	}
+	if got := enginetest.Contents(reqs[2].GetContents()); !equalStrings(got, wantLast) {
+		t.Errorf("last request:\n got %q\nwant %q", got, wantLast)
+	}
+	if got := enginetest.Contents(reqs[1].GetContents()); !equalStrings(got, []string{`user: {"request": "do"}`}) {
+		t.Errorf("sub-agent request = %q", got)
+	}
+}
+
+// TestBehaviorTaskRetryInsideDelegation: a delegated task whose
+// finish_task fails validation retries inside its scope; the coordinator
+// sees only the final answer.
+func TestBehaviorTaskRetryInsideDelegation(t *testing.T) {
+	schema := enginetest.Struct(`{"type": "object", "title": "Out", "properties": {"n": {"type": "integer"}}, "required": ["n"]}`)
+	worker := mustAgent(t, llmagent.Config{Name: "worker", Model: "scripted", Mode: llmagent.ModeTask, OutputSchema: schema})
+	coordinator := mustAgent(t, llmagent.Config{Name: "boss", Model: "scripted", SubAgents: []runtime.Agent{worker}})
+	m := scripted.New("scripted",
+		call("d1", "worker", `{"request": "count"}`),
+		call("f1", "finish_task", `{"n": "many"}`),
+		call("f2", "finish_task", `{"n": 3}`),
+		enginetest.Text("three"))
+	h := newApp(t, chatWorkflow(t, coordinator), m)
+	events := h.RunText(t, h.NewSession(t, nil), "how many?")
+	if got := len(events); got != 7 {
+		t.Fatalf("%d events: %q", got, enginetest.Events(events))
+	}
+	errText := events[2].GetContent().GetParts()[0].GetFunctionResponse().GetResponse().GetFields()["error"].GetStringValue()
+	wantErr := "Invoking `finish_task()` failed due to validation errors:\n1 validation error for Out\nn\n" +
+		"  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='many', input_type=str]\n" +
+		"    For further information visit https://errors.pydantic.dev/2.14/v/int_parsing\n" +
+		"You could retry calling this tool, but it is IMPORTANT for you to provide all the mandatory parameters with correct types."
+	if errText != wantErr {
+		t.Errorf("error = %q\nwant %q", errText, wantErr)
+	}
+	for _, ev := range events[1:5] {
+		if ev.GetIsolationScope() != "d1" || ev.GetBranch() != "worker@d1" || ev.GetNodeInfo().GetPath() != "wf@1/boss@1/worker@d1" {
+			t.Errorf("task event scope %q branch %q path %q", ev.GetIsolationScope(), ev.GetBranch(), ev.GetNodeInfo().GetPath())
+		}
+	}
+	if out := events[4].GetOutput().GetStructValue().GetFields()["n"].GetNumberValue(); out != 3 {
+		t.Errorf("task output = %v", events[4].GetOutput())
+	}
+	reqs := m.Requests()
+	if got := enginetest.Contents(reqs[3].GetContents()); len(got) != 3 {
+		t.Errorf("coordinator's history holds the task's internals: %q", got)
+	}
+	if got := enginetest.Contents(reqs[2].GetContents()); len(got) != 3 || got[0] != `user: {"request": "count"}` {
+		t.Errorf("task's retry history = %q", got)
+	}
+	if tools := reqs[0].GetConfig().GetTools(); len(tools) != 1 || len(tools[0].GetFunctionDeclarations()) != 1 {
+		t.Errorf("coordinator tools = %v", tools)
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
