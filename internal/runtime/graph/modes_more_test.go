@@ -135,3 +135,43 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
+
+// TestTaskNodeInputFromPredecessor: a task node whose input is not the
+// user's message gets it as its latest user turn, after the quoted history
+// of the first task (as ADK 2.13 shows it), never stored (the seed's
+// input injection; ADK 2.13 drops such an input).
+func TestTaskNodeInputFromPredecessor(t *testing.T) {
+	first := mustAgent(t, llmagent.Config{Name: "first", Model: "scripted", Mode: llmagent.ModeTask, Instruction: "First."})
+	second := mustAgent(t, llmagent.Config{Name: "second", Model: "scripted", Mode: llmagent.ModeTask, Instruction: "Second.", OutputKey: "out"})
+	wf, err := graph.New(graph.Config{Name: "wf",
+		Nodes: []*graph.Node{{Name: "n1", Kind: graph.TaskNode, Agent: first}, {Name: "n2", Kind: graph.TaskNode, Agent: second}},
+		Edges: []graph.Edge{{From: graph.Start, To: "n1"}, {From: "n1", To: "n2"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := scripted.New("scripted", call("f1", "finish_task", `{"result": "one"}`), call("f2", "finish_task", `{"result": "two"}`))
+	h := newApp(t, wf, m)
+	sid := h.NewSession(t, nil)
+	events := h.RunText(t, sid, "go")
+	reqs := m.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	got := enginetest.Contents(reqs[1].GetContents())
+	if len(got) != 6 || got[0] != "user: go" || got[5] != `user: {"result": "one"}` {
+		t.Errorf("second task's contents = %q", got)
+	}
+	last := events[len(events)-1]
+	if last.GetAuthor() != "wf" || !equalStrings(last.GetNodeInfo().GetOutputFor(), []string{"wf@1/n2@1", "wf@1"}) {
+		t.Errorf("last event author %q outputFor %q", last.GetAuthor(), last.GetNodeInfo().GetOutputFor())
+	}
+	s := h.Session(t, sid)
+	for _, ev := range s.GetEvents() {
+		if ev.GetAuthor() == "user" && ev.GetContent().GetParts()[0].GetText() != "go" {
+			t.Errorf("the node input was stored: %v", ev)
+		}
+	}
+	if got := s.GetState().GetFields()["out"].GetStructValue().GetFields()["result"].GetStringValue(); got != "two" {
+		t.Errorf("state out = %q", got)
+	}
+}

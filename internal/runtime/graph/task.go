@@ -97,9 +97,6 @@ func (r *run) runLLM(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *ag
 			if !r.emit(ev) {
 				return nil, false, context.Canceled
 			}
-			if ev.GetActions().GetTransferToAgent() != "" {
-				break // ADK's wrapper ends at a transfer
-			}
 			if len(calls) > 0 {
 				// ADK ends the run here: the turn's other calls run
 				// when the agent runs again.

@@ -209,10 +209,12 @@ func (a *Agent) IsDelegation(call *v1.FunctionCall) (*Agent, bool) {
 	return nil, false
 }
 
-// IsChat reports whether a runs as a chat-mode workflow node: its mode
-// says so, or it has sub-agents and no mode.
+// IsChat reports whether a runs as a chat-mode workflow node that
+// delegates: its mode says so, or it has no mode and task-mode sub-agents.
+// (An agent whose sub-agents are all transfer targets runs as it would as
+// a sub-agent.)
 func (a *Agent) IsChat() bool {
-	return a.cfg.Mode == ModeChat || (a.cfg.Mode == "" && len(a.cfg.SubAgents) > 0)
+	return a.cfg.Mode == ModeChat || (a.cfg.Mode == "" && a.delegates())
 }
 
 // IsTask reports whether a is in task mode.
