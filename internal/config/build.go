@@ -167,6 +167,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		OutputKey:                c.OutputKey,
 		OutputSchema:             schema,
 		IncludeContents:          c.IncludeContents,
+		SingleTurn:               c.singleTurn,
 		DisallowTransferToParent: c.DisallowTransferToParent,
 		DisallowTransferToPeers:  c.DisallowTransferToPeers,
 		GenerateContentConfig:    gcc,

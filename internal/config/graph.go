@@ -188,7 +188,11 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 				return nil, nil, fail(field, err)
 			}
 			if child.AgentClass == "LlmAgent" && child.Mode != "chat" && len(child.subAgents) == 0 {
-				child.IncludeContents = "none" // single_turn, as ADK forces it
+				// single_turn, as ADK runs an LlmAgent node by default.
+				child.singleTurn = true
+				if child.IncludeContents == "" {
+					child.IncludeContents = "none"
+				}
 			}
 			a, ci, err := buildAgent(child)
 			if err != nil {

@@ -20,6 +20,7 @@ type savedState struct {
 type savedWaiting struct {
 	Node       string                     `json:"node"`
 	Path       string                     `json:"path"`
+	Branch     string                     `json:"branch,omitempty"`
 	Input      json.RawMessage            `json:"input,omitempty"`
 	Content    json.RawMessage            `json:"content,omitempty"`
 	Interrupts []string                   `json:"interrupts"`
@@ -56,7 +57,7 @@ func (r *run) checkpoint() *v1.Event {
 		s.Outputs[k] = marshalValue(v)
 	}
 	for _, w := range r.st.Waiting {
-		sw := savedWaiting{Node: w.Node, Path: w.Path, Input: marshalValue(w.Input), Interrupts: w.Interrupts}
+		sw := savedWaiting{Node: w.Node, Path: w.Path, Branch: w.Branch, Input: marshalValue(w.Input), Interrupts: w.Interrupts}
 		if w.Content != nil {
 			sw.Content, _ = protojson.Marshal(w.Content)
 		}
@@ -71,7 +72,7 @@ func (r *run) checkpoint() *v1.Event {
 	b, _ := json.Marshal(s)
 	var st structpb.Struct
 	_ = protojson.Unmarshal(b, &st)
-	ev := r.event(r.ictx.NodePath())
+	ev := event(r.ictx, r.ictx.NodePath())
 	ev.Actions.AgentState = &structpb.Struct{Fields: map[string]*structpb.Value{stateKey: structpb.NewStructValue(&st)}}
 	return ev
 }
@@ -103,7 +104,7 @@ func restore(agentState *structpb.Struct) (*state, bool) {
 		st.Arrivals[k] = v
 	}
 	for _, w := range s.Waiting {
-		pw := &waiting{Node: w.Node, Path: w.Path, Input: unmarshalValue(w.Input), Interrupts: w.Interrupts}
+		pw := &waiting{Node: w.Node, Path: w.Path, Branch: w.Branch, Input: unmarshalValue(w.Input), Interrupts: w.Interrupts}
 		if len(w.Content) > 0 {
 			var c v1.Content
 			if protojson.Unmarshal(w.Content, &c) == nil {
@@ -202,10 +203,14 @@ func (r *run) resume() bool {
 		}
 		in := input{value: w.Input, content: w.Content}
 		if n.RerunOnResume || n.Kind == AgentNode {
-			r.queue = append(r.queue, trigger{node: n.Name, in: in, resume: answerStruct(w)})
+			t := trigger{node: n.Name, in: in, resume: answerStruct(w), branch: w.Branch}
+			if n.Kind != AgentNode {
+				t.path = w.Path // ADK runs it again as the same run
+			}
+			r.queue = append(r.queue, t)
 			continue
 		}
-		r.fire(n.Name, resumedOutput(w), nil, nil)
+		r.fire(n.Name, resumedOutput(w), nil, w.Branch, nil)
 	}
 	return true
 }

@@ -16,6 +16,7 @@ const stateKey = "graph"
 type waiting struct {
 	Node       string
 	Path       string
+	Branch     string
 	Input      *structpb.Value
 	Content    *v1.Content
 	Interrupts []string
@@ -80,6 +81,6 @@ func (s *state) joinInput(join string, preds []string) *structpb.Value {
 }
 
 // pause records a node waiting on interrupts.
-func (s *state) pause(node, path string, in input, interrupts []string) {
-	s.Waiting = append(s.Waiting, &waiting{Node: node, Path: path, Input: in.value, Content: in.content, Interrupts: interrupts})
+func (s *state) pause(node, path, branch string, in input, interrupts []string) {
+	s.Waiting = append(s.Waiting, &waiting{Node: node, Path: path, Branch: branch, Input: in.value, Content: in.content, Interrupts: interrupts})
 }
