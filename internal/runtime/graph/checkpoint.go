@@ -1,0 +1,250 @@
+package graph
+
+import (
+	"encoding/json"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+)
+
+// savedState is a paused workflow's state as its checkpoint records it.
+type savedState struct {
+	Runs     map[string]int             `json:"runs"`
+	Outputs  map[string]json.RawMessage `json:"outputs,omitempty"`
+	Arrivals map[string][]string        `json:"arrivals,omitempty"`
+	Waiting  []savedWaiting             `json:"waiting"`
+}
+
+type savedWaiting struct {
+	Node       string                     `json:"node"`
+	Path       string                     `json:"path"`
+	Input      json.RawMessage            `json:"input,omitempty"`
+	Content    json.RawMessage            `json:"content,omitempty"`
+	Interrupts []string                   `json:"interrupts"`
+	Answers    map[string]json.RawMessage `json:"answers,omitempty"`
+}
+
+func marshalValue(v *structpb.Value) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	b, err := protojson.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func unmarshalValue(b json.RawMessage) *structpb.Value {
+	if len(b) == 0 {
+		return nil
+	}
+	var v structpb.Value
+	if protojson.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	return &v
+}
+
+// checkpoint returns the event recording the paused workflow's state
+// (ADK's agent state event of the workflow, at the workflow's path).
+func (r *run) checkpoint() *v1.Event {
+	s := savedState{Runs: r.st.Runs, Outputs: map[string]json.RawMessage{}, Arrivals: r.st.Arrivals}
+	for k, v := range r.st.Outputs {
+		s.Outputs[k] = marshalValue(v)
+	}
+	for _, w := range r.st.Waiting {
+		sw := savedWaiting{Node: w.Node, Path: w.Path, Input: marshalValue(w.Input), Interrupts: w.Interrupts}
+		if w.Content != nil {
+			sw.Content, _ = protojson.Marshal(w.Content)
+		}
+		for id, a := range w.Answers {
+			if sw.Answers == nil {
+				sw.Answers = map[string]json.RawMessage{}
+			}
+			sw.Answers[id] = marshalValue(a)
+		}
+		s.Waiting = append(s.Waiting, sw)
+	}
+	b, _ := json.Marshal(s)
+	var st structpb.Struct
+	_ = protojson.Unmarshal(b, &st)
+	ev := r.event(r.ictx.NodePath())
+	ev.Actions.AgentState = &structpb.Struct{Fields: map[string]*structpb.Value{stateKey: structpb.NewStructValue(&st)}}
+	return ev
+}
+
+// restore reads a checkpoint's state; false when it is not one.
+func restore(agentState *structpb.Struct) (*state, bool) {
+	raw := agentState.GetFields()[stateKey].GetStructValue()
+	if raw == nil {
+		return nil, false
+	}
+	b, err := protojson.Marshal(raw)
+	if err != nil {
+		return nil, false
+	}
+	var s savedState
+	if json.Unmarshal(b, &s) != nil {
+		return nil, false
+	}
+	st := newState()
+	for k, v := range s.Runs {
+		st.Runs[k] = v
+	}
+	for k, v := range s.Outputs {
+		if val := unmarshalValue(v); val != nil {
+			st.Outputs[k] = val
+		}
+	}
+	for k, v := range s.Arrivals {
+		st.Arrivals[k] = v
+	}
+	for _, w := range s.Waiting {
+		pw := &waiting{Node: w.Node, Path: w.Path, Input: unmarshalValue(w.Input), Interrupts: w.Interrupts}
+		if len(w.Content) > 0 {
+			var c v1.Content
+			if protojson.Unmarshal(w.Content, &c) == nil {
+				pw.Content = &c
+			}
+		}
+		for id, a := range w.Answers {
+			if pw.Answers == nil {
+				pw.Answers = map[string]*structpb.Value{}
+			}
+			pw.Answers[id] = unmarshalValue(a)
+		}
+		st.Waiting = append(st.Waiting, pw)
+	}
+	return st, true
+}
+
+// answers are the user's answers in the invocation's message, by function
+// call id.
+func answers(c *v1.Content) map[string]*structpb.Struct {
+	out := map[string]*structpb.Struct{}
+	for _, p := range c.GetParts() {
+		if fr := p.GetFunctionResponse(); fr != nil && fr.GetId() != "" {
+			out[fr.GetId()] = fr.GetResponse()
+		}
+	}
+	return out
+}
+
+// latestCheckpoint is the state the workflow last paused with, if its
+// latest checkpoint is one.
+func (r *run) latestCheckpoint() (*state, bool) {
+	events := r.ictx.Events()
+	for i := len(events) - 1; i >= 0; i-- {
+		ev := events[i]
+		if ev.GetAuthor() != r.w.cfg.Name {
+			continue
+		}
+		if ev.GetActions().GetEndOfAgent() {
+			return nil, false
+		}
+		if st := ev.GetActions().GetAgentState(); st != nil {
+			return restore(st)
+		}
+	}
+	return nil, false
+}
+
+// resume continues the workflow paused in an earlier invocation when the
+// user's message answers some of its questions: a node whose questions
+// are all answered completes with the answer as its output (or runs again
+// with the answers, when it reruns on resume); the others keep waiting.
+// It reports false, leaving the run fresh, when there is nothing to resume.
+func (r *run) resume() bool {
+	got := answers(r.ictx.UserContent)
+	if len(got) == 0 {
+		return false
+	}
+	st, ok := r.latestCheckpoint()
+	if !ok {
+		return false
+	}
+	matched := false
+	for _, w := range st.Waiting {
+		for _, id := range w.Interrupts {
+			if a, ok := got[id]; ok {
+				if w.Answers == nil {
+					w.Answers = map[string]*structpb.Value{}
+				}
+				w.Answers[id] = structpb.NewStructValue(a)
+				matched = true
+			}
+		}
+	}
+	if !matched {
+		return false
+	}
+	r.st = st
+	for name, n := range st.Runs {
+		r.ictx.SeedNodeRun(name, n)
+	}
+	var still []*waiting
+	var done []*waiting
+	for _, w := range st.Waiting {
+		if len(w.Answers) < len(w.Interrupts) {
+			still = append(still, w)
+			continue
+		}
+		done = append(done, w)
+	}
+	st.Waiting = still
+	for _, w := range done {
+		n := r.w.g.nodes[w.Node]
+		if n == nil {
+			continue
+		}
+		in := input{value: w.Input, content: w.Content}
+		if n.RerunOnResume || n.Kind == AgentNode {
+			r.queue = append(r.queue, trigger{node: n.Name, in: in, resume: answerStruct(w)})
+			continue
+		}
+		r.fire(n.Name, resumedOutput(w), nil, nil)
+	}
+	return true
+}
+
+// answerStruct is a waiting node's answers by interrupt id.
+func answerStruct(w *waiting) *structpb.Struct {
+	s := &structpb.Struct{Fields: map[string]*structpb.Value{}}
+	for id, a := range w.Answers {
+		s.Fields[id] = unwrapAnswer(a)
+	}
+	return s
+}
+
+// resumedOutput is the output of a node resumed without running again:
+// the user's answer (by interrupt id when it asked several questions).
+func resumedOutput(w *waiting) *structpb.Value {
+	if len(w.Interrupts) == 1 {
+		return unwrapAnswer(w.Answers[w.Interrupts[0]])
+	}
+	return structpb.NewStructValue(answerStruct(w))
+}
+
+// unwrapAnswer is ADK's _unwrap_response: an object whose only key is
+// "result" stands for its value, and a string value there is parsed as
+// JSON when it is JSON.
+func unwrapAnswer(v *structpb.Value) *structpb.Value {
+	fields := v.GetStructValue().GetFields()
+	if len(fields) != 1 {
+		return v
+	}
+	res, ok := fields["result"]
+	if !ok {
+		return v
+	}
+	if s, ok := res.GetKind().(*structpb.Value_StringValue); ok {
+		var parsed structpb.Value
+		if protojson.Unmarshal([]byte(s.StringValue), &parsed) == nil {
+			return &parsed
+		}
+	}
+	return res
+}
