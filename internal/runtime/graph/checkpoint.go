@@ -24,6 +24,7 @@ type savedWaiting struct {
 	Input      json.RawMessage            `json:"input,omitempty"`
 	Content    json.RawMessage            `json:"content,omitempty"`
 	Interrupts []string                   `json:"interrupts"`
+	Schemas    map[string]json.RawMessage `json:"schemas,omitempty"`
 	Answers    map[string]json.RawMessage `json:"answers,omitempty"`
 }
 
@@ -49,6 +50,30 @@ func unmarshalValue(b json.RawMessage) *structpb.Value {
 	return &v
 }
 
+func marshalValues(m map[string]*structpb.Value) map[string]json.RawMessage {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		out[k] = marshalValue(v)
+	}
+	return out
+}
+
+func unmarshalValues(m map[string]json.RawMessage) map[string]*structpb.Value {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]*structpb.Value, len(m))
+	for k, v := range m {
+		if val := unmarshalValue(v); val != nil {
+			out[k] = val
+		}
+	}
+	return out
+}
+
 // checkpoint returns the event recording the paused workflow's state
 // (ADK's agent state event of the workflow, at the workflow's path).
 func (r *run) checkpoint() *v1.Event {
@@ -61,12 +86,7 @@ func (r *run) checkpoint() *v1.Event {
 		if w.Content != nil {
 			sw.Content, _ = protojson.Marshal(w.Content)
 		}
-		for id, a := range w.Answers {
-			if sw.Answers == nil {
-				sw.Answers = map[string]json.RawMessage{}
-			}
-			sw.Answers[id] = marshalValue(a)
-		}
+		sw.Answers, sw.Schemas = marshalValues(w.Answers), marshalValues(w.Schemas)
 		s.Waiting = append(s.Waiting, sw)
 	}
 	b, _ := json.Marshal(s)
@@ -111,12 +131,7 @@ func restore(agentState *structpb.Struct) (*state, bool) {
 				pw.Content = &c
 			}
 		}
-		for id, a := range w.Answers {
-			if pw.Answers == nil {
-				pw.Answers = map[string]*structpb.Value{}
-			}
-			pw.Answers[id] = unmarshalValue(a)
-		}
+		pw.Answers, pw.Schemas = unmarshalValues(w.Answers), unmarshalValues(w.Schemas)
 		st.Waiting = append(st.Waiting, pw)
 	}
 	return st, true
@@ -158,29 +173,35 @@ func (r *run) latestCheckpoint() (*state, bool) {
 // are all answered completes with the answer as its output (or runs again
 // with the answers, when it reruns on resume); the others keep waiting.
 // It reports false, leaving the run fresh, when there is nothing to resume.
-func (r *run) resume() bool {
+func (r *run) resume() (bool, error) {
 	got := answers(r.ictx.UserContent)
 	if len(got) == 0 {
-		return false
+		return false, nil
 	}
 	st, ok := r.latestCheckpoint()
 	if !ok {
-		return false
+		return false, nil
 	}
 	matched := false
 	for _, w := range st.Waiting {
 		for _, id := range w.Interrupts {
-			if a, ok := got[id]; ok {
-				if w.Answers == nil {
-					w.Answers = map[string]*structpb.Value{}
-				}
-				w.Answers[id] = structpb.NewStructValue(a)
-				matched = true
+			a, ok := got[id]
+			if !ok {
+				continue
 			}
+			v, err := checkAnswer(id, w.Schemas[id], unwrapAnswer(structpb.NewStructValue(a)))
+			if err != nil {
+				return false, err
+			}
+			if w.Answers == nil {
+				w.Answers = map[string]*structpb.Value{}
+			}
+			w.Answers[id] = v
+			matched = true
 		}
 	}
 	if !matched {
-		return false
+		return false, nil
 	}
 	r.st = st
 	for name, n := range st.Runs {
@@ -212,14 +233,14 @@ func (r *run) resume() bool {
 		}
 		r.fire(n.Name, resumedOutput(w), nil, w.Branch, nil)
 	}
-	return true
+	return true, nil
 }
 
 // answerStruct is a waiting node's answers by interrupt id.
 func answerStruct(w *waiting) *structpb.Struct {
 	s := &structpb.Struct{Fields: map[string]*structpb.Value{}}
 	for id, a := range w.Answers {
-		s.Fields[id] = unwrapAnswer(a)
+		s.Fields[id] = a
 	}
 	return s
 }
@@ -228,7 +249,7 @@ func answerStruct(w *waiting) *structpb.Struct {
 // the user's answer (by interrupt id when it asked several questions).
 func resumedOutput(w *waiting) *structpb.Value {
 	if len(w.Interrupts) == 1 {
-		return unwrapAnswer(w.Answers[w.Interrupts[0]])
+		return w.Answers[w.Interrupts[0]]
 	}
 	return structpb.NewStructValue(answerStruct(w))
 }

@@ -35,7 +35,10 @@ func TestBehaviorFunctionNodeEvents(t *testing.T) {
 			inputs = append(inputs, call.Input)
 			return &graph.Result{StateDelta: et.Struct(`{"seen": true}`)}, nil
 		},
-		"c": func(call *graph.Call) (*graph.Result, error) { inputs = append(inputs, call.Input); return &graph.Result{}, nil },
+		"c": func(call *graph.Call) (*graph.Result, error) {
+			inputs = append(inputs, call.Input)
+			return &graph.Result{}, nil
+		},
 		"d": func(call *graph.Call) (*graph.Result, error) {
 			inputs = append(inputs, call.Input)
 			if !call.State.GetFields()["seen"].GetBoolValue() {
@@ -403,3 +406,51 @@ func TestGraphValidation(t *testing.T) {
 }
 
 var _ = v1.Event{}
+
+// TestBehaviorAnswerValidation: the answer is checked against the
+// question's schema as ADK 2.13 does: an object keeps its declared
+// properties, absent optional ones null; a wrong type or a list schema
+// answered with an object fails the invocation with ADK's message.
+func TestBehaviorAnswerValidation(t *testing.T) {
+	t.Parallel()
+	approval := val(t, map[string]any{"type": "object", "required": []any{"approved"},
+		"properties": map[string]any{"approved": map[string]any{"type": "boolean"}, "comment": map[string]any{"type": "string", "default": ""}}})
+	list := val(t, map[string]any{"type": "array", "items": map[string]any{"type": "string"}})
+	for _, tc := range []struct {
+		schema  *structpb.Value
+		answer  map[string]any
+		want    any
+		wantErr string
+	}{
+		{approval, map[string]any{"approved": true}, map[string]any{"approved": true, "comment": nil}, ""},
+		{approval, map[string]any{"approved": "maybe?"}, nil, "Validation failed for interrupt q: Validation failed for object schema: approved: Input should be a valid boolean"},
+		{list, map[string]any{"result": []any{"a"}}, []any{"a"}, ""},
+		{list, map[string]any{"tags": []any{"a"}}, nil, "Validation failed for interrupt q: Failed to coerce data to array"},
+	} {
+		h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{fn("ask"), fn("after")}, Edges: chain(graph.Start, "ask", "after")})
+		var got *structpb.Value
+		c := &client{fns: map[string]nodeFn{
+			"ask": func(*graph.Call) (*graph.Result, error) {
+				return &graph.Result{RequestInputs: []*graph.RequestInput{{InterruptID: "q", ResponseSchema: tc.schema}}}, nil
+			},
+			"after": func(call *graph.Call) (*graph.Result, error) { got = call.Input; return &graph.Result{}, nil },
+		}}
+		sid := h.NewSession(t, nil)
+		if _, err := run(t, h, sid, et.UserText("go"), c); err != nil {
+			t.Fatal(err)
+		}
+		_, err := run(t, h, sid, answer(t, "q", tc.answer), c)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("answer %v: err = %v, want %q", tc.answer, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got.AsInterface()); diff != "" {
+			t.Errorf("answer %v: node input (-want +got):\n%s", tc.answer, diff)
+		}
+	}
+}

@@ -73,7 +73,9 @@ func run(t *testing.T, h *et.Harness, sid string, msg *v1.Content, c *client) ([
 	return events, nil
 }
 
-func fn(name string) *graph.Node { return &graph.Node{Name: name, Kind: graph.Function, Function: name} }
+func fn(name string) *graph.Node {
+	return &graph.Node{Name: name, Kind: graph.Function, Function: name}
+}
 
 func chain(names ...string) []graph.Edge {
 	var out []graph.Edge

@@ -111,17 +111,21 @@ func (r *run) finish(ictx *runtime.InvocationContext, n *Node, path string, res 
 	}
 	if len(res.RequestInputs) > 0 {
 		var ids []string
+		schemas := map[string]*structpb.Value{}
 		for i, ri := range res.RequestInputs {
 			ev := requestInputEvent(ictx, path, ri)
 			if i == 0 {
 				ev.Actions.StateDelta = delta
 			}
 			ids = append(ids, ev.LongRunningToolIds...)
+			if ri.ResponseSchema != nil {
+				schemas[ev.LongRunningToolIds[0]] = ri.ResponseSchema
+			}
 			if !r.emit(ev) {
 				return outcome{err: context.Canceled}
 			}
 		}
-		return outcome{interrupts: ids}
+		return outcome{interrupts: ids, schemas: schemas}
 	}
 	var events []*v1.Event
 	if res.Output != nil || delta != nil {

@@ -40,6 +40,7 @@ type outcome struct {
 	output     *structpb.Value
 	route      *structpb.Value
 	interrupts []string
+	schemas    map[string]*structpb.Value
 	branch     string
 	err        error
 }
@@ -120,7 +121,7 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 				return
 			}
 			if len(o.interrupts) > 0 {
-				r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts)
+				r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts, o.schemas)
 				continue
 			}
 			r.fire(o.node, o.output, o.route, o.branch, nil)

@@ -61,7 +61,12 @@ func (w *Workflow) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, err
 		ctx, cancel := context.WithCancel(ictx.Context())
 		defer cancel()
 		r := newRun(w, ictx.WithContext(ctx))
-		if !r.resume() {
+		resumed, err := r.resume()
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if !resumed {
 			r.seed()
 		}
 		r.loop(yield)
