@@ -35,7 +35,10 @@ type NodeRef struct {
 	Tool          *ToolRef       `yaml:"tool"`
 	RetryConfig   *RetrySettings `yaml:"retry_config"`
 	RerunOnResume bool           `yaml:"rerun_on_resume"`
-	Extra         map[string]any `yaml:",inline"`
+	// AuthConfig is the credential a function node needs (ADK's
+	// AuthConfig: auth_scheme, raw_auth_credential, credential_key).
+	AuthConfig map[string]any `yaml:"auth_config"`
+	Extra      map[string]any `yaml:",inline"`
 }
 
 // EdgeRef is an entry of a Workflow's edges: a chain (a sequence whose
@@ -116,6 +119,18 @@ func (c *AgentConfig) validateWorkflow() error {
 				return fmt.Errorf("%s.%w", field, err)
 			}
 		}
+		if n.AuthConfig != nil {
+			if n.Function == "" {
+				return fmt.Errorf("%s.auth_config: only a function node asks for a credential", field)
+			}
+			if !n.RerunOnResume {
+				return fmt.Errorf("%s.auth_config: FunctionNode with auth_config requires rerun_on_resume=True. "+
+					"The node must rerun after credentials are provided.", field)
+			}
+			if err := checkAuthConfig(n.AuthConfig); err != nil {
+				return fmt.Errorf("%s.auth_config.%w", field, err)
+			}
+		}
 		if n.Tool != nil {
 			for k := range n.Tool.Extra {
 				return fmt.Errorf("%s.tool.%s: unknown field", field, k)
@@ -164,6 +179,13 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		if ref.RetryConfig != nil {
 			p, _ := ref.RetryConfig.policy()
 			n.Retry = &p
+		}
+		if ref.AuthConfig != nil {
+			auth, err := structpb.NewStruct(ref.AuthConfig)
+			if err != nil {
+				return nil, nil, fail(field+".auth_config", err)
+			}
+			n.Auth = auth
 		}
 		switch {
 		case ref.Function != "":
@@ -351,4 +373,45 @@ func routeValues(r any) ([]*structpb.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkAuthConfig checks a node's auth_config: a scheme with a type, and
+// an optional raw credential with an auth type, written in snake_case or
+// camelCase.
+func checkAuthConfig(m map[string]any) error {
+	get := func(m map[string]any, snake, camel string) any {
+		if v, ok := m[snake]; ok {
+			return v
+		}
+		return m[camel]
+	}
+	for k := range m {
+		switch k {
+		case "auth_scheme", "authScheme", "raw_auth_credential", "rawAuthCredential", "credential_key", "credentialKey":
+		default:
+			return fmt.Errorf("%s: unknown field", k)
+		}
+	}
+	scheme, ok := get(m, "auth_scheme", "authScheme").(map[string]any)
+	if !ok {
+		return errors.New("auth_scheme: required, a mapping with a type")
+	}
+	if t, _ := scheme["type"].(string); t == "" {
+		return errors.New("auth_scheme.type: required (apiKey, http, oauth2 or openIdConnect)")
+	}
+	if raw := get(m, "raw_auth_credential", "rawAuthCredential"); raw != nil {
+		rm, ok := raw.(map[string]any)
+		if !ok {
+			return errors.New("raw_auth_credential: must be a mapping")
+		}
+		if t, _ := get(rm, "auth_type", "authType").(string); t == "" {
+			return errors.New("raw_auth_credential.auth_type: required")
+		}
+	}
+	if k := get(m, "credential_key", "credentialKey"); k != nil {
+		if s, ok := k.(string); !ok || s == "" || len(s) > 256 {
+			return errors.New("credential_key: a string of at most 256 bytes")
+		}
+	}
+	return nil
 }

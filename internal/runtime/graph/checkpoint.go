@@ -2,11 +2,13 @@ package graph
 
 import (
 	"encoding/json"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // savedState is a paused workflow's state as its checkpoint records it.
@@ -193,6 +195,15 @@ func (r *run) resume() (bool, error) {
 			if err != nil {
 				return false, err
 			}
+			if n := r.w.g.nodes[w.Node]; n != nil && n.Auth != nil && strings.HasPrefix(id, authInterruptPrefix) {
+				cred, ok := credentialFromAnswer(n.Auth, v)
+				if !ok {
+					ev := event(r.ictx, w.Path)
+					ev.ErrorCode, ev.ErrorMessage = "WorkflowDataError", errMalformedAuth
+					return false, &failure{ev: ev, err: &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "WORKFLOW_DATA_ERROR", Message: errMalformedAuth}}
+				}
+				r.ictx.SetSessionState("temp:"+CredentialKey(n.Auth), cred)
+			}
 			if w.Answers == nil {
 				w.Answers = map[string]*structpb.Value{}
 			}
@@ -274,3 +285,12 @@ func unwrapAnswer(v *structpb.Value) *structpb.Value {
 	}
 	return res
 }
+
+// failure is an error that an event reports first, as ADK's error events.
+type failure struct {
+	ev  *v1.Event
+	err error
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }

@@ -454,3 +454,70 @@ func TestBehaviorAnswerValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestBehaviorNodeAuth (seed 002 §6 Example 3): a node with an auth
+// config asks for its credential first (adk_request_credential, id
+// "wf_auth:<path>"), and runs once answered in any of ADK's three
+// formats, with the credential in state under "temp:" + its key; a
+// malformed answer fails with ADK's WorkflowDataError.
+func TestBehaviorNodeAuth(t *testing.T) {
+	t.Parallel()
+	apiKey := et.Struct(`{"auth_scheme": {"type": "apiKey", "in": "header", "name": "x-api-key"},
+		"raw_auth_credential": {"auth_type": "apiKey"}, "credential_key": "k1"}`)
+	oauth := et.Struct(`{"auth_scheme": {"type": "apiKey", "in": "header", "name": "x-api-key"},
+		"raw_auth_credential": {"auth_type": "oauth2"}, "credential_key": "k1"}`)
+	for _, tc := range []struct {
+		name    string
+		auth    *structpb.Struct
+		answer  map[string]any
+		want    any
+		wantErr bool
+	}{
+		{"auth config", apiKey, map[string]any{"auth_scheme": map[string]any{"type": "apiKey", "name": "x-api-key", "in": "header"},
+			"exchanged_auth_credential": map[string]any{"auth_type": "apiKey", "api_key": "sk-test-123"}},
+			map[string]any{"auth_type": "apiKey", "api_key": "sk-test-123"}, false},
+		{"plain string", apiKey, map[string]any{"result": "sk-test-456"}, map[string]any{"auth_type": "apiKey", "api_key": "sk-test-456"}, false},
+		{"credential", oauth, map[string]any{"auth_type": "oauth2", "oauth2": map[string]any{"access_token": "tok-abc"}},
+			map[string]any{"auth_type": "oauth2", "oauth2": map[string]any{"access_token": "tok-abc"}}, false},
+		{"malformed", apiKey, map[string]any{"foo": 1.0}, nil, true},
+	} {
+		node := &graph.Node{Name: "call_api", Kind: graph.Function, Function: "call_api", Auth: tc.auth, RerunOnResume: true}
+		h := harness(t, graph.Config{Name: "auth_wf", Nodes: []*graph.Node{node}, Edges: chain(graph.Start, "call_api")})
+		var cred *structpb.Value
+		c := &client{fns: map[string]nodeFn{"call_api": func(call *graph.Call) (*graph.Result, error) {
+			cred = call.State.GetFields()["temp:k1"]
+			return &graph.Result{Output: val(t, map[string]any{"has_credential": cred != nil})}, nil
+		}}}
+		sid := h.NewSession(t, nil)
+		events, err := run(t, h, sid, et.UserText("call it"), c)
+		if err != nil || len(c.calls) != 0 {
+			t.Fatalf("%s: first run: err %v, calls %v", tc.name, err, c.paths())
+		}
+		call := events[0].GetContent().GetParts()[0].GetFunctionCall()
+		if call.GetName() != "adk_request_credential" || call.GetId() != "wf_auth:auth_wf@1/call_api@1" ||
+			call.GetArgs().GetFields()["message"].GetStringValue() != "Please provide your API key for x-api-key." && tc.auth == apiKey {
+			t.Errorf("%s: request = %v", tc.name, call)
+		}
+		if got := call.GetArgs().GetFields()["authConfig"].GetStructValue().GetFields()["rawAuthCredential"].GetStructValue().GetFields()["authType"]; got == nil {
+			t.Errorf("%s: authConfig = %v", tc.name, call.GetArgs())
+		}
+		resp, _ := structpb.NewStruct(tc.answer)
+		msg := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{Id: call.Id, Name: "adk_request_credential", Response: resp}}}}
+		events, err = run(t, h, sid, msg, c)
+		if tc.wantErr {
+			if err == nil || !strings.Contains(err.Error(), "The auth response is malformed") || len(events) != 1 || events[0].ErrorCode != "WorkflowDataError" {
+				t.Errorf("%s: err = %v, events = %v", tc.name, err, events)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if diff := cmp.Diff(tc.want, cred.AsInterface()); diff != "" || c.calls[0].Path != "auth_wf@1/call_api@1" {
+			t.Errorf("%s: credential (-want +got):\n%s", tc.name, diff)
+		}
+		if st := h.Session(t, sid).GetState().GetFields(); st["temp:k1"] != nil {
+			t.Errorf("%s: the credential was stored: %v", tc.name, st)
+		}
+	}
+}

@@ -86,6 +86,15 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NODE_NOT_DECLARED",
 			Message: ErrNoNodeRunner(r.w.cfg.Name, n.Name).Error()}}
 	}
+	if n.Auth != nil {
+		if _, ok := t.ictx.StateValue("temp:" + CredentialKey(n.Auth)); !ok {
+			ev := credentialRequestEvent(t.ictx, path, n.Auth)
+			if !r.emit(ev) {
+				return outcome{err: context.Canceled}
+			}
+			return outcome{interrupts: ev.LongRunningToolIds}
+		}
+	}
 	var res *Result
 	err := r.attempts(n, func(ctx context.Context, attempt int) error {
 		var err error
