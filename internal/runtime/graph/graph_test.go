@@ -521,3 +521,21 @@ func TestBehaviorNodeAuth(t *testing.T) {
 		}
 	}
 }
+
+// TestBehaviorMultipleTerminalOutputs: two terminal nodes that both
+// produce output fail the run after both ran, with ADK's error event.
+func TestBehaviorMultipleTerminalOutputs(t *testing.T) {
+	t.Parallel()
+	h := harness(t, graph.Config{Name: "route_wf", Nodes: []*graph.Node{fn("y"), fn("z")},
+		Edges: []graph.Edge{{From: graph.Start, To: "y"}, {From: graph.Start, To: "z"}}})
+	c := &client{fns: map[string]nodeFn{"y": output(structpb.NewStringValue("y")), "z": output(structpb.NewStringValue("z"))}}
+	events, err := run(t, h, h.NewSession(t, nil), et.UserText("go"), c)
+	const msg = "Workflow route_wf: multiple terminal nodes produced output (2). A workflow must have at most one terminal output."
+	if err == nil || err.Error() != msg {
+		t.Fatalf("err = %v", err)
+	}
+	last := events[len(events)-1]
+	if last.ErrorCode != "WorkflowConfigurationError" || last.ErrorMessage != msg || last.GetNodeInfo().GetPath() != "route_wf@1" {
+		t.Errorf("error event = %v", last)
+	}
+}

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"strconv"
 	"sync"
 
@@ -129,7 +130,28 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 	}
 	if len(r.st.Waiting) > 0 {
 		yield(r.checkpoint(), nil)
+		return
 	}
+	if n := r.terminalOutputs(); n > 1 {
+		msg := fmt.Sprintf("Workflow %s: multiple terminal nodes produced output (%d). A workflow must have at most one terminal output.", r.w.cfg.Name, n)
+		ev := event(r.ictx, r.ictx.NodePath())
+		ev.ErrorCode, ev.ErrorMessage = "WorkflowConfigurationError", msg
+		if yield(ev, nil) {
+			yield(nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "WORKFLOW_CONFIGURATION_ERROR", Message: msg})
+		}
+	}
+}
+
+// terminalOutputs counts the terminal nodes (no edge leaves them) that
+// produced an output in the run.
+func (r *run) terminalOutputs() int {
+	n := 0
+	for name := range r.st.Outputs {
+		if len(r.w.g.out[name]) == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // start starts queued runs while the concurrency bound allows.
