@@ -32,6 +32,7 @@ import asyncio
 import dataclasses
 import functools
 import inspect
+import types
 import typing
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
@@ -118,9 +119,9 @@ class NodeState(Mapping[str, Any]):
     def __setitem__(self, key: str, value: Any) -> None:
         self._delta[key] = value
 
-    def update(self, other: Mapping[str, Any] = {}, /, **kwargs: Any) -> None:  # noqa: B006 (never mutated)
+    def update(self, other: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
         """Sets several keys at once."""
-        self._delta.update(other, **kwargs)
+        self._delta.update(other or {}, **kwargs)
 
     def __iter__(self) -> Iterator[str]:
         yield from self._base
@@ -347,12 +348,13 @@ async def _in_thread(gen: Iterator[Any]) -> AsyncIterator[Any]:
 
 def _coerce_input(value: Any, hint: Any) -> Any:
     """Converts the node's input to its annotation: the user's Content to
-    its text for ``str`` (as ADK's FunctionNode does), a mapping to a
-    pydantic model, and JSON forms as tool arguments are converted."""
-    if hint is Any:
+    its text (thoughts left out) for ``str``, as ADK's FunctionNode does; a
+    mapping to a pydantic model; JSON forms as tool arguments are converted.
+    Other annotations see the Content as its JSON object."""
+    if hint is Any or hint is object:
         return value
-    if _expects_str(hint) and _is_content(value):
-        return "".join(p.get("text", "") for p in value["parts"] if isinstance(p, Mapping) and not p.get("thought"))
+    if _is_content(value) and _expects_str(hint):
+        return "".join(p["text"] for p in value["parts"] if isinstance(p.get("text"), str) and not p.get("thought"))
     validate = getattr(hint, "model_validate", None)
     if isinstance(hint, type) and callable(validate) and isinstance(value, Mapping):
         return validate(value)
@@ -360,17 +362,23 @@ def _coerce_input(value: Any, hint: Any) -> Any:
 
 
 def _expects_str(hint: Any) -> bool:
+    """Reports ``str``, also within Annotated, Optional and other unions."""
     if hint is str:
         return True
-    if typing.get_origin(hint) is typing.Annotated:
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
         return _expects_str(typing.get_args(hint)[0])
+    if origin in (typing.Union, types.UnionType):
+        return any(_expects_str(a) for a in typing.get_args(hint))
     return False
 
 
 def _is_content(value: Any) -> bool:
+    """Reports a Content as JSON (the user's message after START)."""
     return (
         isinstance(value, Mapping)
         and isinstance(value.get("parts"), list)
+        and all(isinstance(p, Mapping) for p in value["parts"])
         and set(value) <= {"parts", "role"}
     )
 

@@ -237,15 +237,22 @@ async def test_parameters_bound_by_name(fake: FakeServer, fake_client: agentsvc.
     def nothing() -> None:
         return None
 
-    _, results = await answer(fake, fake_client, [text, model, nothing],
+    @agentsvc.node
+    def optional_text(node_input: str | None) -> str | None:
+        return node_input
+
+    _, results = await answer(fake, fake_client, [text, model, nothing, optional_text],
                               node_call("text", USER_INPUT, state={"tier": "gold"}),
                               node_call("model", {"approved": True}, call_id="n-2",
                                         resume_inputs={"gate-1": {"approved": True}}),
-                              node_call("nothing", call_id="n-3"))
+                              node_call("nothing", call_id="n-3"),
+                              node_call("optional_text", {"role": "user", "parts": [
+                                  {"text": "a"}, {"text": "hidden", "thought": True}, {"text": "b"}]}, call_id="n-4"))
     assert from_value(results["n-1"].output) == "Order #42|gold|3|None"
     assert from_value(results["n-2"].output) == {"approved": True, "comment": "ok"}
     r3 = results["n-3"]
     assert not r3.HasField("output") and not r3.HasField("error") and not r3.request_inputs
+    assert from_value(results["n-4"].output) == "ab"
 
 
 def test_node_decorator_and_names() -> None:
