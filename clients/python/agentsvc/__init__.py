@@ -73,7 +73,7 @@ from agentsvc.interrupts import (
 from agentsvc.invocation import Invocation
 from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
 from agentsvc.tools import Tool, ToolContext, tool
-from agentsvc.workflow import Node, NodeActions, NodeContext, NodeState, RequestInput, node
+from agentsvc.workflow import Node, NodeActions, NodeContext, NodeState, RequestInput, WorkflowDataError, node
 from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
 from agentsvc.v1.content_pb2 import Content, FunctionCall, FunctionResponse, Part
 from agentsvc.v1.event_pb2 import Event, EventActions
@@ -144,6 +144,7 @@ __all__ = [
     "UnauthenticatedError",
     "UnavailableError",
     "UnimplementedError",
+    "WorkflowDataError",
     "args_of",
     "callback",
     "create_request_input_response",

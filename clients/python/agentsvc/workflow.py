@@ -42,7 +42,7 @@ from agentsvc import schema
 from agentsvc._values import from_struct, from_value, to_struct, to_value
 from agentsvc.v1 import runner_service_pb2
 
-__all__ = ["Node", "NodeActions", "NodeContext", "NodeState", "RequestInput", "node"]
+__all__ = ["Node", "NodeActions", "NodeContext", "NodeState", "RequestInput", "WorkflowDataError", "node"]
 
 # The parameter names ADK gives the node's input and its context.
 _INPUT_PARAM = "node_input"
@@ -50,6 +50,12 @@ _CONTEXT_PARAM = "ctx"
 
 # The error type of a call for a node this client does not declare.
 NOT_DECLARED_ERROR = "LookupError"
+
+
+class WorkflowDataError(Exception):
+    """A node's data does not fit its function, as ADK's error of that name:
+    e.g. a parameter found neither in the state nor with a default. It
+    reaches the workflow as the node's error, typed ``WorkflowDataError``."""
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -273,7 +279,7 @@ class Node:
             elif param.default is not param.empty:
                 kwargs[name] = param.default
             else:
-                raise LookupError(
+                raise WorkflowDataError(
                     f'Missing value for parameter "{name}" of function "{self.name}". '
                     "It was not found in state and has no default value.")
         return kwargs
@@ -343,7 +349,12 @@ async def _in_thread(gen: Iterator[Any]) -> AsyncIterator[Any]:
     finally:
         close = getattr(gen, "close", None)
         if close is not None:
-            close()
+            try:
+                close()
+            except ValueError:
+                # Still running in its thread (the call was cancelled): it
+                # ends with that step.
+                pass
 
 
 def _coerce_input(value: Any, hint: Any) -> Any:

@@ -213,7 +213,7 @@ async def test_exceptions_become_node_errors(fake: FakeServer, fake_client: agen
     assert (results["n-3"].error.type, results["n-3"].error.message) == ("FlakyError", "")
     assert results["n-4"].error.type == "TypeError"
     assert results["n-5"].error.type == "TypeError"
-    assert results["n-6"].error.type == "LookupError"
+    assert results["n-6"].error.type == "WorkflowDataError"
     assert '"missing"' in results["n-6"].error.message
 
 
