@@ -84,6 +84,8 @@ gen-python: ## Regenerate clients/python/agentsvc/v1 from proto/ (pinned grpcio-
 test-python: ## Python client: mypy --strict, unit tests and live tests against agentsvc, Redis and fake Gemini.
 	clients/python/scripts/venv.sh
 	scripts/with-redis.sh scripts/with-stack.sh clients/python/scripts/test.sh
+	AGENTSVC_WORKFLOW_SEEDS=1 scripts/with-redis.sh scripts/with-stack.sh --agents integration/testdata/workflows/apps \
+		clients/python/scripts/test.sh tests/test_live_workflow_seeds.py
 
 JAVA_MVN := mvn -B -ntp -f clients/java/pom.xml
 

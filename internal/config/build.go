@@ -172,6 +172,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		OutputOrder:              c.outputOrder,
 		Mode:                     c.Mode,
 		IncludeContents:          c.IncludeContents,
+		SingleTurn:               c.singleTurn,
 		DisallowTransferToParent: c.DisallowTransferToParent,
 		DisallowTransferToPeers:  c.DisallowTransferToPeers,
 		GenerateContentConfig:    gcc,

@@ -69,6 +69,7 @@ type AgentConfig struct {
 	agentTools  map[int]*AgentConfig // resolved AgentTool agents, by tools index
 	mcpToolsets map[int]*mcpToolset  // resolved MCPToolset entries, by tools index
 	nodeAgents  map[int]*AgentConfig // resolved Workflow node agents, by nodes index
+	singleTurn  bool                 // runs as a single-turn Workflow node
 	inputOrder  *tools.KeyOrder      // InputSchema's properties in written order
 	outputOrder *tools.KeyOrder      // OutputSchema's properties in written order
 	file        string               // the file that declared the agent

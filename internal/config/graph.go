@@ -37,7 +37,10 @@ type NodeRef struct {
 	Task          string         `yaml:"task"`
 	RetryConfig   *RetrySettings `yaml:"retry_config"`
 	RerunOnResume bool           `yaml:"rerun_on_resume"`
-	Extra         map[string]any `yaml:",inline"`
+	// AuthConfig is the credential a function node needs (ADK's
+	// AuthConfig: auth_scheme, raw_auth_credential, credential_key).
+	AuthConfig map[string]any `yaml:"auth_config"`
+	Extra      map[string]any `yaml:",inline"`
 }
 
 // EdgeRef is an entry of a Workflow's edges: a chain (a sequence whose
@@ -118,6 +121,18 @@ func (c *AgentConfig) validateWorkflow() error {
 				return fmt.Errorf("%s.%w", field, err)
 			}
 		}
+		if n.AuthConfig != nil {
+			if n.Function == "" {
+				return fmt.Errorf("%s.auth_config: only a function node asks for a credential", field)
+			}
+			if !n.RerunOnResume {
+				return fmt.Errorf("%s.auth_config: FunctionNode with auth_config requires rerun_on_resume=True. "+
+					"The node must rerun after credentials are provided.", field)
+			}
+			if err := checkAuthConfig(n.AuthConfig); err != nil {
+				return fmt.Errorf("%s.auth_config.%w", field, err)
+			}
+		}
 		if n.Tool != nil {
 			for k := range n.Tool.Extra {
 				return fmt.Errorf("%s.tool.%s: unknown field", field, k)
@@ -168,6 +183,13 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 			p, _ := ref.RetryConfig.policy()
 			n.Retry = &p
 		}
+		if ref.AuthConfig != nil {
+			auth, err := structpb.NewStruct(ref.AuthConfig)
+			if err != nil {
+				return nil, nil, fail(field+".auth_config", err)
+			}
+			n.Auth = auth
+		}
 		switch {
 		case ref.Function != "":
 			n.Kind, n.Function = graph.Function, ref.Function
@@ -195,7 +217,11 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 				return nil, nil, fail(field, err)
 			}
 			if child.AgentClass == "LlmAgent" && child.Mode != "chat" && len(child.subAgents) == 0 {
-				child.IncludeContents = "none" // single_turn, as ADK forces it
+				// single_turn, as ADK runs an LlmAgent node by default.
+				child.singleTurn = true
+				if child.IncludeContents == "" {
+					child.IncludeContents = "none"
+				}
 			}
 			a, ci, err := buildAgent(child)
 			if err != nil {
@@ -354,4 +380,45 @@ func routeValues(r any) ([]*structpb.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkAuthConfig checks a node's auth_config: a scheme with a type, and
+// an optional raw credential with an auth type, written in snake_case or
+// camelCase.
+func checkAuthConfig(m map[string]any) error {
+	get := func(m map[string]any, snake, camel string) any {
+		if v, ok := m[snake]; ok {
+			return v
+		}
+		return m[camel]
+	}
+	for k := range m {
+		switch k {
+		case "auth_scheme", "authScheme", "raw_auth_credential", "rawAuthCredential", "credential_key", "credentialKey":
+		default:
+			return fmt.Errorf("%s: unknown field", k)
+		}
+	}
+	scheme, ok := get(m, "auth_scheme", "authScheme").(map[string]any)
+	if !ok {
+		return errors.New("auth_scheme: required, a mapping with a type")
+	}
+	if t, _ := scheme["type"].(string); t == "" {
+		return errors.New("auth_scheme.type: required (apiKey, http, oauth2 or openIdConnect)")
+	}
+	if raw := get(m, "raw_auth_credential", "rawAuthCredential"); raw != nil {
+		rm, ok := raw.(map[string]any)
+		if !ok {
+			return errors.New("raw_auth_credential: must be a mapping")
+		}
+		if t, _ := get(rm, "auth_type", "authType").(string); t == "" {
+			return errors.New("raw_auth_credential.auth_type: required")
+		}
+	}
+	if k := get(m, "credential_key", "credentialKey"); k != nil {
+		if s, ok := k.(string); !ok || s == "" || len(s) > 256 {
+			return errors.New("credential_key: a string of at most 256 bytes")
+		}
+	}
+	return nil
 }

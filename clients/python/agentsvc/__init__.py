@@ -61,9 +61,19 @@ from agentsvc.events import (
     response_of,
     to_dict,
 )
+from agentsvc.interrupts import (
+    REQUEST_CREDENTIAL_FUNCTION_CALL_NAME,
+    REQUEST_INPUT_FUNCTION_CALL_NAME,
+    create_request_input_response,
+    get_request_input_interrupt_ids,
+    has_auth_request_function_call,
+    has_request_input_function_call,
+    request_input_message,
+)
 from agentsvc.invocation import Invocation
 from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
 from agentsvc.tools import Tool, ToolContext, tool
+from agentsvc.workflow import Node, NodeActions, NodeContext, NodeState, RequestInput, WorkflowDataError, node
 from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
 from agentsvc.v1.content_pb2 import Content, FunctionCall, FunctionResponse, Part
 from agentsvc.v1.event_pb2 import Event, EventActions
@@ -109,9 +119,16 @@ __all__ = [
     "Message",
     "ModelError",
     "NestingTooDeepError",
+    "Node",
+    "NodeActions",
+    "NodeContext",
+    "NodeState",
     "NotFoundError",
     "Part",
     "PermissionDeniedError",
+    "REQUEST_CREDENTIAL_FUNCTION_CALL_NAME",
+    "REQUEST_INPUT_FUNCTION_CALL_NAME",
+    "RequestInput",
     "ResourceExhaustedError",
     "ResponseTooLargeError",
     "Session",
@@ -127,16 +144,23 @@ __all__ = [
     "UnauthenticatedError",
     "UnavailableError",
     "UnimplementedError",
+    "WorkflowDataError",
     "args_of",
     "callback",
+    "create_request_input_response",
     "event_text",
     "from_rpc_error",
     "function_calls",
     "function_responses",
+    "get_request_input_interrupt_ids",
+    "has_auth_request_function_call",
+    "has_request_input_function_call",
     "is_final_response",
     "last_user_text",
     "new_request_id",
+    "node",
     "to_dict",
+    "request_input_message",
     "response_of",
     "tool",
     "user_message",

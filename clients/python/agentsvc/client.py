@@ -19,6 +19,7 @@ from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
 from agentsvc.callbacks import Callback, as_callback
 from agentsvc.codeexec import CodeExecutor
 from agentsvc.tools import Tool, as_tool
+from agentsvc.workflow import Node, as_node
 from agentsvc.v1 import (
     app_service_pb2,
     app_service_pb2_grpc,
@@ -225,6 +226,7 @@ class Client:
         tools: Iterable[Tool[Any, Any] | Callable[..., Any]] = (),
         callbacks: Iterable[Callback | Callable[..., Any]] = (),
         code_executor: CodeExecutor | None = None,
+        nodes: Iterable[Node | Callable[..., Any]] = (),
         state_delta: Mapping[str, Any] | None = None,
         invocation_id: str = "",
         request_id: str = "",
@@ -245,8 +247,12 @@ class Client:
         the same way. ``code_executor`` (e.g. a
         :class:`~agentsvc.SubprocessCodeExecutor`) runs the code blocks of
         agents whose YAML declares a ``ClientCodeExecutor``; each
-        ``code_execution`` is answered with its result. Other arguments are
-        those of :meth:`run`.
+        ``code_execution`` is answered with its result. ``nodes`` are
+        :class:`Node` objects or plain functions (wrapped with
+        :func:`~agentsvc.node`): the function nodes of the app's workflows,
+        each ``node_call`` answered with the node's output, state changes,
+        route, RequestInputs or error. Other arguments are those of
+        :meth:`run`.
         """
         request = self._run_request(
             app_name, user_id, session_id, message, state_delta, invocation_id, request_id, streaming,
@@ -254,7 +260,8 @@ class Client:
         )
         declared = [as_tool(t) for t in tools]
         return Invocation(self._runner_stub, request, tools=declared, metadata=self._metadata, timeout=timeout,
-                          callbacks=[as_callback(c) for c in callbacks], code_executor=code_executor)
+                          callbacks=[as_callback(c) for c in callbacks], code_executor=code_executor,
+                          nodes=[as_node(n) for n in nodes])
 
     @staticmethod
     def _run_request(

@@ -17,6 +17,7 @@ from agentsvc.errors import from_rpc_error
 from agentsvc.callbacks import Callback
 from agentsvc.codeexec import CodeCall, CodeExecutor, CodeResult
 from agentsvc.tools import Tool, ToolContext
+from agentsvc.workflow import Node, not_declared
 from agentsvc.v1 import event_pb2, runner_service_pb2
 
 __all__ = ["Invocation"]
@@ -61,6 +62,7 @@ class Invocation:
         timeout: float | None,
         callbacks: Sequence[Callback] = (),
         code_executor: CodeExecutor | None = None,
+        nodes: Sequence[Node] = (),
     ) -> None:
         self._stub = stub
         self._code_executor = code_executor
@@ -72,6 +74,9 @@ class Invocation:
         self._callbacks: dict[str, Callback] = {c.name: c for c in callbacks}
         if len(self._callbacks) != len(callbacks):
             raise ValueError("callback names must be unique")
+        self._nodes: dict[str, Node] = {n.name: n for n in nodes}
+        if len(self._nodes) != len(nodes):
+            raise ValueError("node names must be unique")
         self._metadata = tuple(metadata) if metadata else None
         self._timeout = timeout
 
@@ -130,6 +135,7 @@ class Invocation:
             timeout=self._timeout,
             callbacks=list(self._callbacks.values()),
             code_executor=self._code_executor,
+            nodes=list(self._nodes.values()),
         )
 
     def __aiter__(self) -> Invocation:
@@ -244,7 +250,8 @@ class Invocation:
     async def _read_connect(self) -> None:
         start = runner_service_pb2.StartRun(run=self._request, tools=[t.declaration() for t in self._tools.values()],
                                             callbacks=[c.declaration() for c in self._callbacks.values()],
-                                            code_executor=self._code_executor is not None)
+                                            code_executor=self._code_executor is not None,
+                                            nodes=[n.declaration() for n in self._nodes.values()])
         async with self._write_lock:
             await self._call.write(runner_service_pb2.ConnectRequest(start=start))
             self._start_sent = True
@@ -272,6 +279,12 @@ class Invocation:
                 self._note_invocation(msg.code_execution.invocation_id)
                 if not self.cancelled:
                     task = asyncio.create_task(self._answer_code(msg.code_execution))
+                    self._tool_tasks.add(task)
+                    task.add_done_callback(self._tool_tasks.discard)
+            elif kind == "node_call":
+                self._note_invocation(msg.node_call.invocation_id)
+                if not self.cancelled:
+                    task = asyncio.create_task(self._answer_node(msg.node_call))
                     self._tool_tasks.add(task)
                     task.add_done_callback(self._tool_tasks.discard)
             elif kind == "done":
@@ -341,6 +354,16 @@ class Invocation:
             raise
         except Exception:
             _log.exception("answering code execution call %s failed", msg.call_id)
+
+    async def _answer_node(self, call: runner_service_pb2.NodeCall) -> None:
+        try:
+            node = self._nodes.get(call.name)
+            result = not_declared(call) if node is None else await node.run(call)
+            await self._send(runner_service_pb2.ConnectRequest(node_result=result))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            _log.exception("answering node call %s failed", call.call_id)
 
     async def _run_tool(self, call: runner_service_pb2.ToolCall) -> runner_service_pb2.ToolResult:
         result = runner_service_pb2.ToolResult(call_id=call.call_id)

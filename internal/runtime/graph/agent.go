@@ -16,7 +16,7 @@ import (
 // is its output (parsed by its output schema when it has one). Any other
 // agent runs as it would as a sub-agent, and has no output.
 func (r *run) runAgent(n *Node, t trigger) outcome {
-	ictx := r.ictx
+	ictx := t.ictx
 	la, isLLM := n.Agent.(*llmagent.Agent)
 	if isLLM && la.IsChat() {
 		return r.runChat(n, la)

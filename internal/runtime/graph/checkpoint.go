@@ -2,11 +2,13 @@ package graph
 
 import (
 	"encoding/json"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // savedState is a paused workflow's state as its checkpoint records it.
@@ -20,9 +22,11 @@ type savedState struct {
 type savedWaiting struct {
 	Node       string                     `json:"node"`
 	Path       string                     `json:"path"`
+	Branch     string                     `json:"branch,omitempty"`
 	Input      json.RawMessage            `json:"input,omitempty"`
 	Content    json.RawMessage            `json:"content,omitempty"`
 	Interrupts []string                   `json:"interrupts"`
+	Schemas    map[string]json.RawMessage `json:"schemas,omitempty"`
 	Answers    map[string]json.RawMessage `json:"answers,omitempty"`
 }
 
@@ -48,6 +52,30 @@ func unmarshalValue(b json.RawMessage) *structpb.Value {
 	return &v
 }
 
+func marshalValues(m map[string]*structpb.Value) map[string]json.RawMessage {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		out[k] = marshalValue(v)
+	}
+	return out
+}
+
+func unmarshalValues(m map[string]json.RawMessage) map[string]*structpb.Value {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]*structpb.Value, len(m))
+	for k, v := range m {
+		if val := unmarshalValue(v); val != nil {
+			out[k] = val
+		}
+	}
+	return out
+}
+
 // checkpoint returns the event recording the paused workflow's state
 // (ADK's agent state event of the workflow, at the workflow's path).
 func (r *run) checkpoint() *v1.Event {
@@ -56,22 +84,17 @@ func (r *run) checkpoint() *v1.Event {
 		s.Outputs[k] = marshalValue(v)
 	}
 	for _, w := range r.st.Waiting {
-		sw := savedWaiting{Node: w.Node, Path: w.Path, Input: marshalValue(w.Input), Interrupts: w.Interrupts}
+		sw := savedWaiting{Node: w.Node, Path: w.Path, Branch: w.Branch, Input: marshalValue(w.Input), Interrupts: w.Interrupts}
 		if w.Content != nil {
 			sw.Content, _ = protojson.Marshal(w.Content)
 		}
-		for id, a := range w.Answers {
-			if sw.Answers == nil {
-				sw.Answers = map[string]json.RawMessage{}
-			}
-			sw.Answers[id] = marshalValue(a)
-		}
+		sw.Answers, sw.Schemas = marshalValues(w.Answers), marshalValues(w.Schemas)
 		s.Waiting = append(s.Waiting, sw)
 	}
 	b, _ := json.Marshal(s)
 	var st structpb.Struct
 	_ = protojson.Unmarshal(b, &st)
-	ev := r.event(r.ictx.NodePath())
+	ev := event(r.ictx, r.ictx.NodePath())
 	ev.Actions.AgentState = &structpb.Struct{Fields: map[string]*structpb.Value{stateKey: structpb.NewStructValue(&st)}}
 	return ev
 }
@@ -103,19 +126,14 @@ func restore(agentState *structpb.Struct) (*state, bool) {
 		st.Arrivals[k] = v
 	}
 	for _, w := range s.Waiting {
-		pw := &waiting{Node: w.Node, Path: w.Path, Input: unmarshalValue(w.Input), Interrupts: w.Interrupts}
+		pw := &waiting{Node: w.Node, Path: w.Path, Branch: w.Branch, Input: unmarshalValue(w.Input), Interrupts: w.Interrupts}
 		if len(w.Content) > 0 {
 			var c v1.Content
 			if protojson.Unmarshal(w.Content, &c) == nil {
 				pw.Content = &c
 			}
 		}
-		for id, a := range w.Answers {
-			if pw.Answers == nil {
-				pw.Answers = map[string]*structpb.Value{}
-			}
-			pw.Answers[id] = unmarshalValue(a)
-		}
+		pw.Answers, pw.Schemas = unmarshalValues(w.Answers), unmarshalValues(w.Schemas)
 		st.Waiting = append(st.Waiting, pw)
 	}
 	return st, true
@@ -157,29 +175,44 @@ func (r *run) latestCheckpoint() (*state, bool) {
 // are all answered completes with the answer as its output (or runs again
 // with the answers, when it reruns on resume); the others keep waiting.
 // It reports false, leaving the run fresh, when there is nothing to resume.
-func (r *run) resume() bool {
+func (r *run) resume() (bool, error) {
 	got := answers(r.ictx.UserContent)
 	if len(got) == 0 {
-		return false
+		return false, nil
 	}
 	st, ok := r.latestCheckpoint()
 	if !ok {
-		return false
+		return false, nil
 	}
 	matched := false
 	for _, w := range st.Waiting {
 		for _, id := range w.Interrupts {
-			if a, ok := got[id]; ok {
-				if w.Answers == nil {
-					w.Answers = map[string]*structpb.Value{}
-				}
-				w.Answers[id] = structpb.NewStructValue(a)
-				matched = true
+			a, ok := got[id]
+			if !ok {
+				continue
 			}
+			v, err := checkAnswer(id, w.Schemas[id], unwrapAnswer(structpb.NewStructValue(a)))
+			if err != nil {
+				return false, err
+			}
+			if n := r.w.g.nodes[w.Node]; n != nil && n.Auth != nil && strings.HasPrefix(id, authInterruptPrefix) {
+				cred, ok := credentialFromAnswer(n.Auth, v)
+				if !ok {
+					ev := event(r.ictx, w.Path)
+					ev.ErrorCode, ev.ErrorMessage = "WorkflowDataError", errMalformedAuth
+					return false, &failure{ev: ev, err: &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "WORKFLOW_DATA_ERROR", Message: errMalformedAuth}}
+				}
+				r.ictx.SetSessionState("temp:"+CredentialKey(n.Auth), cred)
+			}
+			if w.Answers == nil {
+				w.Answers = map[string]*structpb.Value{}
+			}
+			w.Answers[id] = v
+			matched = true
 		}
 	}
 	if !matched {
-		return false
+		return false, nil
 	}
 	r.st = st
 	for name, n := range st.Runs {
@@ -202,19 +235,23 @@ func (r *run) resume() bool {
 		}
 		in := input{value: w.Input, content: w.Content}
 		if n.RerunOnResume || n.Kind == AgentNode {
-			r.queue = append(r.queue, trigger{node: n.Name, in: in, resume: answerStruct(w)})
+			t := trigger{node: n.Name, in: in, resume: answerStruct(w), branch: w.Branch}
+			if n.Kind != AgentNode {
+				t.path = w.Path // ADK runs it again as the same run
+			}
+			r.queue = append(r.queue, t)
 			continue
 		}
-		r.fire(n.Name, resumedOutput(w), nil, nil)
+		r.fire(n.Name, resumedOutput(w), nil, w.Branch, nil)
 	}
-	return true
+	return true, nil
 }
 
 // answerStruct is a waiting node's answers by interrupt id.
 func answerStruct(w *waiting) *structpb.Struct {
 	s := &structpb.Struct{Fields: map[string]*structpb.Value{}}
 	for id, a := range w.Answers {
-		s.Fields[id] = unwrapAnswer(a)
+		s.Fields[id] = a
 	}
 	return s
 }
@@ -223,7 +260,7 @@ func answerStruct(w *waiting) *structpb.Struct {
 // the user's answer (by interrupt id when it asked several questions).
 func resumedOutput(w *waiting) *structpb.Value {
 	if len(w.Interrupts) == 1 {
-		return unwrapAnswer(w.Answers[w.Interrupts[0]])
+		return w.Answers[w.Interrupts[0]]
 	}
 	return structpb.NewStructValue(answerStruct(w))
 }
@@ -248,3 +285,12 @@ func unwrapAnswer(v *structpb.Value) *structpb.Value {
 	}
 	return res
 }
+
+// failure is an error that an event reports first, as ADK's error events.
+type failure struct {
+	ev  *v1.Event
+	err error
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }

@@ -62,6 +62,10 @@ type Node struct {
 	ToolName string
 	// Retry, when set, runs a failed node again (ADK's RetryConfig).
 	Retry *retry.Config
+	// Auth, when set, is the AuthConfig (ADK's JSON) of the credential a
+	// function node needs: without it in state ("temp:" + its credential
+	// key) the node asks the user for it first, and runs once answered.
+	Auth *structpb.Struct
 	// RerunOnResume runs a node that asked the user again when answered,
 	// with the answers as its resume inputs; otherwise the answer is its
 	// output (ADK's rerun_on_resume, default false for function nodes).

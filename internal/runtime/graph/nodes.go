@@ -24,7 +24,7 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 	case AgentNode:
 		return r.runAgent(n, t)
 	case Join:
-		ev := r.event(path)
+		ev := event(t.ictx, path)
 		ev.Output, ev.NodeInfo.OutputFor = t.in.value, r.outputFor(n, path)
 		if !r.emit(ev) {
 			return outcome{err: context.Canceled}
@@ -62,12 +62,12 @@ func (r *run) attempts(n *Node, op func(ctx context.Context, attempt int) error)
 
 // failedAttempt emits, as ADK does for every failed attempt of a node,
 // an event with the exception's class and message.
-func (r *run) failedAttempt(path string, err error) {
+func (r *run) failedAttempt(ictx *runtime.InvocationContext, path string, err error) {
 	ne := (*NodeError)(nil)
 	if !errors.As(err, &ne) {
 		return
 	}
-	ev := r.event(path)
+	ev := event(ictx, path)
 	ev.ErrorCode, ev.ErrorMessage = ne.Type, ne.Message
 	r.emit(ev)
 }
@@ -88,46 +88,59 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NODE_NOT_DECLARED",
 			Message: ErrNoNodeRunner(r.w.cfg.Name, n.Name).Error()}}
 	}
+	if n.Auth != nil {
+		if _, ok := t.ictx.StateValue("temp:" + CredentialKey(n.Auth)); !ok {
+			ev := credentialRequestEvent(t.ictx, path, n.Auth)
+			if !r.emit(ev) {
+				return outcome{err: context.Canceled}
+			}
+			return outcome{interrupts: ev.LongRunningToolIds}
+		}
+	}
 	var res *Result
 	err := r.attempts(n, func(ctx context.Context, attempt int) error {
 		var err error
 		res, err = runner.RunNode(ctx, &Call{Function: n.Function, Workflow: r.w.cfg.Name, Node: n.Name, Path: path,
 			InvocationID: r.ictx.InvocationID, Input: t.in.value, State: r.ictx.StateSnapshot(), Attempt: attempt,
 			ResumeInputs: t.resume})
-		r.failedAttempt(path, err)
+		r.failedAttempt(t.ictx, path, err)
 		return err
 	})
 	if err != nil {
 		return outcome{err: r.nodeFailed(n, err)}
 	}
-	return r.finish(n, path, res)
+	return r.finish(t.ictx, n, path, res)
 }
 
 // finish emits a node's result as ADK does and returns its outcome: one
 // event per question asked (the first with the state changes), or one
 // event with the output, state changes and route.
-func (r *run) finish(n *Node, path string, res *Result) outcome {
+func (r *run) finish(ictx *runtime.InvocationContext, n *Node, path string, res *Result) outcome {
 	delta := res.StateDelta
 	if len(delta.GetFields()) == 0 {
 		delta = nil
 	}
 	if len(res.RequestInputs) > 0 {
 		var ids []string
+		schemas := map[string]*structpb.Value{}
 		for i, ri := range res.RequestInputs {
-			ev := r.requestInputEvent(path, ri)
+			ev := requestInputEvent(ictx, path, ri)
 			if i == 0 {
 				ev.Actions.StateDelta = delta
 			}
 			ids = append(ids, ev.LongRunningToolIds...)
+			if ri.ResponseSchema != nil {
+				schemas[ev.LongRunningToolIds[0]] = ri.ResponseSchema
+			}
 			if !r.emit(ev) {
 				return outcome{err: context.Canceled}
 			}
 		}
-		return outcome{interrupts: ids}
+		return outcome{interrupts: ids, schemas: schemas}
 	}
 	var events []*v1.Event
 	if res.Output != nil || delta != nil {
-		ev := r.event(path)
+		ev := event(ictx, path)
 		ev.Actions.StateDelta = delta
 		if res.Output != nil {
 			ev.Output, ev.NodeInfo.OutputFor = res.Output, r.outputFor(n, path)
@@ -137,7 +150,7 @@ func (r *run) finish(n *Node, path string, res *Result) outcome {
 	if res.Route != nil {
 		// ADK's ctx.route: an event of its own after the output's.
 		if len(events) == 0 || events[0].Output != nil {
-			events = append(events, r.event(path))
+			events = append(events, event(ictx, path))
 		}
 		events[len(events)-1].Actions.Route = res.Route
 	}
@@ -151,7 +164,7 @@ func (r *run) finish(n *Node, path string, res *Result) outcome {
 
 // requestInputEvent is ADK's create_request_input_event: an
 // adk_request_input call whose id is the interrupt id, long-running.
-func (r *run) requestInputEvent(path string, ri *RequestInput) *v1.Event {
+func requestInputEvent(ictx *runtime.InvocationContext, path string, ri *RequestInput) *v1.Event {
 	id := ri.InterruptID
 	if id == "" {
 		id = runtime.NewEventID()
@@ -170,7 +183,7 @@ func (r *run) requestInputEvent(path string, ri *RequestInput) *v1.Event {
 		"interruptId": structpb.NewStringValue(id), "payload": orNull(ri.Payload), "message": msg,
 		"response_schema": orNull(ri.ResponseSchema),
 	}}
-	ev := r.event(path)
+	ev := event(ictx, path)
 	ev.Content = &v1.Content{Role: "model", Parts: []*v1.Part{{FunctionCall: &v1.FunctionCall{Id: id, Name: RequestInputName, Args: args}}}}
 	ev.LongRunningToolIds = []string{id}
 	return ev
@@ -198,7 +211,7 @@ func (r *run) runTool(n *Node, path string, t trigger) outcome {
 		args = &structpb.Struct{}
 	}
 	var result any
-	tctx := runtime.NewToolContext(r.ictx, runtime.NewFunctionCallID())
+	tctx := runtime.NewToolContext(t.ictx, runtime.NewFunctionCallID())
 	err := r.attempts(n, func(ctx context.Context, _ int) error {
 		var err error
 		result, err = tool.Run(tctx, args)
@@ -211,7 +224,7 @@ func (r *run) runTool(n *Node, path string, t trigger) outcome {
 	if err != nil {
 		return outcome{err: fmt.Errorf("workflow %s: node %s: %w", r.w.cfg.Name, n.Name, err)}
 	}
-	return r.finish(n, path, &Result{Output: out, StateDelta: tctx.Actions.GetStateDelta()})
+	return r.finish(t.ictx, n, path, &Result{Output: out, StateDelta: tctx.Actions.GetStateDelta()})
 }
 
 // outputFor lists the node paths an output event stands for: the node's,

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"strconv"
 	"sync"
 
@@ -23,6 +24,14 @@ type trigger struct {
 	in   input
 	// resume carries the answers of a node run again on resume.
 	resume *structpb.Struct
+	// branch is the branch the node runs on: its trigger's, or with
+	// fanOut a sub-branch of it named after the run ("<node>@<n>").
+	branch string
+	fanOut bool
+	// path, when set, is the path of the run a resumed node runs again.
+	path string
+	// ictx is the node run's context, set when it starts.
+	ictx *runtime.InvocationContext
 }
 
 // outcome is how one node run ended.
@@ -32,6 +41,8 @@ type outcome struct {
 	output     *structpb.Value
 	route      *structpb.Value
 	interrupts []string
+	schemas    map[string]*structpb.Value
+	branch     string
 	err        error
 }
 
@@ -62,27 +73,29 @@ func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
 // seed triggers START's successors with the user's message.
 func (r *run) seed() {
 	in := input{content: r.ictx.UserContent, value: contentValue(r.ictx.UserContent)}
-	r.fire(Start, in.value, nil, &in)
+	r.fire(Start, in.value, nil, r.ictx.Branch, &in)
 }
 
 // fire queues the successors of a completed node for its output and
 // route, or the join's run once all its predecessors arrived.
-func (r *run) fire(from string, output, route *structpb.Value, start *input) {
+func (r *run) fire(from string, output, route *structpb.Value, branch string, start *input) {
 	if from != Start {
 		r.st.setOutput(from, output)
 	}
-	for _, to := range r.w.g.next(from, route) {
+	next := r.w.g.next(from, route)
+	for _, to := range next {
 		in := input{value: output}
 		if start != nil {
 			in = *start
 		}
+		t := trigger{node: to, in: in, branch: branch, fanOut: len(next) > 1}
 		if r.w.g.nodes[to].Kind == Join {
 			if !r.st.arrive(to, from, r.w.g.preds[to]) {
 				continue
 			}
-			in = input{value: r.st.joinInput(to, r.w.g.preds[to])}
+			t = trigger{node: to, in: input{value: r.st.joinInput(to, r.w.g.preds[to])}, branch: r.ictx.Branch}
 		}
-		r.queue = append(r.queue, trigger{node: to, in: in})
+		r.queue = append(r.queue, t)
 	}
 }
 
@@ -109,15 +122,36 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 				return
 			}
 			if len(o.interrupts) > 0 {
-				r.st.pause(o.node, o.path, o.in, o.interrupts)
+				r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts, o.schemas)
 				continue
 			}
-			r.fire(o.node, o.output, o.route, nil)
+			r.fire(o.node, o.output, o.route, o.branch, nil)
 		}
 	}
 	if len(r.st.Waiting) > 0 {
 		yield(r.checkpoint(), nil)
+		return
 	}
+	if n := r.terminalOutputs(); n > 1 {
+		msg := fmt.Sprintf("Workflow %s: multiple terminal nodes produced output (%d). A workflow must have at most one terminal output.", r.w.cfg.Name, n)
+		ev := event(r.ictx, r.ictx.NodePath())
+		ev.ErrorCode, ev.ErrorMessage = "WorkflowConfigurationError", msg
+		if yield(ev, nil) {
+			yield(nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "WORKFLOW_CONFIGURATION_ERROR", Message: msg})
+		}
+	}
+}
+
+// terminalOutputs counts the terminal nodes (no edge leaves them) that
+// produced an output in the run.
+func (r *run) terminalOutputs() int {
+	n := 0
+	for name := range r.st.Outputs {
+		if len(r.w.g.out[name]) == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // start starts queued runs while the concurrency bound allows.
@@ -131,15 +165,26 @@ func (r *run) start() {
 		n := r.w.g.nodes[t.node]
 		r.running++
 		r.wg.Add(1)
-		path := ""
-		if n.Kind != AgentNode {
-			path = r.ictx.NodePath() + "/" + n.Name + "@" + strconv.Itoa(r.ictx.NodeRun(n.Name))
+		num, path := r.st.Runs[n.Name], t.path
+		if path == "" {
+			r.st.ran(n.Name)
+			num = r.st.Runs[n.Name]
+			if n.Kind != AgentNode {
+				num = r.ictx.NodeRun(n.Name)
+				path = r.ictx.NodePath() + "/" + n.Name + "@" + strconv.Itoa(num)
+			}
 		}
-		r.st.ran(n.Name)
+		if t.fanOut {
+			t.branch = subBranch(t.branch, n.Name+"@"+strconv.Itoa(num))
+		}
+		t.ictx = r.ictx
+		if t.branch != r.ictx.Branch {
+			t.ictx = r.ictx.WithBranch(t.branch)
+		}
 		go func() {
 			defer r.wg.Done()
 			o := r.runNode(n, path, t)
-			o.node, o.in = n.Name, t.in
+			o.node, o.in, o.branch = n.Name, t.in, t.branch
 			if o.path == "" {
 				o.path = path
 			}
@@ -183,9 +228,19 @@ func (r *run) wait() {
 	close(stop)
 }
 
-// event returns a new event of the workflow for the node run at path.
-func (r *run) event(path string) *v1.Event {
-	ev := r.ictx.NewEvent()
+// event returns a new event of the workflow for the node run at path, on
+// the branch of ictx.
+func event(ictx *runtime.InvocationContext, path string) *v1.Event {
+	ev := ictx.NewEvent()
 	ev.NodeInfo = &v1.NodeInfo{Path: path}
 	return ev
+}
+
+// subBranch is the branch of a node run that a fan-out starts: named after
+// the run, under the branch of the node that fanned out.
+func subBranch(parent, run string) string {
+	if parent == "" {
+		return run
+	}
+	return parent + "." + run
 }

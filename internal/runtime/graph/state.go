@@ -16,9 +16,13 @@ const stateKey = "graph"
 type waiting struct {
 	Node       string
 	Path       string
+	Branch     string
 	Input      *structpb.Value
 	Content    *v1.Content
 	Interrupts []string
+	// Schemas holds the JSON schema of each question's answer, by
+	// interrupt id.
+	Schemas map[string]*structpb.Value
 	// Answers holds the answers received so far, by interrupt id.
 	Answers map[string]*structpb.Value
 }
@@ -80,6 +84,7 @@ func (s *state) joinInput(join string, preds []string) *structpb.Value {
 }
 
 // pause records a node waiting on interrupts.
-func (s *state) pause(node, path string, in input, interrupts []string) {
-	s.Waiting = append(s.Waiting, &waiting{Node: node, Path: path, Input: in.value, Content: in.content, Interrupts: interrupts})
+func (s *state) pause(node, path, branch string, in input, interrupts []string, schemas map[string]*structpb.Value) {
+	s.Waiting = append(s.Waiting, &waiting{Node: node, Path: path, Branch: branch, Input: in.value, Content: in.content,
+		Interrupts: interrupts, Schemas: schemas})
 }

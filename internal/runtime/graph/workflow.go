@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"iter"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -61,7 +62,18 @@ func (w *Workflow) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, err
 		ctx, cancel := context.WithCancel(ictx.Context())
 		defer cancel()
 		r := newRun(w, ictx.WithContext(ctx))
-		if !r.resume() {
+		resumed, err := r.resume()
+		if f := (*failure)(nil); errors.As(err, &f) {
+			if yield(f.ev, nil) {
+				yield(nil, f.err)
+			}
+			return
+		}
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if !resumed {
 			r.seed()
 		}
 		r.loop(yield)

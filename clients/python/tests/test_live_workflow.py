@@ -1,0 +1,87 @@
+"""Live tests of workflow function nodes: the ``approvals`` app's workflow
+(START → prepare → flaky → approval_gate → finish) runs its nodes in this
+process, pauses for the user's approval and is resumed.
+
+They need the live stack of test_live.py (scripts/with-stack.sh).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import agentsvc
+from tests.test_live import ADDR, FAKE_URL, bounded, user_id
+
+if not (ADDR and FAKE_URL):
+    pytest.skip("no live stack (AGENTSVC_ADDR, FAKEGEMINI_URL)", allow_module_level=True)
+
+pytestmark = pytest.mark.live
+
+APPROVAL_SCHEMA = {"type": "object", "properties": {"approved": {"type": "boolean"}}, "required": ["approved"]}
+
+
+def approval_nodes(calls: Counter[str]) -> list[agentsvc.Node]:
+    """The approvals app's function nodes, counting their calls."""
+
+    @agentsvc.node
+    def prepare(node_input: dict[str, Any], ctx: agentsvc.NodeContext) -> dict[str, Any]:
+        calls["prepare"] += 1
+        ctx.state["prepared"] = True
+        return {"order": "".join(p.get("text", "") for p in node_input["parts"])}
+
+    @agentsvc.node
+    async def flaky(node_input: Any, ctx: agentsvc.NodeContext) -> Any:
+        calls["flaky"] += 1
+        if calls["flaky"] == 1:
+            raise ValueError("the order service is warming up")
+        return node_input
+
+    @agentsvc.node
+    def approval_gate(node_input: Any) -> agentsvc.RequestInput:
+        calls["approval_gate"] += 1
+        return agentsvc.RequestInput(message="Approve the order?", payload=node_input,
+                                     response_schema=APPROVAL_SCHEMA)
+
+    @agentsvc.node
+    def finish(node_input: dict[str, Any], ctx: agentsvc.NodeContext) -> str:
+        calls["finish"] += 1
+        status = "approved" if node_input.get("approved") else "rejected"
+        ctx.state["status"] = status
+        return status
+
+    return [prepare, flaky, approval_gate, finish]
+
+
+async def test_approval_workflow_pauses_and_resumes() -> None:
+    calls: Counter[str] = Counter()
+    nodes = approval_nodes(calls)
+    uid = user_id()
+    async with agentsvc.Client(ADDR, timeout=20) as client:
+        session = await client.create_session("approvals", uid)
+
+        inv = client.connect("approvals", uid, session.id, "Order #42", nodes=nodes)
+        events = await bounded(inv.collect(), 40)
+        assert inv.completed
+        paused = [e for e in events if agentsvc.get_request_input_interrupt_ids(e)]
+        assert len(paused) == 1, [agentsvc.to_dict(e) for e in events]
+        assert agentsvc.has_request_input_function_call(paused[0])
+        [interrupt_id] = agentsvc.get_request_input_interrupt_ids(paused[0])
+        [request] = [c for c in agentsvc.function_calls(paused[0]) if c.name == agentsvc.REQUEST_INPUT_FUNCTION_CALL_NAME]
+        args = agentsvc.args_of(request)
+        assert args["message"] == "Approve the order?"
+        assert args["payload"] == {"order": "Order #42"}
+        assert calls == Counter(prepare=1, flaky=2, approval_gate=1)
+
+        resume = agentsvc.request_input_message(interrupt_id, {"approved": True})
+        inv = client.connect("approvals", uid, session.id, resume, nodes=nodes)
+        events = await bounded(inv.collect(), 40)
+        assert inv.completed
+        assert not any(agentsvc.get_request_input_interrupt_ids(e) for e in events)
+        assert calls == Counter(prepare=1, flaky=2, approval_gate=1, finish=1)
+
+        stored = await client.get_session("approvals", uid, session.id)
+        assert stored.state["status"] == "approved"
+        assert stored.state["prepared"] is True
