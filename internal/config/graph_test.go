@@ -96,7 +96,7 @@ func TestWorkflowYAMLErrors(t *testing.T) {
 	}{
 		{"nodes: [{name: a, function: a}]\nedges: [[START, b]]\n", `s/root_agent.yaml: edges: edge START -> b: unknown node "b"`},
 		{"nodes: [{name: a, function: a}, {name: b, function: b}]\nedges: [[START, a]]\n", `node "b" is unreachable from START`},
-		{"nodes: [{name: a}]\nedges: [[START, a]]\n", "nodes[0]: set exactly one of function, config_path, join and tool"},
+		{"nodes: [{name: a}]\nedges: [[START, a]]\n", "nodes[0]: set exactly one of function, config_path, join, tool and task"},
 		{"nodes: [{name: a, function: a, join: true}]\nedges: [[START, a]]\n", "nodes[0]: set exactly one"},
 		{"nodes: [{name: a, function: a, color: red}]\nedges: [[START, a]]\n", "nodes[0].color: unknown field"},
 		{"nodes: [{name: a, function: a, retry_config: {max_attempts: 1000}}]\nedges: [[START, a]]\n", "nodes[0].retry_config.max_attempts: must be at most 100"},
