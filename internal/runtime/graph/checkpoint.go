@@ -234,7 +234,7 @@ func (r *run) resume() (bool, error) {
 			continue
 		}
 		in := input{value: w.Input, content: w.Content}
-		if n.RerunOnResume || n.Kind == AgentNode {
+		if n.RerunOnResume || n.Kind == AgentNode || n.Kind == TaskNode {
 			t := trigger{node: n.Name, in: in, resume: answerStruct(w), branch: w.Branch}
 			if n.Kind != AgentNode {
 				t.path = w.Path // ADK runs it again as the same run

@@ -175,3 +175,41 @@ func TestTaskNodeInputFromPredecessor(t *testing.T) {
 		t.Errorf("state out = %q", got)
 	}
 }
+
+// TestTaskNodePausesAtLongRunningCall: a task agent's long-running call
+// pauses the workflow; the user's answer runs the node again, and its
+// finish_task call ends it.
+func TestTaskNodePausesAtLongRunningCall(t *testing.T) {
+	approve, err := tools.NewFunction(tools.FunctionConfig{Name: "approve", Description: "Asks for approval.", LongRunning: true,
+		Parameters: enginetest.Struct(`{"type": "object", "properties": {}}`),
+		Run:        func(*runtime.ToolContext, *structpb.Struct) (any, error) { return nil, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker := mustAgent(t, llmagent.Config{Name: "worker", Model: "scripted", Mode: llmagent.ModeTask, Tools: []runtime.Tool{approve}})
+	wf, err := graph.New(graph.Config{Name: "wf", Nodes: []*graph.Node{{Name: "n", Kind: graph.TaskNode, Agent: worker}},
+		Edges: []graph.Edge{{From: graph.Start, To: "n"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := scripted.New("scripted", call("a1", "approve", `{}`), call("f1", "finish_task", `{"result": "approved"}`))
+	h := newApp(t, wf, m)
+	sid := h.NewSession(t, nil)
+	first := h.RunText(t, sid, "go")
+	if len(first) == 0 || first[0].GetContent().GetParts()[0].GetFunctionCall().GetName() != "approve" {
+		t.Fatalf("first turn: %q", enginetest.Events(first))
+	}
+	if m.Calls() != 1 {
+		t.Fatalf("model called %d times before the answer", m.Calls())
+	}
+	answer := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{Id: "a1", Name: "approve",
+		Response: enginetest.Struct(`{"ok": true}`)}}}}
+	second, err := h.Run(t.Context(), sid, answer, runtime.RunConfig{MaxLLMCalls: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := second[len(second)-1]
+	if got := last.GetOutput().GetStructValue().GetFields()["result"].GetStringValue(); got != "approved" {
+		t.Errorf("second turn: %q", enginetest.Events(second))
+	}
+}

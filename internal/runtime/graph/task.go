@@ -21,6 +21,9 @@ type agentRun struct {
 	author string
 	// outputFor is the node's outputFor list, from its path.
 	outputFor func(path string) []string
+	// interrupts are the long-running calls the run paused at, its own or
+	// a delegated task's.
+	interrupts []string
 }
 
 // runTaskNode runs a task node: a task-mode LlmAgent inside a node of the
@@ -39,12 +42,12 @@ func (r *run) runTaskNode(n *Node, path string, t trigger) outcome {
 		ictx = ictx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: ictx.InvocationID,
 			Author: "user", Branch: ictx.Branch, Timestamp: runtime.Now(), Content: c})
 	}
-	out, _, err := r.runLLM(ictx, la, &agentRun{path: path, author: r.w.cfg.Name,
-		outputFor: func(p string) []string { return r.outputFor(n, p) }})
+	ar := &agentRun{path: path, author: r.w.cfg.Name, outputFor: func(p string) []string { return r.outputFor(n, p) }}
+	out, _, err := r.runLLM(ictx, la, ar)
 	if err != nil {
 		return outcome{err: err}
 	}
-	return outcome{path: path, output: out}
+	return outcome{path: path, output: out, interrupts: ar.interrupts}
 }
 
 // runLLM runs an LlmAgent in task or chat mode, as ADK's node wrapper
@@ -97,6 +100,7 @@ func (r *run) runLLM(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *ag
 			if !r.emit(ev) {
 				return nil, false, context.Canceled
 			}
+			ar.interrupts = append(ar.interrupts, ev.GetLongRunningToolIds()...)
 			if len(calls) > 0 {
 				// ADK ends the run here: the turn's other calls run
 				// when the agent runs again.
@@ -104,13 +108,17 @@ func (r *run) runLLM(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *ag
 				break
 			}
 		}
-		if len(delegations) == 0 {
-			return nil, false, nil
+		if len(delegations) == 0 || len(ar.interrupts) > 0 {
+			return nil, false, nil // done, or paused for the user
 		}
 		for _, fc := range delegations {
-			out, err := r.delegate(ictx, la, ar.path, fc)
+			out, paused, err := r.delegate(ictx, la, ar.path, fc)
 			if err != nil {
 				return nil, false, err
+			}
+			if len(paused) > 0 {
+				ar.interrupts = append(ar.interrupts, paused...)
+				return nil, false, nil
 			}
 			if !r.emit(delegationResult(ictx, ar.path, fc, out)) {
 				return nil, false, context.Canceled
@@ -142,7 +150,8 @@ func (r *run) markOutput(ev *v1.Event, la *llmagent.Agent, out *structpb.Value, 
 // _dispatch_task_fc: the sub-agent runs at "<caller path>/<agent>@<call
 // id>" on branch "<agent>@<call id>", isolated in the call id's scope, its
 // first user turn Python's json.dumps of the call's arguments.
-func (r *run) delegate(ictx *runtime.InvocationContext, la *llmagent.Agent, path string, fc *v1.FunctionCall) (*structpb.Value, error) {
+// It returns the task's output, or the calls it paused at.
+func (r *run) delegate(ictx *runtime.InvocationContext, la *llmagent.Agent, path string, fc *v1.FunctionCall) (*structpb.Value, []string, error) {
 	sub, _ := la.IsDelegation(fc)
 	run := sub.Name() + "@" + fc.GetId()
 	branch := run
@@ -157,9 +166,9 @@ func (r *run) delegate(ictx *runtime.InvocationContext, la *llmagent.Agent, path
 	sctx = sctx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: sctx.InvocationID, Author: "user",
 		Branch: branch, Timestamp: runtime.Now(), IsolationScope: fc.GetId(),
 		Content: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: pyfmt.JSONDumps(structpb.NewStructValue(args))}}}})
-	out, _, err := r.runLLM(sctx, sub, &agentRun{path: path + "/" + run,
-		outputFor: func(p string) []string { return []string{p} }})
-	return out, err
+	sar := &agentRun{path: path + "/" + run, outputFor: func(p string) []string { return []string{p} }}
+	out, _, err := r.runLLM(sctx, sub, sar)
+	return out, sar.interrupts, err
 }
 
 // delegationResult is ADK's synthesized answer to a delegation call: a
