@@ -42,6 +42,15 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 	}
 	rt := &runtime.App{Name: app.Name, Tree: tree, Plugins: ps, Resumable: settings.Resumable(),
 		Behavior: settings.Behavior(), NodePaths: settings.Behavior() == runtime.Behavior2x && onlyLLMAgents(app.Root)}
+	if hasWorkflow(app.Root) {
+		// A graph Workflow is ADK 2.x's: its app behaves as 2.x, node paths
+		// included.
+		if settings.ADKBehavior != "" && settings.Behavior() != runtime.Behavior2x {
+			return nil, nil, fmt.Errorf("%s: adk_behavior: an app with a Workflow behaves as ADK 2.x; set \"2.x\" or leave it unset",
+				path.Join(path.Dir(app.Root.file), AppFile))
+		}
+		rt.Behavior, rt.NodePaths = runtime.Behavior2x, true
+	}
 	rt.ContextCache = settings.ContextCacheConfig.config()
 	for _, s := range app.mcpServers {
 		rt.Closers = append(rt.Closers, s)
@@ -62,6 +71,24 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 
 // onlyLLMAgents reports whether every agent of the tree under c is an
 // LlmAgent.
+// hasWorkflow reports whether the tree holds a graph Workflow.
+func hasWorkflow(c *AgentConfig) bool {
+	if c.AgentClass == workflowClass {
+		return true
+	}
+	for _, sub := range c.Children() {
+		if hasWorkflow(sub) {
+			return true
+		}
+	}
+	for _, n := range c.nodeAgents {
+		if hasWorkflow(n) {
+			return true
+		}
+	}
+	return false
+}
+
 func onlyLLMAgents(c *AgentConfig) bool {
 	if c.AgentClass != "LlmAgent" {
 		return false
@@ -78,6 +105,9 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	fail := func(field string, err error) error { return fmt.Errorf("%s: %s: %w", c.file, field, err) }
 	if c.AgentClass == remoteA2aClass {
 		return buildRemoteA2a(c)
+	}
+	if c.AgentClass == workflowClass {
+		return buildGraph(c)
 	}
 	if c.AgentClass != "LlmAgent" {
 		return buildWorkflow(c)
@@ -137,6 +167,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		OutputKey:                c.OutputKey,
 		OutputSchema:             schema,
 		IncludeContents:          c.IncludeContents,
+		SingleTurn:               c.singleTurn,
 		DisallowTransferToParent: c.DisallowTransferToParent,
 		DisallowTransferToPeers:  c.DisallowTransferToPeers,
 		GenerateContentConfig:    gcc,

@@ -54,6 +54,13 @@ type AgentConfig struct {
 	// RetryConfig retries the agent's failed model calls (ADK 2.x's
 	// RetryConfig); LlmAgent only.
 	RetryConfig *RetrySettings `yaml:"retry_config"`
+	// Mode is an LlmAgent's mode as an ADK 2.x workflow node: single_turn,
+	// task or chat (graph.go).
+	Mode string `yaml:"mode"`
+	// Nodes, Edges and MaxConcurrency declare a Workflow (graph.go).
+	Nodes          []NodeRef `yaml:"nodes"`
+	Edges          []EdgeRef `yaml:"edges"`
+	MaxConcurrency int       `yaml:"max_concurrency"`
 	// AgentCard and Timeout configure a RemoteA2aAgent (remotea2a.go).
 	AgentCard   string               `yaml:"agent_card"`
 	Timeout     float64              `yaml:"timeout"`
@@ -61,6 +68,8 @@ type AgentConfig struct {
 	subAgents   []*AgentConfig       // resolved SubAgents
 	agentTools  map[int]*AgentConfig // resolved AgentTool agents, by tools index
 	mcpToolsets map[int]*mcpToolset  // resolved MCPToolset entries, by tools index
+	nodeAgents  map[int]*AgentConfig // resolved Workflow node agents, by nodes index
+	singleTurn  bool                 // runs as a single-turn Workflow node
 	inputOrder  *tools.KeyOrder      // InputSchema's properties in written order
 	file        string               // the file that declared the agent
 }
@@ -196,6 +205,9 @@ func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, 
 		}
 		cfg.subAgents = append(cfg.subAgents, child)
 	}
+	if err := loadWorkflowNodes(cfg, func(f string) (*AgentConfig, error) { return loadAgent(fsys, f, loading) }); err != nil {
+		return nil, err
+	}
 	for i, ref := range cfg.Tools {
 		name, _ := toolName(ref.Name)
 		if isMCPToolset(name) {
@@ -241,9 +253,9 @@ func (c *AgentConfig) validate() error {
 		c.AgentClass = "LlmAgent"
 	}
 	switch c.AgentClass {
-	case "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", remoteA2aClass:
+	case "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", remoteA2aClass, workflowClass:
 	default:
-		return fmt.Errorf("agent_class: %q is not one of LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, RemoteA2aAgent", c.AgentClass)
+		return fmt.Errorf("agent_class: %q is not one of LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, RemoteA2aAgent, Workflow", c.AgentClass)
 	}
 	if c.Name == "" {
 		return errors.New("name: required")
@@ -263,6 +275,9 @@ func (c *AgentConfig) validate() error {
 		return errors.New("max_iterations: must not be negative")
 	}
 	if err := c.validateRemoteA2a(); err != nil {
+		return err
+	}
+	if err := c.validateWorkflow(); err != nil {
 		return err
 	}
 	if c.RetryConfig != nil {

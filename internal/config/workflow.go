@@ -38,7 +38,7 @@ func llmOnlyFields(c *AgentConfig) []string {
 		"before_tool_callbacks": len(c.BeforeToolCallbacks) > 0, "after_tool_callbacks": len(c.AfterToolCallbacks) > 0,
 		"on_model_error_callbacks": len(c.OnModelErrorCallbacks) > 0, "on_model_error_callback": len(c.OnModelErrorCallback) > 0,
 		"on_tool_error_callbacks": len(c.OnToolErrorCallbacks) > 0, "planner": c.Planner != nil,
-		"code_executor": c.CodeExecutor != nil,
+		"code_executor": c.CodeExecutor != nil, "mode": c.Mode != "",
 	} {
 		if on {
 			set = append(set, field)

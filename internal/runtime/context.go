@@ -95,6 +95,10 @@ type InvocationContext struct {
 	inv         *invocation
 	// nodePath is the ADK 2.x node path of the agent's run.
 	nodePath string
+	// nodeInput, when set, is a user event seen after the first
+	// nodeInputAt stored events and never stored (see WithNodeInput).
+	nodeInput   *v1.Event
+	nodeInputAt int
 }
 
 // Context returns the invocation's context; it is cancelled when the
@@ -256,8 +260,9 @@ func (ictx *InvocationContext) UserID() string { return ictx.inv.session.UserId 
 // shared and must not be modified.
 func (ictx *InvocationContext) Events() []*v1.Event {
 	ictx.inv.mu.RLock()
-	defer ictx.inv.mu.RUnlock()
-	return ictx.inv.session.Events
+	events := ictx.inv.session.Events
+	ictx.inv.mu.RUnlock()
+	return ictx.withNodeInput(events)
 }
 
 // StateValue returns the session state value of key (prefixed keys

@@ -78,7 +78,7 @@ func (s *sessionHistory) cache(agent, branch string) *contents.Cache {
 // branch, for [contents.Options]: kept with the session between
 // invocations when the runner keeps histories, else the invocation's own.
 func (ictx *InvocationContext) HistoryCache() *contents.Cache {
-	if h := ictx.inv.history; h != nil {
+	if h := ictx.inv.history; h != nil && ictx.nodeInput == nil {
 		return h.cache(ictx.Agent.Name(), ictx.Branch)
 	}
 	return new(contents.Cache)

@@ -55,3 +55,28 @@ func (n *nodePaths) pathOf(tree *Tree, agent string) string {
 	n.current[agent] = path
 	return path
 }
+
+// next counts a run of the node keyed parent path + "/" + name and returns
+// its number.
+func (n *nodePaths) next(key string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.runs == nil {
+		n.current, n.runs = map[string]string{}, map[string]int{}
+	}
+	n.runs[key]++
+	return n.runs[key]
+}
+
+// seed sets the runs of the node keyed parent path + "/" + name to at
+// least n.
+func (n *nodePaths) seed(key string, runs int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.runs == nil {
+		n.current, n.runs = map[string]string{}, map[string]int{}
+	}
+	if n.runs[key] < runs {
+		n.runs[key] = runs
+	}
+}

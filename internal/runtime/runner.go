@@ -239,6 +239,16 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		}
 		ictx.InvocationID = req.InvocationID
 	}
+	if rr, ok := r.App.Tree.Root().(RootRunner); ok && rr.RunsEveryInvocation() && req.InvocationID == "" {
+		// ADK 2.x: answers continue the invocation that asked.
+		id, err := responseInvocation(sess.Events, msg)
+		if err != nil {
+			return nil, err
+		}
+		if id != "" {
+			ictx.InvocationID = id
+		}
+	}
 	root := ""
 	if r.App.Resumable {
 		root = r.App.Tree.Root().Name()

@@ -31,6 +31,9 @@ func findCallEvent(events []*v1.Event, id string) *v1.Event {
 // author of the latest agent event when it may take the turn; else the root.
 func (r *Runner) findAgentToRun(ictx *InvocationContext) Agent {
 	tree := r.App.Tree
+	if rr, ok := tree.Root().(RootRunner); ok && rr.RunsEveryInvocation() {
+		return tree.Root()
+	}
 	events := ictx.inv.session.Events
 	if n := len(events); n > 0 {
 		if resps := FunctionResponses(events[n-1]); len(resps) > 0 {

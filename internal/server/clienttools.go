@@ -27,6 +27,8 @@ type clientTools struct {
 	callbacks map[string]bool
 	// runsCode is set when the client runs the code of ClientCodeExecutors.
 	runsCode bool
+	// nodes are the workflow function nodes the client runs, by name.
+	nodes map[string]bool
 	// timeout bounds each callback call (tool calls bound their own).
 	timeout time.Duration
 
@@ -124,6 +126,7 @@ const (
 	waitTool     waitKind = iota // a tool_result
 	waitCallback                 // a callback_result
 	waitCode                     // a code_result
+	waitNode                     // a node_result
 )
 
 // answerKind is the kind of a client's answer.
@@ -133,6 +136,8 @@ func answerKind(msg *api.ConnectRequest) waitKind {
 		return waitCallback
 	case msg.GetCodeResult() != nil:
 		return waitCode
+	case msg.GetNodeResult() != nil:
+		return waitNode
 	}
 	return waitTool
 }

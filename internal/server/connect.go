@@ -85,6 +85,9 @@ func (s *Server) Connect(stream connectStream) error {
 		return err
 	}
 	client.runsCode = start.GetCodeExecutor()
+	if err := client.declareNodes(app, start.GetNodes()); err != nil {
+		return err
+	}
 	ictx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	inv, err := s.start(ictx, "start.run.", req, client)
@@ -180,6 +183,12 @@ func (s *Server) receive(ctx context.Context, stream connectStream, client *clie
 				return
 			}
 			client.deliver(ctx, k.CodeResult.GetCallId(), msg)
+		case *api.ConnectRequest_NodeResult:
+			if err := s.checkNodeResult(ctx, k.NodeResult); err != nil {
+				cancel(err)
+				return
+			}
+			client.deliver(ctx, k.NodeResult.GetCallId(), msg)
 		case *api.ConnectRequest_Cancel:
 			cancel(errClientCancelled)
 		case *api.ConnectRequest_Start:

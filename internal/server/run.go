@@ -77,6 +77,9 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 	if err := requireCodeExecutor(app, client); err != nil {
 		return nil, err
 	}
+	if err := requireNodes(app, client); err != nil {
+		return nil, err
+	}
 	if err := s.authorizeState(ctx, prefix+"state_delta", req.GetStateDelta()); err != nil {
 		return nil, err
 	}

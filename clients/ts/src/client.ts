@@ -190,11 +190,11 @@ export class AgentsvcClient {
   }
 
   /**
-   * Runs an invocation and streams its events. With `tools`, `callbacks` or
-   * a `codeExecutor`, the run uses the Connect call: they are declared to the
+   * Runs an invocation and streams its events. With `tools`, `callbacks`, a
+   * `codeExecutor` or workflow `nodes`, the run uses the Connect call: they are declared to the
    * service, which calls them back; calls are answered concurrently, in the
    * order they finish. Without, it uses the plain Run call (agents without
-   * client tools, callbacks or client code execution).
+   * client tools, callbacks, client code execution or function nodes).
    *
    * ```ts
    * for await (const event of client.run({ appName, userId, sessionId, message: "Hi", tools: [getWeather] })) {
@@ -210,7 +210,7 @@ export class AgentsvcClient {
    * never retries).
    */
   run(options: RunOptions): Invocation {
-    if (options.tools !== undefined || options.callbacks !== undefined || options.codeExecutor !== undefined) {
+    if (options.tools !== undefined || options.callbacks !== undefined || options.codeExecutor !== undefined || options.nodes !== undefined) {
       return connectRun(this.runner, options, { cancelGraceMs: this.cancelGraceMs });
     }
     return plainRun(this.runner, options);

@@ -46,6 +46,25 @@ export {
 } from "./codeexec.js";
 export { SubprocessCodeExecutor, type SubprocessCodeExecutorOptions } from "./subprocess.js";
 export { defineTool, type Tool, type ToolActions, type ToolContext, type ToolDefinition } from "./tools.js";
+export {
+  defineNode,
+  RequestInput,
+  type Node,
+  type NodeActions,
+  type NodeContext,
+  type NodeFunction,
+  type NodeLike,
+  type RequestInputInit,
+} from "./nodes.js";
+export {
+  createRequestInputResponse,
+  getRequestInputInterruptIds,
+  hasAuthRequestFunctionCall,
+  hasRequestInputFunctionCall,
+  REQUEST_CREDENTIAL_FUNCTION_CALL_NAME,
+  REQUEST_INPUT_FUNCTION_CALL_NAME,
+  requestInputResumeContent,
+} from "./hitl.js";
 export type { Infer, JsonSchema, JsonSchemaType, ObjectSchema } from "./schema.js";
 export { eventText, functionCalls, functionResponses, isFinalResponse } from "./events.js";
 export {
@@ -76,5 +95,5 @@ export type { Blob, Content, FunctionCall, FunctionResponse, Part } from "./gen/
 export type { Event, EventActions } from "./gen/agentsvc/v1/event_pb.js";
 export type { LlmRequest, LlmResponse } from "./gen/agentsvc/v1/llm_pb.js";
 export { LlmRequestSchema, LlmResponseSchema } from "./gen/agentsvc/v1/llm_pb.js";
-export type { CallbackCall, CodeExecutionCall, CodeResult, ToolCall } from "./gen/agentsvc/v1/runner_service_pb.js";
+export type { CallbackCall, CodeExecutionCall, CodeResult, NodeCall, NodeResult, ToolCall } from "./gen/agentsvc/v1/runner_service_pb.js";
 export type { Session } from "./gen/agentsvc/v1/session_pb.js";

@@ -15,6 +15,7 @@ import { AsyncQueue } from "./queue.js";
 import { type Callback, declareCallbacks, undeclaredCallback } from "./callbacks.js";
 import { answerCall, declareTools, type Tool } from "./tools.js";
 import { answerCodeExecution, type CodeExecutor } from "./codeexec.js";
+import { answerNodeCall, declareNodes, type NodeLike, nodesByName } from "./nodes.js";
 
 /** A message for the agent: text, or a Content with its parts. */
 export type MessageInput = string | MessageInitShape<typeof ContentSchema>;
@@ -66,6 +67,14 @@ export interface RunOptions {
    * code; each execution is answered as it finishes. Default: none.
    */
   codeExecutor?: CodeExecutor;
+  /**
+   * Workflow function nodes that live in this process (see
+   * {@link defineNode}; a named function is a node of that name); they must
+   * cover the `function:` nodes of the app's workflows. Given, the run uses
+   * the Connect call as with `tools`, and each node call is answered as it
+   * finishes.
+   */
+  nodes?: readonly NodeLike[];
   /**
    * Aborts the run: the call is cancelled, which stops the server-side
    * invocation, and the iteration rejects with a CancelledError.
@@ -257,9 +266,9 @@ export function plainRun(client: Client<typeof RunnerService>, options: RunOptio
 }
 
 /**
- * Streams a Connect call: declares the tools, callbacks and code executor,
- * answers each ToolCall, CallbackCall and CodeExecutionCall as soon as it
- * arrives (without waiting for earlier ones) and yields the events.
+ * Streams a Connect call: declares the tools, callbacks, code executor and
+ * nodes, answers each ToolCall, CallbackCall, CodeExecutionCall and NodeCall
+ * as soon as it arrives (without waiting for earlier ones) and yields the events.
  */
 export function connectRun(
   client: Client<typeof RunnerService>,
@@ -268,6 +277,7 @@ export function connectRun(
 ): Invocation {
   const tools = options.tools ?? [];
   const callbacks = options.callbacks ?? [];
+  const nodes = nodesByName(options.nodes ?? []);
   const start: MessageInitShape<typeof ConnectRequestSchema> = {
     kind: {
       case: "start",
@@ -276,6 +286,7 @@ export function connectRun(
         tools: declareTools(tools),
         callbacks: declareCallbacks(callbacks),
         codeExecutor: options.codeExecutor !== undefined,
+        nodes: declareNodes(nodes),
       },
     },
   };
@@ -329,6 +340,15 @@ export function connectRun(
             void answerCodeExecution(options.codeExecutor, response.kind.value, toolSignal.signal).then((result) => {
               if (!toolSignal.signal.aborted) {
                 outbox.push({ kind: { case: "codeResult", value: result } });
+              }
+            });
+            break;
+          }
+          case "nodeCall": {
+            const nodeCall = response.kind.value;
+            void answerNodeCall(nodes.get(nodeCall.name), nodeCall, toolSignal.signal).then((result) => {
+              if (!toolSignal.signal.aborted) {
+                outbox.push({ kind: { case: "nodeResult", value: result } });
               }
             });
             break;

@@ -47,7 +47,11 @@ type Config struct {
 	// OutputSchema is the JSON schema of the agent's answer.
 	OutputSchema *structpb.Struct
 	// IncludeContents is IncludeDefault (empty) or IncludeNone.
-	IncludeContents          string
+	IncludeContents string
+	// SingleTurn runs the agent as an ADK 2.x single-turn workflow node,
+	// whose requests carry its instructions without the identity
+	// sentence.
+	SingleTurn               bool
 	DisallowTransferToParent bool
 	DisallowTransferToPeers  bool
 	// GenerateContentConfig is copied into every model request.

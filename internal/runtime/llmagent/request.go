@@ -52,7 +52,9 @@ func (a *Agent) buildRequest(ictx *runtime.InvocationContext, history *contents.
 	if err != nil {
 		return nil, err
 	}
-	a.identity(r.llm)
+	if !a.cfg.SingleTurn {
+		a.identity(r.llm)
+	}
 	// ADK's compaction request processor, ahead of the contents.
 	ictx.CompactBeforeRequest(a.cfg.Name)
 	if err := a.contents(ictx, r.llm, instructionContent, history); err != nil {

@@ -1,0 +1,83 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
+)
+
+// runAgent runs an agent node. An LlmAgent runs as ADK's single-turn node:
+// its input is a user turn only its own request sees, and its final answer
+// is its output (parsed by its output schema when it has one). Any other
+// agent runs as it would as a sub-agent, and has no output.
+func (r *run) runAgent(n *Node, t trigger) outcome {
+	ictx := t.ictx
+	la, isLLM := n.Agent.(*llmagent.Agent)
+	if isLLM && t.resume == nil {
+		if c := inputContent(t.in); c != nil {
+			ictx = ictx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: ictx.InvocationID,
+				Author: "user", Branch: ictx.Branch, Timestamp: runtime.Now(), Content: c})
+		}
+	}
+	var o outcome
+	for ev, err := range runtime.RunAgent(ictx, n.Agent) {
+		if err != nil {
+			return outcome{err: err}
+		}
+		if path := ev.GetNodeInfo().GetPath(); o.path == "" && ev.GetAuthor() == n.Agent.Name() && path != "" {
+			o.path = path
+		}
+		if isLLM && ev.GetAuthor() == la.Name() {
+			if out, ok := llmOutput(la, ev); ok {
+				o.output = out
+				if ev.NodeInfo == nil {
+					ev.NodeInfo = &v1.NodeInfo{}
+				}
+				ev.NodeInfo.OutputFor = r.outputFor(n, ev.NodeInfo.GetPath())
+				if la.Config().OutputSchema == nil {
+					on := true
+					ev.NodeInfo.MessageAsOutput = &on // the content is the output
+				} else {
+					ev.Output = out
+				}
+			}
+		}
+		if len(ev.GetLongRunningToolIds()) > 0 {
+			o.interrupts = append(o.interrupts, ev.GetLongRunningToolIds()...)
+		}
+		if !r.emit(ev) {
+			return outcome{err: context.Canceled}
+		}
+	}
+	return o
+}
+
+// llmOutput is an LlmAgent node's output from one of its events, as ADK's
+// process_llm_agent_output: a final model answer's text without thoughts,
+// parsed by the output schema; none for calls, partial or non-model
+// events.
+func llmOutput(la *llmagent.Agent, ev *v1.Event) (*structpb.Value, bool) {
+	c := ev.GetContent()
+	if c == nil || c.GetRole() != "model" || ev.GetPartial() || len(runtime.FunctionCalls(ev)) > 0 {
+		return nil, false
+	}
+	var b strings.Builder
+	for _, p := range c.GetParts() {
+		if p.GetText() != "" && !p.GetThought() {
+			b.WriteString(p.GetText())
+		}
+	}
+	text := b.String()
+	if la.Config().OutputSchema == nil {
+		return structpb.NewStringValue(text), true
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, true
+	}
+	return parseJSON(text), true
+}

@@ -1,0 +1,67 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// Call is one attempt of a function node, sent to the client.
+type Call struct {
+	Function     string
+	Workflow     string
+	Node         string
+	Path         string
+	InvocationID string
+	Input        *structpb.Value // nil: no input
+	State        *structpb.Struct
+	// Attempt is 1 for the first attempt.
+	Attempt int
+	// ResumeInputs are the user's answers by interrupt id, for a node run
+	// again after it was resumed.
+	ResumeInputs *structpb.Struct
+}
+
+// Result is what a function node returned.
+type Result struct {
+	Output        *structpb.Value // nil: none
+	StateDelta    *structpb.Struct
+	Route         *structpb.Value // nil: none
+	RequestInputs []*RequestInput
+}
+
+// RequestInput asks the user for input (ADK's RequestInput).
+type RequestInput struct {
+	// InterruptID is made (a uuid4) when empty.
+	InterruptID    string
+	Message        string
+	Payload        *structpb.Value
+	ResponseSchema *structpb.Value
+}
+
+// NodeError is the exception a function node raised: Type is its class
+// name, which a retry_config's exceptions filter on.
+type NodeError struct {
+	Type    string
+	Message string
+}
+
+func (e *NodeError) Error() string {
+	if e.Message == "" {
+		return e.Type
+	}
+	return e.Type + ": " + e.Message
+}
+
+// Runner runs function nodes in the client; the invocation's client
+// channel implements it.
+type Runner interface {
+	RunNode(ctx context.Context, call *Call) (*Result, error)
+}
+
+// ErrNoNodeRunner is the error of a function node in an invocation whose
+// client cannot run it.
+func ErrNoNodeRunner(workflow, node string) error {
+	return fmt.Errorf("workflow %s: node %s runs a function of the client's, and the invocation has no client that declared it", workflow, node)
+}

@@ -1,0 +1,243 @@
+// Package graph holds ADK 2.x's Workflow: a graph of nodes joined by
+// edges, some of them routed, run from START. A node is a function that
+// runs in the client, an agent, a join that waits for all its
+// predecessors, or a tool. A node's output is its successors' input; a
+// node may pause the workflow to ask the user (RequestInput), and the
+// answer resumes it where it stopped, in a later invocation.
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/agentsvc/agentsvc/internal/retry"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// Start is the name of the graph's entry, ADK's START node.
+const Start = "START"
+
+// DefaultRoute is the route of an edge taken when no other routed edge of
+// its node matched, ADK's DEFAULT_ROUTE.
+const DefaultRoute = "__DEFAULT__"
+
+// Kind is what a node runs.
+type Kind int
+
+// Node kinds.
+const (
+	// Function runs a function of the client's, over Connect.
+	Function Kind = iota + 1
+	// AgentNode runs an agent (an LlmAgent in one of ADK's node modes, or
+	// any other agent, a nested workflow included).
+	AgentNode
+	// Join waits for all its predecessors and outputs their outputs by
+	// name.
+	Join
+	// ToolNode runs a tool with its input as the arguments.
+	ToolNode
+)
+
+// Node is a node of the graph.
+type Node struct {
+	Name string
+	Kind Kind
+	// Function is the client function's declared name (Function nodes).
+	Function string
+	// Agent is the agent (AgentNode nodes).
+	Agent runtime.Agent
+	// Tool is the tool (ToolNode nodes); nil for a tool of the client's,
+	// found by ToolName among the tools it declared.
+	Tool     runtime.Tool
+	ToolName string
+	// Retry, when set, runs a failed node again (ADK's RetryConfig).
+	Retry *retry.Config
+	// Auth, when set, is the AuthConfig (ADK's JSON) of the credential a
+	// function node needs: without it in state ("temp:" + its credential
+	// key) the node asks the user for it first, and runs once answered.
+	Auth *structpb.Struct
+	// RerunOnResume runs a node that asked the user again when answered,
+	// with the answers as its resume inputs; otherwise the answer is its
+	// output (ADK's rerun_on_resume, default false for function nodes).
+	RerunOnResume bool
+}
+
+// Edge joins two nodes. An edge with routes is taken when the route its
+// source node picked matches one of them; an edge without is always taken.
+type Edge struct {
+	From, To string
+	// Routes are bool, number or string values; DefaultRoute is taken when
+	// no other routed edge of From matched.
+	Routes []*structpb.Value
+}
+
+// Config declares a workflow.
+type Config struct {
+	Name        string
+	Description string
+	Nodes       []*Node
+	Edges       []Edge
+	Callbacks   runtime.AgentCallbacks
+	// MaxConcurrency bounds the nodes running at once; 0 is unbounded.
+	MaxConcurrency int
+	// Sleep waits between a node's attempts; nil waits on a timer. Tests
+	// inject a clock here.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Uniform draws retry jitter; nil uses [retry.Uniform].
+	Uniform func(lo, hi float64) float64
+}
+
+// graph is a validated Config indexed for the run.
+type graph struct {
+	nodes map[string]*Node
+	out   map[string][]Edge // by source, in declaration order
+	preds map[string][]string
+}
+
+// validate checks the graph as ADK's graph validation does and indexes it.
+func validate(cfg *Config) (*graph, error) {
+	if cfg.Name == "" {
+		return nil, errors.New("Workflow: name is required")
+	}
+	g := &graph{nodes: map[string]*Node{}, out: map[string][]Edge{}, preds: map[string][]string{}}
+	for _, n := range cfg.Nodes {
+		if n.Name == "" {
+			return nil, errors.New("a node needs a name")
+		}
+		if n.Name == Start {
+			return nil, fmt.Errorf("node name %q is reserved for the graph's entry", Start)
+		}
+		if _, dup := g.nodes[n.Name]; dup {
+			return nil, fmt.Errorf("node name %q is used twice", n.Name)
+		}
+		g.nodes[n.Name] = n
+	}
+	if len(cfg.Edges) == 0 {
+		return nil, errors.New("a workflow needs at least one edge from START")
+	}
+	for _, e := range cfg.Edges {
+		for _, end := range []string{e.From, e.To} {
+			if _, ok := g.nodes[end]; !ok && end != Start {
+				return nil, fmt.Errorf("edge %s -> %s: unknown node %q", e.From, e.To, end)
+			}
+		}
+		if e.To == Start {
+			return nil, fmt.Errorf("edge %s -> %s: START cannot be the target of an edge", e.From, e.To)
+		}
+		for _, r := range e.Routes {
+			if err := checkRoute(r); err != nil {
+				return nil, fmt.Errorf("edge %s -> %s: %w", e.From, e.To, err)
+			}
+		}
+		g.out[e.From] = append(g.out[e.From], e)
+		if !slices.Contains(g.preds[e.To], e.From) {
+			g.preds[e.To] = append(g.preds[e.To], e.From)
+		}
+	}
+	if len(g.out[Start]) == 0 {
+		return nil, errors.New("no edge starts at START")
+	}
+	reached := map[string]bool{Start: true}
+	queue := []string{Start}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, e := range g.out[n] {
+			if !reached[e.To] {
+				reached[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	for _, n := range cfg.Nodes {
+		if !reached[n.Name] {
+			return nil, fmt.Errorf("node %q is unreachable from START", n.Name)
+		}
+	}
+	return g, nil
+}
+
+// checkRoute accepts ADK's RouteValue: a bool, an integer or a string.
+func checkRoute(v *structpb.Value) error {
+	switch k := v.GetKind().(type) {
+	case *structpb.Value_BoolValue, *structpb.Value_StringValue:
+		return nil
+	case *structpb.Value_NumberValue:
+		if k.NumberValue != float64(int64(k.NumberValue)) {
+			return fmt.Errorf("route %v: a number route must be an integer", k.NumberValue)
+		}
+		return nil
+	default:
+		return errors.New("a route must be a bool, an integer or a string")
+	}
+}
+
+// next returns the nodes a completed node triggers given the route it
+// picked (nil for none), as ADK's Graph.get_next_pending_nodes: unrouted
+// edges always, routed edges whose route matches, and DEFAULT_ROUTE edges
+// when no routed edge matched.
+func (g *graph) next(from string, route *structpb.Value) []string {
+	var picked []*structpb.Value
+	if l := route.GetListValue(); l != nil {
+		picked = l.GetValues()
+	} else if route != nil {
+		picked = []*structpb.Value{route}
+	}
+	var out, defaults []string
+	matched := false
+	for _, e := range g.out[from] {
+		if e.Routes == nil {
+			out = append(out, e.To)
+			continue
+		}
+		hit := false
+		for _, r := range e.Routes {
+			if r.GetStringValue() == DefaultRoute && r.GetKind() != nil {
+				if _, ok := r.GetKind().(*structpb.Value_StringValue); ok {
+					defaults = append(defaults, e.To)
+					continue
+				}
+			}
+			for _, p := range picked {
+				if routeEqual(r, p) {
+					hit = true
+				}
+			}
+		}
+		if hit {
+			out = append(out, e.To)
+			matched = true
+		}
+	}
+	if !matched {
+		out = append(out, defaults...)
+	}
+	return out
+}
+
+// routeEqual compares routes as Python's == does: True equals 1.
+func routeEqual(a, b *structpb.Value) bool {
+	num := func(v *structpb.Value) (float64, bool) {
+		switch k := v.GetKind().(type) {
+		case *structpb.Value_NumberValue:
+			return k.NumberValue, true
+		case *structpb.Value_BoolValue:
+			if k.BoolValue {
+				return 1, true
+			}
+			return 0, true
+		}
+		return 0, false
+	}
+	if x, ok := num(a); ok {
+		y, ok := num(b)
+		return ok && x == y
+	}
+	return proto.Equal(a, b)
+}

@@ -1,0 +1,246 @@
+package graph
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+)
+
+// input is a node's input: a value, and the content it came from when it
+// is the user's message (an LlmAgent node takes that content as it is).
+type input struct {
+	value   *structpb.Value
+	content *v1.Content
+}
+
+// trigger asks for one run of a node.
+type trigger struct {
+	node string
+	in   input
+	// resume carries the answers of a node run again on resume.
+	resume *structpb.Struct
+	// branch is the branch the node runs on: its trigger's, or with
+	// fanOut a sub-branch of it named after the run ("<node>@<n>").
+	branch string
+	fanOut bool
+	// path, when set, is the path of the run a resumed node runs again.
+	path string
+	// ictx is the node run's context, set when it starts.
+	ictx *runtime.InvocationContext
+}
+
+// outcome is how one node run ended.
+type outcome struct {
+	node, path string
+	in         input
+	output     *structpb.Value
+	route      *structpb.Value
+	interrupts []string
+	schemas    map[string]*structpb.Value
+	branch     string
+	err        error
+}
+
+// message is an event a running node hands to the loop, which yields it
+// and then acknowledges.
+type message struct {
+	ev  *v1.Event
+	ack chan bool
+}
+
+// run is one invocation's run of a workflow.
+type run struct {
+	w    *Workflow
+	ictx *runtime.InvocationContext
+	st   *state
+	// queue holds the triggered runs not started yet, in order.
+	queue   []trigger
+	running int
+	events  chan message
+	done    chan outcome
+	wg      sync.WaitGroup
+}
+
+func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
+	return &run{w: w, ictx: ictx, st: newState(), events: make(chan message), done: make(chan outcome)}
+}
+
+// seed triggers START's successors with the user's message.
+func (r *run) seed() {
+	in := input{content: r.ictx.UserContent, value: contentValue(r.ictx.UserContent)}
+	r.fire(Start, in.value, nil, r.ictx.Branch, &in)
+}
+
+// fire queues the successors of a completed node for its output and
+// route, or the join's run once all its predecessors arrived.
+func (r *run) fire(from string, output, route *structpb.Value, branch string, start *input) {
+	if from != Start {
+		r.st.setOutput(from, output)
+	}
+	next := r.w.g.next(from, route)
+	for _, to := range next {
+		in := input{value: output}
+		if start != nil {
+			in = *start
+		}
+		t := trigger{node: to, in: in, branch: branch, fanOut: len(next) > 1}
+		if r.w.g.nodes[to].Kind == Join {
+			if !r.st.arrive(to, from, r.w.g.preds[to]) {
+				continue
+			}
+			t = trigger{node: to, in: input{value: r.st.joinInput(to, r.w.g.preds[to])}, branch: r.ictx.Branch}
+		}
+		r.queue = append(r.queue, t)
+	}
+}
+
+// loop starts the triggered nodes, yields their events and handles their
+// outcomes until no node is left to run; a paused workflow then records
+// its state.
+func (r *run) loop(yield func(*v1.Event, error) bool) {
+	for {
+		r.start()
+		if r.running == 0 {
+			break
+		}
+		select {
+		case m := <-r.events:
+			ok := yield(m.ev, nil)
+			m.ack <- ok
+			if !ok {
+				return
+			}
+		case o := <-r.done:
+			r.running--
+			if o.err != nil {
+				yield(nil, o.err)
+				return
+			}
+			if len(o.interrupts) > 0 {
+				r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts, o.schemas)
+				continue
+			}
+			r.fire(o.node, o.output, o.route, o.branch, nil)
+		}
+	}
+	if len(r.st.Waiting) > 0 {
+		yield(r.checkpoint(), nil)
+		return
+	}
+	if n := r.terminalOutputs(); n > 1 {
+		msg := fmt.Sprintf("Workflow %s: multiple terminal nodes produced output (%d). A workflow must have at most one terminal output.", r.w.cfg.Name, n)
+		ev := event(r.ictx, r.ictx.NodePath())
+		ev.ErrorCode, ev.ErrorMessage = "WorkflowConfigurationError", msg
+		if yield(ev, nil) {
+			yield(nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "WORKFLOW_CONFIGURATION_ERROR", Message: msg})
+		}
+	}
+}
+
+// terminalOutputs counts the terminal nodes (no edge leaves them) that
+// produced an output in the run.
+func (r *run) terminalOutputs() int {
+	n := 0
+	for name := range r.st.Outputs {
+		if len(r.w.g.out[name]) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// start starts queued runs while the concurrency bound allows.
+func (r *run) start() {
+	for len(r.queue) > 0 {
+		if m := r.w.cfg.MaxConcurrency; m > 0 && r.running >= m {
+			return
+		}
+		t := r.queue[0]
+		r.queue = r.queue[1:]
+		n := r.w.g.nodes[t.node]
+		r.running++
+		r.wg.Add(1)
+		num, path := r.st.Runs[n.Name], t.path
+		if path == "" {
+			r.st.ran(n.Name)
+			num = r.st.Runs[n.Name]
+			if n.Kind != AgentNode {
+				num = r.ictx.NodeRun(n.Name)
+				path = r.ictx.NodePath() + "/" + n.Name + "@" + strconv.Itoa(num)
+			}
+		}
+		if t.fanOut {
+			t.branch = subBranch(t.branch, n.Name+"@"+strconv.Itoa(num))
+		}
+		t.ictx = r.ictx
+		if t.branch != r.ictx.Branch {
+			t.ictx = r.ictx.WithBranch(t.branch)
+		}
+		go func() {
+			defer r.wg.Done()
+			o := r.runNode(n, path, t)
+			o.node, o.in, o.branch = n.Name, t.in, t.branch
+			if o.path == "" {
+				o.path = path
+			}
+			r.done <- o
+		}()
+	}
+}
+
+// emit hands ev to the loop and reports whether the run goes on.
+func (r *run) emit(ev *v1.Event) bool {
+	ack := make(chan bool, 1)
+	select {
+	case r.events <- message{ev, ack}:
+	case <-r.ictx.Context().Done():
+		return false
+	}
+	select {
+	case ok := <-ack:
+		return ok
+	case <-r.ictx.Context().Done():
+		return false
+	}
+}
+
+// wait waits for every node goroutine to end, dropping what they still
+// send: the run was cancelled, or it ended.
+func (r *run) wait() {
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case m := <-r.events:
+				m.ack <- false
+			case <-r.done:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	r.wg.Wait()
+	close(stop)
+}
+
+// event returns a new event of the workflow for the node run at path, on
+// the branch of ictx.
+func event(ictx *runtime.InvocationContext, path string) *v1.Event {
+	ev := ictx.NewEvent()
+	ev.NodeInfo = &v1.NodeInfo{Path: path}
+	return ev
+}
+
+// subBranch is the branch of a node run that a fan-out starts: named after
+// the run, under the branch of the node that fanned out.
+func subBranch(parent, run string) string {
+	if parent == "" {
+		return run
+	}
+	return parent + "." + run
+}
