@@ -1,12 +1,13 @@
 package dev.agentsvc.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.agentsvc.v1.Event;
+import dev.agentsvc.v1.FunctionCall;
 import dev.agentsvc.v1.Session;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -62,29 +63,38 @@ class LiveWorkflowNodeTest {
     final Map<String, AtomicInteger> calls = Map.of("prepare", new AtomicInteger(),
         "flaky", new AtomicInteger(), "approval_gate", new AtomicInteger(),
         "finish", new AtomicInteger());
-    final List<Object> finishInputs = Collections.synchronizedList(new ArrayList<>());
+    final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
+    volatile RuntimeException prepareFails;
 
     int calls(String node) {
       return calls.get(node).get();
     }
 
+    private int count(String node, Object input, NodeContext ctx) {
+      seen.add(new Seen(node, input, ctx.attempt()));
+      return calls.get(node).incrementAndGet();
+    }
+
     List<FunctionNode> nodes() {
       return List.of(
           FunctionNode.of("prepare", (input, ctx) -> {
-            calls.get("prepare").incrementAndGet();
+            count("prepare", input, ctx);
+            if (prepareFails != null) {
+              throw prepareFails;
+            }
             Map<?, ?> content = (Map<?, ?>) input;
             Map<?, ?> part = (Map<?, ?>) ((List<?>) content.get("parts")).get(0);
             ctx.state().put("prepared", true);
             return Map.of("order", part.get("text"));
           }),
           FunctionNode.of("flaky", (input, ctx) -> {
-            if (calls.get("flaky").incrementAndGet() == 1) {
+            if (count("flaky", input, ctx) == 1) {
               throw new ValueError("the first attempt fails");
             }
             return input;
           }),
           FunctionNode.of("approval_gate", (input, ctx) -> {
-            calls.get("approval_gate").incrementAndGet();
+            count("approval_gate", input, ctx);
             return RequestInput.builder()
                 .message("Approve the order?")
                 .payload(input)
@@ -94,8 +104,7 @@ class LiveWorkflowNodeTest {
                 .build();
           }),
           FunctionNode.of("finish", (input, ctx) -> {
-            calls.get("finish").incrementAndGet();
-            finishInputs.add(input);
+            count("finish", input, ctx);
             String status = Boolean.TRUE.equals(((Map<?, ?>) input).get("approved"))
                 ? "approved" : "rejected";
             ctx.state().put("status", status);
@@ -103,6 +112,11 @@ class LiveWorkflowNodeTest {
           }));
     }
   }
+
+  /** One node call as the node saw it. */
+  record Seen(String node, Object input, int attempt) {}
+
+  private static final Map<String, Object> ORDER = Map.of("order", "Order #42");
 
   @Test
   void theWorkflowPausesForApprovalAndResumesWhereItStopped() {
@@ -115,18 +129,23 @@ class LiveWorkflowNodeTest {
         approvals.nodes())) {
       first = run.stream().toList();
     }
-    String interruptId = null;
-    for (Event e : first) {
-      List<String> ids = RequestInputs.getRequestInputInterruptIds(e);
-      if (!ids.isEmpty()) {
-        assertTrue(RequestInputs.hasRequestInputFunctionCall(e));
-        interruptId = ids.get(0);
-      }
-    }
-    assertNotNull(interruptId, "no request for input in " + first);
-    assertEquals(1, approvals.calls("prepare"));
-    assertEquals(2, approvals.calls("flaky"));
-    assertEquals(1, approvals.calls("approval_gate"));
+    List<Event> asking = first.stream()
+        .filter(e -> !RequestInputs.getRequestInputInterruptIds(e).isEmpty()).toList();
+    assertEquals(1, asking.size(), "one event asks for input: " + first);
+    assertTrue(RequestInputs.hasRequestInputFunctionCall(asking.get(0)));
+    String interruptId = RequestInputs.getRequestInputInterruptIds(asking.get(0)).get(0);
+    assertNotNull(interruptId);
+    FunctionCall ask = Events.functionCalls(asking.get(0)).get(0);
+    assertEquals(RequestInputs.REQUEST_INPUT_FUNCTION_CALL_NAME, ask.getName());
+    Map<String, Object> args = Values.toMap(ask.getArgs());
+    assertEquals("Approve the order?", args.get("message"), args.toString());
+    assertEquals(ORDER, args.get("payload"), args.toString());
+    assertEquals(List.of(
+        new Seen("prepare", Map.of("parts", List.of(Map.of("text", "Order #42")), "role", "user"),
+            1),
+        new Seen("flaky", ORDER, 1),
+        new Seen("flaky", ORDER, 2),
+        new Seen("approval_gate", ORDER, 1)), approvals.seen);
     assertEquals(0, approvals.calls("finish"));
 
     List<Event> second;
@@ -134,16 +153,71 @@ class LiveWorkflowNodeTest {
         RequestInputs.resumeContent(interruptId, Map.of("approved", true)), approvals.nodes())) {
       second = run.stream().toList();
     }
-    assertFalse(second.isEmpty());
-    assertEquals(1, approvals.calls("finish"));
-    assertEquals(List.of(Map.of("approved", true)), approvals.finishInputs);
-    assertEquals(1, approvals.calls("prepare"));
-    assertEquals(2, approvals.calls("flaky"));
-    assertEquals(1, approvals.calls("approval_gate"));
+    assertEquals(5, approvals.seen.size(), approvals.seen.toString());
+    assertEquals(new Seen("finish", Map.of("approved", true), 1), approvals.seen.get(4));
+    List<Object> outputs = second.stream().filter(Event::hasOutput)
+        .map(e -> Values.toJava(e.getOutput())).toList();
+    assertTrue(outputs.contains("approved"), "outputs " + outputs + " hold finish's");
 
     Map<String, Object> state =
         Values.toMap(client.getSession(APP, user, session.getId()).getState());
     assertEquals("approved", state.get("status"), state.toString());
     assertEquals(true, state.get("prepared"), state.toString());
+  }
+
+  @Test
+  void aRunThatDoesNotDeclareEveryNodeIsRefusedAndStoresNothing() {
+    String user = "user-" + UUID.randomUUID();
+    Session session = client.createSession(APP, user);
+    Approvals approvals = new Approvals();
+    FailedPreconditionException e = assertThrows(FailedPreconditionException.class, () -> {
+      try (Invocation run = client.runWorkflow(APP, user, session.getId(), "Order #7",
+          approvals.nodes().subList(0, 1))) {
+        run.stream().toList();
+      }
+    });
+    assertEquals(ErrorReasons.NODE_NOT_DECLARED, e.reason());
+    assertEquals(0, approvals.calls("prepare"));
+    assertEquals(0, client.getSession(APP, user, session.getId()).getEventsCount());
+  }
+
+  @Test
+  void aNodeThatFailsForGoodFailsTheRunWithItsError() {
+    String user = "user-" + UUID.randomUUID();
+    Session session = client.createSession(APP, user);
+    Approvals approvals = new Approvals();
+    approvals.prepareFails = new ValueError("no such order");
+    AgentsvcException e = assertThrows(AgentsvcException.class, () -> {
+      try (Invocation run = client.runWorkflow(APP, user, session.getId(), "Order #7",
+          approvals.nodes())) {
+        run.stream().toList();
+      }
+    });
+    assertEquals(ErrorReasons.NODE_FAILED, e.reason(), e.toString());
+    assertTrue(e.getMessage().contains("no such order"), e.getMessage());
+    assertEquals(1, approvals.calls("prepare"));
+    assertEquals(0, approvals.calls("flaky"));
+  }
+
+  @Test
+  void anAnswerThatDoesNotMatchTheSchemaIsRefused() {
+    String user = "user-" + UUID.randomUUID();
+    Session session = client.createSession(APP, user);
+    Approvals approvals = new Approvals();
+    String interruptId;
+    try (Invocation run = client.runWorkflow(APP, user, session.getId(), "Order #42",
+        approvals.nodes())) {
+      interruptId = run.stream().flatMap(ev -> RequestInputs.getRequestInputInterruptIds(ev)
+          .stream()).findFirst().orElseThrow();
+    }
+    InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> {
+      try (Invocation run = client.runWorkflow(APP, user, session.getId(),
+          RequestInputs.resumeContent(interruptId, Map.of("approved", "yes")),
+          approvals.nodes())) {
+        run.stream().toList();
+      }
+    });
+    assertEquals(ErrorReasons.WORKFLOW_DATA_ERROR, e.reason(), e.toString());
+    assertEquals(0, approvals.calls("finish"));
   }
 }
