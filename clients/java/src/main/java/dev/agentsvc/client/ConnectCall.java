@@ -28,8 +28,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One Connect stream: sends the start message, hands events to the {@link Invocation}, runs each
- * tool call, callback call, code execution and workflow node call on the tool executor and sends its result,
- * concurrently and in completion order.
+ * tool call, callback call, code execution and workflow node call on the tool executor and sends
+ * its result, concurrently and in completion order.
  */
 final class ConnectCall
     implements ClientResponseObserver<ConnectRequest, ConnectResponse>, Invocation.Control {

@@ -28,7 +28,8 @@ import java.util.concurrent.ExecutionException;
  *
  * <pre>{@code
  * FunctionNode finish = FunctionNode.of("finish", (input, ctx) -> {
- *   String status = Boolean.TRUE.equals(((Map<?, ?>) input).get("approved")) ? "approved" : "rejected";
+ *   boolean approved = Boolean.TRUE.equals(((Map<?, ?>) input).get("approved"));
+ *   String status = approved ? "approved" : "rejected";
  *   ctx.state().put("status", status);
  *   return status;
  * });
@@ -220,7 +221,8 @@ public final class FunctionNode {
     List<RequestInput> out = new ArrayList<>(all.size());
     for (Object o : all) {
       if (!(o instanceof RequestInput q)) {
-        throw new IllegalArgumentException("the node returned RequestInputs mixed with other values");
+        throw new IllegalArgumentException(
+            "the node returned RequestInputs mixed with other values");
       }
       out.add(q);
     }

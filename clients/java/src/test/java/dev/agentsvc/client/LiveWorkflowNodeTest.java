@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Workflow function nodes against a live agentsvc serving the test app {@code approvals} (a
- * Workflow START → prepare → flaky → approval_gate → finish whose nodes all run here; flaky has a
- * retry_config). No model is called.
+ * Workflow START → prepare → flaky → approval_gate → finish whose nodes all run here; flaky has
+ * a retry_config). No model is called.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LiveWorkflowNodeTest {
