@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -127,7 +128,7 @@ func TestWorkflowResumesAfterRestartOnRedis(t *testing.T) {
 	if interrupt == "" {
 		t.Fatalf("no adk_request_input call in %v", events)
 	}
-	if want := []string{"prepare", "flaky", "flaky", "approval_gate"}; !equal(client.calls, want) {
+	if want := []string{"prepare", "flaky", "flaky", "approval_gate"}; !slices.Equal(client.calls, want) {
 		t.Fatalf("calls before the pause = %v, want %v", client.calls, want)
 	}
 
@@ -142,7 +143,7 @@ func TestWorkflowResumesAfterRestartOnRedis(t *testing.T) {
 	answer := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{Id: interrupt,
 		Name: "adk_request_input", Response: mustStruct(map[string]any{"approved": true})}}}}
 	events = client.runNodes(t, ctx, second.conn, sid, answer)
-	if want := []string{"finish"}; !equal(client.calls, want) {
+	if want := []string{"finish"}; !slices.Equal(client.calls, want) {
 		t.Fatalf("calls after the restart = %v, want %v", client.calls, want)
 	}
 	if last := events[len(events)-1]; last.GetOutput().GetStringValue() != "approved" ||
@@ -157,16 +158,4 @@ func TestWorkflowResumesAfterRestartOnRedis(t *testing.T) {
 	if st["status"].GetStringValue() != "approved" || !st["prepared"].GetBoolValue() {
 		t.Errorf("state = %v", st)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,7 @@ package server_test
 import (
 	"errors"
 	"io"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -131,7 +132,7 @@ func TestWorkflowClientNodesPauseAndResume(t *testing.T) {
 	for _, c := range calls {
 		names = append(names, c.NodeName)
 	}
-	if want := []string{"prepare", "flaky", "flaky", "approval_gate"}; !equalStrings(names, want) {
+	if want := []string{"prepare", "flaky", "flaky", "approval_gate"}; !slices.Equal(names, want) {
 		t.Fatalf("node calls = %v, want %v", names, want)
 	}
 	if calls[2].Attempt != 2 || calls[1].NodePath != "approvals@1/flaky@1" || calls[2].NodePath != "approvals@1/flaky@1" {
@@ -186,18 +187,6 @@ func mustStruct(t *testing.T, m map[string]any) *structpb.Struct {
 		t.Fatal(err)
 	}
 	return s
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestWorkflowNodesMustBeDeclared: a run whose client does not declare the

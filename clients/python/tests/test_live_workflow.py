@@ -23,8 +23,9 @@ pytestmark = pytest.mark.live
 APPROVAL_SCHEMA = {"type": "object", "properties": {"approved": {"type": "boolean"}}, "required": ["approved"]}
 
 
-def approval_nodes(calls: Counter[str]) -> list[agentsvc.Node]:
-    """The approvals app's function nodes, counting their calls."""
+def approval_nodes(calls: Counter[str], attempts: list[int] | None = None) -> list[agentsvc.Node]:
+    """The approvals app's function nodes, counting their calls (and
+    recording flaky's attempts)."""
 
     @agentsvc.node
     def prepare(node_input: dict[str, Any], ctx: agentsvc.NodeContext) -> dict[str, Any]:
@@ -35,6 +36,8 @@ def approval_nodes(calls: Counter[str]) -> list[agentsvc.Node]:
     @agentsvc.node
     async def flaky(node_input: Any, ctx: agentsvc.NodeContext) -> Any:
         calls["flaky"] += 1
+        if attempts is not None:
+            attempts.append(ctx.attempt)
         if calls["flaky"] == 1:
             raise ValueError("the order service is warming up")
         return node_input
@@ -57,7 +60,8 @@ def approval_nodes(calls: Counter[str]) -> list[agentsvc.Node]:
 
 async def test_approval_workflow_pauses_and_resumes() -> None:
     calls: Counter[str] = Counter()
-    nodes = approval_nodes(calls)
+    attempts: list[int] = []
+    nodes = approval_nodes(calls, attempts)
     uid = user_id()
     async with agentsvc.Client(ADDR, timeout=20) as client:
         session = await client.create_session("approvals", uid)
@@ -74,6 +78,7 @@ async def test_approval_workflow_pauses_and_resumes() -> None:
         assert args["message"] == "Approve the order?"
         assert args["payload"] == {"order": "Order #42"}
         assert calls == Counter(prepare=1, flaky=2, approval_gate=1)
+        assert attempts == [1, 2]
 
         resume = agentsvc.request_input_message(interrupt_id, {"approved": True})
         inv = client.connect("approvals", uid, session.id, resume, nodes=nodes)
@@ -81,7 +86,23 @@ async def test_approval_workflow_pauses_and_resumes() -> None:
         assert inv.completed
         assert not any(agentsvc.get_request_input_interrupt_ids(e) for e in events)
         assert calls == Counter(prepare=1, flaky=2, approval_gate=1, finish=1)
+        outputs = [agentsvc.to_dict(e).get("output") for e in events if e.HasField("output")]
+        assert "approved" in outputs
 
         stored = await client.get_session("approvals", uid, session.id)
         assert stored.state["status"] == "approved"
         assert stored.state["prepared"] is True
+
+
+async def test_a_run_missing_a_node_is_refused_and_stores_nothing() -> None:
+    calls: Counter[str] = Counter()
+    uid = user_id()
+    async with agentsvc.Client(ADDR, timeout=20) as client:
+        session = await client.create_session("approvals", uid)
+        inv = client.connect("approvals", uid, session.id, "Order #7", nodes=approval_nodes(calls)[:1])
+        with pytest.raises(agentsvc.FailedPreconditionError) as err:
+            await bounded(inv.collect(), 20)
+        assert err.value.reason == "NODE_NOT_DECLARED"
+        assert not calls
+        stored = await client.get_session("approvals", uid, session.id)
+        assert len(stored.events) == 0

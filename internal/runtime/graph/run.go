@@ -139,6 +139,11 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 		if yield(ev, nil) {
 			yield(nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "WORKFLOW_CONFIGURATION_ERROR", Message: msg})
 		}
+		return
+	}
+	// A resumable app records the workflow's end, as ADK's end_of_agent.
+	if ev := r.ictx.Checkpoint(nil); ev != nil {
+		yield(ev, nil)
 	}
 }
 

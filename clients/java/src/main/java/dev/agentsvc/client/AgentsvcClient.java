@@ -789,6 +789,77 @@ public final class AgentsvcClient implements AutoCloseable {
         Objects.requireNonNull(listener, "listener"));
   }
 
+  /**
+   * Runs a workflow whose function nodes live here, on an existing session, sending a text
+   * message; iterate the result for its events while the nodes run. See {@link
+   * #runWorkflow(RunRequest, Collection)}.
+   */
+  public Invocation runWorkflow(String appName, String userId, String sessionId, String text,
+      Collection<FunctionNode> nodes) {
+    return runWorkflow(request(appName, userId, sessionId, text, null), nodes);
+  }
+
+  /**
+   * Runs a workflow whose function nodes live here, on an existing session, sending a message,
+   * e.g. {@link RequestInputs#resumeContent} to answer a node's {@link RequestInput} and resume
+   * the paused workflow. See {@link #runWorkflow(RunRequest, Collection)}.
+   */
+  public Invocation runWorkflow(String appName, String userId, String sessionId,
+      dev.agentsvc.v1.Content message, Collection<FunctionNode> nodes) {
+    RunRequest request = RunRequest.newBuilder()
+        .setAppName(appName).setUserId(userId).setSessionId(sessionId)
+        .setNewMessage(Objects.requireNonNull(message, "message")).build();
+    return runWorkflow(request, nodes);
+  }
+
+  /**
+   * Runs a workflow (ADK 2.x {@code agent_class: Workflow}) whose function nodes live here
+   * ({@code RunnerService.Connect}): declares the nodes, then runs each node call the workflow
+   * makes on the tool executor, one attempt per call, several at once when the workflow runs
+   * nodes in parallel, and sends their outputs back as they finish. Every node an app's workflow
+   * declares with {@code function:} must be declared. An exception a node throws is sent as the
+   * node's error (its class's simple name and message): the node's {@code retry_config} may
+   * retry it, or else the run fails.
+   *
+   * @throws IllegalArgumentException when two nodes have the same name
+   */
+  public Invocation runWorkflow(RunRequest request, Collection<FunctionNode> nodes) {
+    return startConnect(request, List.of(), List.of(), null, nodes, null);
+  }
+
+  /** Runs a workflow whose function nodes live here, delivering its events to a listener. */
+  public Invocation runWorkflowAsync(
+      RunRequest request, Collection<FunctionNode> nodes, EventListener listener) {
+    return startConnect(request, List.of(), List.of(), null, nodes,
+        Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Runs an app whose tools, callbacks, code execution and workflow function nodes live here
+   * ({@code RunnerService.Connect}), as {@link #run(RunRequest, Collection, Collection,
+   * CodeExecutor)} and {@link #runWorkflow(RunRequest, Collection)} do.
+   *
+   * @param codeExecutor the code executor, or null when this client runs no code
+   * @throws IllegalArgumentException when two tools, callbacks or nodes have the same name
+   */
+  public Invocation run(RunRequest request, Collection<FunctionTool> tools,
+      Collection<Callback> callbacks, CodeExecutor codeExecutor, Collection<FunctionNode> nodes) {
+    return startConnect(request, tools, callbacks, codeExecutor, nodes, null);
+  }
+
+  /**
+   * Runs an app whose tools, callbacks, code execution and workflow function nodes live here,
+   * delivering its events to a listener.
+   *
+   * @param codeExecutor the code executor, or null when this client runs no code
+   */
+  public Invocation runAsync(RunRequest request, Collection<FunctionTool> tools,
+      Collection<Callback> callbacks, CodeExecutor codeExecutor, Collection<FunctionNode> nodes,
+      EventListener listener) {
+    return startConnect(request, tools, callbacks, codeExecutor, nodes,
+        Objects.requireNonNull(listener, "listener"));
+  }
+
   private Invocation startRun(RunRequest request, EventListener listener) {
     Objects.requireNonNull(request, "request");
     Invocation invocation = new Invocation(listener);
@@ -801,6 +872,12 @@ public final class AgentsvcClient implements AutoCloseable {
   private Invocation startConnect(
       RunRequest request, Collection<FunctionTool> tools, Collection<Callback> callbacks,
       CodeExecutor codeExecutor, EventListener listener) {
+    return startConnect(request, tools, callbacks, codeExecutor, List.of(), listener);
+  }
+
+  private Invocation startConnect(
+      RunRequest request, Collection<FunctionTool> tools, Collection<Callback> callbacks,
+      CodeExecutor codeExecutor, Collection<FunctionNode> nodes, EventListener listener) {
     Objects.requireNonNull(request, "request");
     Map<String, FunctionTool> byName = new LinkedHashMap<>();
     StartRun.Builder start =
@@ -818,9 +895,16 @@ public final class AgentsvcClient implements AutoCloseable {
       }
       start.addCallbacks(callback.declaration());
     }
+    Map<String, FunctionNode> nodesByName = new LinkedHashMap<>();
+    for (FunctionNode node : Objects.requireNonNull(nodes, "nodes")) {
+      if (nodesByName.putIfAbsent(node.name(), node) != null) {
+        throw new IllegalArgumentException("two nodes are named " + node.name());
+      }
+      start.addNodes(node.declaration());
+    }
     Invocation invocation = new Invocation(listener);
-    ConnectCall call = new ConnectCall(
-        invocation, Map.copyOf(byName), Map.copyOf(callbacksByName), codeExecutor, toolExecutor);
+    ConnectCall call = new ConnectCall(invocation, Map.copyOf(byName),
+        Map.copyOf(callbacksByName), codeExecutor, Map.copyOf(nodesByName), toolExecutor);
     invocation.setControl(call);
     stub(RunnerServiceGrpc.newStub(channel)).connect(call);
     call.start(start.build());

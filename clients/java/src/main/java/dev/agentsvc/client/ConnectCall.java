@@ -8,6 +8,8 @@ import dev.agentsvc.v1.CodeResult;
 import dev.agentsvc.v1.ConnectRequest;
 import dev.agentsvc.v1.ConnectResponse;
 import dev.agentsvc.v1.EventActions;
+import dev.agentsvc.v1.NodeCall;
+import dev.agentsvc.v1.NodeResult;
 import dev.agentsvc.v1.StartRun;
 import dev.agentsvc.v1.ToolCall;
 import dev.agentsvc.v1.ToolResult;
@@ -26,8 +28,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One Connect stream: sends the start message, hands events to the {@link Invocation}, runs each
- * tool call, callback call and code execution on the tool executor and sends its result,
- * concurrently and in completion order.
+ * tool call, callback call, code execution and workflow node call on the tool executor and sends
+ * its result, concurrently and in completion order.
  */
 final class ConnectCall
     implements ClientResponseObserver<ConnectRequest, ConnectResponse>, Invocation.Control {
@@ -35,6 +37,7 @@ final class ConnectCall
   private final Map<String, FunctionTool> tools;
   private final Map<String, Callback> callbacks;
   private final CodeExecutor codeExecutor;
+  private final Map<String, FunctionNode> nodes;
   private final Executor executor;
 
   /** Guards the request stream, which is not thread-safe, and the fields below. */
@@ -46,11 +49,13 @@ final class ConnectCall
   private final Set<CompletableFuture<?>> pending = new HashSet<>();
 
   ConnectCall(Invocation invocation, Map<String, FunctionTool> tools,
-      Map<String, Callback> callbacks, CodeExecutor codeExecutor, Executor executor) {
+      Map<String, Callback> callbacks, CodeExecutor codeExecutor, Map<String, FunctionNode> nodes,
+      Executor executor) {
     this.invocation = invocation;
     this.tools = tools;
     this.callbacks = callbacks;
     this.codeExecutor = codeExecutor;
+    this.nodes = nodes;
     this.executor = executor;
   }
 
@@ -73,6 +78,7 @@ final class ConnectCall
       case TOOL_CALL -> dispatch(response.getToolCall());
       case CALLBACK_CALL -> dispatch(response.getCallbackCall());
       case CODE_EXECUTION -> dispatch(response.getCodeExecution());
+      case NODE_CALL -> dispatch(response.getNodeCall());
       case DONE -> {
         invocation.onDone(response.getDone().getInvocationId());
         halfClose();
@@ -153,6 +159,18 @@ final class ConnectCall
     execute(() -> codeExecutor.execute(new CodeExecution(call)),
         (value, error) -> codeResult(CodeExecution.result(
             call.getCallId(), (CodeExecutionOutcome) value, error)));
+  }
+
+  private void dispatch(NodeCall call) {
+    FunctionNode node = nodes.get(call.getName());
+    if (node == null) {
+      send(nodeResult(FunctionNode.result(call, null, null, new IllegalStateException(
+          "Node '" + call.getName() + "' is not declared by this client."))));
+      return;
+    }
+    NodeContext context = new NodeContext(call);
+    execute(() -> node.handler().call(FunctionNode.input(call), context),
+        (value, error) -> nodeResult(FunctionNode.result(call, context, value, error)));
   }
 
   /** Code that answers one call: its value, or a CompletionStage of it. */
@@ -248,6 +266,10 @@ final class ConnectCall
 
   private static ConnectRequest codeResult(CodeResult result) {
     return ConnectRequest.newBuilder().setCodeResult(result).build();
+  }
+
+  private static ConnectRequest nodeResult(NodeResult result) {
+    return ConnectRequest.newBuilder().setNodeResult(result).build();
   }
 
   private static ConnectRequest callbackResult(CallbackResult result) {

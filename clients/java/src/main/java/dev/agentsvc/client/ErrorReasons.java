@@ -73,6 +73,27 @@ public final class ErrorReasons {
   /** {@code DEADLINE_EXCEEDED}: a client's callback did not answer within the tool timeout. */
   public static final String CALLBACK_TIMEOUT = "CALLBACK_TIMEOUT";
 
+  /**
+   * {@code FAILED_PRECONDITION}: a workflow of the app has a function node that lives in a client
+   * and the run did not declare it ({@link AgentsvcClient#runWorkflow}); nothing was stored.
+   */
+  public static final String NODE_NOT_DECLARED = "NODE_NOT_DECLARED";
+
+  /**
+   * {@code UNKNOWN}: a workflow's function node failed (threw) and its retry_config, if any, gave
+   * up; the message names the node and its error.
+   */
+  public static final String NODE_FAILED = "NODE_FAILED";
+
+  /** {@code DEADLINE_EXCEEDED}: a client's workflow node did not answer within the tool timeout. */
+  public static final String NODE_TIMEOUT = "NODE_TIMEOUT";
+
+  /**
+   * {@code INVALID_ARGUMENT}: the answer to a workflow's request for input does not match its
+   * response schema (ADK's validation error for the interrupt).
+   */
+  public static final String WORKFLOW_DATA_ERROR = "WORKFLOW_DATA_ERROR";
+
   /** {@code INVALID_ARGUMENT}: a JSON-like value is nested deeper than the service allows. */
   public static final String NESTING_TOO_DEEP = "NESTING_TOO_DEEP";
 
