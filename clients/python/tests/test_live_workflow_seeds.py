@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 import agentsvc
 from agentsvc import Event, NodeContext, RequestInput
-from tests.test_live import ADDR, FAKE_URL, FakeGemini, bounded, text, user_id
+from tests.test_live import ADDR, FAKE_URL, FakeGemini, bounded, calls as model_calls, final_texts, text, user_id
 
 if not (ADDR and FAKE_URL and os.environ.get("AGENTSVC_WORKFLOW_SEEDS")):
     pytest.skip("no live stack serving the seed workflows (AGENTSVC_WORKFLOW_SEEDS)", allow_module_level=True)
@@ -70,6 +70,83 @@ async def test_sentiment_pipeline() -> None:
         assert body["systemInstruction"]["parts"][0]["text"] == (
             "Classify the sentiment of the text you receive. Return only JSON matching the schema.")
         assert body["generationConfig"]["responseMimeType"] == "application/json"
+
+
+# §3 Example 2 — task mode with FinishTaskTool retry (the task agent
+# wrapped in a node of its own, as the seed's entity_node).
+
+@agentsvc.node
+def summarise(node_input: Any, ctx: NodeContext) -> None:
+    entities = node_input or {}
+    ctx.actions.state_delta["summary"] = (
+        f"Found {len(entities.get('people', []))} people, "
+        f"{len(entities.get('organisations', []))} orgs, "
+        f"{len(entities.get('locations', []))} locations."
+    )
+
+
+async def test_task_mode_retries_on_validation_error() -> None:
+    model = FakeGemini(FAKE_URL)
+    await model.reset()
+    await model.script(
+        model_calls(("finish_task", {"people": "Steve Jobs, Tim Cook", "organisations": ["Apple Inc."]})),
+        model_calls(("finish_task", {"people": ["Steve Jobs", "Tim Cook"], "organisations": ["Apple Inc."],
+                                     "locations": ["Cupertino"]})),
+    )
+    uid = user_id()
+    async with agentsvc.Client(ADDR, timeout=20) as client:
+        session = await client.create_session("ner_pipeline", uid)
+        events = await run(client, "ner_pipeline", uid, session.id,
+                           "Apple Inc. was founded by Steve Jobs in Cupertino. Tim Cook now leads the company.",
+                           [summarise])
+        responses = [agentsvc.response_of(r) for e in events for r in agentsvc.function_responses(e)]
+        assert responses[0]["error"].startswith("Invoking `finish_task()` failed due to validation errors:\n")
+        assert responses[0]["error"].endswith(
+            "You could retry calling this tool, but it is IMPORTANT for you to provide all the mandatory parameters "
+            "with correct types.")
+        assert responses[1] == {"result": "Task completed."}
+        assert output_of(events[-2]) == {"people": ["Steve Jobs", "Tim Cook"], "organisations": ["Apple Inc."],
+                                         "locations": ["Cupertino"]}
+        stored = await client.get_session("ner_pipeline", uid, session.id)
+        assert stored.state["summary"] == "Found 2 people, 1 orgs, 1 locations."
+        requests = await model.requests()
+        tools = requests[0]["body"]["tools"][0]["functionDeclarations"]
+        assert [t["name"] for t in tools] == ["finish_task"]
+        # The model saw the validation error and was asked again.
+        assert len(requests) == 2
+
+
+# §3 Example 3 — chat-mode coordinator with sequential task delegation.
+
+async def test_chat_mode_delegates_tasks() -> None:
+    model = FakeGemini(FAKE_URL)
+    await model.reset()
+    await model.script(
+        model_calls(("researcher", {"request": "Gather the history of quantum computing."})),
+        model_calls(("finish_task", {"result": "Feynman proposed quantum computers in 1982."})),
+        model_calls(("writer", {"request": "Write an article from: Feynman proposed quantum computers in 1982."})),
+        model_calls(("finish_task", {"result": "Quantum computing: a short history."})),
+        text("The researcher gathered the history and the writer produced the article."),
+    )
+    uid = user_id()
+    async with agentsvc.Client(ADDR, timeout=20) as client:
+        session = await client.create_session("research_write", uid)
+        events = await run(client, "research_write", uid, session.id,
+                           "Write a short article about the history of quantum computing.", [])
+        assert final_texts(events)[-1] == "The researcher gathered the history and the writer produced the article."
+        authors = [e.author for e in events]
+        assert authors[:4] == ["coordinator", "researcher", "researcher", "user"]
+        delegated = [e for e in events if e.author == "researcher"]
+        assert all(e.isolation_scope and e.branch.startswith("researcher@") for e in delegated)
+        assert delegated[0].node_info.path.startswith("research_write@1/coordinator@1/researcher@")
+        stored = await client.get_session("research_write", uid, session.id)
+        assert stored.state["article"] == {"result": "Quantum computing: a short history."}
+        requests = await model.requests()
+        coordinator_tools = [t["name"] for t in requests[0]["body"]["tools"][0]["functionDeclarations"]]
+        assert coordinator_tools == ["researcher", "writer"]
+        # The researcher's first turn is the delegation's arguments.
+        assert requests[1]["body"]["contents"][0]["parts"][0]["text"] == (
+            '{"request": "Gather the history of quantum computing."}')
 
 
 # §5 Example 1 — basic user-input gate; §6 Examples 1 and 2 — scanning for
