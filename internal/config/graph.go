@@ -207,6 +207,9 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 			n.Kind, n.ToolName = graph.ToolNode, name
 			if t, ok := builtinTool(name); ok {
 				n.Tool = t
+			} else {
+				// A tool of the client's, which it declares on Connect.
+				info.Tools = append(info.Tools, &api.ToolInfo{Name: name, Remote: true})
 			}
 		default:
 			child := c.nodeAgents[i]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -213,5 +214,98 @@ func TestWorkflowNodesMustBeDeclared(t *testing.T) {
 	}
 	if n := len(s.session(t, ctx, sid).Events); n != 0 {
 		t.Errorf("stored %d events", n)
+	}
+}
+
+// TestWorkflowToolNodeRunsClientTool: a tool node runs a tool the client
+// declared, with the node input as its arguments and its result as the
+// node's output.
+func TestWorkflowToolNodeRunsClientTool(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t, withApp(fstest.MapFS{appName + "/root_agent.yaml": {Data: []byte(`agent_class: Workflow
+name: lookup
+nodes:
+  - {name: parse, function: parse}
+  - {name: weather, tool: {name: get_weather}}
+edges:
+  - [START, parse, weather]
+`)}}))
+	ctx := testContext(t)
+	s := &stack{fx}
+	sid := s.newSession(t, ctx)
+	start := workflowStart(sid, &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "Paris"}}}, "parse")
+	start.GetStart().Tools = []*api.ToolDeclaration{weatherTool}
+	stream := fx.connect(t, ctx, start)
+	var events []*v1.Event
+	for {
+		m, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case m.GetEvent() != nil:
+			events = append(events, m.GetEvent())
+		case m.GetNodeCall() != nil:
+			res := &api.NodeResult{CallId: m.GetNodeCall().CallId, Output: mustValue(t, map[string]any{"city": "Paris"})}
+			if err := stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_NodeResult{NodeResult: res}}); err != nil {
+				t.Fatal(err)
+			}
+		case m.GetToolCall() != nil:
+			call := m.GetToolCall()
+			if got := call.GetFunctionCall().GetArgs().GetFields()["city"].GetStringValue(); got != "Paris" || call.GetFunctionCall().GetName() != "get_weather" {
+				t.Errorf("tool call = %v", call)
+			}
+			if err := stream.Send(resultMsg(call.CallId, mustValue(t, map[string]any{"weather": "sunny"}))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	last := events[len(events)-1]
+	if last.GetNodeInfo().GetPath() != "lookup@1/weather@1" || last.GetOutput().GetStructValue().GetFields()["weather"].GetStringValue() != "sunny" {
+		t.Errorf("tool node event = %v", last)
+	}
+}
+
+// TestWorkflowHostileNodeResults: node results out of bounds fail the
+// invocation with INVALID_ARGUMENT, and the session stays usable.
+func TestWorkflowHostileNodeResults(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t, withApp(approvalsApp))
+	ctx := testContext(t)
+	s := &stack{fx}
+	deep := structpb.NewStringValue("x")
+	for range 200 {
+		deep = structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{deep}})
+	}
+	many := make([]*api.RequestInput, 33)
+	for i := range many {
+		many[i] = &api.RequestInput{}
+	}
+	for _, tc := range []struct {
+		name string
+		res  *api.NodeResult
+	}{
+		{"float route", &api.NodeResult{Route: structpb.NewNumberValue(1.5)}},
+		{"object route", &api.NodeResult{Route: mustValue(t, map[string]any{"a": 1})}},
+		{"deep output", &api.NodeResult{Output: deep}},
+		{"too many questions", &api.NodeResult{RequestInputs: many}},
+		{"long interrupt id", &api.NodeResult{RequestInputs: []*api.RequestInput{{InterruptId: strings.Repeat("i", 200)}}}},
+		{"error without type", &api.NodeResult{Error: &api.NodeError{Message: "boom"}}},
+	} {
+		sid := s.newSession(t, ctx)
+		stream := fx.connect(t, ctx, workflowStart(sid, &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "x"}}}, allApprovalNodes...))
+		_, _, err := driveNodes(t, stream, map[string]nodeFunc{"prepare": func(*api.NodeCall) *api.NodeResult { return tc.res }})
+		if status.Code(err) != codes.InvalidArgument {
+			t.Errorf("%s: err = %v, want InvalidArgument", tc.name, err)
+		}
+		// The session takes the next run.
+		fails := 0
+		stream = fx.connect(t, ctx, workflowStart(sid, &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "again"}}}, allApprovalNodes...))
+		if _, _, err := driveNodes(t, stream, approvalFuncs(t, &fails)); err != nil {
+			t.Errorf("%s: next run: %v", tc.name, err)
+		}
 	}
 }
