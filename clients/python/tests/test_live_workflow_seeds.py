@@ -317,28 +317,31 @@ def call_api(node_input: Any, ctx: NodeContext) -> dict[str, Any]:
     return {"has_credential": credential is not None}
 
 
-@pytest.mark.parametrize("response,credential", [
-    ({"auth_scheme": {"type": "apiKey", "name": "x-api-key", "in": "header"},
+@pytest.mark.parametrize("app,response,credential", [
+    ("auth_wf", {"auth_scheme": {"type": "apiKey", "name": "x-api-key", "in": "header"},
       "exchanged_auth_credential": {"auth_type": "apiKey", "api_key": "sk-test-123"}},
      {"auth_type": "apiKey", "api_key": "sk-test-123"}),
-    ({"result": "sk-test-456"}, {"auth_type": "apiKey", "api_key": "sk-test-456"}),
+    ("auth_wf", {"result": "sk-test-456"}, {"auth_type": "apiKey", "api_key": "sk-test-456"}),
+    ("oauth_wf", {"auth_type": "oauth2", "oauth2": {"access_token": "tok-abc"}},
+     {"auth_type": "oauth2", "oauth2": {"access_token": "tok-abc"}}),
 ])
-async def test_node_auth(response: dict[str, Any], credential: dict[str, Any]) -> None:
+async def test_node_auth(app: str, response: dict[str, Any], credential: dict[str, Any]) -> None:
     credentials.clear()
     uid = user_id()
     async with agentsvc.Client(ADDR, timeout=20) as client:
-        session = await client.create_session("auth_wf", uid)
-        events = await run(client, "auth_wf", uid, session.id, "call it", [call_api])
+        session = await client.create_session(app, uid)
+        events = await run(client, app, uid, session.id, "call it", [call_api])
         assert credentials == [] and agentsvc.has_auth_request_function_call(events[0])
         call = agentsvc.function_calls(events[0])[0]
-        assert call.id == "wf_auth:auth_wf@1/call_api@1"
-        assert agentsvc.args_of(call)["message"] == "Please provide your API key for x-api-key."
+        assert call.id == f"wf_auth:{app}@1/call_api@1"
+        assert agentsvc.args_of(call)["message"] == (
+            "Please provide your API key for x-api-key." if app == "auth_wf" else "Please complete the authentication flow.")
         answer = agentsvc.Content(role="user", parts=[agentsvc.Part(function_response=agentsvc.FunctionResponse(
             id=call.id, name="adk_request_credential", response=json_format.ParseDict(response, Struct())))])
-        events = await run(client, "auth_wf", uid, session.id, answer, [call_api])
+        events = await run(client, app, uid, session.id, answer, [call_api])
         assert credentials == [credential]
         assert output_of(events[-1]) == {"has_credential": True}
-        stored = await client.get_session("auth_wf", uid, session.id)
+        stored = await client.get_session(app, uid, session.id)
         assert "temp:weather_api_key" not in stored.state
 
 
