@@ -97,12 +97,14 @@ func (w *walker) event(e *v1.Event, json int) bool {
 		w.structField(e.GetCustomMetadata(), json, "custom_metadata") ||
 		w.structField(e.GetGroundingMetadata(), json, "grounding_metadata") ||
 		w.structField(e.GetCitationMetadata(), json, "citation_metadata") ||
+		e.GetOutput() != nil && w.step(w.value(e.GetOutput(), json), "output") ||
 		e.GetActions() != nil && w.step(w.actions(e.GetActions(), json), "actions")
 }
 
 func (w *walker) actions(a *v1.EventActions, json int) bool {
 	if w.structField(a.GetStateDelta(), json, "state_delta") ||
-		w.structField(a.GetAgentState(), json, "agent_state") {
+		w.structField(a.GetAgentState(), json, "agent_state") ||
+		a.GetRoute() != nil && w.step(w.value(a.GetRoute(), json), "route") {
 		return true
 	}
 	for k, s := range a.GetRequestedAuthConfigs() {
