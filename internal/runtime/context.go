@@ -62,6 +62,8 @@ type invocation struct {
 	client   ClientTools
 	// callbacks reaches the client's callbacks; nil without a client.
 	callbacks ClientCallbacks
+	// continues is the invocation an ADK 2.x resume goes on with, if any.
+	continues string
 	// checkpoints is set for a resumable app's invocations.
 	checkpoints *checkpoints
 	// history holds the session's kept contents caches; nil when the

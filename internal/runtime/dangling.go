@@ -179,6 +179,11 @@ func (r *Runner) closeCalls(ctx context.Context, ictx *InvocationContext, invoca
 	ictx.inv.mu.RLock()
 	calls := ictx.inv.openCalls(invocationID)
 	ictx.inv.mu.RUnlock()
+	if c := ictx.inv.continues; c != "" && invocationID == "" {
+		// The invocation this run goes on with keeps its open calls: its
+		// workflow answers them (ADK 2.x's resume).
+		calls = slices.DeleteFunc(calls, func(d danglingCall) bool { return d.event.GetInvocationId() == c })
+	}
 	events := closingEvents(calls, text)
 	for i, ev := range events {
 		if err := r.appendWith(ctx, ictx, ev); err != nil {

@@ -27,14 +27,31 @@ func (ictx *InvocationContext) WithNodePath(path string) *InvocationContext {
 	return &c
 }
 
-// isolate returns the events an isolated context sees.
+// isolate returns the events an isolated context sees: those of its
+// scope, and the user's answers to the calls made in it (the user answers
+// a delegated task's question in a message of no scope).
 func (ictx *InvocationContext) isolate(events []*v1.Event) []*v1.Event {
 	if !ictx.isolated {
 		return events
 	}
 	out := make([]*v1.Event, 0, len(events))
+	var callScope map[string]string // call id → scope, once a task asked
 	for _, ev := range events {
-		if ev.GetIsolationScope() == ictx.scope {
+		scope := ev.GetIsolationScope()
+		if scope == "" && callScope != nil && ev.GetAuthor() == "user" {
+			if frs := FunctionResponses(ev); len(frs) > 0 {
+				scope = callScope[frs[0].GetId()]
+			}
+		}
+		if s := ev.GetIsolationScope(); s != "" && len(ev.GetLongRunningToolIds()) > 0 {
+			if callScope == nil {
+				callScope = map[string]string{}
+			}
+			for _, id := range ev.GetLongRunningToolIds() {
+				callScope[id] = s
+			}
+		}
+		if scope == ictx.scope {
 			out = append(out, ev)
 		}
 	}

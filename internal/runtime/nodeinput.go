@@ -35,6 +35,15 @@ func (ictx *InvocationContext) WithNodeInput(ev *v1.Event) *InvocationContext {
 	return &c
 }
 
+// WithNodeInputAt is [InvocationContext.WithNodeInput] with ev seen after
+// the first at stored events: the input of a run that goes on, placed
+// before what the run wrote.
+func (ictx *InvocationContext) WithNodeInputAt(ev *v1.Event, at int) *InvocationContext {
+	c := *ictx
+	c.nodeInput, c.nodeInputAt = ev, at
+	return &c
+}
+
 // withNodeInput returns events with the context's node input in place.
 func (ictx *InvocationContext) withNodeInput(events []*v1.Event) []*v1.Event {
 	if ictx.nodeInput == nil || ictx.nodeInputAt > len(events) {

@@ -246,7 +246,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 			return nil, err
 		}
 		if id != "" {
-			ictx.InvocationID = id
+			ictx.InvocationID, ictx.inv.continues = id, id
 		}
 	}
 	root := ""

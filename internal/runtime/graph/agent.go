@@ -17,9 +17,12 @@ import (
 // agent runs as it would as a sub-agent, and has no output.
 func (r *run) runAgent(n *Node, t trigger) outcome {
 	ictx := t.ictx
+	if t.path != "" {
+		ictx = ictx.WithNodePath(t.path) // a paused run going on
+	}
 	la, isLLM := n.Agent.(*llmagent.Agent)
 	if isLLM && la.IsChat() {
-		return r.runChat(n, la)
+		return r.runChat(n, la, t)
 	}
 	if isLLM && t.resume == nil {
 		if c := inputContent(t.in); c != nil {

@@ -41,4 +41,3 @@ func BenchmarkWorkflowInvocationInProcessNodes(b *testing.B) {
 		c.calls = c.calls[:0]
 	}
 }
-

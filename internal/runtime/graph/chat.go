@@ -9,9 +9,9 @@ import (
 // calls run its task-mode sub-agents in scopes of their own, which its
 // history leaves out. It has no output; a long-running call, its own or a
 // task's, pauses the workflow.
-func (r *run) runChat(n *Node, la *llmagent.Agent) outcome {
-	ar := &agentRun{outputFor: func(p string) []string { return r.outputFor(n, p) }}
-	if _, _, err := r.runLLM(r.ictx.WithIsolation(r.ictx.IsolationScope()), la, ar); err != nil {
+func (r *run) runChat(n *Node, la *llmagent.Agent, t trigger) outcome {
+	ar := &agentRun{path: t.path, outputFor: func(p string) []string { return r.outputFor(n, p) }}
+	if _, _, err := r.runLLM(t.ictx.WithIsolation(t.ictx.IsolationScope()), la, ar); err != nil {
 		return outcome{err: err}
 	}
 	return outcome{path: ar.path, interrupts: ar.interrupts}

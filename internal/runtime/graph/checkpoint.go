@@ -235,11 +235,8 @@ func (r *run) resume() (bool, error) {
 		}
 		in := input{value: w.Input, content: w.Content}
 		if n.RerunOnResume || n.Kind == AgentNode || n.Kind == TaskNode {
-			t := trigger{node: n.Name, in: in, resume: answerStruct(w), branch: w.Branch}
-			if n.Kind != AgentNode {
-				t.path = w.Path // ADK runs it again as the same run
-			}
-			r.queue = append(r.queue, t)
+			// ADK runs it again as the same run, at the same path.
+			r.queue = append(r.queue, trigger{node: n.Name, in: in, resume: answerStruct(w), branch: w.Branch, path: w.Path})
 			continue
 		}
 		r.fire(n.Name, resumedOutput(w), nil, w.Branch, nil)

@@ -37,7 +37,7 @@ func (r *run) runTaskNode(n *Node, path string, t trigger) outcome {
 		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NOT_A_TASK_AGENT",
 			Message: "workflow " + r.w.cfg.Name + ": node " + n.Name + " runs an agent that is not a task-mode LlmAgent"}}
 	}
-	ictx := r.ictx
+	ictx := t.ictx
 	if c := inputContent(t.in); c != nil && t.in.content != r.ictx.UserContent {
 		ictx = ictx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: ictx.InvocationID,
 			Author: "user", Branch: ictx.Branch, Timestamp: runtime.Now(), Content: c})
@@ -57,6 +57,23 @@ func (r *run) runTaskNode(n *Node, path string, t trigger) outcome {
 // call, whose arguments are its output (and, with an output key, state).
 // It reports the output and whether the task finished.
 func (r *run) runLLM(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *agentRun) (*structpb.Value, bool, error) {
+	if ar.path != "" && la.IsChat() {
+		// A chat agent resumed: the delegations it made and that never
+		// finished go on first (ADK's replay of unresolved task calls).
+		for _, fc := range unresolvedDelegations(ictx.Events(), la) {
+			out, paused, err := r.delegate(ictx, la, ar.path, fc, true)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(paused) > 0 {
+				ar.interrupts = append(ar.interrupts, paused...)
+				return nil, false, nil
+			}
+			if !r.emit(delegationResult(ictx, ar.path, fc, out)) {
+				return nil, false, context.Canceled
+			}
+		}
+	}
 	for {
 		runCtx := ictx
 		if ar.path != "" {
@@ -112,7 +129,7 @@ func (r *run) runLLM(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *ag
 			return nil, false, nil // done, or paused for the user
 		}
 		for _, fc := range delegations {
-			out, paused, err := r.delegate(ictx, la, ar.path, fc)
+			out, paused, err := r.delegate(ictx, la, ar.path, fc, false)
 			if err != nil {
 				return nil, false, err
 			}
@@ -151,7 +168,7 @@ func (r *run) markOutput(ev *v1.Event, la *llmagent.Agent, out *structpb.Value, 
 // id>" on branch "<agent>@<call id>", isolated in the call id's scope, its
 // first user turn Python's json.dumps of the call's arguments.
 // It returns the task's output, or the calls it paused at.
-func (r *run) delegate(ictx *runtime.InvocationContext, la *llmagent.Agent, path string, fc *v1.FunctionCall) (*structpb.Value, []string, error) {
+func (r *run) delegate(ictx *runtime.InvocationContext, la *llmagent.Agent, path string, fc *v1.FunctionCall, resumed bool) (*structpb.Value, []string, error) {
 	sub, _ := la.IsDelegation(fc)
 	run := sub.Name() + "@" + fc.GetId()
 	branch := run
@@ -163,9 +180,15 @@ func (r *run) delegate(ictx *runtime.InvocationContext, la *llmagent.Agent, path
 		args = &structpb.Struct{}
 	}
 	sctx := r.ictx.WithBranch(branch).WithIsolation(fc.GetId())
-	sctx = sctx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: sctx.InvocationID, Author: "user",
+	first := &v1.Event{Id: runtime.NewEventID(), InvocationId: sctx.InvocationID, Author: "user",
 		Branch: branch, Timestamp: runtime.Now(), IsolationScope: fc.GetId(),
-		Content: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: pyfmt.JSONDumps(structpb.NewStructValue(args))}}}})
+		Content: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: pyfmt.JSONDumps(structpb.NewStructValue(args))}}}}
+	if resumed {
+		// Its scope holds only its own events: its first turn leads them.
+		sctx = sctx.WithNodeInputAt(first, 0)
+	} else {
+		sctx = sctx.WithNodeInput(first)
+	}
 	sar := &agentRun{path: path + "/" + run, outputFor: func(p string) []string { return []string{p} }}
 	out, _, err := r.runLLM(sctx, sub, sar)
 	return out, sar.interrupts, err
@@ -188,4 +211,27 @@ func delegationResult(ictx *runtime.InvocationContext, path string, fc *v1.Funct
 	ev.Content = &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
 		Id: fc.GetId(), Name: fc.GetName(), Response: resp}}}}
 	return ev
+}
+
+// unresolvedDelegations are la's delegation calls in events that no
+// response answers, in order.
+func unresolvedDelegations(events []*v1.Event, la *llmagent.Agent) []*v1.FunctionCall {
+	answered := map[string]bool{}
+	for _, ev := range events {
+		for _, fr := range runtime.FunctionResponses(ev) {
+			answered[fr.GetId()] = true
+		}
+	}
+	var out []*v1.FunctionCall
+	for _, ev := range events {
+		if ev.GetAuthor() != la.Name() {
+			continue
+		}
+		for _, fc := range runtime.FunctionCalls(ev) {
+			if _, ok := la.IsDelegation(fc); ok && !answered[fc.GetId()] {
+				out = append(out, fc)
+			}
+		}
+	}
+	return out
 }
