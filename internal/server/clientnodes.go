@@ -120,7 +120,7 @@ func (c *clientTools) RunNode(ctx context.Context, call *graph.Call) (*graph.Res
 	}
 	res := answer.GetNodeResult()
 	if e := res.GetError(); e != nil {
-		return nil, &graph.NodeError{Type: e.GetType(), Message: e.GetMessage()}
+		return nil, &graph.NodeError{Type: e.GetType(), Message: e.GetMessage(), StateDelta: res.GetStateDelta()}
 	}
 	out := &graph.Result{Output: res.GetOutput(), StateDelta: res.GetStateDelta(), Route: res.GetRoute()}
 	for _, ri := range res.GetRequestInputs() {

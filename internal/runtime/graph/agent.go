@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -14,15 +15,13 @@ import (
 // runAgent runs an agent node. An LlmAgent runs as ADK's single-turn node:
 // its input is a user turn only its own request sees, and its final answer
 // is its output (parsed by its output schema when it has one). Any other
-// agent runs as it would as a sub-agent, and has no output.
-func (r *run) runAgent(n *Node, t trigger) outcome {
-	ictx := t.ictx
-	if t.path != "" {
-		ictx = ictx.WithNodePath(t.path) // a paused run going on
-	}
+// agent runs as it would as a sub-agent; a nested workflow's output is its
+// terminal node's.
+func (r *run) runAgent(n *Node, path string, t trigger) outcome {
+	ictx := t.ictx.WithNodePath(path)
 	la, isLLM := n.Agent.(*llmagent.Agent)
 	if isLLM && la.IsChat() {
-		return r.runChat(n, la, t)
+		return r.runChat(n, la, path, t)
 	}
 	if isLLM && t.resume == nil {
 		if c := inputContent(t.in); c != nil {
@@ -30,13 +29,13 @@ func (r *run) runAgent(n *Node, t trigger) outcome {
 				Author: "user", Branch: ictx.Branch, Timestamp: runtime.Now(), Content: c})
 		}
 	}
-	var o outcome
+	o := outcome{path: path}
 	for ev, err := range runtime.RunAgent(ictx, n.Agent) {
 		if err != nil {
 			return outcome{err: err}
 		}
-		if path := ev.GetNodeInfo().GetPath(); o.path == "" && ev.GetAuthor() == n.Agent.Name() && path != "" {
-			o.path = path
+		if !isLLM && ev.Output != nil && slices.Contains(ev.GetNodeInfo().GetOutputFor(), path) {
+			o.output = ev.Output // a nested workflow's terminal output is its own
 		}
 		if isLLM && ev.GetAuthor() == la.Name() {
 			if out, ok := llmOutput(la, ev); ok {

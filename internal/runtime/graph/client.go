@@ -45,6 +45,9 @@ type RequestInput struct {
 type NodeError struct {
 	Type    string
 	Message string
+	// StateDelta holds the state changes the node made before it raised;
+	// they go with its error event, as ADK's pending changes do.
+	StateDelta *structpb.Struct
 }
 
 func (e *NodeError) Error() string {

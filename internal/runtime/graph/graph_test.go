@@ -539,3 +539,46 @@ func TestBehaviorMultipleTerminalOutputs(t *testing.T) {
 		t.Errorf("error event = %v", last)
 	}
 }
+
+// TestBehaviorNestedWorkflow: a workflow placed as a node runs its own
+// nodes under its path (their events authored by it, the user's message
+// its first node's input), and its terminal node's output is its output.
+func TestBehaviorNestedWorkflow(t *testing.T) {
+	t.Parallel()
+	inner, err := graph.New(graph.Config{Name: "inner_wf", Nodes: []*graph.Node{fn("inner_a")}, Edges: chain(graph.Start, "inner_a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := harness(t, graph.Config{Name: "outer_wf", Nodes: []*graph.Node{{Name: "inner_wf", Kind: graph.AgentNode, Agent: inner}, fn("outer_after")},
+		Edges: chain(graph.Start, "inner_wf", "outer_after")})
+	var afterInput *structpb.Value
+	c := &client{fns: map[string]nodeFn{
+		"inner_a": output(val(t, map[string]any{"inner": true})),
+		"outer_after": func(call *graph.Call) (*graph.Result, error) {
+			afterInput = call.Input
+			return &graph.Result{Output: structpb.NewStringValue("outer-done")}, nil
+		},
+	}}
+	events, err := run(t, h, h.NewSession(t, nil), et.UserText("go"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type shape struct {
+		Author, Path string
+		OutputFor    []string
+	}
+	var got []shape
+	for _, ev := range events {
+		got = append(got, shape{ev.Author, ev.GetNodeInfo().GetPath(), ev.GetNodeInfo().GetOutputFor()})
+	}
+	want := []shape{
+		{"inner_wf", "outer_wf@1/inner_wf@1/inner_a@1", []string{"outer_wf@1/inner_wf@1/inner_a@1", "outer_wf@1/inner_wf@1"}},
+		{"outer_wf", "outer_wf@1/outer_after@1", []string{"outer_wf@1/outer_after@1", "outer_wf@1"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if !cmp.Equal(afterInput.AsInterface(), map[string]any{"inner": true}) {
+		t.Errorf("outer_after's input = %v", afterInput)
+	}
+}

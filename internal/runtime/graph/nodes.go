@@ -22,7 +22,7 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 	case Function:
 		return r.runFunction(n, path, t)
 	case AgentNode:
-		return r.runAgent(n, t)
+		return r.runAgent(n, path, t)
 	case Join:
 		ev := event(t.ictx, path)
 		ev.Output, ev.NodeInfo.OutputFor = t.in.value, r.outputFor(n, path)
@@ -69,6 +69,9 @@ func (r *run) failedAttempt(ictx *runtime.InvocationContext, path string, err er
 	}
 	ev := event(ictx, path)
 	ev.ErrorCode, ev.ErrorMessage = ne.Type, ne.Message
+	if len(ne.StateDelta.GetFields()) > 0 {
+		ev.Actions.StateDelta = ne.StateDelta
+	}
 	r.emit(ev)
 }
 

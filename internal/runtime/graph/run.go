@@ -173,11 +173,8 @@ func (r *run) start() {
 		num, path := r.st.Runs[n.Name], t.path
 		if path == "" {
 			r.st.ran(n.Name)
-			num = r.st.Runs[n.Name]
-			if n.Kind != AgentNode {
-				num = r.ictx.NodeRun(n.Name)
-				path = r.ictx.NodePath() + "/" + n.Name + "@" + strconv.Itoa(num)
-			}
+			num = r.ictx.NodeRun(n.Name)
+			path = r.ictx.NodePath() + "/" + n.Name + "@" + strconv.Itoa(num)
 		}
 		if t.fanOut {
 			t.branch = subBranch(t.branch, n.Name+"@"+strconv.Itoa(num))
