@@ -60,18 +60,8 @@ func (r *run) runLLM(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *ag
 	if ar.path != "" && la.IsChat() {
 		// A chat agent resumed: the delegations it made and that never
 		// finished go on first (ADK's replay of unresolved task calls).
-		for _, fc := range unresolvedDelegations(ictx.Events(), la) {
-			out, paused, err := r.delegate(ictx, la, ar.path, fc, true)
-			if err != nil {
-				return nil, false, err
-			}
-			if len(paused) > 0 {
-				ar.interrupts = append(ar.interrupts, paused...)
-				return nil, false, nil
-			}
-			if !r.emit(delegationResult(ictx, ar.path, fc, out)) {
-				return nil, false, context.Canceled
-			}
+		if done, err := r.delegateAll(ictx, la, ar, unresolvedDelegations(ictx.Events(), la), true); done || err != nil {
+			return nil, false, err
 		}
 	}
 	for {
@@ -128,20 +118,30 @@ func (r *run) runLLM(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *ag
 		if len(delegations) == 0 || len(ar.interrupts) > 0 {
 			return nil, false, nil // done, or paused for the user
 		}
-		for _, fc := range delegations {
-			out, paused, err := r.delegate(ictx, la, ar.path, fc, false)
-			if err != nil {
-				return nil, false, err
-			}
-			if len(paused) > 0 {
-				ar.interrupts = append(ar.interrupts, paused...)
-				return nil, false, nil
-			}
-			if !r.emit(delegationResult(ictx, ar.path, fc, out)) {
-				return nil, false, context.Canceled
-			}
+		if done, err := r.delegateAll(ictx, la, ar, delegations, false); done || err != nil {
+			return nil, false, err
 		}
 	}
+}
+
+// delegateAll runs the tasks of delegation calls in order, each answered
+// by its synthesized response; it reports done when a task paused (its
+// questions join the run's) or the run stopped.
+func (r *run) delegateAll(ictx *runtime.InvocationContext, la *llmagent.Agent, ar *agentRun, calls []*v1.FunctionCall, resumed bool) (bool, error) {
+	for _, fc := range calls {
+		out, paused, err := r.delegate(ictx, la, ar.path, fc, resumed)
+		if err != nil {
+			return true, err
+		}
+		if len(paused) > 0 {
+			ar.interrupts = append(ar.interrupts, paused...)
+			return true, nil
+		}
+		if !r.emit(delegationResult(ictx, ar.path, fc, out)) {
+			return true, context.Canceled
+		}
+	}
+	return false, nil
 }
 
 // markOutput makes ev, the answer to a successful finish_task call, the
