@@ -283,6 +283,14 @@ func parseEdge(e EdgeRef) ([]graph.Edge, error) {
 	var out []graph.Edge
 	var tails []string
 	for i, el := range e.chain {
+		if el.Kind == yaml.MappingNode {
+			if len(el.Content) == 0 {
+				return nil, fmt.Errorf("[%d]: Routing map must not be empty. Provide at least one route -> node mapping.", i)
+			}
+			if i > 0 && e.chain[i-1].Kind == yaml.MappingNode {
+				return nil, fmt.Errorf("[%d]: Consecutive routing maps are not allowed in a chain. Split them into separate edge items.", i)
+			}
+		}
 		var heads []routed
 		switch el.Kind {
 		case yaml.ScalarNode:

@@ -25,7 +25,7 @@ nodes:
   - {name: entity_node, task: entity.yaml}
   - {name: coordinator, config_path: coordinator.yaml}
 edges:
-  - [START, entity_node, coordinator]
+  - [START, [entity_node, coordinator]]
 `)},
 	"w/entity.yaml": {Data: []byte(`name: entity_extractor
 model: scripted

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -18,6 +20,8 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/retry"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // Start is the name of the graph's entry, ADK's START node.
@@ -104,12 +108,28 @@ type graph struct {
 	preds map[string][]string
 }
 
-// validate checks the graph as ADK's graph validation does and indexes it.
+// failed is ADK's GraphValidationError text.
+func failed(format string, args ...any) error {
+	return fmt.Errorf("Graph validation failed. "+format, args...)
+}
+
+// pyList writes names as Python prints a list of strings.
+func pyList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = pyfmt.Quote(n)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// validate checks the graph as ADK's graph validation does, with its
+// texts, and indexes it.
 func validate(cfg *Config) (*graph, error) {
 	if cfg.Name == "" {
 		return nil, errors.New("Workflow: name is required")
 	}
 	g := &graph{nodes: map[string]*Node{}, out: map[string][]Edge{}, preds: map[string][]string{}}
+	var dups []string
 	for _, n := range cfg.Nodes {
 		if n.Name == "" {
 			return nil, errors.New("a node needs a name")
@@ -117,14 +137,18 @@ func validate(cfg *Config) (*graph, error) {
 		if n.Name == Start {
 			return nil, fmt.Errorf("node name %q is reserved for the graph's entry", Start)
 		}
-		if _, dup := g.nodes[n.Name]; dup {
-			return nil, fmt.Errorf("node name %q is used twice", n.Name)
+		if _, dup := g.nodes[n.Name]; dup && !slices.Contains(dups, n.Name) {
+			dups = append(dups, n.Name)
 		}
 		g.nodes[n.Name] = n
+	}
+	if len(dups) > 0 {
+		return nil, failed("Duplicate node names found: %s. Each node of a workflow needs a name of its own.", pyList(dups))
 	}
 	if len(cfg.Edges) == 0 {
 		return nil, errors.New("a workflow needs at least one edge from START")
 	}
+	seen := map[[2]string]bool{}
 	for _, e := range cfg.Edges {
 		for _, end := range []string{e.From, e.To} {
 			if _, ok := g.nodes[end]; !ok && end != Start {
@@ -132,11 +156,22 @@ func validate(cfg *Config) (*graph, error) {
 			}
 		}
 		if e.To == Start {
-			return nil, fmt.Errorf("edge %s -> %s: START cannot be the target of an edge", e.From, e.To)
+			return nil, failed("START node must not have incoming edges.")
 		}
+		if e.From == Start && len(e.Routes) > 0 {
+			return nil, failed("Edges from START must not have routes (edge to %s has route %s).", e.To, routeText(e.Routes))
+		}
+		if seen[[2]string{e.From, e.To}] {
+			return nil, failed("Duplicate edge found: from=%s, to=%s", e.From, e.To)
+		}
+		seen[[2]string{e.From, e.To}] = true
 		for _, r := range e.Routes {
 			if err := checkRoute(r); err != nil {
 				return nil, fmt.Errorf("edge %s -> %s: %w", e.From, e.To, err)
+			}
+			if len(e.Routes) > 1 && r.GetStringValue() == DefaultRoute {
+				return nil, failed("DEFAULT_ROUTE cannot be combined with other routes in a list (edge from=%s, to=%s). "+
+					"Use a separate edge for DEFAULT_ROUTE.", e.From, e.To)
 			}
 		}
 		g.out[e.From] = append(g.out[e.From], e)
@@ -159,12 +194,103 @@ func validate(cfg *Config) (*graph, error) {
 			}
 		}
 	}
+	var unreachable []string
 	for _, n := range cfg.Nodes {
 		if !reached[n.Name] {
-			return nil, fmt.Errorf("node %q is unreachable from START", n.Name)
+			unreachable = append(unreachable, n.Name)
+		}
+	}
+	if len(unreachable) > 0 {
+		return nil, failed("The following nodes are unreachable from START: %s", pyList(unreachable))
+	}
+	if cycle := g.unconditionalCycle(cfg.Nodes); cycle != nil {
+		return nil, failed("Unconditional cycle detected: %s. Cycles must include at least one conditional (routed) edge to avoid infinite loops.",
+			strings.Join(cycle, " -> "))
+	}
+	for _, n := range cfg.Nodes {
+		la, ok := n.Agent.(*llmagent.Agent)
+		if n.Kind != AgentNode || !ok || !la.IsChat() {
+			continue
+		}
+		for _, p := range g.preds[n.Name] {
+			if p != Start {
+				return nil, fmt.Errorf("The agent '%s' has been added to the workflow with mode='chat' following node '%s'. "+
+					"This is not supported because chat-mode agents rely on conversational history (session events) and "+
+					"cannot consume direct node inputs from preceding nodes. Please change the agent's mode to 'single_turn'", la.Name(), p)
+			}
 		}
 	}
 	return g, nil
+}
+
+// routeText writes routes as ADK prints an edge's route.
+func routeText(routes []*structpb.Value) string {
+	one := func(r *structpb.Value) string {
+		switch k := r.GetKind().(type) {
+		case *structpb.Value_BoolValue:
+			if k.BoolValue {
+				return "True"
+			}
+			return "False"
+		case *structpb.Value_NumberValue:
+			return strconv.FormatInt(int64(k.NumberValue), 10)
+		}
+		return r.GetStringValue()
+	}
+	if len(routes) == 1 {
+		return one(routes[0])
+	}
+	parts := make([]string, len(routes))
+	for i, r := range routes {
+		if _, ok := r.GetKind().(*structpb.Value_StringValue); ok {
+			parts[i] = pyfmt.Quote(r.GetStringValue())
+		} else {
+			parts[i] = one(r)
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// unconditionalCycle returns a cycle of unrouted edges, its first node
+// repeated at its end, or nil.
+func (g *graph) unconditionalCycle(nodes []*Node) []string {
+	const (
+		unseen = iota
+		open
+		closed
+	)
+	mark := map[string]int{}
+	var stack []string
+	var walk func(n string) []string
+	walk = func(n string) []string {
+		mark[n] = open
+		stack = append(stack, n)
+		for _, e := range g.out[n] {
+			if e.Routes != nil {
+				continue
+			}
+			switch mark[e.To] {
+			case open:
+				i := slices.Index(stack, e.To)
+				return append(slices.Clone(stack[i:]), e.To)
+			case unseen:
+				if c := walk(e.To); c != nil {
+					return c
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		mark[n] = closed
+		return nil
+	}
+	for _, n := range nodes {
+		if mark[n.Name] == unseen {
+			if c := walk(n.Name); c != nil {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // checkRoute accepts ADK's RouteValue: a bool, an integer or a string.

@@ -14,6 +14,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/graph"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 )
 
 // TestBehaviorFunctionNodeEvents: as ADK 2.13 records it, a node's output
@@ -384,8 +385,11 @@ func TestBehaviorInterruptIDReuse(t *testing.T) {
 	}
 }
 
-// TestGraphValidation: unknown and unreachable nodes, duplicate names and
-// edges into START are refused when the workflow is built.
+// TestGraphValidation: the workflow is checked when it is built, with ADK
+// 2.13's texts (unreachable nodes, duplicate names and edges, edges into
+// START or routed from it, DEFAULT_ROUTE in a list, unconditional cycles)
+// and ours for what YAML adds (unknown names, routes that are not
+// integers).
 func TestGraphValidation(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -393,10 +397,20 @@ func TestGraphValidation(t *testing.T) {
 		want string
 	}{
 		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a")}, Edges: chain(graph.Start, "b")}, `unknown node "b"`},
-		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a"), fn("b")}, Edges: chain(graph.Start, "a")}, `node "b" is unreachable from START`},
-		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a"), fn("a")}, Edges: chain(graph.Start, "a")}, `node name "a" is used twice`},
-		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a")}, Edges: []graph.Edge{{From: graph.Start, To: "a"}, {From: "a", To: graph.Start}}}, "START cannot be the target"},
-		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a")}, Edges: []graph.Edge{{From: graph.Start, To: "a", Routes: []*structpb.Value{structpb.NewNumberValue(1.5)}}}}, "must be an integer"},
+		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a"), fn("b")}, Edges: chain(graph.Start, "a")}, "Graph validation failed. The following nodes are unreachable from START: ['b']"},
+		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a"), fn("a")}, Edges: chain(graph.Start, "a")}, "Graph validation failed. Duplicate node names found: ['a']."},
+		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a")}, Edges: []graph.Edge{{From: graph.Start, To: "a"}, {From: "a", To: graph.Start}}}, "Graph validation failed. START node must not have incoming edges."},
+		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a")}, Edges: []graph.Edge{{From: graph.Start, To: "a", Routes: []*structpb.Value{structpb.NewStringValue("x")}}}},
+			"Graph validation failed. Edges from START must not have routes (edge to a has route x)."},
+		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a"), fn("b")}, Edges: append(chain(graph.Start, "a", "b"), graph.Edge{From: "a", To: "b"})},
+			"Graph validation failed. Duplicate edge found: from=a, to=b"},
+		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a"), fn("b")}, Edges: append(chain(graph.Start, "a"),
+			graph.Edge{From: "a", To: "b", Routes: []*structpb.Value{structpb.NewStringValue("x"), structpb.NewStringValue(graph.DefaultRoute)}})},
+			"Graph validation failed. DEFAULT_ROUTE cannot be combined with other routes in a list (edge from=a, to=b). Use a separate edge for DEFAULT_ROUTE."},
+		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a"), fn("b")}, Edges: append(chain(graph.Start, "a", "b"), graph.Edge{From: "b", To: "a"})},
+			"Graph validation failed. Unconditional cycle detected: a -> b -> a. Cycles must include at least one conditional (routed) edge to avoid infinite loops."},
+		{graph.Config{Name: "wf", Nodes: []*graph.Node{fn("a"), fn("b")}, Edges: append(chain(graph.Start, "a"),
+			graph.Edge{From: "a", To: "b", Routes: []*structpb.Value{structpb.NewNumberValue(1.5)}})}, "must be an integer"},
 	} {
 		_, err := graph.New(tc.cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -580,5 +594,20 @@ func TestBehaviorNestedWorkflow(t *testing.T) {
 	}
 	if !cmp.Equal(afterInput.AsInterface(), map[string]any{"inner": true}) {
 		t.Errorf("outer_after's input = %v", afterInput)
+	}
+}
+
+// TestChatNodeAfterNodeRefused: a chat-mode agent must follow START, as
+// ADK 2.13 refuses it after another node.
+func TestChatNodeAfterNodeRefused(t *testing.T) {
+	t.Parallel()
+	chatter := mustAgent(t, llmagent.Config{Name: "chatter", Model: "scripted", Mode: llmagent.ModeChat})
+	_, err := graph.New(graph.Config{Name: "w", Nodes: []*graph.Node{fn("a"), {Name: "chatter", Kind: graph.AgentNode, Agent: chatter}},
+		Edges: chain(graph.Start, "a", "chatter")})
+	const want = "The agent 'chatter' has been added to the workflow with mode='chat' following node 'a'. This is not supported " +
+		"because chat-mode agents rely on conversational history (session events) and cannot consume direct node inputs from " +
+		"preceding nodes. Please change the agent's mode to 'single_turn'"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v", err)
 	}
 }
