@@ -3,8 +3,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path"
 	"strconv"
+	"time"
 
 	"google.golang.org/protobuf/types/known/structpb"
 	"gopkg.in/yaml.v3"
@@ -21,6 +23,7 @@ const workflowClass = "Workflow"
 const (
 	maxWorkflowNodes = 256
 	maxWorkflowEdges = 1024
+	maxNodeTimeout   = 24 * time.Hour
 )
 
 // NodeRef is a node of a Workflow: exactly one of function (a function of
@@ -37,6 +40,8 @@ type NodeRef struct {
 	Task          string         `yaml:"task"`
 	RetryConfig   *RetrySettings `yaml:"retry_config"`
 	RerunOnResume bool           `yaml:"rerun_on_resume"`
+	// Timeout bounds each attempt of a function or tool node, in seconds.
+	Timeout float64 `yaml:"timeout"`
 	// AuthConfig is the credential a function node needs (ADK's
 	// AuthConfig: auth_scheme, raw_auth_credential, credential_key).
 	AuthConfig map[string]any `yaml:"auth_config"`
@@ -121,6 +126,14 @@ func (c *AgentConfig) validateWorkflow() error {
 				return fmt.Errorf("%s.%w", field, err)
 			}
 		}
+		if n.Timeout != 0 {
+			if n.Function == "" && n.Tool == nil {
+				return fmt.Errorf("%s.timeout: only function and tool nodes have one", field)
+			}
+			if math.IsNaN(n.Timeout) || n.Timeout <= 0 || n.Timeout > maxNodeTimeout.Seconds() {
+				return fmt.Errorf("%s.timeout: must be between 0 and %v seconds, got %v", field, maxNodeTimeout.Seconds(), n.Timeout)
+			}
+		}
 		if n.AuthConfig != nil {
 			if n.Function == "" {
 				return fmt.Errorf("%s.auth_config: only a function node asks for a credential", field)
@@ -178,7 +191,7 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	cfg := graph.Config{Name: c.Name, Description: c.Description, Callbacks: cbs.agent, MaxConcurrency: c.MaxConcurrency}
 	for i, ref := range c.Nodes {
 		field := fmt.Sprintf("nodes[%d]", i)
-		n := &graph.Node{Name: ref.Name, RerunOnResume: ref.RerunOnResume}
+		n := &graph.Node{Name: ref.Name, RerunOnResume: ref.RerunOnResume, Timeout: time.Duration(ref.Timeout * float64(time.Second))}
 		if ref.RetryConfig != nil {
 			p, _ := ref.RetryConfig.policy()
 			n.Retry = &p

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -54,7 +55,7 @@ name: wf
 nodes:
   - {name: a, function: fa}
   - {name: b, function: b}
-  - {name: c, function: c, retry_config: {max_attempts: 2}}
+  - {name: c, function: c, retry_config: {max_attempts: 2}, timeout: 1.5}
   - {name: j, join: true}
   - {name: s, config_path: s.yaml}
   - {name: t, tool: {name: get_weather}}
@@ -83,7 +84,7 @@ edges:
 		"s": graph.AgentNode, "t": graph.ToolNode}, kinds); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
-	if w.Nodes()[0].Function != "fa" || w.Nodes()[2].Retry.MaxAttempts != 2 {
+	if w.Nodes()[0].Function != "fa" || w.Nodes()[2].Retry.MaxAttempts != 2 || w.Nodes()[2].Timeout != 1500*time.Millisecond {
 		t.Errorf("nodes = %v", w.Nodes())
 	}
 }
@@ -103,6 +104,8 @@ func TestWorkflowYAMLErrors(t *testing.T) {
 		{"nodes: [{name: a, function: a}]\nedges: [[START, {1.5: a}]]\n", "edges[0]: [1]: route \"1.5\": a route is a bool, an integer or a string"},
 		{"nodes: [{name: a, function: a}]\nedges: [[START]]\n", "edges[0]: a chain needs at least two elements"},
 		{"nodes: [{name: a, function: a}]\nedges: [[START, a, {}]]\n", "edges[0]: [2]: Routing map must not be empty."},
+		{"nodes: [{name: a, function: a, timeout: -1}]\nedges: [[START, a]]\n", "nodes[0].timeout: must be between 0 and 86400 seconds, got -1"},
+		{"nodes: [{name: j, join: true, timeout: 5}]\nedges: [[START, j]]\n", "nodes[0].timeout: only function and tool nodes have one"},
 		{"nodes: [{name: a, function: a}, {name: b, function: b}]\nedges: [[START, a, {x: b}, {y: a}]]\n",
 			"edges[0]: [3]: Consecutive routing maps are not allowed in a chain."},
 		{"nodes: [{name: a, function: a}, {name: b, function: b}]\nedges: [[START, a, b, a]]\n",

@@ -74,6 +74,9 @@ type Node struct {
 	// with the answers as its resume inputs; otherwise the answer is its
 	// output (ADK's rerun_on_resume, default false for function nodes).
 	RerunOnResume bool
+	// Timeout, when set, bounds each attempt of a function or tool node
+	// (ADK's node timeout): past it the attempt fails as NodeTimeoutError.
+	Timeout time.Duration
 }
 
 // Edge joins two nodes. An edge with routes is taken when the route its

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -610,4 +611,48 @@ func TestChatNodeAfterNodeRefused(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// TestBehaviorNodeTimeout: an attempt past the node's timeout fails as
+// ADK's NodeTimeoutError, with its error event; it is retried like any
+// other exception.
+func TestBehaviorNodeTimeout(t *testing.T) {
+	t.Parallel()
+	policy := retry.Config{MaxAttempts: 2}
+	sleepy := &graph.Node{Name: "sleepy", Kind: graph.Function, Function: "sleepy", Timeout: 50 * time.Millisecond, Retry: &policy}
+	clk := &clock{}
+	h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{sleepy}, Edges: chain(graph.Start, "sleepy"), Sleep: clk.sleep})
+	slow := &blockingClient{}
+	events, err := runWith(t, h, h.NewSession(t, nil), et.UserText("go"), slow)
+	const msg = "Node 'sleepy' timed out after 0.05 seconds."
+	if err == nil || !strings.Contains(err.Error(), "NodeTimeoutError: "+msg) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(events) != 2 || events[0].ErrorCode != "NodeTimeoutError" || events[0].ErrorMessage != msg || slow.calls != 2 {
+		t.Errorf("events = %v, calls %d", events, slow.calls)
+	}
+}
+
+// blockingClient's node functions never answer before their context ends.
+type blockingClient struct{ calls int }
+
+func (*blockingClient) Tools() []runtime.Tool { return nil }
+
+func (b *blockingClient) RunNode(ctx context.Context, _ *graph.Call) (*graph.Result, error) {
+	b.calls++
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func runWith(t *testing.T, h *et.Harness, sid string, msg *v1.Content, c runtime.ClientTools) ([]*v1.Event, error) {
+	t.Helper()
+	var events []*v1.Event
+	for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, NewMessage: msg,
+		RunConfig: runtime.RunConfig{MaxLLMCalls: 10}, Client: c}) {
+		if err != nil {
+			return events, err
+		}
+		events = append(events, ev)
+	}
+	return events, nil
 }

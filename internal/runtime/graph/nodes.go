@@ -10,6 +10,7 @@ import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/retry"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // RequestInputName is the function call that asks the user for input,
@@ -40,7 +41,7 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 
 // attempts runs op under the node's retry policy: a [NodeError] is retried
 // as the policy says, any other error is not.
-func (r *run) attempts(n *Node, op func(ctx context.Context, attempt int) error) error {
+func (r *run) attempts(ictx *runtime.InvocationContext, n *Node, path string, op func(ctx context.Context, attempt int) error) error {
 	policy := retry.Config{}
 	if n.Retry != nil {
 		policy = *n.Retry
@@ -52,7 +53,18 @@ func (r *run) attempts(n *Node, op func(ctx context.Context, attempt int) error)
 		return ""
 	}}
 	return retry.Do(r.ictx.Context(), policy, env, func(ctx context.Context, attempt int) error {
+		parent := ctx
+		if n.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(parent, n.Timeout)
+			defer cancel()
+		}
 		err := op(ctx, attempt)
+		if err != nil && n.Timeout > 0 && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = &NodeError{Type: "NodeTimeoutError", Message: fmt.Sprintf("Node '%s' timed out after %s seconds.",
+				n.Name, pyfmt.AppendNumber(nil, n.Timeout.Seconds()))}
+		}
+		r.failedAttempt(ictx, path, err)
 		if ne := (*NodeError)(nil); err != nil && !errors.As(err, &ne) {
 			return retry.Permanent(err)
 		}
@@ -101,12 +113,11 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 		}
 	}
 	var res *Result
-	err := r.attempts(n, func(ctx context.Context, attempt int) error {
+	err := r.attempts(t.ictx, n, path, func(ctx context.Context, attempt int) error {
 		var err error
 		res, err = runner.RunNode(ctx, &Call{Function: n.Function, Workflow: r.w.cfg.Name, Node: n.Name, Path: path,
 			InvocationID: r.ictx.InvocationID, Input: t.in.value, State: r.ictx.StateSnapshot(), Attempt: attempt,
 			ResumeInputs: t.resume})
-		r.failedAttempt(t.ictx, path, err)
 		return err
 	})
 	if err != nil {
@@ -214,8 +225,9 @@ func (r *run) runTool(n *Node, path string, t trigger) outcome {
 		args = &structpb.Struct{}
 	}
 	var result any
-	tctx := runtime.NewToolContext(t.ictx, runtime.NewFunctionCallID())
-	err := r.attempts(n, func(ctx context.Context, _ int) error {
+	var tctx *runtime.ToolContext
+	err := r.attempts(t.ictx, n, path, func(ctx context.Context, _ int) error {
+		tctx = runtime.NewToolContext(t.ictx.WithContext(ctx), runtime.NewFunctionCallID())
 		var err error
 		result, err = tool.Run(tctx, args)
 		return err
