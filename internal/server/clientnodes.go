@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/protobuf/types/known/structpb"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/limits"
@@ -136,7 +135,7 @@ func (s *Server) checkNodeResult(ctx context.Context, r *api.NodeResult) error {
 	if err := limits.CheckDepth("node_result", r, s.maxDepth); err != nil {
 		return invalid(err.Error())
 	}
-	if err := checkRoute(r.GetRoute()); err != nil {
+	if err := graph.CheckRoute(r.GetRoute(), maxRouteValues, maxInterruptIDBytes); err != nil {
 		return invalid("node_result.route: " + err.Error())
 	}
 	if len(r.GetRequestInputs()) > maxRequestInputs {
@@ -160,34 +159,4 @@ func (s *Server) checkNodeResult(ctx context.Context, r *api.NodeResult) error {
 		}
 	}
 	return s.authorizeState(ctx, "node_result.state_delta", r.GetStateDelta())
-}
-
-// checkRoute accepts ADK's RouteValue or a list of them; nil is no route.
-func checkRoute(v *structpb.Value) error {
-	if v == nil {
-		return nil
-	}
-	items := []*structpb.Value{v}
-	if l := v.GetListValue(); l != nil {
-		if len(l.GetValues()) > maxRouteValues {
-			return fmt.Errorf("at most %d routes", maxRouteValues)
-		}
-		items = l.GetValues()
-	}
-	for _, it := range items {
-		switch k := it.GetKind().(type) {
-		case *structpb.Value_BoolValue:
-		case *structpb.Value_StringValue:
-			if len(k.StringValue) > maxInterruptIDBytes {
-				return fmt.Errorf("a route is at most %d bytes", maxInterruptIDBytes)
-			}
-		case *structpb.Value_NumberValue:
-			if k.NumberValue != float64(int64(k.NumberValue)) {
-				return errors.New("a number route must be an integer")
-			}
-		default:
-			return errors.New("a route is a bool, an integer or a string, or a list of them")
-		}
-	}
-	return nil
 }

@@ -290,6 +290,7 @@ func TestWorkflowHostileNodeResults(t *testing.T) {
 	}{
 		{"float route", &api.NodeResult{Route: structpb.NewNumberValue(1.5)}},
 		{"object route", &api.NodeResult{Route: mustValue(t, map[string]any{"a": 1})}},
+		{"long route", &api.NodeResult{Route: structpb.NewStringValue(strings.Repeat("r", 200))}},
 		{"deep output", &api.NodeResult{Output: deep}},
 		{"too many questions", &api.NodeResult{RequestInputs: many}},
 		{"long interrupt id", &api.NodeResult{RequestInputs: []*api.RequestInput{{InterruptId: strings.Repeat("i", 200)}}}},

@@ -71,13 +71,7 @@ func llmOutput(la *llmagent.Agent, ev *v1.Event) (*structpb.Value, bool) {
 	if c == nil || c.GetRole() != "model" || ev.GetPartial() || len(runtime.FunctionCalls(ev)) > 0 {
 		return nil, false
 	}
-	var b strings.Builder
-	for _, p := range c.GetParts() {
-		if p.GetText() != "" && !p.GetThought() {
-			b.WriteString(p.GetText())
-		}
-	}
-	text := b.String()
+	text := llmagent.AnswerText(c)
 	if la.Config().OutputSchema == nil {
 		return structpb.NewStringValue(text), true
 	}

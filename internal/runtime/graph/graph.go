@@ -311,6 +311,30 @@ func checkRoute(v *structpb.Value) error {
 	}
 }
 
+// CheckRoute checks the route a node picked: nil (none), a RouteValue
+// (a string of at most maxBytes), or a list of at most max of them.
+func CheckRoute(v *structpb.Value, max, maxBytes int) error {
+	if v == nil {
+		return nil
+	}
+	items := []*structpb.Value{v}
+	if l := v.GetListValue(); l != nil {
+		if len(l.GetValues()) > max {
+			return fmt.Errorf("at most %d routes", max)
+		}
+		items = l.GetValues()
+	}
+	for _, it := range items {
+		if err := checkRoute(it); err != nil {
+			return err
+		}
+		if len(it.GetStringValue()) > maxBytes {
+			return fmt.Errorf("a route is at most %d bytes", maxBytes)
+		}
+	}
+	return nil
+}
+
 // next returns the nodes a completed node triggers given the route it
 // picked (nil for none), as ADK's Graph.get_next_pending_nodes: unrouted
 // edges always, routed edges whose route matches, and DEFAULT_ROUTE edges

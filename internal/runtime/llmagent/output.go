@@ -17,17 +17,10 @@ func (a *Agent) saveOutput(ev *v1.Event) {
 	if a.cfg.OutputKey == "" || a.cfg.Mode == ModeTask || ev.Author != a.cfg.Name || !runtime.IsFinalResponse(ev) {
 		return
 	}
-	parts := ev.GetContent().GetParts()
-	if len(parts) == 0 {
+	if len(ev.GetContent().GetParts()) == 0 {
 		return
 	}
-	var b strings.Builder
-	for _, p := range parts {
-		if p.Text != "" && !p.Thought {
-			b.WriteString(p.Text)
-		}
-	}
-	text := b.String()
+	text := AnswerText(ev.GetContent())
 	value := structpb.NewStringValue(text)
 	if a.cfg.OutputSchema != nil {
 		if strings.TrimSpace(text) == "" {
@@ -46,4 +39,16 @@ func (a *Agent) saveOutput(ev *v1.Event) {
 		ev.Actions.StateDelta = &structpb.Struct{Fields: map[string]*structpb.Value{}}
 	}
 	ev.Actions.StateDelta.Fields[a.cfg.OutputKey] = value
+}
+
+// AnswerText is the text of an answer as ADK reads it for output_key and
+// workflow outputs: its non-thought text parts joined.
+func AnswerText(c *v1.Content) string {
+	var b strings.Builder
+	for _, p := range c.GetParts() {
+		if p.Text != "" && !p.Thought {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
 }
