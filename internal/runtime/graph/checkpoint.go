@@ -2,6 +2,7 @@ package graph
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -17,6 +18,18 @@ type savedState struct {
 	Outputs  map[string]json.RawMessage `json:"outputs,omitempty"`
 	Arrivals map[string][]string        `json:"arrivals,omitempty"`
 	Waiting  []savedWaiting             `json:"waiting"`
+	// Pending are the runs not finished when the state was recorded
+	// (queued, or running while another node asked): a resume runs them.
+	Pending []savedTrigger `json:"pending,omitempty"`
+}
+
+type savedTrigger struct {
+	Node    string          `json:"node"`
+	Path    string          `json:"path,omitempty"`
+	Branch  string          `json:"branch,omitempty"`
+	FanOut  bool            `json:"fan_out,omitempty"`
+	Input   json.RawMessage `json:"input,omitempty"`
+	Content json.RawMessage `json:"content,omitempty"`
 }
 
 type savedWaiting struct {
@@ -79,6 +92,25 @@ func unmarshalValues(m map[string]json.RawMessage) map[string]*structpb.Value {
 // checkpoint returns the event recording the paused workflow's state
 // (ADK's agent state event of the workflow, at the workflow's path).
 func (r *run) checkpoint() *v1.Event {
+	ev := event(r.ictx, r.ictx.NodePath())
+	ev.Actions.AgentState = r.stateStruct()
+	return ev
+}
+
+// saveTrigger is a pending run as a checkpoint records it.
+func saveTrigger(t trigger) savedTrigger {
+	st := savedTrigger{Node: t.node, Path: t.path, Branch: t.branch, FanOut: t.fanOut, Input: marshalValue(t.in.value)}
+	if t.path != "" {
+		st.FanOut = false // its branch is its own already
+	}
+	if t.in.content != nil {
+		st.Content, _ = protojson.Marshal(t.in.content)
+	}
+	return st
+}
+
+// stateStruct is the workflow's state as its agent_state records it.
+func (r *run) stateStruct() *structpb.Struct {
 	s := savedState{Runs: r.st.Runs, Outputs: map[string]json.RawMessage{}, Arrivals: r.st.Arrivals}
 	for k, v := range r.st.Outputs {
 		s.Outputs[k] = marshalValue(v)
@@ -91,12 +123,21 @@ func (r *run) checkpoint() *v1.Event {
 		sw.Answers, sw.Schemas = marshalValues(w.Answers), marshalValues(w.Schemas)
 		s.Waiting = append(s.Waiting, sw)
 	}
+	keys := make([]string, 0, len(r.inflight))
+	for k := range r.inflight {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		s.Pending = append(s.Pending, saveTrigger(r.inflight[k]))
+	}
+	for _, t := range r.queue {
+		s.Pending = append(s.Pending, saveTrigger(t))
+	}
 	b, _ := json.Marshal(s)
 	var st structpb.Struct
 	_ = protojson.Unmarshal(b, &st)
-	ev := event(r.ictx, r.ictx.NodePath())
-	ev.Actions.AgentState = &structpb.Struct{Fields: map[string]*structpb.Value{stateKey: structpb.NewStructValue(&st)}}
-	return ev
+	return &structpb.Struct{Fields: map[string]*structpb.Value{stateKey: structpb.NewStructValue(&st)}}
 }
 
 // restore reads a checkpoint's state; false when it is not one.
@@ -135,6 +176,16 @@ func restore(agentState *structpb.Struct) (*state, bool) {
 		}
 		pw.Answers, pw.Schemas = unmarshalValues(w.Answers), unmarshalValues(w.Schemas)
 		st.Waiting = append(st.Waiting, pw)
+	}
+	for _, p := range s.Pending {
+		t := trigger{node: p.Node, path: p.Path, branch: p.Branch, fanOut: p.FanOut, in: input{value: unmarshalValue(p.Input)}}
+		if len(p.Content) > 0 {
+			var c v1.Content
+			if protojson.Unmarshal(p.Content, &c) == nil {
+				t.in.content = &c
+			}
+		}
+		st.pending = append(st.pending, t)
 	}
 	return st, true
 }
@@ -214,9 +265,14 @@ func (r *run) resume() (bool, error) {
 	if !matched {
 		return false, nil
 	}
-	r.st = st
+	r.st, r.unrecorded = st, true
 	for name, n := range st.Runs {
 		r.ictx.SeedNodeRun(name, n)
+	}
+	for _, t := range st.pending {
+		if r.w.g.nodes[t.node] != nil {
+			r.queue = append(r.queue, t) // cut off when the state was recorded
+		}
 	}
 	var still []*waiting
 	var done []*waiting

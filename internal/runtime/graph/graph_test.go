@@ -656,3 +656,39 @@ func runWith(t *testing.T, h *et.Harness, sid string, msg *v1.Content, c runtime
 	}
 	return events, nil
 }
+
+// TestQuestionCarriesTheState: the event that asks the user carries the
+// workflow's state, so a caller that stops reading once asked (as the
+// seed's example breaks out of its loop) resumes without any node running
+// again.
+func TestQuestionCarriesTheState(t *testing.T) {
+	t.Parallel()
+	h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{fn("prepare"), fn("gate"), fn("after")},
+		Edges: chain(graph.Start, "prepare", "gate", "after")})
+	c := &client{fns: map[string]nodeFn{
+		"prepare": output(structpb.NewStringValue("p")),
+		"gate": func(*graph.Call) (*graph.Result, error) {
+			return &graph.Result{RequestInputs: []*graph.RequestInput{{InterruptID: "q"}}}, nil
+		},
+		"after": output(structpb.NewStringValue("done")),
+	}}
+	sid := h.NewSession(t, nil)
+	for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, NewMessage: et.UserText("go"),
+		RunConfig: runtime.RunConfig{MaxLLMCalls: 10}, Client: c}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(interrupts([]*v1.Event{ev})) > 0 {
+			if ev.GetActions().GetAgentState() == nil {
+				t.Errorf("the question carries no state: %v", ev)
+			}
+			break
+		}
+	}
+	if _, err := run(t, h, sid, answer(t, "q", map[string]any{"ok": true}), c); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.paths(); !cmp.Equal(got, []string{"wf@1/prepare@1", "wf@1/gate@1", "wf@1/after@1"}) {
+		t.Errorf("calls = %v", got)
+	}
+}

@@ -106,10 +106,7 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 	if n.Auth != nil {
 		if _, ok := t.ictx.StateValue("temp:" + CredentialKey(n.Auth)); !ok {
 			ev := credentialRequestEvent(t.ictx, path, n.Auth)
-			if !r.emit(ev) {
-				return outcome{err: context.Canceled}
-			}
-			return outcome{interrupts: ev.LongRunningToolIds}
+			return outcome{interrupts: ev.LongRunningToolIds, asks: []*v1.Event{ev}}
 		}
 	}
 	var res *Result
@@ -136,6 +133,7 @@ func (r *run) finish(ictx *runtime.InvocationContext, n *Node, path string, res 
 	}
 	if len(res.RequestInputs) > 0 {
 		var ids []string
+		var asks []*v1.Event
 		schemas := map[string]*structpb.Value{}
 		for i, ri := range res.RequestInputs {
 			ev := requestInputEvent(ictx, path, ri)
@@ -146,11 +144,9 @@ func (r *run) finish(ictx *runtime.InvocationContext, n *Node, path string, res 
 			if ri.ResponseSchema != nil {
 				schemas[ev.LongRunningToolIds[0]] = ri.ResponseSchema
 			}
-			if !r.emit(ev) {
-				return outcome{err: context.Canceled}
-			}
+			asks = append(asks, ev)
 		}
-		return outcome{interrupts: ids, schemas: schemas}
+		return outcome{interrupts: ids, schemas: schemas, asks: asks}
 	}
 	var events []*v1.Event
 	if res.Output != nil || delta != nil {

@@ -41,9 +41,14 @@ type outcome struct {
 	output     *structpb.Value
 	route      *structpb.Value
 	interrupts []string
-	schemas    map[string]*structpb.Value
-	branch     string
-	err        error
+	// inflightKey is the run's key in run.inflight.
+	inflightKey string
+	schemas     map[string]*structpb.Value
+	// asks are the events that ask the user, which the loop yields with
+	// the workflow's state on the last (a function node's questions).
+	asks   []*v1.Event
+	branch string
+	err    error
 }
 
 // message is an event a running node hands to the loop, which yields it
@@ -61,13 +66,19 @@ type run struct {
 	// queue holds the triggered runs not started yet, in order.
 	queue   []trigger
 	running int
-	events  chan message
-	done    chan outcome
-	wg      sync.WaitGroup
+	started int
+	// inflight holds the triggers of the running nodes, by path.
+	inflight map[string]trigger
+	// unrecorded is set when the state changed since the session last
+	// recorded it.
+	unrecorded bool
+	events     chan message
+	done       chan outcome
+	wg         sync.WaitGroup
 }
 
 func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
-	return &run{w: w, ictx: ictx, st: newState(), events: make(chan message), done: make(chan outcome)}
+	return &run{w: w, ictx: ictx, st: newState(), inflight: map[string]trigger{}, events: make(chan message), done: make(chan outcome)}
 }
 
 // seed triggers START's successors with the user's message.
@@ -117,19 +128,35 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 			}
 		case o := <-r.done:
 			r.running--
+			delete(r.inflight, o.inflightKey)
 			if o.err != nil {
 				yield(nil, o.err)
 				return
 			}
+			r.unrecorded = true
 			if len(o.interrupts) > 0 {
 				r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts, o.schemas)
+				if len(o.asks) > 0 {
+					// The question carries the state to resume from: a
+					// caller that stops reading once asked loses nothing.
+					last := o.asks[len(o.asks)-1]
+					last.Actions.AgentState = r.stateStruct()
+					r.unrecorded = false
+					for _, ev := range o.asks {
+						if !yield(ev, nil) {
+							return
+						}
+					}
+				}
 				continue
 			}
 			r.fire(o.node, o.output, o.route, o.branch, nil)
 		}
 	}
 	if len(r.st.Waiting) > 0 {
-		yield(r.checkpoint(), nil)
+		if r.unrecorded {
+			yield(r.checkpoint(), nil)
+		}
 		return
 	}
 	if n := r.terminalOutputs(); n > 1 {
@@ -183,10 +210,14 @@ func (r *run) start() {
 		if t.branch != r.ictx.Branch {
 			t.ictx = r.ictx.WithBranch(t.branch)
 		}
+		key := path + "#" + strconv.Itoa(r.started)
+		r.started++
+		t.path = path
+		r.inflight[key] = t
 		go func() {
 			defer r.wg.Done()
 			o := r.runNode(n, path, t)
-			o.node, o.in, o.branch = n.Name, t.in, t.branch
+			o.node, o.in, o.branch, o.inflightKey = n.Name, t.in, t.branch, key
 			if o.path == "" {
 				o.path = path
 			}

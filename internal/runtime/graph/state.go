@@ -38,6 +38,8 @@ type state struct {
 	// last ran.
 	Arrivals map[string][]string
 	Waiting  []*waiting
+	// pending are the runs a restored state has left to run.
+	pending []trigger
 }
 
 func newState() *state {

@@ -207,8 +207,9 @@ class LiveWorkflowNodeTest {
     String interruptId;
     try (Invocation run = client.runWorkflow(APP, user, session.getId(), "Order #42",
         approvals.nodes())) {
-      interruptId = run.stream().flatMap(ev -> RequestInputs.getRequestInputInterruptIds(ev)
-          .stream()).findFirst().orElseThrow();
+      // The whole run is read, so that it has ended before the answer.
+      interruptId = run.stream().toList().stream().flatMap(ev -> RequestInputs
+          .getRequestInputInterruptIds(ev).stream()).findFirst().orElseThrow();
     }
     InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> {
       try (Invocation run = client.runWorkflow(APP, user, session.getId(),
