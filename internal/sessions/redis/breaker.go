@@ -26,7 +26,8 @@ var errCircuitOpen = errors.New("redis: circuit open after consecutive failures"
 // with errCircuitOpen; after cooldown it lets one call through as a probe
 // (half-open), whose success closes it and whose failure opens it again.
 // Replies from the server, redis.Nil included, are successes: the server
-// answered. It is safe for concurrent use.
+// answered; of the refusals, LOADING, READONLY and the like count as
+// failures, CLUSTERDOWN does not. It is safe for concurrent use.
 type breaker struct {
 	failures int
 	cooldown time.Duration
@@ -52,9 +53,12 @@ func (b *breaker) allow() (ok, probe bool) {
 	return true, true
 }
 
-// record takes the outcome of a call that allow let through.
+// record takes the outcome of a call that allow let through. CLUSTERDOWN
+// does not count: the node answered, and answers again the moment its
+// cluster has promoted a replica for the shard that failed; an open
+// circuit would fail its calls for a cooldown longer.
 func (b *breaker) record(ctx context.Context, err error, probe bool) {
-	failed := isOutage(ctx, err)
+	failed := isOutage(ctx, err) && !goredis.HasErrorPrefix(err, "CLUSTERDOWN")
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if probe {
