@@ -53,6 +53,14 @@ func (b *breaker) allow() (ok, probe bool) {
 	return true, true
 }
 
+// closed reports whether the breaker lets every call through, for calls
+// that must not be the probe.
+func (b *breaker) closed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.openUntil.IsZero()
+}
+
 // record takes the outcome of a call that allow let through. CLUSTERDOWN
 // does not count: the node answered, and answers again the moment its
 // cluster has promoted a replica for the shard that failed; an open
@@ -105,7 +113,16 @@ func (h breakerHook) DialHook(next goredis.DialHook) goredis.DialHook { return n
 
 func (h breakerHook) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
 	return func(ctx context.Context, cmd goredis.Cmder) error {
-		ok, probe := h.b.allow()
+		var ok, probe bool
+		if cmd.Name() == "cluster" {
+			// The cluster client's topology queries are never the probe:
+			// it asks the next node when one fails at once, but a probe
+			// of a node that hangs would hold every reload of the slot
+			// map for a timeout.
+			ok = h.b.closed()
+		} else {
+			ok, probe = h.b.allow()
+		}
 		if !ok {
 			cmd.SetErr(errCircuitOpen)
 			return errCircuitOpen

@@ -65,6 +65,9 @@ func TestBreakerStates(t *testing.T) {
 				return
 			}
 			now = now.Add(time.Second)
+			if b.closed() {
+				t.Fatal("closed() after the cooldown: a topology query would be the probe")
+			}
 			if ok, probe := b.allow(); !ok || !probe {
 				t.Fatalf("after the cooldown allow() = %v, %v, want a probe", ok, probe)
 			}

@@ -74,10 +74,12 @@ func (p *clusterTopology) replica(ctx context.Context, key string) (*goredis.Cli
 
 func (p *clusterTopology) refresh(ctx context.Context) { p.c.ReloadState(ctx) }
 
-// ping pings every node concurrently and succeeds as soon as one answers:
-// a shard that fails over, or a node that is gone, leaves the others to
+// ping pings every node concurrently and succeeds when any answers: a
+// shard that fails over, or a node that is gone, leaves the others to
 // serve their sessions, so readiness holds while any node answers. It
-// fails with the first error when none does.
+// fails with the first error when none does. It waits for every node
+// (those behind an open circuit fail at once), within ctx: the pings are
+// not cancelled, which would close their connections on every check.
 func (p *clusterTopology) ping(ctx context.Context) error {
 	p.mu.Lock()
 	nodes := make([]*goredis.Client, 0, len(p.nodes))
@@ -89,32 +91,24 @@ func (p *clusterTopology) ping(ctx context.Context) error {
 		// No node met yet: the cluster client finds one from its seeds.
 		return p.c.Ping(ctx).Err()
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errs := make(chan error, len(nodes))
+	errs := make([]error, len(nodes))
 	var wg sync.WaitGroup
-	for _, n := range nodes {
+	for i, n := range nodes {
 		wg.Go(func() {
-			err := n.Ping(ctx).Err()
-			if errors.Is(err, goredis.ErrClosed) {
+			errs[i] = n.Ping(ctx).Err()
+			if errors.Is(errs[i], goredis.ErrClosed) {
 				// The cluster client dropped the node from its map.
 				p.forget(n)
 			}
-			errs <- err
 		})
 	}
-	defer wg.Wait()
-	var first error
-	for range nodes {
-		err := <-errs
+	wg.Wait()
+	for _, err := range errs {
 		if err == nil {
 			return nil
 		}
-		if first == nil {
-			first = err
-		}
 	}
-	return first
+	return errs[0]
 }
 
 // forget drops a node's client that was closed.
