@@ -4,7 +4,8 @@
 #   scripts/with-redis-cluster.sh CMD ARGS...
 #
 # Starts six redis-servers with --cluster-enabled yes on free loopback ports,
-# with no persistence, in a temporary directory; joins them with
+# with no persistence, in a temporary directory, with the shards independent
+# (cluster-require-full-coverage no, as agentsvc recommends); joins them with
 # `redis-cli --cluster create --cluster-replicas 1` (three masters, each with
 # one replica); waits until every node reports cluster_state:ok; exports
 # AGENTSVC_TEST_REDIS_CLUSTER=redis+cluster://127.0.0.1:P1,...,127.0.0.1:P6;
@@ -70,6 +71,7 @@ start_node() {
 	local port=$1 ndir=$2 pid
 	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
 		--cluster-enabled yes --cluster-config-file "$ndir/nodes.conf" --cluster-node-timeout 5000 \
+		--cluster-require-full-coverage no \
 		--dir "$ndir" --logfile "$ndir/redis.log" --daemonize no &
 	pid=$!
 	for _ in $(seq 1 100); do

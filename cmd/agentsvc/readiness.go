@@ -19,8 +19,9 @@ const (
 )
 
 // readiness is what gRPC health and GET /health report: SERVING while both
-// listeners accept connections and the session store answers, NOT_SERVING
-// otherwise and for good once draining starts. It is safe for concurrent use.
+// listeners accept connections and the session store answers (a Redis
+// Cluster while any of its nodes does), NOT_SERVING otherwise and for good
+// once draining starts. It is safe for concurrent use.
 type readiness struct {
 	health *health.Server
 

@@ -26,7 +26,8 @@ var errCircuitOpen = errors.New("redis: circuit open after consecutive failures"
 // with errCircuitOpen; after cooldown it lets one call through as a probe
 // (half-open), whose success closes it and whose failure opens it again.
 // Replies from the server, redis.Nil included, are successes: the server
-// answered. It is safe for concurrent use.
+// answered; of the refusals, LOADING, READONLY and the like count as
+// failures, CLUSTERDOWN does not. It is safe for concurrent use.
 type breaker struct {
 	failures int
 	cooldown time.Duration
@@ -52,9 +53,20 @@ func (b *breaker) allow() (ok, probe bool) {
 	return true, true
 }
 
-// record takes the outcome of a call that allow let through.
+// closed reports whether the breaker lets every call through, for calls
+// that must not be the probe.
+func (b *breaker) closed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.openUntil.IsZero()
+}
+
+// record takes the outcome of a call that allow let through. CLUSTERDOWN
+// does not count: the node answered, and answers again the moment its
+// cluster has promoted a replica for the shard that failed; an open
+// circuit would fail its calls for a cooldown longer.
 func (b *breaker) record(ctx context.Context, err error, probe bool) {
-	failed := isOutage(ctx, err)
+	failed := isOutage(ctx, err) && !goredis.HasErrorPrefix(err, "CLUSTERDOWN")
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if probe {
@@ -101,7 +113,16 @@ func (h breakerHook) DialHook(next goredis.DialHook) goredis.DialHook { return n
 
 func (h breakerHook) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
 	return func(ctx context.Context, cmd goredis.Cmder) error {
-		ok, probe := h.b.allow()
+		var ok, probe bool
+		if cmd.Name() == "cluster" {
+			// The cluster client's topology queries are never the probe:
+			// it asks the next node when one fails at once, but a probe
+			// of a node that hangs would hold every reload of the slot
+			// map for a timeout.
+			ok = h.b.closed()
+		} else {
+			ok, probe = h.b.allow()
+		}
 		if !ok {
 			cmd.SetErr(errCircuitOpen)
 			return errCircuitOpen

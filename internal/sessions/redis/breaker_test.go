@@ -36,6 +36,7 @@ func TestBreakerStates(t *testing.T) {
 		{"below_threshold", []error{timeout, timeout, nil, timeout, timeout}, false},
 		{"threshold_opens", []error{timeout, io.EOF, timeout}, true},
 		{"loading_counts", []error{replyError("LOADING dataset"), timeout, timeout}, true},
+		{"cluster_down_does_not_count", []error{replyError("CLUSTERDOWN The cluster is down"), timeout, timeout, replyError("CLUSTERDOWN The cluster is down")}, false},
 		{"cancelled_callers_do_not_count", []error{context.Canceled, context.Canceled, context.Canceled}, false},
 	}
 	for _, tt := range tests {
@@ -64,6 +65,9 @@ func TestBreakerStates(t *testing.T) {
 				return
 			}
 			now = now.Add(time.Second)
+			if b.closed() {
+				t.Fatal("closed() after the cooldown: a topology query would be the probe")
+			}
 			if ok, probe := b.allow(); !ok || !probe {
 				t.Fatalf("after the cooldown allow() = %v, %v, want a probe", ok, probe)
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
 	goredis "github.com/redis/go-redis/v9"
 )
 
@@ -52,35 +51,21 @@ func newCluster(o *goredis.ClusterOptions, opts Options) (*Service, error) {
 // then on and closes it in Close. Of opts, only KeyPrefix, TTL, Limits, the
 // breaker's settings, the wait for replicas, Logger and TracerProvider
 // apply; each node gets a circuit breaker of its own, so that a primary
-// that is down fails its calls quickly while the others serve theirs.
+// that is down fails its calls quickly while the others serve theirs, and
+// a node that fails makes the client learn the slot map anew, so that it
+// finds the replica that took over (see [clusterTopology]).
 func NewFromClusterClient(client *goredis.ClusterClient, opts Options) *Service {
+	topo := newClusterTopology(client)
 	client.OnNewNode(func(node *goredis.Client) {
+		topo.met(node)
+		// Outside the breaker, to see the calls it refuses.
+		node.AddHook(reloadHook{topo.refresh})
 		if b := newBreaker(opts); b != nil {
 			node.AddHook(breakerHook{b})
 		}
 	})
-	return newService(client, clusterPrimaries{client}, opts, true, client.Options().ReadTimeout)
+	return newService(client, topo, opts, true, client.Options().ReadTimeout)
 }
-
-// primaries finds the primary that holds a key.
-type primaries interface {
-	primary(ctx context.Context, key string) (*goredis.Client, error)
-	// refresh makes the next lookups learn the topology anew, after a
-	// redirection or a failed primary.
-	refresh(ctx context.Context)
-}
-
-type singlePrimary struct{ c *goredis.Client }
-
-func (p singlePrimary) primary(context.Context, string) (*goredis.Client, error) { return p.c, nil }
-func (p singlePrimary) refresh(context.Context)                                  {}
-
-type clusterPrimaries struct{ c *goredis.ClusterClient }
-
-func (p clusterPrimaries) primary(ctx context.Context, key string) (*goredis.Client, error) {
-	return p.c.MasterForKey(ctx, key)
-}
-func (p clusterPrimaries) refresh(ctx context.Context) { p.c.ReloadState(ctx) }
 
 // errNotReplicated fails a write that its primary applied but too few
 // replicas confirmed in time; classify makes it unavailable.
@@ -111,7 +96,7 @@ func (s *Service) onPrimary(ctx context.Context, key string, build func(goredis.
 		if err == nil || attempt == primaryAttempts || !moved(ctx, err) {
 			return err
 		}
-		s.primaries.refresh(ctx)
+		s.topo.refresh(ctx)
 		select {
 		case <-ctx.Done():
 			return err
@@ -122,7 +107,7 @@ func (s *Service) onPrimary(ctx context.Context, key string, build func(goredis.
 }
 
 func (s *Service) onPrimaryOnce(ctx context.Context, key string, build func(goredis.Pipeliner)) error {
-	node, err := s.primaries.primary(ctx, key)
+	node, err := s.topo.primary(ctx, key)
 	if err != nil {
 		return err
 	}
@@ -176,8 +161,7 @@ func moved(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return false
 	}
-	return errors.Is(err, errCircuitOpen) || isOutage(ctx, err) ||
-		goredis.HasErrorPrefix(err, "MOVED") || goredis.HasErrorPrefix(err, "ASK")
+	return unreachable(ctx, err) || goredis.HasErrorPrefix(err, "MOVED") || goredis.HasErrorPrefix(err, "ASK")
 }
 
 // runWrite runs a writing script: on the primary of keys[0] followed by WAIT
@@ -195,71 +179,4 @@ func (s *Service) runWrite(ctx context.Context, script *goredis.Script, keys []s
 		return nil, err
 	}
 	return cmd.Slice()
-}
-
-// writeAppState writes entries to the app's state hash on a cluster, where
-// it is in a slot of its own, and reads the hash back into *read when read
-// is not nil: one round trip.
-func (s *Service) writeAppState(ctx context.Context, app string, entries []scope.Entry, read *map[string]string) error {
-	key := s.keys.appState(app)
-	pairs, err := encodeEntries(entries)
-	if err != nil {
-		return err
-	}
-	var got *goredis.MapStringStringCmd
-	build := func(p goredis.Pipeliner) {
-		if len(pairs) > 0 {
-			p.HSet(ctx, key, pairs...)
-		}
-		if read != nil {
-			got = p.HGetAll(ctx, key)
-		}
-	}
-	if s.wait.replicas > 0 && len(pairs) > 0 {
-		err = s.onPrimary(ctx, key, build)
-	} else {
-		_, err = s.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
-			build(p)
-			return nil
-		})
-	}
-	if err != nil {
-		return err
-	}
-	if read != nil {
-		*read = got.Val()
-	}
-	return nil
-}
-
-// runRead runs a reading script whose reply holds, at appAt, the pairs of
-// the app state key it was given. On a cluster that key is the empty
-// stand-in: the app's state is read concurrently and put in its place.
-func (s *Service) runRead(ctx context.Context, script *goredis.Script, keys []string, app string, appAt int, args ...any) ([]any, error) {
-	if !s.keys.cluster {
-		return script.Run(ctx, s.client, keys, args...).Slice()
-	}
-	appCmd := make(chan *goredis.MapStringStringCmd, 1)
-	go func() { appCmd <- s.client.HGetAll(ctx, s.keys.appState(app)) }()
-	reply, err := script.Run(ctx, s.client, keys, args...).Slice()
-	state := <-appCmd
-	if err != nil {
-		return nil, err
-	}
-	if err := state.Err(); err != nil {
-		return nil, err
-	}
-	if len(reply) > appAt {
-		reply[appAt] = pairsOf(state.Val())
-	}
-	return reply, nil
-}
-
-// pairsOf turns a hash into the field/value list HGETALL gives a script.
-func pairsOf(m map[string]string) []any {
-	out := make([]any, 0, 2*len(m))
-	for k, v := range m {
-		out = append(out, k, v)
-	}
-	return out
 }

@@ -117,7 +117,14 @@ func (s *Service) listed(ctx context.Context, appName, userID string, ids []stri
 		return nil, nil
 	}
 	pipe := s.client.Pipeline()
-	appCmd := pipe.HGetAll(ctx, s.keys.appState(appName))
+	// On a cluster app state is on another shard: read it alongside.
+	var appState func() (map[string]string, error)
+	if s.keys.cluster {
+		appState = s.appStateAlongside(ctx, appName)
+	} else {
+		appCmd := pipe.HGetAll(ctx, s.keys.appState(appName))
+		appState = appCmd.Result
+	}
 	userCmd := pipe.HGetAll(ctx, s.keys.userState(appName, userID))
 	type listed struct {
 		meta  *goredis.SliceCmd
@@ -128,10 +135,15 @@ func (s *Service) listed(ctx context.Context, appName, userID string, ids []stri
 		sk := s.keys.session(appName, userID, id)
 		found[i] = listed{pipe.HMGet(ctx, sk.meta, "ver"), pipe.HGetAll(ctx, sk.state)}
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	_, err := pipe.Exec(ctx)
+	appStored, appErr := appState()
+	if err == nil {
+		err = appErr
+	}
+	if err != nil {
 		return nil, classify(ctx, op, err)
 	}
-	app := s.decodeStateStrings(ctx, s.keys.appState(appName), appCmd.Val())
+	app := s.decodeStateStrings(ctx, s.keys.appState(appName), appStored)
 	user := s.decodeStateStrings(ctx, s.keys.userState(appName, userID), userCmd.Val())
 	out := make([]*v1.Session, 0, len(ids))
 	var gone []any

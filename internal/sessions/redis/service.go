@@ -43,11 +43,21 @@
 // When Redis cannot be reached, operations fail with errors wrapping
 // [sessions.ErrUnavailable] and nothing is half written; the client
 // reconnects by itself once the server is back. A circuit breaker around
-// every command (on a cluster, one per node) makes a Redis that is down or hung cost milliseconds per
-// call rather than a timeout: after a few consecutive failures calls fail at
-// once, and a single probe call per cooldown finds out when Redis is back. A write whose reply was lost
-// may have been applied: retrying the same append (same event id) through the
+// every command (on a cluster, one per node) makes a Redis that is down or
+// hung cost milliseconds per call rather than a timeout: after a few
+// consecutive failures calls fail at once, and a single probe call per
+// cooldown finds out when Redis is back. A write whose reply was lost may
+// have been applied: retrying the same append (same event id) through the
 // same handle is detected and succeeds without storing the event twice.
+//
+// On a cluster, a primary that dies fails only its own shard's sessions:
+// a node that does not answer makes the client learn the slot map anew,
+// so it follows the replica Redis promotes within milliseconds; app state
+// is read from a replica while its primary is down (writes of app: keys
+// wait for the promotion); and [Service.Ping] succeeds while any node
+// answers. Run the cluster with cluster-require-full-coverage no, or Redis
+// itself refuses every shard (CLUSTERDOWN) between a primary's failure and
+// its replica's promotion.
 package redis
 
 import (
@@ -123,15 +133,15 @@ type Options struct {
 // shutdown.
 type Service struct {
 	client goredis.UniversalClient
-	// primaries finds the primary that holds a key, for writes that wait
-	// for replicas.
-	primaries primaries
-	wait      waitPolicy
-	keys      keyspace
-	ttlMS     int64
-	limits    sessions.Limits
-	log       *slog.Logger
-	now       func() time.Time
+	// topo finds the nodes that hold a key, for writes that wait for
+	// replicas and reads of app state while its primary is down.
+	topo   topology
+	wait   waitPolicy
+	keys   keyspace
+	ttlMS  int64
+	limits sessions.Limits
+	log    *slog.Logger
+	now    func() time.Time
 
 	// leases tracks the renewal goroutines so that Close can stop them.
 	mu      sync.Mutex
@@ -215,7 +225,7 @@ func NewFromClient(client *goredis.Client, opts Options) *Service {
 }
 
 // newService builds a Service on client, whose breakers are in place.
-func newService(client goredis.UniversalClient, p primaries, opts Options, cluster bool, readTimeout time.Duration) *Service {
+func newService(client goredis.UniversalClient, topo topology, opts Options, cluster bool, readTimeout time.Duration) *Service {
 	prefix := opts.KeyPrefix
 	if prefix == "" {
 		prefix = DefaultKeyPrefix
@@ -232,15 +242,15 @@ func newService(client goredis.UniversalClient, p primaries, opts Options, clust
 		instrumentTracing(client, opts.TracerProvider)
 	}
 	return &Service{
-		client:    client,
-		primaries: p,
-		wait:      resolveWait(opts, cluster, readTimeout),
-		keys:      keyspace{prefix: prefix, cluster: cluster},
-		ttlMS:     ttlMS,
-		limits:    opts.Limits.Resolved(),
-		log:       logger,
-		now:       time.Now,
-		stop:      make(chan struct{}),
+		client: client,
+		topo:   topo,
+		wait:   resolveWait(opts, cluster, readTimeout),
+		keys:   keyspace{prefix: prefix, cluster: cluster},
+		ttlMS:  ttlMS,
+		limits: opts.Limits.Resolved(),
+		log:    logger,
+		now:    time.Now,
+		stop:   make(chan struct{}),
 	}
 }
 
@@ -260,9 +270,12 @@ func newBreaker(opts Options) *breaker {
 }
 
 // Ping implements [sessions.Service]: it checks that Redis answers, for
-// readiness probes. While the circuit breaker is open it fails at once.
+// readiness probes. On Redis Cluster it succeeds while any node answers:
+// a shard that fails over leaves the others serving their sessions, and a
+// process that reaches none of them is the one to take out of service.
+// While the circuit breakers are open it fails at once.
 func (s *Service) Ping(ctx context.Context) error {
-	return classify(ctx, "sessions.ping", s.client.Ping(ctx).Err())
+	return classify(ctx, "sessions.ping", s.topo.ping(ctx))
 }
 
 // Close stops lease renewal, without releasing the leases (they expire), and
