@@ -287,7 +287,7 @@ func (r *Runner) sessionHistory(key sessionKey) *sessionHistory {
 
 func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Seq2[*v1.Event, error] {
 	return func(yieldOut func(*v1.Event, error) bool) {
-		ctx, tr := ictx.inv.tel.startInvocation(ictx.ctx, r.App.Name)
+		ctx, tr := ictx.inv.tel.startInvocation(ictx)
 		ictx.ctx = ctx
 		var failure error
 		defer func() { tr.end(ctx, failure) }()
