@@ -228,7 +228,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		inv: &invocation{app: r.App, models: r.Models, memory: r.Memory, artifacts: r.Artifacts, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events), load: load,
 			client: req.Client, callbacks: req.Callbacks,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID}),
-			tel:     tel, attrs: tel.attrsOf(r.App.Name), summarize: r.summarize},
+			tel:     tel, attrs: tel.attrsOf(r.App.Name), owner: tel.ownerOf(r.App.Name, sess), summarize: r.summarize},
 	}
 	if req.InvocationID != "" {
 		if !r.App.Resumable {

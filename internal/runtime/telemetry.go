@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
@@ -109,24 +110,21 @@ func NewTelemetry(cfg TelemetryConfig) (*Telemetry, error) {
 // noSpan is the span of code that is not traced.
 var noSpan = trace.SpanFromContext(context.Background())
 
-// start starts a span named name on ctx, or returns ctx and noSpan when
-// spans are off.
-func (t *Telemetry) start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
-	if t == nil || t.tracer == nil {
-		return ctx, noSpan
-	}
-	return t.tracer.Start(ctx, name, opts...)
-}
+// owner is the start option of the invocation's spans naming whose they
+// are; call it only when spans are on.
+func (ictx *InvocationContext) owner() trace.SpanStartEventOption { return ictx.inv.owner }
 
-// owner is the start option naming whose every span of the invocation is:
-// its app, user and session. The dev UI's trace routes key every lookup by
-// them (internal/tracebuffer), never by a session or event id alone, which
-// a caller chooses. ADK sets none of them on spans (user.id, OpenTelemetry's
+// ownerOf is the start option naming whose every span of an invocation of
+// app's session sess is: its app, user and session; nil when spans are
+// off. The dev UI's trace routes key every lookup by them
+// (internal/tracebuffer), never by a session or event id alone, which a
+// caller chooses. ADK sets none of them on spans (user.id, OpenTelemetry's
 // name, only on its log records), so the trace routes do not show them.
-func (ictx *InvocationContext) owner() trace.SpanStartEventOption {
-	s := ictx.inv.session
-	return trace.WithAttributes(attrApp.String(ictx.inv.app.Name), attrUserID.String(s.UserId),
-		attrOwnerSession.String(s.Id))
+func (t *Telemetry) ownerOf(app string, sess *v1.Session) trace.SpanStartEventOption {
+	if t == nil || t.tracer == nil {
+		return nil
+	}
+	return trace.WithAttributes(attrApp.String(app), attrUserID.String(sess.GetUserId()), attrOwnerSession.String(sess.GetId()))
 }
 
 // measuring reports whether t's instruments count.
@@ -180,7 +178,10 @@ func (t *Telemetry) startInvocation(ictx *InvocationContext) (context.Context, *
 	if t == nil || t.tracer == nil && !t.metrics {
 		return ctx, nil
 	}
-	ctx, span := t.start(ctx, "invocation", ictx.owner())
+	if t.tracer == nil {
+		return ctx, &invocationTrace{tel: t, span: noSpan, start: time.Now(), attrs: t.attrsOf(ictx.inv.app.Name)}
+	}
+	ctx, span := t.tracer.Start(ctx, "invocation", ictx.owner())
 	return ctx, &invocationTrace{tel: t, span: span, start: time.Now(), attrs: t.attrsOf(ictx.inv.app.Name)}
 }
 
