@@ -20,6 +20,19 @@ import (
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
+// a2aUserClient is an A2A client of the help app served at url that sends
+// token.
+func a2aUserClient(t *testing.T, url, token string) *a2aclient.Client {
+	t.Helper()
+	hc := &http.Client{Transport: bearer(token)}
+	c, err := a2aclient.NewFromEndpoints(t.Context(), []a2a.AgentInterface{{URL: url + "/a2a/help", Transport: a2a.TransportProtocolJSONRPC}},
+		a2aclient.WithJSONRPCTransport(hc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // bearer adds a bearer token to every request.
 type bearer string
 
@@ -51,15 +64,7 @@ func TestA2AAuthentication(t *testing.T) {
 			t.Errorf("%s %s without a token: %d, want 401", r.method, r.path, resp.StatusCode)
 		}
 	}
-	client := func(user string) *a2aclient.Client {
-		hc := &http.Client{Transport: bearer(key.Token(t, user, nil))}
-		c, err := a2aclient.NewFromEndpoints(t.Context(), []a2a.AgentInterface{{URL: ts.URL + "/a2a/help", Transport: a2a.TransportProtocolJSONRPC}},
-			a2aclient.WithJSONRPCTransport(hc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
+	client := func(user string) *a2aclient.Client { return a2aUserClient(t, ts.URL, key.Token(t, user, nil)) }
 	fx.model.Enqueue(et.Text("Hello."))
 	res, err := client(userID).SendMessage(t.Context(), userMessage("ctx-a", "Hi"))
 	if err != nil {
@@ -114,15 +119,7 @@ func TestA2ATaskOfAnotherUser(t *testing.T) {
 		c.Authenticator = newJWTAuthenticator(t, key)
 	}))
 	ts := fx.serveHTTP(t, server.WithA2A(""))
-	client := func(user string) *a2aclient.Client {
-		hc := &http.Client{Transport: bearer(key.Token(t, user, nil))}
-		c, err := a2aclient.NewFromEndpoints(t.Context(), []a2a.AgentInterface{{URL: ts.URL + "/a2a/help", Transport: a2a.TransportProtocolJSONRPC}},
-			a2aclient.WithJSONRPCTransport(hc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
+	client := func(user string) *a2aclient.Client { return a2aUserClient(t, ts.URL, key.Token(t, user, nil)) }
 	alice, bob := client("alice"), client("bob")
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
