@@ -72,9 +72,10 @@ type Buffer struct {
 	sessions map[appKey][]ownedTrace
 	events   map[appKey][]Span
 	// eventOrder and sessionOrder bound the indexes as the ring bounds
-	// the spans.
+	// the spans; traces counts the traces sessions indexes.
 	eventOrder   []appKey
 	sessionOrder []appKey
+	traces       int
 }
 
 // appKey is an id within an app.
@@ -155,22 +156,30 @@ func (b *Buffer) keepEvent(k appKey, sp Span) {
 	}
 }
 
-// keepTrace indexes a trace of a session; the caller holds b.mu.
+// keepTrace indexes a trace of a session; the caller holds b.mu. The
+// traces indexed, all sessions' together, are at most max, as the spans
+// kept: past it, the oldest trace of the session indexed longest ago is
+// forgotten, and that session, when it keeps others, goes last in turn.
 func (b *Buffer) keepTrace(k appKey, t ownedTrace) {
 	traces := b.sessions[k]
-	if len(traces) == 0 {
-		b.sessionOrder = append(b.sessionOrder, k)
-	}
 	if slices.Contains(traces, t) {
 		return
 	}
-	if len(traces) == b.max {
-		traces = traces[1:]
+	if len(traces) == 0 {
+		b.sessionOrder = append(b.sessionOrder, k)
 	}
 	b.sessions[k] = append(traces, t)
-	for len(b.sessionOrder) > b.max {
-		delete(b.sessions, b.sessionOrder[0])
+	b.traces++
+	for b.traces > b.max {
+		oldest := b.sessionOrder[0]
 		b.sessionOrder = b.sessionOrder[1:]
+		b.traces--
+		if rest := b.sessions[oldest][1:]; len(rest) > 0 {
+			b.sessions[oldest] = rest
+			b.sessionOrder = append(b.sessionOrder, oldest)
+		} else {
+			delete(b.sessions, oldest)
+		}
 	}
 }
 

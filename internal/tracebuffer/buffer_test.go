@@ -86,6 +86,18 @@ func TestBufferKeepsTheLastSpans(t *testing.T) {
 	if _, ok := buf.Event("app", "u1", "nope"); ok {
 		t.Error("Event(nope) found a span")
 	}
+	// A session that runs on while others come and go keeps its last
+	// trace, though its first was indexed before theirs.
+	buf = tracebuffer.New(8)
+	tr = tracer(buf)
+	invocation(context.Background(), tr, "app", "u1", "long", "first")
+	for i := range 7 {
+		invocation(context.Background(), tr, "app", "u1", fmt.Sprintf("short%d", i), "")
+	}
+	invocation(context.Background(), tr, "app", "u1", "long", "last")
+	if got := buf.Session("app", "u1", "long"); len(got) != 4 || got[1].Attributes[1].Value.AsString() != "last" {
+		t.Errorf("Session(long) after 7 other sessions = %v, want its last invocation's 4 spans", names(got))
+	}
 }
 
 // TestBufferKeysByOwner: a session's or an event's spans answer only under
