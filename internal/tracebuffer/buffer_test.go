@@ -178,3 +178,15 @@ func TestBufferIgnoresUnownedIDs(t *testing.T) {
 		t.Error("Event(e1) found an unowned span")
 	}
 }
+
+// BenchmarkBufferInvocation measures keeping the four spans of one
+// invocation in a full buffer of many sessions.
+func BenchmarkBufferInvocation(b *testing.B) {
+	buf := tracebuffer.New(10000)
+	tr := tracer(buf)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		invocation(ctx, tr, "app", "u1", fmt.Sprintf("s%d", i%5000), fmt.Sprintf("e%d", i))
+	}
+}
