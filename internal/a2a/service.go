@@ -55,10 +55,9 @@ func NewService(cfg Config) (*Service, error) {
 	s := &Service{baseURL: cfg.BaseURL, apps: map[string]*servedApp{}}
 	for _, app := range cfg.Apps {
 		exec := &executor{app: app.GetName(), invoker: cfg.Invoker, now: time.Now}
-		h := a2asrv.NewHandler(exec,
-			a2asrv.WithTaskStore(newTaskStore(cfg.MaxTasks, cfg.Invoker.User)),
-			a2asrv.WithLogger(log))
-		s.apps[app.GetName()] = &servedApp{info: app, rpc: a2asrv.NewJSONRPCHandler(h)}
+		tasks := newTaskStore(cfg.MaxTasks, cfg.Invoker.User)
+		h := a2asrv.NewHandler(exec, a2asrv.WithTaskStore(tasks), a2asrv.WithLogger(log))
+		s.apps[app.GetName()] = &servedApp{info: app, rpc: a2asrv.NewJSONRPCHandler(ownedTasks{RequestHandler: h, tasks: tasks})}
 	}
 	return s, nil
 }

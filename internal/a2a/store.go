@@ -62,6 +62,15 @@ func (s *taskStore) Save(ctx context.Context, task *a2a.Task) error {
 	return nil
 }
 
+// owns reports whether the task id is kept and the caller's.
+func (s *taskStore) owns(ctx context.Context, id a2a.TaskID) bool {
+	user := s.user(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tasks[id]
+	return ok && t.owner == user
+}
+
 // Get implements [a2asrv.TaskStore]; another user's task is not found.
 func (s *taskStore) Get(ctx context.Context, id a2a.TaskID) (*a2a.Task, error) {
 	s.mu.Lock()

@@ -11,11 +11,21 @@ import (
 const maxActive = 64
 
 // active holds what each replaying or recording invocation needs, by
-// invocation id. A failed run skips the after-run hook that removes its
-// entry, so entries whose invocation ended are dropped as new ones come.
+// invocation: its app, user, session and id. The id alone would not do: a
+// caller chooses it when resuming an invocation, or retrying a request, of
+// its own session, so two sessions' invocations may share one. A failed
+// run skips the after-run hook that removes its entry, so entries whose
+// invocation ended are dropped as new ones come.
 type active[T any] struct {
 	mu sync.Mutex
-	m  map[string]activeEntry[T]
+	m  map[invocationKey]activeEntry[T]
+}
+
+// invocationKey names one invocation of one session.
+type invocationKey struct{ app, user, session, id string }
+
+func keyOf(ictx *runtime.InvocationContext) invocationKey {
+	return invocationKey{ictx.App().Name, ictx.UserID(), ictx.SessionID(), ictx.InvocationID}
 }
 
 type activeEntry[T any] struct {
@@ -27,7 +37,7 @@ func (a *active[T]) add(ictx *runtime.InvocationContext, v T) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.m == nil {
-		a.m = map[string]activeEntry[T]{}
+		a.m = map[invocationKey]activeEntry[T]{}
 	}
 	for id, e := range a.m {
 		if e.done.Err() != nil {
@@ -37,22 +47,22 @@ func (a *active[T]) add(ictx *runtime.InvocationContext, v T) error {
 	if len(a.m) >= maxActive {
 		return failure(ErrConfig, "more than %d invocations replaying or recording at once", maxActive)
 	}
-	a.m[ictx.InvocationID] = activeEntry[T]{done: ictx.Context(), v: v}
+	a.m[keyOf(ictx)] = activeEntry[T]{done: ictx.Context(), v: v}
 	return nil
 }
 
 func (a *active[T]) get(ictx *runtime.InvocationContext) (T, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.m[ictx.InvocationID]
+	e, ok := a.m[keyOf(ictx)]
 	return e.v, ok
 }
 
 func (a *active[T]) remove(ictx *runtime.InvocationContext) (T, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.m[ictx.InvocationID]
-	delete(a.m, ictx.InvocationID)
+	e, ok := a.m[keyOf(ictx)]
+	delete(a.m, keyOf(ictx))
 	return e.v, ok
 }
 

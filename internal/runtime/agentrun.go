@@ -19,7 +19,7 @@ func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error
 		} else if ictx.App().NodePaths {
 			ictx.nodePath = ictx.inv.nodes.start(ictx.App().Tree, agent.Name())
 		}
-		ctx, span := ictx.inv.tel.startAgent(ictx.ctx, agent, ictx.SessionID())
+		ctx, span := ictx.inv.tel.startAgent(ictx, agent)
 		defer span.End()
 		ictx.ctx = ctx
 		ev, err := beforeAgent(ictx, agent)

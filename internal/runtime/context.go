@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 
@@ -71,9 +73,12 @@ type invocation struct {
 	history *sessionHistory
 	// nodes numbers the runs of the agents (ADK 2.x node paths).
 	nodes nodePaths
-	// tel traces the invocation; attrs are its metric attributes.
+	// tel traces the invocation; attrs are its metric attributes, owner
+	// the start option of its spans naming whose they are (nil when
+	// spans are off).
 	tel   *Telemetry
 	attrs *appAttrs
+	owner trace.SpanStartEventOption
 	// summarize stores a summary of events (see Runner.summarize);
 	// tokenCompacted is set once a summary made before a model request
 	// stored one.

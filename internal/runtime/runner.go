@@ -228,7 +228,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		inv: &invocation{app: r.App, models: r.Models, memory: r.Memory, artifacts: r.Artifacts, maxDepth: r.MaxDepth, session: sess, loaded: len(sess.Events), load: load,
 			client: req.Client, callbacks: req.Callbacks,
 			history: r.sessionHistory(sessionKey{r.App.Name, req.UserID, req.SessionID}),
-			tel:     tel, attrs: tel.attrsOf(r.App.Name), summarize: r.summarize},
+			tel:     tel, attrs: tel.attrsOf(r.App.Name), owner: tel.ownerOf(r.App.Name, sess), summarize: r.summarize},
 	}
 	if req.InvocationID != "" {
 		if !r.App.Resumable {
@@ -287,7 +287,7 @@ func (r *Runner) sessionHistory(key sessionKey) *sessionHistory {
 
 func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Seq2[*v1.Event, error] {
 	return func(yieldOut func(*v1.Event, error) bool) {
-		ctx, tr := ictx.inv.tel.startInvocation(ictx.ctx, r.App.Name)
+		ctx, tr := ictx.inv.tel.startInvocation(ictx)
 		ictx.ctx = ctx
 		var failure error
 		defer func() { tr.end(ctx, failure) }()

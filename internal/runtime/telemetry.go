@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
@@ -109,13 +110,21 @@ func NewTelemetry(cfg TelemetryConfig) (*Telemetry, error) {
 // noSpan is the span of code that is not traced.
 var noSpan = trace.SpanFromContext(context.Background())
 
-// start starts a span named name on ctx, or returns ctx and noSpan when
-// spans are off.
-func (t *Telemetry) start(ctx context.Context, name string) (context.Context, trace.Span) {
+// owner is the start option of the invocation's spans naming whose they
+// are; call it only when spans are on.
+func (ictx *InvocationContext) owner() trace.SpanStartEventOption { return ictx.inv.owner }
+
+// ownerOf is the start option naming whose every span of an invocation of
+// app's session sess is: its app, user and session; nil when spans are
+// off. The dev UI's trace routes key every lookup by them
+// (internal/tracebuffer), never by a session or event id alone, which a
+// caller chooses. ADK sets none of them on spans (user.id, OpenTelemetry's
+// name, only on its log records), so the trace routes do not show them.
+func (t *Telemetry) ownerOf(app string, sess *v1.Session) trace.SpanStartEventOption {
 	if t == nil || t.tracer == nil {
-		return ctx, noSpan
+		return nil
 	}
-	return t.tracer.Start(ctx, name)
+	return trace.WithAttributes(attrApp.String(app), attrUserID.String(sess.GetUserId()), attrOwnerSession.String(sess.GetId()))
 }
 
 // measuring reports whether t's instruments count.
@@ -147,6 +156,8 @@ const (
 	attrToolResponse    = attribute.Key("gcp.vertex.agent.tool_response")
 	attrTokenType       = attribute.Key("gen_ai.token.type")
 	attrApp             = attribute.Key("agentsvc.app")
+	attrUserID          = attribute.Key("user.id")
+	attrOwnerSession    = attribute.Key("agentsvc.session_id")
 	systemName          = "gcp.vertex.agent"
 	operationInvokeAgen = "invoke_agent"
 	operationTool       = "execute_tool"
@@ -160,14 +171,18 @@ type invocationTrace struct {
 	attrs *appAttrs
 }
 
-// startInvocation starts ADK's "invocation" span on ctx; the trace is nil
-// when t is off.
-func (t *Telemetry) startInvocation(ctx context.Context, app string) (context.Context, *invocationTrace) {
+// startInvocation starts ADK's "invocation" span of ictx on its context;
+// the trace is nil when t is off.
+func (t *Telemetry) startInvocation(ictx *InvocationContext) (context.Context, *invocationTrace) {
+	ctx := ictx.ctx
 	if t == nil || t.tracer == nil && !t.metrics {
 		return ctx, nil
 	}
-	ctx, span := t.start(ctx, "invocation")
-	return ctx, &invocationTrace{tel: t, span: span, start: time.Now(), attrs: t.attrsOf(app)}
+	if t.tracer == nil {
+		return ctx, &invocationTrace{tel: t, span: noSpan, start: time.Now(), attrs: t.attrsOf(ictx.inv.app.Name)}
+	}
+	ctx, span := t.tracer.Start(ctx, "invocation", ictx.owner())
+	return ctx, &invocationTrace{tel: t, span: span, start: time.Now(), attrs: t.attrsOf(ictx.inv.app.Name)}
 }
 
 // end ends the invocation's span, failed with err when it is not nil.
@@ -203,18 +218,19 @@ func (t *Telemetry) storeError(ctx context.Context, err error) {
 	t.storeErrors.Add(ctx, 1, metric.WithAttributes(attribute.String("error.type", kind)))
 }
 
-// startAgent starts ADK's "invoke_agent <name>" span on ctx.
-func (t *Telemetry) startAgent(ctx context.Context, agent Agent, sessionID string) (context.Context, trace.Span) {
+// startAgent starts ADK's "invoke_agent <name>" span of ictx on its
+// context.
+func (t *Telemetry) startAgent(ictx *InvocationContext, agent Agent) (context.Context, trace.Span) {
 	if t == nil || t.tracer == nil {
-		return ctx, noSpan
+		return ictx.ctx, noSpan
 	}
-	ctx, span := t.tracer.Start(ctx, "invoke_agent "+agent.Name())
+	ctx, span := t.tracer.Start(ictx.ctx, "invoke_agent "+agent.Name(), ictx.owner())
 	if span.IsRecording() {
 		span.SetAttributes(
 			attrOperation.String(operationInvokeAgen),
 			attrAgentDesc.String(agent.Description()),
 			attrAgentName.String(agent.Name()),
-			attrConversationID.String(sessionID),
+			attrConversationID.String(ictx.SessionID()),
 		)
 	}
 	return ctx, span

@@ -40,7 +40,7 @@ func (ictx *InvocationContext) StartModelCall(req *v1.LlmRequest) (*InvocationCo
 	if tel.tracer == nil {
 		return ictx, &ModelCall{ictx: ictx, span: noSpan, start: time.Now()}
 	}
-	ctx, span := tel.tracer.Start(ictx.ctx, "call_llm")
+	ctx, span := tel.tracer.Start(ictx.ctx, "call_llm", ictx.owner())
 	if span.IsRecording() {
 		attrs := append(make([]attribute.KeyValue, 0, 7),
 			attrSystem.String(systemName),
@@ -178,7 +178,7 @@ func (ictx *InvocationContext) StartToolCall(tool Tool, args *structpb.Struct) (
 	if tel.tracer == nil {
 		return ictx, &ToolCall{ictx: ictx, span: noSpan, start: time.Now(), tool: tool, args: args}
 	}
-	ctx, span := tel.tracer.Start(ictx.ctx, "execute_tool "+tool.Name())
+	ctx, span := tel.tracer.Start(ictx.ctx, "execute_tool "+tool.Name(), ictx.owner())
 	return ictx.WithContext(ctx), &ToolCall{ictx: ictx, span: span, start: time.Now(), tool: tool, args: args}
 }
 
@@ -241,7 +241,7 @@ func (ictx *InvocationContext) TraceMergedCalls(merged *v1.Event) {
 	if tel == nil || tel.tracer == nil {
 		return
 	}
-	_, span := tel.tracer.Start(ictx.ctx, "execute_tool (merged)")
+	_, span := tel.tracer.Start(ictx.ctx, "execute_tool (merged)", ictx.owner())
 	if span.IsRecording() {
 		span.SetAttributes(
 			attrOperation.String(operationTool),

@@ -18,6 +18,9 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/memory/inmemory"
 
+	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -38,6 +41,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 	"github.com/agentsvc/agentsvc/internal/tlsconfig/tlstest"
+	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
 
 const adminScope = "agentsvc.admin"
@@ -100,10 +104,12 @@ func newJWTAuthenticator(t testing.TB, key *authtest.Key) *auth.Authenticator {
 // authStack is the desk app served with authentication over gRPC (every
 // service, health included) and REST, on a store that counts its calls.
 // The store holds session s1 of u1, with state city=Paris and one
-// invocation, inv1; the count starts after it.
+// invocation, inv1, and u2 a session of the same id; the count starts
+// after them. The trace routes serve the spans of authzTraces.
 type authStack struct {
 	*restStack
 	counted *callCountingStore
+	traces  *tracebuffer.Buffer // served on the trace routes
 	apps    api.AppServiceClient
 	health  healthpb.HealthClient
 }
@@ -118,7 +124,8 @@ func newAuthStack(t *testing.T, a *auth.Authenticator, opts ...grpc.ServerOption
 	}))
 	conn := serveAllGRPC(t, fx.srv, append(server.AuthOptions(a, nil), opts...))
 	fx.conn, fx.runner, fx.sessions = conn, api.NewRunnerServiceClient(conn), api.NewSessionServiceClient(conn)
-	s := &authStack{restStack: &restStack{fixture: fx, http: fx.serveHTTP(t)}, counted: store,
+	traces := authzTraces()
+	s := &authStack{restStack: &restStack{fixture: fx, http: fx.serveHTTP(t, server.WithTraces(traces))}, counted: store, traces: traces,
 		apps: api.NewAppServiceClient(conn), health: healthpb.NewHealthClient(conn)}
 	s.session(t, "s1")
 	sess, err := store.Get(t.Context(), sessions.GetRequest{AppName: appName, UserID: userID, SessionID: "s1"})
@@ -127,6 +134,10 @@ func newAuthStack(t *testing.T, a *auth.Authenticator, opts ...grpc.ServerOption
 	}
 	ev := &v1.Event{InvocationId: "inv1", Author: "user", Content: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "hi"}}}}
 	if err := store.AppendEvent(t.Context(), sess, ev); err != nil {
+		t.Fatal(err)
+	}
+	// u2 holds a session of u1's id, as a user taking over ids would.
+	if _, err := store.Create(t.Context(), sessions.CreateRequest{AppName: appName, UserID: "u2", SessionID: "s1"}); err != nil {
 		t.Fatal(err)
 	}
 	store.calls.Store(0)
@@ -280,38 +291,45 @@ var grpcCalls = []struct {
 
 // restCalls are every REST route, each naming u1 where it names a user;
 // open routes are served to every caller.
-var restCalls = append([]routeCase{
-	{"GET /list-apps", false, false, request{method: "GET", path: "/list-apps"}, 0},
-	{"GET /version", false, false, request{method: "GET", path: "/version"}, 0},
-	{"GET /apps/*", false, false, request{method: "GET", path: "/apps/desk"}, 0},
-	{"GET /apps/*/users/*/sessions", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions"}, 0},
-	{"POST /apps/*/users/*/sessions", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions", body: `{"sessionId": "s2"}`}, 0},
-	{"GET /apps/*/users/*/sessions/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1"}, 0},
-	{"DELETE /apps/*/users/*/sessions/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1"}, 0},
-	{"PATCH /apps/*/users/*/sessions/*", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/sessions/s1", body: `{"stateDelta": {"k": "v"}}`}, 0},
-	{"POST /apps/*/users/*/sessions/*/rewind", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/rewind", body: `{"rewindBeforeInvocationId": "inv1"}`}, 0},
-	{"GET /apps/*/users/*/sessions/*/artifacts", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts"}, 0},
-	{"POST /apps/*/users/*/sessions/*/artifacts", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/artifacts", body: `{"filename": "a.txt", "artifact": {"text": "hi"}}`}, 0},
-	{"GET /apps/*/users/*/sessions/*/artifacts/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt"}, 0},
-	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions"}, 0},
-	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/metadata", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/metadata"}, 0},
-	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/0"}, 0},
-	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/*/metadata", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/0/metadata"}, 0},
-	{"DELETE /apps/*/users/*/sessions/*/artifacts/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1/artifacts/gone.txt"}, 0},
-	{"PATCH /apps/*/users/*/memory", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/memory", body: `{"session_id": "s1"}`}, 0},
-	{"GET /apps/*/users/*/memory", true, false, request{method: "GET", path: "/apps/desk/users/u1/memory?query=cat"}, 0},
-	{"POST /run", true, false, request{method: "POST", path: "/run", body: runBody("s1", "hello")}, 0},
-	{"POST /run_sse", true, false, request{method: "POST", path: "/run_sse", body: runBody("s1", "hello")}, 0},
-	{"GET /health", false, true, request{method: "GET", path: "/health"}, 0},
-	{"GET /openapi.json", false, true, request{method: "GET", path: "/openapi.json"}, 0},
-	{"GET /apps/*/app-info", false, false, request{method: "GET", path: "/apps/desk/app-info"}, 0},
-	{"GET /config/telemetry", false, false, request{method: "GET", path: "/config/telemetry"}, 0},
-	{"POST /config/telemetry", false, false, request{method: "POST", path: "/config/telemetry", body: `{"telemetry": true}`}, 0},
-	{"GET /dev/apps/*/graph", false, false, request{method: "GET", path: "/dev/apps/desk/graph"}, 0},
-	{"GET /dev/apps/*/build_graph", false, false, request{method: "GET", path: "/dev/apps/desk/build_graph"}, 0},
-	{"GET /dev/apps/*/build_graph_image", false, false, request{method: "GET", path: "/dev/apps/desk/build_graph_image"}, 0},
-	{"GET /dev/apps/*/users/*/sessions/*/events/*/graph", true, false, request{method: "GET", path: "/dev/apps/desk/users/u1/sessions/s1/events/x/graph"}, 0},
-}, notServedCalls()...)
+var restCalls = withNotServed([]routeCase{
+	{"GET /list-apps", false, false, request{method: "GET", path: "/list-apps"}, 0, nil},
+	{"GET /version", false, false, request{method: "GET", path: "/version"}, 0, nil},
+	{"GET /apps/*", false, false, request{method: "GET", path: "/apps/desk"}, 0, nil},
+	{"GET /apps/*/users/*/sessions", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions"}, 0, nil},
+	{"POST /apps/*/users/*/sessions", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions", body: `{"sessionId": "s2"}`}, 0, nil},
+	{"GET /apps/*/users/*/sessions/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1"}, 0, nil},
+	{"DELETE /apps/*/users/*/sessions/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1"}, 0, nil},
+	{"PATCH /apps/*/users/*/sessions/*", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/sessions/s1", body: `{"stateDelta": {"k": "v"}}`}, 0, nil},
+	{"POST /apps/*/users/*/sessions/*/rewind", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/rewind", body: `{"rewindBeforeInvocationId": "inv1"}`}, 0, nil},
+	{"GET /apps/*/users/*/sessions/*/artifacts", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts"}, 0, nil},
+	{"POST /apps/*/users/*/sessions/*/artifacts", true, false, request{method: "POST", path: "/apps/desk/users/u1/sessions/s1/artifacts", body: `{"filename": "a.txt", "artifact": {"text": "hi"}}`}, 0, nil},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt"}, 0, nil},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions"}, 0, nil},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/metadata", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/metadata"}, 0, nil},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/*", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/0"}, 0, nil},
+	{"GET /apps/*/users/*/sessions/*/artifacts/*/versions/*/metadata", true, false, request{method: "GET", path: "/apps/desk/users/u1/sessions/s1/artifacts/a.txt/versions/0/metadata"}, 0, nil},
+	{"DELETE /apps/*/users/*/sessions/*/artifacts/*", true, false, request{method: "DELETE", path: "/apps/desk/users/u1/sessions/s1/artifacts/gone.txt"}, 0, nil},
+	{"PATCH /apps/*/users/*/memory", true, false, request{method: "PATCH", path: "/apps/desk/users/u1/memory", body: `{"session_id": "s1"}`}, 0, nil},
+	{"GET /apps/*/users/*/memory", true, false, request{method: "GET", path: "/apps/desk/users/u1/memory?query=cat"}, 0, nil},
+	{"POST /run", true, false, request{method: "POST", path: "/run", body: runBody("s1", "hello")}, 0, nil},
+	{"POST /run_sse", true, false, request{method: "POST", path: "/run_sse", body: runBody("s1", "hello")}, 0, nil},
+	{"GET /health", false, true, request{method: "GET", path: "/health"}, 0, nil},
+	{"GET /openapi.json", false, true, request{method: "GET", path: "/openapi.json"}, 0, nil},
+	{"GET /apps/*/app-info", false, false, request{method: "GET", path: "/apps/desk/app-info"}, 0, nil},
+	{"GET /config/telemetry", false, false, request{method: "GET", path: "/config/telemetry"}, 0, nil},
+	{"POST /config/telemetry", false, false, request{method: "POST", path: "/config/telemetry", body: `{"telemetry": true}`}, 0, nil},
+	{"GET /dev/apps/*/graph", false, false, request{method: "GET", path: "/dev/apps/desk/graph"}, 0, nil},
+	{"GET /dev/apps/*/build_graph", false, false, request{method: "GET", path: "/dev/apps/desk/build_graph"}, 0, nil},
+	{"GET /dev/apps/*/build_graph_image", false, false, request{method: "GET", path: "/dev/apps/desk/build_graph_image"}, 0, nil},
+	{"GET /dev/apps/*/users/*/sessions/*/events/*/graph", true, false, request{method: "GET", path: "/dev/apps/desk/users/u1/sessions/s1/events/x/graph"}, 0, nil},
+	// The trace routes name no user but answer with a user's spans, found
+	// by ids the caller chooses: another user reads no trace (see
+	// newAuthStack's, of u1's session s1 and event ev1).
+	{"GET /dev/apps/*/debug/trace/*", false, false, request{method: "GET", path: "/dev/apps/desk/debug/trace/ev1"}, 0,
+		&hiddenData{shown: "ev1", status: 404, reason: "TRACE_NOT_FOUND"}},
+	{"GET /dev/apps/*/debug/trace/session/*", false, false, request{method: "GET", path: "/dev/apps/desk/debug/trace/session/s1"}, 0,
+		&hiddenData{shown: "ev1", status: 200}},
+})
 
 // routeCase is one REST route's authorisation case; a route agentsvc does
 // not serve answers 501 (served) to every caller it authenticates.
@@ -320,6 +338,33 @@ type routeCase struct {
 	namesUser, open bool
 	req             request
 	served          int
+	// hidden is set for a route that names no user but answers with u1's
+	// data.
+	hidden *hiddenData
+}
+
+// hiddenData is how a route that names no user answers with u1's data:
+// only u1 and an admin read shown in the answer; every other user gets
+// status and reason, as if the data did not exist, in place of 403.
+type hiddenData struct {
+	shown  string
+	status int
+	reason string
+}
+
+// withNotServed returns cases and the cases of the routes answered 501
+// that cases do not serve.
+func withNotServed(cases []routeCase) []routeCase {
+	served := map[string]bool{}
+	for _, c := range cases {
+		served[c.route] = true
+	}
+	for _, c := range notServedCalls() {
+		if !served[c.route] {
+			cases = append(cases, c)
+		}
+	}
+	return cases
 }
 
 // notServedCalls are the cases of the routes answered 501.
@@ -401,7 +446,8 @@ func TestAuthorizationEveryRoute(t *testing.T) {
 	for _, rc := range restCalls {
 		covered = append(covered, rc.route)
 	}
-	for _, r := range server.Routes(newAuthStack(t, a).handler(t)) {
+	stack := newAuthStack(t, a)
+	for _, r := range server.Routes(stack.handler(t, server.WithTraces(stack.traces))) {
 		if !slices.Contains(covered, r) {
 			t.Errorf("route %s has no authorisation case", r)
 		}
@@ -413,7 +459,7 @@ func TestAuthorizationEveryRoute(t *testing.T) {
 				s := newAuthStack(t, a)
 				s.model.Enqueue(et.Text("Hello."))
 				want, reason := c.code, c.reason
-				if rc.open || !rc.namesUser && want != codes.Unauthenticated {
+				if rc.open || !rc.namesUser && rc.hidden == nil && want != codes.Unauthenticated {
 					want, reason = codes.OK, ""
 				}
 				req := rc.req
@@ -424,6 +470,14 @@ func TestAuthorizationEveryRoute(t *testing.T) {
 				wantHTTP := map[codes.Code]int{codes.OK: cmp.Or(rc.served, 200), codes.Unauthenticated: 401, codes.PermissionDenied: 403}[want]
 				if want == codes.OK && rc.served != 0 {
 					reason = "NOT_SERVED"
+				}
+				if h := rc.hidden; h != nil {
+					if want == codes.PermissionDenied {
+						wantHTTP, reason = h.status, h.reason
+					}
+					if shows := strings.Contains(rep.body, h.shown); shows != (want == codes.OK) {
+						t.Errorf("answer %s holds %q: %v, want %v", rep.body, h.shown, shows, want == codes.OK)
+					}
 				}
 				if rep.status != wantHTTP || rep.err.reason() != reason {
 					t.Fatalf("%d %s (reason %q), want %d (%q)", rep.status, rep.body, rep.err.reason(), wantHTTP, reason)
@@ -618,4 +672,20 @@ func authzArtifacts(t *testing.T) artifacts.Service {
 		t.Fatal(err)
 	}
 	return store
+}
+
+// authzTraces is a trace buffer holding the spans of an invocation of u1's
+// session s1, as the engine names their owner, whose model call made event
+// ev1.
+func authzTraces() *tracebuffer.Buffer {
+	buf := tracebuffer.New(100)
+	tr := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(buf)).Tracer("test")
+	owner := trace.WithAttributes(attribute.String(tracebuffer.AttrApp, appName), attribute.String(tracebuffer.AttrUser, userID),
+		attribute.String(tracebuffer.AttrSession, "s1"))
+	ctx, inv := tr.Start(context.Background(), "invocation", owner)
+	_, call := tr.Start(ctx, "call_llm", owner)
+	call.SetAttributes(attribute.String("gcp.vertex.agent.session_id", "s1"), attribute.String("gcp.vertex.agent.event_id", "ev1"))
+	call.End()
+	inv.End()
+	return buf
 }

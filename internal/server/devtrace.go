@@ -10,7 +10,6 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/agentsvc/agentsvc/internal/auth"
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
 
@@ -21,12 +20,19 @@ func WithTraces(buf *tracebuffer.Buffer) HTTPOption {
 	return httpOptionFunc(func(c *httpConfig) { c.traces = buf })
 }
 
-// traceRoutes are the trace routes served from buf.
+// traceRoutes are the trace routes served from buf. Every lookup is keyed
+// by the app of the path and the caller's user (see [Server.traceUser]):
+// a span answers only under its own app and to its own user, whatever
+// session or event id the caller names.
 func (h *restRunner) traceRoutes(buf *tracebuffer.Buffer) []handlerRoute {
 	return []handlerRoute{
 		{"GET", "/dev/apps/{app_name}/debug/trace/{event_id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
-			sp, ok := buf.Event(p["event_id"])
-			if !ok || !h.s.mayTrace(r.Context(), p["app_name"], tracebuffer.SessionOf(sp)) {
+			user, ok := h.s.traceUser(r.Context())
+			var sp tracebuffer.Span
+			if ok {
+				sp, ok = buf.Event(p["app_name"], user, p["event_id"])
+			}
+			if !ok {
 				h.fail(w, r, statusError(codes.NotFound, "TRACE_NOT_FOUND", "Trace not found"))
 				return
 			}
@@ -37,8 +43,8 @@ func (h *restRunner) traceRoutes(buf *tracebuffer.Buffer) []handlerRoute {
 		}},
 		{"GET", "/dev/apps/{app_name}/debug/trace/session/{session_id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
 			out := []webUISpan{}
-			if h.s.mayTrace(r.Context(), p["app_name"], p["session_id"]) {
-				for _, sp := range buf.Session(p["session_id"]) {
+			if user, ok := h.s.traceUser(r.Context()); ok {
+				for _, sp := range buf.Session(p["app_name"], user, p["session_id"]) {
 					out = append(out, uiSpan(sp))
 				}
 			}
@@ -86,24 +92,20 @@ func writeTraceJSON(w http.ResponseWriter, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// mayTrace reports whether the caller may read the trace of a session of
-// app: without authentication everyone may, an admin may, and a user may
-// for its own sessions only. A session that is not the caller's reads as
-// having no trace, whether or not it exists.
-func (s *Server) mayTrace(ctx context.Context, app, sessionID string) bool {
-	if sessionID == "" {
-		return false
-	}
+// traceUser returns the user whose spans the caller may read: its own
+// subject; "" (every user's) for an admin or without authentication. It is
+// false for a caller without an identity. Another user's spans read as no
+// trace, whether or not they exist.
+func (s *Server) traceUser(ctx context.Context) (string, bool) {
 	if s.authn == nil {
-		return true
+		return "", true
 	}
 	id, ok := auth.FromContext(ctx)
-	if !ok {
-		return false
+	switch {
+	case !ok:
+		return "", false
+	case id.Admin:
+		return "", true
 	}
-	if id.Admin {
-		return true
-	}
-	_, err := s.sessions.Get(ctx, sessions.GetRequest{AppName: app, UserID: id.Subject, SessionID: sessionID, NumRecentEvents: 1})
-	return err == nil
+	return id.Subject, id.Subject != ""
 }
