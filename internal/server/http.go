@@ -120,7 +120,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	fail := func(w http.ResponseWriter, r *http.Request, err error) {
 		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
 	}
-	return &requestIDs{s: s, next: &guard{next: mux, cfg: cfg, origins: origins, fail: fail, authn: s.authn, log: s.log, routes: table}}, nil
+	return &requestIDs{s: s, next: &guard{next: mux, cfg: cfg, origins: origins, fail: fail, authn: s.authn, budget: s.budget, log: s.log, routes: table}}, nil
 }
 
 // restRunner serves ADK's run routes.
