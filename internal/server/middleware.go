@@ -208,7 +208,7 @@ type guard struct {
 	authn *auth.Authenticator
 	// budget bounds the request bodies in flight; nil: no bound.
 	budget *requestBudget
-	log   *slog.Logger
+	log    *slog.Logger
 	// routes are the handler's routes, for tests that must cover each.
 	routes *routeTable
 }
