@@ -29,7 +29,7 @@ for latency in 0ms 200ms; do
 	pids+=($!)
 	env -u GOOGLE_API_KEY -u GEMINI_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI \
 		"$dir/agentsvc" serve --agents "$dir/agents" --gemini-base-url "http://$fake" \
-		--grpc-addr "$grpc" --http-addr 127.0.0.1:8081 --sessions "${BENCH_SESSIONS:-memory://}" >"$dir/agentsvc.log" 2>&1 &
+		--grpc-addr "$grpc" --http-addr 127.0.0.1:8081 --sessions "${BENCH_SESSIONS:-memory://}" "${one_user_load[@]}" >"$dir/agentsvc.log" 2>&1 &
 	server=$!
 	pids+=("$server")
 	ready "$fake"

@@ -41,7 +41,7 @@ one() {
 	local server
 	env -u GOOGLE_API_KEY -u GEMINI_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI "${envs[@]}" \
 		"$dir/agentsvc" serve --agents "$dir/agents" --gemini-base-url "http://$fake" \
-		--sessions "$AGENTSVC_TEST_REDIS" --grpc-addr "$grpc" --http-addr 127.0.0.1:8082 "$@" >"$dir/agentsvc.log" 2>&1 &
+		--sessions "$AGENTSVC_TEST_REDIS" --grpc-addr "$grpc" --http-addr 127.0.0.1:8082 "${one_user_load[@]}" "$@" >"$dir/agentsvc.log" 2>&1 &
 	server=$!
 	ready "$grpc"
 	echo "== $name"

@@ -21,3 +21,8 @@ ready() {
 	echo "$(basename "$0"): $1 did not come up" >&2
 	return 1
 }
+
+# The load tools run every invocation as one user (agentbench's --user),
+# far past the per-user limits that protect users from each other: the
+# load scripts turn those off.
+one_user_load=(--user-rate 0 --max-concurrent-invocations-per-user 0 --max-sessions-per-user 0)

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -97,6 +98,8 @@ type options struct {
 	userBurst int
 	// maxUserSessions caps one user's sessions; 0: no cap.
 	maxUserSessions int
+	// maxInflightRequestBytes bounds the memory of requests in flight; 0: no bound.
+	maxInflightRequestBytes int64
 	// historySessions is -1 for the store's default.
 	historySessions int
 	logLevel        slog.Level
@@ -135,10 +138,11 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.DurationVar(&o.toolTimeout, "tool-timeout", 60*time.Second, "how long a Connect client may take to answer one tool call; then the model gets an error response")
 	fs.DurationVar(&o.connectStartTimeout, "connect-start-timeout", 10*time.Second, "how long a new Connect stream may take to send its start message; then it ends DEADLINE_EXCEEDED")
 	fs.IntVar(&o.maxConnectStreams, "max-connect-streams", 20000, "Connect streams open at once; one more ends RESOURCE_EXHAUSTED (0: no cap)")
-	fs.Float64Var(&o.userRate, "user-rate", 0, "requests per second one user (app and user id) may make to this replica over every RPC and REST route naming a user; past it RESOURCE_EXHAUSTED with RetryInfo, 429 with Retry-After (0: off)")
-	fs.IntVar(&o.userBurst, "user-burst", 0, "requests one user may make at once above --user-rate (0: --user-rate rounded up)")
-	fs.IntVar(&o.maxUserSessions, "max-sessions-per-user", 0, "sessions one user (app and user id) may hold; CreateSession of one more is RESOURCE_EXHAUSTED (0: no cap)")
-	fs.IntVar(&o.maxUserInvocations, "max-concurrent-invocations-per-user", 0, "invocations one user (app and user id) may run at once on this replica; one more is RESOURCE_EXHAUSTED (0: no cap)")
+	fs.Float64Var(&o.userRate, "user-rate", server.DefaultUserRate, "requests per second one user (app and user id) may make to this replica over every RPC and REST route naming a user; past it RESOURCE_EXHAUSTED with RetryInfo, 429 with Retry-After (0: off)")
+	fs.IntVar(&o.userBurst, "user-burst", server.DefaultUserBurst, "requests one user may make at once above --user-rate (0: --user-rate rounded up)")
+	fs.IntVar(&o.maxUserSessions, "max-sessions-per-user", server.DefaultMaxSessionsPerUser, "sessions one user (app and user id) may hold; CreateSession of one more is RESOURCE_EXHAUSTED (0: no cap)")
+	fs.IntVar(&o.maxUserInvocations, "max-concurrent-invocations-per-user", server.DefaultMaxConcurrentInvocationsPerUser, "invocations one user (app and user id) may run at once on this replica; one more is RESOURCE_EXHAUSTED (0: no cap)")
+	fs.Int64Var(&o.maxInflightRequestBytes, "max-inflight-request-bytes", server.DefaultMaxInflightRequestBytes, "memory that the requests served at once may take, each charged "+strconv.Itoa(server.RequestAmplification)+" times its body (received gRPC message) size until it is answered; past it RESOURCE_EXHAUSTED with RetryInfo, 503 with Retry-After (0: no bound)")
 	fs.IntVar(&o.historySessions, "history-sessions", -1, "how many recently used sessions keep the model contents built from their history between invocations, in memory (0: none; default: 1024 with memory://, 0 with Redis, whose reads decode events anew)")
 	fs.DurationVar(&o.modelTimeout, "model-timeout", 120*time.Second, "how long one model call (a whole streamed answer included) may take; then it fails with DEADLINE_EXCEEDED")
 	fs.Int64Var(&o.maxModelResponseBytes, "max-model-response-bytes", 8<<20, "the most bytes one model answer (a response, or the sum of a stream's chunks) may have; past it the call fails with RESOURCE_EXHAUSTED")
@@ -194,6 +198,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.maxInflightRequestBytes < 0 {
+		return nil, fmt.Errorf("--max-inflight-request-bytes must not be negative, not %d", o.maxInflightRequestBytes)
 	}
 	if o.maxRequestBytes <= 0 {
 		return nil, fmt.Errorf("--max-request-bytes must be positive, not %d", o.maxRequestBytes)

@@ -135,10 +135,11 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		MaxDepth:                        o.maxDepth,
 		MaxConcurrentInvocationsPerUser: o.maxUserInvocations,
 		UserRate:                        o.userRate, UserBurst: o.userBurst,
-		MaxSessionsPerUser: o.maxUserSessions,
-		AuditLogger:        audit,
-		Authenticator:      authn,
-		MeterProvider:      tel.meter})
+		MaxSessionsPerUser:      o.maxUserSessions,
+		MaxInflightRequestBytes: inflightBudget(o),
+		AuditLogger:             audit,
+		Authenticator:           authn,
+		MeterProvider:           tel.meter})
 
 	tlsr, err := newTLS(o, log)
 	if err != nil {
@@ -158,7 +159,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	// The request ids and the audit come first, so that every interceptor
 	// after them logs with the id and every refusal is audited; the
 	// authentication after them puts the caller in the call's context.
-	gs := grpc.NewServer(append(append(append(append(srv.RequestOptions(), server.DecodeOptions()...), server.RecoveryOptions(log)...), server.AuthOptions(authn, log)...),
+	gs := grpc.NewServer(append(append(append(append(srv.RequestOptions(), srv.ReceiveOptions()...), server.RecoveryOptions(log)...), server.AuthOptions(authn, log)...),
 		grpcCreds(tlsr),
 		grpc.MaxRecvMsgSize(o.maxRequestBytes),
 		grpc.MaxSendMsgSize(64<<20),
@@ -317,6 +318,15 @@ func maxConnectStreams(o *options) int {
 		return -1
 	}
 	return o.maxConnectStreams
+}
+
+// inflightBudget is the server's MaxInflightRequestBytes of
+// --max-inflight-request-bytes, whose 0 means no bound.
+func inflightBudget(o *options) int64 {
+	if o.maxInflightRequestBytes == 0 {
+		return -1
+	}
+	return o.maxInflightRequestBytes
 }
 
 // openMemory opens the memory service of --memory; a Redis one that cannot

@@ -39,6 +39,46 @@ func ValidateScope(appName, userID, sessionID string) error {
 	return nil
 }
 
+// ValidateSessionID checks that artifacts can be kept under a session id:
+// ADK's validate_path_segment rules, and at most [MaxFilenameBytes] once
+// encoded as the stores write it (see [EscapeSegment]). A failure is an
+// [*InputError] with ADK's text where ADK has one.
+func ValidateSessionID(id string) error {
+	if err := validateSegment(id, "session_id"); err != nil {
+		return err
+	}
+	if n := len(EscapeSegment(id)); n > MaxFilenameBytes {
+		return inputError(fmt.Sprintf(
+			"session_id %s is too long: %d bytes as stored (each '%%', '/', '\\' and control character counts three), over the limit of %d.",
+			pyRepr(id), n, MaxFilenameBytes))
+	}
+	return nil
+}
+
+// EscapeSegment encodes s as one path segment, as every store writes ids
+// and filenames: '%', '/', '\' and control characters become %XX (%25,
+// %2F, %5C, ...), as do the dots of a segment of dots only and the last dot
+// of one ending in "..", so that no store reads it as a folder of its own
+// or as a parent.
+func EscapeSegment(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	dotsOnly := strings.Trim(s, ".") == ""
+	// fileblob and s3blob rewrite control characters and "../" in keys,
+	// and fileblob not in list prefixes alike: a segment holds neither.
+	lastDot := strings.HasSuffix(s, "..")
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '%' || c == '/' || c == '\\' || c < 0x20 || c == 0x7f,
+			c == '.' && (dotsOnly || lastDot && i == len(s)-1):
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
 // ValidatePart checks that part can be saved: it carries inline_data or a
 // non-empty text, as ADK's GcsArtifactService requires.
 func ValidatePart(part *v1.Part) error {

@@ -2,6 +2,7 @@ package artifacts_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -72,5 +73,33 @@ func TestLimits(t *testing.T) {
 	}
 	if err := l.CheckSize(4); !errors.Is(err, artifacts.ErrTooLarge) {
 		t.Errorf("past the cap: %v, want ErrTooLarge", err)
+	}
+}
+
+// TestValidateSessionID: a session id is refused exactly when a store
+// could not keep a session-scoped artifact under it.
+func TestValidateSessionID(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a", artifacts.MaxFilenameBytes)
+	for _, tc := range []struct {
+		id   string
+		want string // the message; empty when valid
+	}{
+		{"s", ""},
+		{"a/b*c", ""},
+		{long, ""},
+		{"..", "session_id '..' must not contain traversal segments."},
+		{"x/../y", "session_id 'x/../y' must not contain traversal segments."},
+		{"/s", "session_id '/s' must not be an absolute path or start with a slash."},
+		{long[1:] + "/", "session_id '" + long[1:] + "/' is too long: 257 bytes as stored (each '%', '/', '\\' and control character counts three), over the limit of 255."},
+	} {
+		err := artifacts.ValidateSessionID(tc.id)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("ValidateSessionID(%.20q) = %q, want %q", tc.id, got, tc.want)
+		}
 	}
 }

@@ -130,6 +130,9 @@ func (a a2aInvoker) ensureSession(ctx context.Context, req *api.RunRequest) erro
 	if !errors.Is(err, sessions.ErrNotFound) {
 		return fmt.Errorf("server: a2a session: %w", err)
 	}
+	if err := validateNewSessionID(req.SessionId); err != nil {
+		return err
+	}
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return err
 	}

@@ -34,81 +34,157 @@ const reasonMalformed = "MALFORMED_REQUEST"
 // the options together, before any other interceptor option, so that no
 // interceptor sees a message that failed to decode (and none leaves its
 // failure unanswered).
-func DecodeOptions() []grpc.ServerOption {
-	f := &decodeFailures{}
+func DecodeOptions() []grpc.ServerOption { return decodeOptions(nil) }
+
+// ReceiveOptions returns [DecodeOptions] with the server's request budget
+// (see [Config.MaxInflightRequestBytes]): each received message is charged
+// to it, from its wire size, before it is decoded, and the charge is held
+// until the call's handler returns (a unary call) or the stream receives
+// its next message or ends. A message the budget cannot hold is not
+// decoded and is answered RESOURCE_EXHAUSTED (SERVER_BUSY) with a
+// RetryInfo. Use these options instead of DecodeOptions, as they say.
+func (s *Server) ReceiveOptions() []grpc.ServerOption { return decodeOptions(s.budget) }
+
+func decodeOptions(budget *requestBudget) []grpc.ServerOption {
+	f := &received{budget: budget}
 	return []grpc.ServerOption{
-		grpc.ForceServerCodecV2(requestCodec{base: encoding.GetCodecV2(proto.Name), failures: f}),
+		grpc.ForceServerCodecV2(requestCodec{base: encoding.GetCodecV2(proto.Name), received: f}),
 		grpc.ChainUnaryInterceptor(f.unary),
 		grpc.ChainStreamInterceptor(f.stream),
 	}
 }
 
-// decodeFailures holds the decode errors of messages that no interceptor
-// has taken yet, by message. It is safe for concurrent use.
-type decodeFailures struct {
-	m sync.Map // any (the message) → error
+// received holds what the codec learnt of the messages that no interceptor
+// has taken yet, by message: the status of one that failed to decode or
+// was refused for the budget, and the charge of one that was decoded. It
+// is safe for concurrent use.
+type received struct {
+	budget   *requestBudget
+	failures sync.Map // any (the message) → error (its status)
+	charges  sync.Map // any (the message) → int64 (taken from budget)
 }
 
-// take returns the INVALID_ARGUMENT status of msg if it failed to decode,
-// and forgets the failure.
-func (f *decodeFailures) take(msg any) error {
-	v, ok := f.m.LoadAndDelete(msg)
-	if !ok {
-		return nil
+// take returns the status of msg if it failed to decode or was refused,
+// else the charge it holds, and forgets both.
+func (f *received) take(msg any) (charge int64, err error) {
+	if v, ok := f.failures.LoadAndDelete(msg); ok {
+		return 0, v.(error)
 	}
-	st := status.New(codes.InvalidArgument, "malformed request: "+v.(error).Error())
-	if withInfo, err := st.WithDetails(&errdetails.ErrorInfo{Reason: reasonMalformed, Domain: errorDomain}); err == nil {
-		st = withInfo
+	if v, ok := f.charges.LoadAndDelete(msg); ok {
+		return v.(int64), nil
 	}
-	return st.Err()
+	return 0, nil
 }
 
-func (f *decodeFailures) unary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	if err := f.take(req); err != nil {
+func (f *received) unary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	charge, err := f.take(req)
+	if err != nil {
 		return nil, err
 	}
+	defer f.budget.put(charge)
 	return handler(ctx, req)
 }
 
-func (f *decodeFailures) stream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-	return handler(srv, &checkedStream{ServerStream: ss, failures: f})
+func (f *received) stream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	cs := &checkedStream{ServerStream: ss, received: f}
+	defer cs.end()
+	return handler(srv, cs)
 }
 
-// checkedStream answers a received message that failed to decode with its
-// status instead of the message.
+// checkedStream answers a received message that failed to decode, or was
+// refused for the budget, with its status instead of the message, and
+// holds the charge of the last message received until the next one or
+// the stream's end.
 type checkedStream struct {
 	grpc.ServerStream
-	failures *decodeFailures
+	received *received
+
+	mu    sync.Mutex
+	held  int64
+	ended bool
 }
 
 func (s *checkedStream) RecvMsg(m any) error {
-	if err := s.ServerStream.RecvMsg(m); err != nil {
+	err := s.ServerStream.RecvMsg(m)
+	if err != nil {
+		s.hold(0)
 		return err
 	}
-	return s.failures.take(m)
+	charge, err := s.received.take(m)
+	s.hold(charge)
+	return err
+}
+
+// hold keeps charge in place of the charge held so far, which it gives
+// back; after the stream's end it gives back charge too.
+func (s *checkedStream) hold(charge int64) {
+	s.mu.Lock()
+	prev := s.held
+	if s.ended {
+		prev, charge = prev+charge, 0
+	}
+	s.held = charge
+	s.mu.Unlock()
+	s.received.budget.put(prev)
+}
+
+// end gives back the charge held, and any taken later at once.
+func (s *checkedStream) end() {
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
+	s.hold(0)
 }
 
 // requestCodec is gRPC's protobuf codec, except that a message that does
-// not decode is reset and recorded in failures instead of failing.
+// not decode, or that the budget cannot hold, is reset and recorded in
+// received instead of failing, and the charge of one that decodes is
+// recorded there too.
 type requestCodec struct {
 	base     encoding.CodecV2
-	failures *decodeFailures
+	received *received
 }
 
 func (c requestCodec) Marshal(v any) (mem.BufferSlice, error) { return c.base.Marshal(v) }
 
 func (c requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	b := c.received.budget
+	charge := b.charge(int64(data.Len()))
+	if !b.take(charge) {
+		if m, ok := v.(protov2.Message); ok {
+			protov2.Reset(m)
+			c.received.failures.Store(v, errServerBusy())
+			return nil
+		}
+		return errServerBusy()
+	}
 	err := c.base.Unmarshal(data, v)
-	if err == nil {
+	m, ok := v.(protov2.Message)
+	switch {
+	case err == nil && ok && charge > 0:
+		c.received.charges.Store(v, charge)
+		return nil
+	case err == nil:
+		b.put(charge)
 		return nil
 	}
-	m, ok := v.(protov2.Message)
+	b.put(charge)
 	if !ok {
 		return err
 	}
 	protov2.Reset(m)
-	c.failures.m.Store(v, fmt.Errorf("%s: %w", m.ProtoReflect().Descriptor().FullName(), err))
+	c.received.failures.Store(v, malformed(fmt.Errorf("%s: %w", m.ProtoReflect().Descriptor().FullName(), err)))
 	return nil
+}
+
+// malformed is the INVALID_ARGUMENT status of a message that did not
+// decode.
+func malformed(err error) error {
+	st := status.New(codes.InvalidArgument, "malformed request: "+err.Error())
+	if withInfo, err := st.WithDetails(&errdetails.ErrorInfo{Reason: reasonMalformed, Domain: errorDomain}); err == nil {
+		st = withInfo
+	}
+	return st.Err()
 }
 
 func (c requestCodec) Name() string { return c.base.Name() }

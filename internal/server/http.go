@@ -30,7 +30,9 @@ var (
 // /openapi.json, behind one guard for every route: origin and host checks
 // (see [WithAllowOrigins], [WithListenAddr]), JSON bodies for requests that
 // change state (else 415) and a bound on the body's size (else 413, see
-// [WithMaxRequestBytes]) and read time. Every error answers grpc-gateway's
+// [WithMaxRequestBytes]) and read time, and a charge of the body to the
+// request budget (503 with Retry-After past it, see
+// [Config.MaxInflightRequestBytes]). Every error answers grpc-gateway's
 // body {"code", "message", "details"} with an ErrorInfo detail. With
 // [Config.Authenticator], every route but /health and /openapi.json needs
 // a bearer token (or a client certificate that maps to an identity): 401
@@ -120,7 +122,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	fail := func(w http.ResponseWriter, r *http.Request, err error) {
 		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
 	}
-	return &requestIDs{s: s, next: &guard{next: mux, cfg: cfg, origins: origins, fail: fail, authn: s.authn, log: s.log, routes: table}}, nil
+	return &requestIDs{s: s, next: &guard{next: mux, cfg: cfg, origins: origins, fail: fail, authn: s.authn, budget: s.budget, log: s.log, routes: table}}, nil
 }
 
 // restRunner serves ADK's run routes.

@@ -196,8 +196,9 @@ func checkContentType(r *http.Request) error {
 
 // guard is the middleware in front of every REST route: origin and host
 // checks, CORS preflight, authentication (see [Config.Authenticator]), the
-// JSON content type of state-changing requests
-// and the body's size and read time.
+// JSON content type of state-changing requests, the body's size and read
+// time, and its charge to the request budget, held until the route has
+// answered.
 type guard struct {
 	next    http.Handler
 	cfg     httpConfig
@@ -205,7 +206,9 @@ type guard struct {
 	fail    func(http.ResponseWriter, *http.Request, error)
 	// authn authenticates every route but the open ones; nil: off.
 	authn *auth.Authenticator
-	log   *slog.Logger
+	// budget bounds the request bodies in flight; nil: no bound.
+	budget *requestBudget
+	log    *slog.Logger
 	// routes are the handler's routes, for tests that must cover each.
 	routes *routeTable
 }
@@ -253,5 +256,10 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = body
 	}
+	release, ok := g.admit(w, r)
+	if !ok {
+		return
+	}
+	defer release()
 	g.next.ServeHTTP(w, r)
 }

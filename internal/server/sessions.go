@@ -23,7 +23,7 @@ func (s *Server) CreateSession(ctx context.Context, req *api.CreateSessionReques
 		return nil, err
 	}
 	if req.GetSessionId() != "" {
-		if err := validateID("session_id", req.GetSessionId()); err != nil {
+		if err := validateNewSessionID(req.GetSessionId()); err != nil {
 			return nil, err
 		}
 	}

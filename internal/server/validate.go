@@ -3,12 +3,14 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 // Request limits.
@@ -81,6 +83,22 @@ func echo(v string) string {
 		cut--
 	}
 	return strconv.Quote(v[:cut]) + "..."
+}
+
+// validateNewSessionID checks the id of a session about to be created:
+// [validateID]'s rules, and those of the artifact stores (no "." or ".."
+// segment, no leading slash or drive letter, at most 255 bytes as
+// stored), so that a session is never created that could not keep
+// artifacts. The message is ADK's validate_path_segment's.
+func validateNewSessionID(id string) error {
+	if err := validateID("session_id", id); err != nil {
+		return err
+	}
+	var aerr *artifacts.InputError
+	if err := artifacts.ValidateSessionID(id); errors.As(err, &aerr) {
+		return invalid(aerr.Message)
+	}
+	return nil
 }
 
 // validateSessionKey checks the app, user and session of a request.

@@ -188,3 +188,11 @@ type Lease interface {
 	// invocation (context.WithoutCancel), or the lease only expires.
 	Release(ctx context.Context) error
 }
+
+// Counter is a [Service] that counts a user's sessions without reading
+// them. The count may include sessions that expired but are not yet
+// forgotten, never fewer than [Service.List] returns.
+type Counter interface {
+	// Count returns how many sessions appName's user userID holds.
+	Count(ctx context.Context, appName, userID string) (int, error)
+}

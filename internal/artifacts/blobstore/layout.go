@@ -68,34 +68,17 @@ func scopePrefix(app, userID, session string, user bool) (string, error) {
 	return prefix + "sessions/" + sessionSeg + "/artifacts/", nil
 }
 
-// segment encodes s as one path segment: '%', '/', '\' and control
-// characters become %XX (%25, %2F, %5C, ...), as do the dots of a segment
-// of dots only and the last dot of one ending in "..", so that no store
-// reads it as a folder of its own or as a parent. It fails when the result
-// is longer than [artifacts.MaxFilenameBytes]; field and original name the
-// value in the message.
+// segment encodes s as one path segment with [artifacts.EscapeSegment]. It
+// fails when the result is longer than [artifacts.MaxFilenameBytes]; field
+// and original name the value in the message.
 func segment(s, field, original string) (string, error) {
-	var b strings.Builder
-	b.Grow(len(s))
-	dotsOnly := strings.Trim(s, ".") == ""
-	// fileblob and s3blob rewrite control characters and "../" in keys,
-	// and fileblob not in list prefixes alike: a segment holds neither.
-	lastDot := strings.HasSuffix(s, "..")
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '%' || c == '/' || c == '\\' || c < 0x20 || c == 0x7f,
-			c == '.' && (dotsOnly || lastDot && i == len(s)-1):
-			fmt.Fprintf(&b, "%%%02X", c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	if b.Len() > artifacts.MaxFilenameBytes {
+	seg := artifacts.EscapeSegment(s)
+	if len(seg) > artifacts.MaxFilenameBytes {
 		return "", &artifacts.InputError{Message: fmt.Sprintf(
 			"%s %q is too long: %d bytes as stored (each '%%', '/', '\\' and control character counts three), over the limit of %d.",
-			field, original, b.Len(), artifacts.MaxFilenameBytes)}
+			field, original, len(seg), artifacts.MaxFilenameBytes)}
 	}
-	return b.String(), nil
+	return seg, nil
 }
 
 // unsegment reverses segment; ok is false for a segment it cannot have made.

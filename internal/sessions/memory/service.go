@@ -171,6 +171,22 @@ func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Sessi
 	return snapshots(s.listed(appName, userID, sessions.ListCursor{})), nil
 }
 
+// Count implements [sessions.Counter].
+func (s *Service) Count(ctx context.Context, appName, userID string) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("sessions.count: %w", err)
+	}
+	n := 0
+	for _, st := range s.listed(appName, userID, sessions.ListCursor{}) {
+		st.mu.RLock()
+		if !st.deleted {
+			n++
+		}
+		st.mu.RUnlock()
+	}
+	return n, nil
+}
+
 // ListPage implements [sessions.Service].
 func (s *Service) ListPage(ctx context.Context, appName, userID string, page sessions.ListPageRequest) ([]*v1.Session, sessions.ListCursor, error) {
 	if err := ctx.Err(); err != nil {

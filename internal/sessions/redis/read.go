@@ -109,6 +109,17 @@ func (s *Service) List(ctx context.Context, appName, userID string) ([]*v1.Sessi
 	return s.listed(ctx, appName, userID, ids)
 }
 
+// Count implements [sessions.Counter] in one round trip: the size of the
+// user's index, which still holds sessions that expired until a List drops
+// them.
+func (s *Service) Count(ctx context.Context, appName, userID string) (int, error) {
+	n, err := s.client.ZCard(ctx, s.keys.index(appName, userID)).Result()
+	if err != nil {
+		return 0, classify(ctx, "sessions.count", err)
+	}
+	return int(n), nil
+}
+
 // listed reads the sessions ids name, in their order, without events;
 // sessions that expired are left out, and dropped from the index.
 func (s *Service) listed(ctx context.Context, appName, userID string, ids []string) ([]*v1.Session, error) {

@@ -10,6 +10,24 @@ import (
 )
 
 var listCases = []contractCase{
+	{"count_is_the_users_sessions", func(t *testing.T, svc sessions.Service) {
+		c, ok := svc.(sessions.Counter)
+		if !ok {
+			t.Skip("the store does not count")
+		}
+		for i := range 3 {
+			create(t, svc, "app", "u1", fmt.Sprintf("s%d", i), nil)
+		}
+		create(t, svc, "app", "u2", "other", nil)
+		if err := svc.Delete(t.Context(), "app", "u1", "s1"); err != nil {
+			t.Fatal(err)
+		}
+		for user, want := range map[string]int{"u1": 2, "u2": 1, "u3": 0} {
+			if n, err := c.Count(t.Context(), "app", user); err != nil || n != want {
+				t.Errorf("Count(%s) = %d, %v; want %d", user, n, err, want)
+			}
+		}
+	}},
 	{"list_pages_cover_the_list_in_order", func(t *testing.T, svc sessions.Service) {
 		for i := range 7 {
 			create(t, svc, "app", "u1", fmt.Sprintf("s%d", i), map[string]any{"k": i})
