@@ -460,9 +460,10 @@ func replicasShareRedisSessions(t *testing.T, url string) {
 	}
 
 	// Both replicas run on the session at once; the model's latency keeps
-	// the first invocation holding the lease while the second asks for it.
-	a.setModelLatency(t, 2*time.Second)
-	b.setModelLatency(t, 2*time.Second)
+	// the first invocation holding the lease while the second asks for it,
+	// and for longer than the second waits for it (--session-busy-wait).
+	a.setModelLatency(t, 5*time.Second)
+	b.setModelLatency(t, 5*time.Second)
 	replicas := map[string]*stack{"A": a, "B": b}
 	type outcome struct {
 		events []*v1.Event
