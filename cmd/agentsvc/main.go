@@ -234,17 +234,23 @@ func checkModelLimits(o *options) error {
 	return nil
 }
 
+// maxSessionBusyWait bounds --session-busy-wait: a call waiting longer
+// holds its connection and its user's invocation slot for what a retry
+// would do as well. The wait also ends with the call's deadline and
+// --max-invocation-time.
+const maxSessionBusyWait = time.Minute
+
 // checkSessionLease rejects a lease ttl too short to be renewed (every
 // fifth of it, each attempt taking up to --redis-timeout) and a busy wait
-// that is negative or longer than an invocation may take.
+// that is negative or past maxSessionBusyWait.
 func checkSessionLease(o *options) error {
 	switch {
 	case o.sessionLeaseTTL < time.Second:
 		return fmt.Errorf("--session-lease-ttl %s: must be at least 1s", o.sessionLeaseTTL)
 	case o.sessionLeaseTTL <= 2*o.redisTimeout:
 		return fmt.Errorf("--session-lease-ttl %s: must be longer than twice --redis-timeout (%s), so that a renewal that times out can be retried", o.sessionLeaseTTL, o.redisTimeout)
-	case o.sessionBusyWait < 0 || o.sessionBusyWait > o.maxInvocationTime:
-		return fmt.Errorf("--session-busy-wait %s: must be from 0 to --max-invocation-time (%s)", o.sessionBusyWait, o.maxInvocationTime)
+	case o.sessionBusyWait < 0 || o.sessionBusyWait > maxSessionBusyWait:
+		return fmt.Errorf("--session-busy-wait %s: must be from 0 to %s", o.sessionBusyWait, maxSessionBusyWait)
 	}
 	return nil
 }
