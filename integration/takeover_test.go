@@ -35,13 +35,7 @@ func crashedReplicaSessionIsTakenOver(t *testing.T, url string) {
 	defer cancel()
 	user := "takeover-" + randomHex(t)
 	sid := a.weatherSession(t, ctx, user)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := api.NewSessionServiceClient(b.conn).DeleteSession(ctx, &api.DeleteSessionRequest{AppName: "weather", UserId: user, SessionId: sid}); err != nil {
-			t.Logf("delete session %s: %v", sid, err)
-		}
-	})
+	deleteSessionAfter(t, b, "weather", user, sid)
 
 	a.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
 	interrupted := make(chan error, 1)
