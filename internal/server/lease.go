@@ -34,10 +34,6 @@ const (
 	maxBusyPoll   = 200 * time.Millisecond
 )
 
-// errLeaseLost is the cause of an invocation's context ending because its
-// session's lease was lost; it wraps the store's reason.
-var errLeaseLost = errors.New("server: session lease lost")
-
 // leaseSession takes a session's lease for a new owner. While another
 // invocation holds it, it polls for up to the server's busy wait, so that a
 // call that follows an ending invocation (a client that gave up and
@@ -68,8 +64,10 @@ func (s *Server) leaseSession(ctx context.Context, app, user, session string) (s
 }
 
 // watchLease ends the invocation whose context is ctx, through cancel, once
-// the store reports its lease lost: another invocation may hold the session
-// from then on, so this one must not go on working as if it did.
+// the store reports its lease lost, with the lease's error (wrapping
+// [sessions.ErrLeaseLost]) as the cause: another invocation may hold the
+// session from then on, so this one must not go on working, nor writing,
+// as if it did.
 func watchLease(ctx context.Context, lease sessions.Lease, cancel func(error)) {
 	lost := lease.Lost()
 	if lost == nil {
@@ -78,7 +76,7 @@ func watchLease(ctx context.Context, lease sessions.Lease, cancel func(error)) {
 	go func() {
 		select {
 		case <-lost:
-			cancel(fmt.Errorf("%w: %w", errLeaseLost, lease.Err()))
+			cancel(lease.Err())
 		case <-ctx.Done():
 		}
 	}()

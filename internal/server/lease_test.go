@@ -182,14 +182,20 @@ func TestLostLeaseEndsTheInvocation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			store := &losingStore{Service: memory.New(), lost: make(chan struct{}), err: fmt.Errorf("lease: %w", tc.err)}
+			store := &losingStore{Service: memory.New(), lost: make(chan struct{}),
+				err: fmt.Errorf("lease: %w: %w", sessions.ErrLeaseLost, tc.err)}
 			s := &stack{newFixture(t, withStore(store), withConfig(func(c *server.Config) { c.ToolTimeout = time.Minute }))}
 			ctx := testContext(t)
-			_, stream := s.startWeatherCall(t, ctx)
+			sid, stream := s.startWeatherCall(t, ctx)
 			close(store.lost)
 			_, err := recvAll(stream)
 			checkStatus(t, err, tc.code, tc.reason, tc.text)
 			s.waitIdle(t)
+			// Its open call is left to the session's next invocation,
+			// which closes it first: this one no longer holds the session.
+			if got := s.storedEvents(t, ctx, sid); len(got) != 2 {
+				t.Errorf("stored events = %q, want the message and the call only", got)
+			}
 		})
 	}
 }

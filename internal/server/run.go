@@ -160,7 +160,7 @@ func (i *invocation) endedBy(ctx context.Context, err error) error {
 	case errors.Is(cause, errInvocationTimeout):
 		return statusError(codes.DeadlineExceeded, "INVOCATION_TIMEOUT",
 			fmt.Sprintf("invocation exceeded its maximum time of %s", i.s.maxInvocationTime))
-	case errors.Is(cause, errLeaseLost):
+	case errors.Is(cause, sessions.ErrLeaseLost):
 		return cause
 	}
 	return err

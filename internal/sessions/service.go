@@ -35,6 +35,9 @@ var (
 	ErrStale = errors.New("stale session")
 	// ErrBusy: another invocation holds the session's lease.
 	ErrBusy = errors.New("session is busy")
+	// ErrLeaseLost: a held lease was lost (see [Lease.Err]); the session
+	// may be another invocation's now.
+	ErrLeaseLost = errors.New("session lease lost")
 	// ErrUnavailable: the store could not be reached.
 	ErrUnavailable = errors.New("session store unavailable")
 	// ErrTooLarge: the append would take the session past its [Limits].
@@ -200,7 +203,8 @@ type Lease interface {
 	Lost() <-chan struct{}
 
 	// Err says why the lease was lost, once Lost is closed: an error
-	// wrapping [ErrBusy] when another owner took it, [ErrUnavailable]
-	// when it could not be renewed in time. It is nil before.
+	// wrapping [ErrLeaseLost] and also [ErrBusy] when another owner took
+	// it, [ErrUnavailable] when it could not be renewed in time. It is nil
+	// before.
 	Err() error
 }

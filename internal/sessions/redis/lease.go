@@ -106,7 +106,7 @@ func (l *lease) keepAlive(ctx context.Context, sent time.Time, ttl time.Duration
 		switch {
 		case err == nil && ok == 0:
 			l.svc.log.WarnContext(ctx, "sessions: lease lost", "key", l.key)
-			l.lose(fmt.Errorf("sessions.lease: taken by another owner: %w", sessions.ErrBusy))
+			l.lose(fmt.Errorf("sessions.lease: %w: taken by another owner: %w", sessions.ErrLeaseLost, sessions.ErrBusy))
 			return
 		case err == nil:
 			expires = sent.Add(ttl)
@@ -115,7 +115,7 @@ func (l *lease) keepAlive(ctx context.Context, sent time.Time, ttl time.Duration
 			return
 		case !time.Now().Before(expires):
 			l.svc.log.WarnContext(ctx, "sessions: lease lost: not renewed within its ttl", "key", l.key, "ttl", ttl, "error", err)
-			l.lose(fmt.Errorf("sessions.lease: not renewed within its ttl of %s: %w (%v)", ttl, sessions.ErrUnavailable, err))
+			l.lose(fmt.Errorf("sessions.lease: %w: not renewed within its ttl of %s: %w (%v)", sessions.ErrLeaseLost, ttl, sessions.ErrUnavailable, err))
 			return
 		default:
 			l.svc.log.WarnContext(ctx, "sessions: lease renewal failed", "key", l.key, "error", err)

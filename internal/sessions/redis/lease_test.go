@@ -62,8 +62,8 @@ func TestLeaseTakenOverIsLost(t *testing.T) {
 	if lostWithin(l, 10*ttl).IsZero() {
 		t.Fatalf("lease not lost %v after another owner took it", 10*ttl)
 	}
-	if err := l.Err(); !errors.Is(err, sessions.ErrBusy) {
-		t.Errorf("Err = %v, want ErrBusy", err)
+	if err := l.Err(); !errors.Is(err, sessions.ErrLeaseLost) || !errors.Is(err, sessions.ErrBusy) {
+		t.Errorf("Err = %v, want ErrLeaseLost and ErrBusy", err)
 	}
 }
 
@@ -120,7 +120,7 @@ func TestLeaseNotRenewedInTimeIsLost(t *testing.T) {
 	if d := at.Sub(sent); d < ttl {
 		t.Errorf("lease lost %v after it was taken, before its ttl of %v", d, ttl)
 	}
-	if err := l.Err(); !errors.Is(err, sessions.ErrUnavailable) {
-		t.Errorf("Err = %v, want ErrUnavailable", err)
+	if err := l.Err(); !errors.Is(err, sessions.ErrLeaseLost) || !errors.Is(err, sessions.ErrUnavailable) {
+		t.Errorf("Err = %v, want ErrLeaseLost and ErrUnavailable", err)
 	}
 }
