@@ -86,3 +86,59 @@ func crashedReplicaSessionIsTakenOver(t *testing.T, url string) {
 		t.Errorf("history (-want +got):\n%s", diff)
 	}
 }
+
+// defaultBusyWait is --session-busy-wait's default.
+const defaultBusyWait = 2 * time.Second
+
+// TestRunOnABusySessionWaitsBriefly runs on a session through one replica
+// while the other runs an invocation on it that waits on a hung model:
+// refused as busy once the default busy wait is over; then, as soon as the
+// first client gives up, a run through the other replica succeeds instead
+// of finding the ending invocation's lease.
+func TestRunOnABusySessionWaitsBriefly(t *testing.T) {
+	t.Parallel()
+	forEachSharedRedis(t, runOnABusySessionWaitsBriefly)
+}
+
+func runOnABusySessionWaitsBriefly(t *testing.T, url string) {
+	apps := map[string]string{"weather": weatherAgent}
+	a := startStack(t, apps, "--sessions", url)
+	b := startStack(t, apps, "--sessions", url)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	user := "busy-" + randomHex(t)
+	sid := a.weatherSession(t, ctx, user)
+	deleteSessionAfter(t, b, "weather", user, sid)
+
+	a.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
+	first, giveUp := context.WithCancel(ctx)
+	defer giveUp()
+	ended := make(chan error, 1)
+	go func() {
+		_, err := a.runWeather(first, user, sid, "hello?", false)
+		ended <- err
+	}()
+	waitUntil(t, func() bool { return len(a.modelRequests(t)) > 0 })
+
+	start := time.Now()
+	_, err := b.runWeather(ctx, user, sid, "me too?", false)
+	took := time.Since(start)
+	if status.Code(err) != codes.Aborted || statusReason(err) != "SESSION_BUSY" {
+		t.Errorf("run while another runs: %v, want ABORTED (SESSION_BUSY)", err)
+	}
+	if took < defaultBusyWait || took > defaultBusyWait+3*time.Second {
+		t.Errorf("refused as busy after %v, want about %v", took.Round(time.Millisecond), defaultBusyWait)
+	}
+
+	giveUp()
+	events, err := b.runWeather(ctx, user, sid, "and now?", false)
+	if err != nil {
+		t.Fatalf("run right after the other client gave up: %v", err)
+	}
+	if n := len(events); n == 0 || events[n-1].GetContent().GetParts()[0].GetText() != "Echo: and now?" {
+		t.Errorf("events = %v, want the echo", events)
+	}
+	if err := <-ended; status.Code(err) != codes.Canceled {
+		t.Errorf("the abandoned run ended with %v, want CANCELLED", err)
+	}
+}
