@@ -27,29 +27,44 @@ func TestCrashedReplicaSessionIsTakenOver(t *testing.T) {
 	forEachSharedRedis(t, crashedReplicaSessionIsTakenOver)
 }
 
-func crashedReplicaSessionIsTakenOver(t *testing.T, url string) {
+// hungRun is an invocation through replica a, on a session shared with
+// replica b, that waits on a model that never answers.
+type hungRun struct {
+	a, b      *stack
+	user, sid string
+	// ended receives the invocation's final status.
+	ended chan error
+}
+
+// startHungRun starts two replicas on the store at url and, under runCtx, an
+// invocation through the first whose model hangs; it returns once the
+// invocation called the model, holding the session's lease since before.
+func startHungRun(t *testing.T, ctx, runCtx context.Context, url, text string) *hungRun {
+	t.Helper()
 	apps := map[string]string{"weather": weatherAgent}
-	a := startStack(t, apps, "--sessions", url)
-	b := startStack(t, apps, "--sessions", url)
+	h := &hungRun{a: startStack(t, apps, "--sessions", url), b: startStack(t, apps, "--sessions", url),
+		user: "lease-" + randomHex(t), ended: make(chan error, 1)}
+	h.sid = h.a.weatherSession(t, ctx, h.user)
+	deleteSessionAfter(t, h.b, "weather", h.user, h.sid)
+	h.a.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
+	go func() {
+		_, err := h.a.runWeather(runCtx, h.user, h.sid, text, false)
+		h.ended <- err
+	}()
+	waitUntil(t, func() bool { return len(h.a.modelRequests(t)) > 0 })
+	return h
+}
+
+func crashedReplicaSessionIsTakenOver(t *testing.T, url string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	user := "takeover-" + randomHex(t)
-	sid := a.weatherSession(t, ctx, user)
-	deleteSessionAfter(t, b, "weather", user, sid)
-
-	a.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
-	interrupted := make(chan error, 1)
-	go func() {
-		_, err := a.runWeather(ctx, user, sid, "before the crash", false)
-		interrupted <- err
-	}()
-	// The invocation holds the lease from before it calls the model.
-	waitUntil(t, func() bool { return len(a.modelRequests(t)) > 0 })
+	h := startHungRun(t, ctx, ctx, url, "before the crash")
+	a, b, user, sid := h.a, h.b, h.user, h.sid
 	if err := a.svc.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	killed := time.Now()
-	if err := <-interrupted; status.Code(err) != codes.Unavailable {
+	if err := <-h.ended; status.Code(err) != codes.Unavailable {
 		t.Errorf("the invocation on the killed replica ended with %v, want UNAVAILABLE", err)
 	}
 
@@ -101,24 +116,12 @@ func TestRunOnABusySessionWaitsBriefly(t *testing.T) {
 }
 
 func runOnABusySessionWaitsBriefly(t *testing.T, url string) {
-	apps := map[string]string{"weather": weatherAgent}
-	a := startStack(t, apps, "--sessions", url)
-	b := startStack(t, apps, "--sessions", url)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	user := "busy-" + randomHex(t)
-	sid := a.weatherSession(t, ctx, user)
-	deleteSessionAfter(t, b, "weather", user, sid)
-
-	a.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
 	first, giveUp := context.WithCancel(ctx)
 	defer giveUp()
-	ended := make(chan error, 1)
-	go func() {
-		_, err := a.runWeather(first, user, sid, "hello?", false)
-		ended <- err
-	}()
-	waitUntil(t, func() bool { return len(a.modelRequests(t)) > 0 })
+	h := startHungRun(t, ctx, first, url, "hello?")
+	b, user, sid := h.b, h.user, h.sid
 
 	start := time.Now()
 	_, err := b.runWeather(ctx, user, sid, "me too?", false)
@@ -138,7 +141,7 @@ func runOnABusySessionWaitsBriefly(t *testing.T, url string) {
 	if n := len(events); n == 0 || events[n-1].GetContent().GetParts()[0].GetText() != "Echo: and now?" {
 		t.Errorf("events = %v, want the echo", events)
 	}
-	if err := <-ended; status.Code(err) != codes.Canceled {
+	if err := <-h.ended; status.Code(err) != codes.Canceled {
 		t.Errorf("the abandoned run ended with %v, want CANCELLED", err)
 	}
 }
