@@ -231,13 +231,7 @@ func hungModelReleasesItsRedisLease(t *testing.T, url string) {
 	defer cancel()
 	user := "hung-" + randomHex(t)
 	sid := a.weatherSession(t, ctx, user)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := api.NewSessionServiceClient(a.conn).DeleteSession(ctx, &api.DeleteSessionRequest{AppName: "weather", UserId: user, SessionId: sid}); err != nil {
-			t.Logf("delete session %s: %v", sid, err)
-		}
-	})
+	deleteSessionAfter(t, a, "weather", user, sid)
 	a.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
 	start := time.Now()
 	// The caller waits far longer than the invocation may take.

@@ -427,13 +427,7 @@ func replicasShareRedisSessions(t *testing.T, url string) {
 	// of their own, and are deleted afterwards.
 	user := "replicas-" + randomHex(t)
 	sid := createSession(t, ctx, a.conn, user)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := api.NewSessionServiceClient(a.conn).DeleteSession(ctx, &api.DeleteSessionRequest{AppName: "assistant", UserId: user, SessionId: sid}); err != nil {
-			t.Logf("delete session %s: %v", sid, err)
-		}
-	})
+	deleteSessionAfter(t, a, "assistant", user, sid)
 
 	answerA := mustRunText(t, ctx, a.conn, user, sid, "hello through A")
 	viaB := getSession(t, ctx, b.conn, user, sid)
@@ -460,9 +454,10 @@ func replicasShareRedisSessions(t *testing.T, url string) {
 	}
 
 	// Both replicas run on the session at once; the model's latency keeps
-	// the first invocation holding the lease while the second asks for it.
-	a.setModelLatency(t, 2*time.Second)
-	b.setModelLatency(t, 2*time.Second)
+	// the first invocation holding the lease while the second asks for it,
+	// and for longer than the second waits for it (--session-busy-wait).
+	a.setModelLatency(t, 5*time.Second)
+	b.setModelLatency(t, 5*time.Second)
 	replicas := map[string]*stack{"A": a, "B": b}
 	type outcome struct {
 		events []*v1.Event
@@ -517,6 +512,18 @@ func replicasShareRedisSessions(t *testing.T, url string) {
 	if diff := cmp.Diff(fromA, fromB, protocmp.Transform()); diff != "" {
 		t.Errorf("the replicas read different sessions (-A +B):\n%s", diff)
 	}
+}
+
+// deleteSessionAfter deletes a session through s once the test ends, so
+// that a shared store does not keep it.
+func deleteSessionAfter(t *testing.T, s *stack, app, user, sid string) {
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := api.NewSessionServiceClient(s.conn).DeleteSession(ctx, &api.DeleteSessionRequest{AppName: app, UserId: user, SessionId: sid}); err != nil {
+			t.Logf("delete session %s: %v", sid, err)
+		}
+	})
 }
 
 func randomHex(t *testing.T) string {

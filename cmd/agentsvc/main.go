@@ -88,6 +88,9 @@ type options struct {
 	maxModelResponseBytes int64
 	maxModelChunks        int
 	maxInvocationTime     time.Duration
+	// sessionLeaseTTL and sessionBusyWait govern a session's lease.
+	sessionLeaseTTL time.Duration
+	sessionBusyWait time.Duration
 	// connectStartTimeout and maxConnectStreams bound Connect streams.
 	connectStartTimeout time.Duration
 	maxConnectStreams   int
@@ -148,6 +151,8 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.Int64Var(&o.maxModelResponseBytes, "max-model-response-bytes", 8<<20, "the most bytes one model answer (a response, or the sum of a stream's chunks) may have; past it the call fails with RESOURCE_EXHAUSTED")
 	fs.IntVar(&o.maxModelChunks, "max-model-chunks", 10_000, "the most chunks one streamed model answer may have; past it the call fails with RESOURCE_EXHAUSTED")
 	fs.DurationVar(&o.maxInvocationTime, "max-invocation-time", 10*time.Minute, "how long one invocation (Run, Connect, /run, /run_sse) may take, its session lease included; then it fails with DEADLINE_EXCEEDED")
+	fs.DurationVar(&o.sessionLeaseTTL, "session-lease-ttl", server.DefaultLeaseTTL, "how long a session stays busy after the replica running an invocation on it died (the other replicas take it over then); a running invocation renews its lease every fifth of it, and ends (ABORTED or UNAVAILABLE) when the session store cannot renew it for the whole ttl")
+	fs.DurationVar(&o.sessionBusyWait, "session-busy-wait", server.DefaultSessionBusyWait, "how long a call on a session that runs another invocation (Run, Connect, /run, /run_sse, A2A, state PATCH, rewind) waits for that invocation to end before failing ABORTED \"session is busy\" (0: fail at once)")
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")
 	fs.IntVar(&o.traceBuffer, "trace-buffer", 0, "keep the last N finished spans in memory and serve them on the dev UI's trace routes (/dev/apps/{app}/debug/trace/...); 0 turns it off")
 	fs.StringVar(&o.devUI, "dev-ui", "", "serve ADK's web UI from this folder (make dev-ui installs it into .tools/dev-ui) at /dev-ui/ on the REST listener; off when empty")
@@ -208,6 +213,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	if err := checkModelLimits(o); err != nil {
 		return nil, err
 	}
+	if err := checkSessionLease(o); err != nil {
+		return nil, err
+	}
 	if err := checkTransport(o); err != nil {
 		return nil, err
 	}
@@ -229,6 +237,27 @@ func checkModelLimits(o *options) error {
 		return fmt.Errorf("--max-model-chunks %d: must be positive", o.maxModelChunks)
 	case o.maxInvocationTime <= 0:
 		return fmt.Errorf("--max-invocation-time %s: must be positive", o.maxInvocationTime)
+	}
+	return nil
+}
+
+// maxSessionBusyWait bounds --session-busy-wait: a call waiting longer
+// holds its connection and its user's invocation slot for what a retry
+// would do as well. The wait also ends with the call's deadline and
+// --max-invocation-time.
+const maxSessionBusyWait = time.Minute
+
+// checkSessionLease rejects a lease ttl too short to be renewed (every
+// fifth of it, each attempt taking up to --redis-timeout) and a busy wait
+// that is negative or past maxSessionBusyWait.
+func checkSessionLease(o *options) error {
+	switch {
+	case o.sessionLeaseTTL < time.Second:
+		return fmt.Errorf("--session-lease-ttl %s: must be at least 1s", o.sessionLeaseTTL)
+	case o.sessionLeaseTTL <= 2*o.redisTimeout:
+		return fmt.Errorf("--session-lease-ttl %s: must be longer than twice --redis-timeout (%s), so that a renewal that times out can be retried", o.sessionLeaseTTL, o.redisTimeout)
+	case o.sessionBusyWait < 0 || o.sessionBusyWait > maxSessionBusyWait:
+		return fmt.Errorf("--session-busy-wait %s: must be from 0 to %s", o.sessionBusyWait, maxSessionBusyWait)
 	}
 	return nil
 }

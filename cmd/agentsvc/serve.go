@@ -130,7 +130,8 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 		return err
 	}
 	srv := server.New(server.Config{Apps: apps, Sessions: store, Memory: mem, Artifacts: arts, Logger: log, ToolTimeout: o.toolTimeout,
-		MaxInvocationTime:   o.maxInvocationTime,
+		MaxInvocationTime: o.maxInvocationTime,
+		LeaseTTL:          o.sessionLeaseTTL, SessionBusyWait: sessionBusyWait(o),
 		ConnectStartTimeout: o.connectStartTimeout, MaxConnectStreams: maxConnectStreams(o),
 		MaxDepth:                        o.maxDepth,
 		MaxConcurrentInvocationsPerUser: o.maxUserInvocations,
@@ -327,6 +328,15 @@ func inflightBudget(o *options) int64 {
 		return -1
 	}
 	return o.maxInflightRequestBytes
+}
+
+// sessionBusyWait maps the flag, where 0 means no wait, to
+// [server.Config.SessionBusyWait], where it means the default.
+func sessionBusyWait(o *options) time.Duration {
+	if o.sessionBusyWait <= 0 {
+		return -1
+	}
+	return o.sessionBusyWait
 }
 
 // openMemory opens the memory service of --memory; a Redis one that cannot

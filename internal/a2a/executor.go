@@ -8,6 +8,8 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -175,22 +177,61 @@ func (e *executor) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Qu
 
 // startError maps a refused start to the A2A error a client reads,
 // keeping the status message.
+//
+// A refusal that a retry may get past (ABORTED: the session is busy or was
+// written concurrently; UNAVAILABLE; any status with a RetryInfo, such as a
+// user's rate limit) is the JSON-RPC server error -32000, with data naming
+// the reason ("SESSION_BUSY: session is busy: ..."). A2A defines no code
+// for it and JSON-RPC reserves -32000 to -32099 for errors the server
+// defines; -32000 is the one a2a-go's server can send and its client
+// reads as a2a.ErrServerError, apart from the fault of the server that
+// -32603 (a2a.ErrInternalError) means, and a2a-sdk (Python) raises it as
+// A2AClientJSONRPCError with the code and data. An HTTP 503 could not
+// reach message/stream, whose 200 is sent before the invocation starts,
+// and would tell load balancers that the replica is unwell. Invalid input
+// is -32602, the rest -32603.
 func startError(err error) error {
 	st, ok := status.FromError(err)
 	if !ok {
 		return err
 	}
-	return &startErr{msg: st.Message(), code: st.Code().String()}
+	e := &startErr{msg: st.Message(), code: st.Code()}
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *errdetails.ErrorInfo:
+			e.reason = d.GetReason()
+		case *errdetails.RetryInfo:
+			e.retryInfo = true
+		}
+	}
+	return e
 }
 
-type startErr struct{ msg, code string }
+// startErr is a refused start with its status.
+type startErr struct {
+	msg, reason string
+	code        codes.Code
+	retryInfo   bool
+}
 
-func (e *startErr) Error() string { return e.msg }
+// retryable reports a refusal a retry may get past.
+func (e *startErr) retryable() bool {
+	return e.code == codes.Aborted || e.code == codes.Unavailable || e.retryInfo
+}
+
+func (e *startErr) Error() string {
+	if e.retryable() && e.reason != "" {
+		return e.reason + ": " + e.msg
+	}
+	return e.msg
+}
 
 func (e *startErr) Unwrap() error {
-	switch e.code {
-	case "InvalidArgument", "FailedPrecondition", "NotFound":
+	switch {
+	case e.code == codes.InvalidArgument, e.code == codes.FailedPrecondition, e.code == codes.NotFound:
 		return a2a.ErrInvalidParams
+	case e.retryable():
+		return a2a.ErrServerError
 	}
 	return a2a.ErrInternalError
 }

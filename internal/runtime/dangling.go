@@ -142,8 +142,13 @@ func closingEvents(calls []danglingCall, text string) []*v1.Event {
 // A write whose answer was lost may have been stored: the stale handle
 // that follows is read again, and only the calls still open are closed.
 // Failures past the bound are logged: the next invocation of the session
-// tries again. It returns how many events it stored.
+// tries again. An invocation that ended because it lost the session's
+// lease writes nothing: the session may be another invocation's, which
+// closes the calls first. It returns how many events it stored.
 func (r *Runner) closeDanglingCalls(ictx *InvocationContext, invocationID string, cause error) int {
+	if errors.Is(cause, sessions.ErrLeaseLost) {
+		return 0
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ictx.ctx), closeCallsTimeout)
 	defer cancel()
 	text := closingText(cause)

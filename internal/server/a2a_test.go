@@ -26,11 +26,12 @@ type a2aStack struct {
 	*fixture
 	card   *a2a.AgentCard
 	client *a2aclient.Client
+	url    string // of the app's JSON-RPC endpoint
 }
 
-func newA2AStack(t *testing.T) *a2aStack {
+func newA2AStack(t *testing.T, opts ...fixtureOption) *a2aStack {
 	t.Helper()
-	fx := newFixture(t, withoutGRPC(), withApp(helpApp))
+	fx := newFixture(t, append([]fixtureOption{withoutGRPC(), withApp(helpApp)}, opts...)...)
 	ts := fx.serveHTTP(t, server.WithA2A(""))
 	card, err := agentcard.DefaultResolver.Resolve(t.Context(), ts.URL+"/a2a/help")
 	if err != nil {
@@ -40,7 +41,7 @@ func newA2AStack(t *testing.T) *a2aStack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &a2aStack{fixture: fx, card: card, client: client}
+	return &a2aStack{fixture: fx, card: card, client: client, url: ts.URL + "/a2a/help"}
 }
 
 func userMessage(contextID, text string) *a2a.MessageSendParams {

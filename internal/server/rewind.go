@@ -2,10 +2,8 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
-	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // RewindSession implements [api.SessionServiceServer]. It holds the session's
@@ -28,9 +26,9 @@ func (s *Server) RewindSession(ctx context.Context, req *api.RewindSessionReques
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}
-	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
+	lease, err := s.leaseSession(ctx, req.AppName, req.UserId, req.SessionId)
 	if err != nil {
-		return nil, toStatus(ctx, s.log, fmt.Errorf("server: lease session: %w", err))
+		return nil, toStatus(ctx, s.log, err)
 	}
 	defer s.releaseLease(ctx, lease)
 	sess, err := app.Runner.Rewind(ctx, req.UserId, req.SessionId, req.RewindBeforeInvocationId)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -103,9 +102,9 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 			s.invocations.unreserve(user)
 		}
 	}()
-	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
+	lease, err := s.leaseSession(ctx, req.AppName, req.UserId, req.SessionId)
 	if err != nil {
-		return nil, fmt.Errorf("server: lease session: %w", err)
+		return nil, err
 	}
 	inv, err := app.Runner.Start(ctx, runtime.RunRequest{
 		UserID:       req.UserId,
@@ -127,6 +126,7 @@ func (s *Server) start(ctx context.Context, prefix string, req *api.RunRequest, 
 		s.releaseLease(ctx, lease)
 		return nil, err
 	}
+	watchLease(ctx, lease, cancel)
 	started = true
 	return i, nil
 }
@@ -149,8 +149,8 @@ func (i *invocation) run(ctx context.Context, send func(*v1.Event) error) error 
 }
 
 // endedBy returns the status of an invocation the server ended, cut off
-// at its maximum time or cancelled by Stop, in place of err, which is how
-// the engine noticed; err otherwise.
+// at its maximum time, cancelled by Stop or stopped by the loss of its
+// lease, in place of err, which is how the engine noticed; err otherwise.
 func (i *invocation) endedBy(ctx context.Context, err error) error {
 	switch cause := context.Cause(i.ctx); {
 	case ctx.Err() != nil:
@@ -160,35 +160,10 @@ func (i *invocation) endedBy(ctx context.Context, err error) error {
 	case errors.Is(cause, errInvocationTimeout):
 		return statusError(codes.DeadlineExceeded, "INVOCATION_TIMEOUT",
 			fmt.Sprintf("invocation exceeded its maximum time of %s", i.s.maxInvocationTime))
+	case errors.Is(cause, sessions.ErrLeaseLost):
+		return cause
 	}
 	return err
-}
-
-// releaseTimeout bounds the first attempt to release a lease, so that a
-// stopping server does not wait on a store that does not answer.
-const releaseTimeout = 5 * time.Second
-
-// releaseLease gives a session's lease back. When the store cannot be
-// reached, it keeps trying in the background for as long as the lease could
-// last, so that a session does not stay busy after the store comes back.
-func (s *Server) releaseLease(ctx context.Context, lease sessions.Lease) {
-	ctx = context.WithoutCancel(ctx)
-	first, cancel := context.WithTimeout(ctx, releaseTimeout)
-	err := lease.Release(first)
-	cancel()
-	if err == nil {
-		return
-	}
-	s.log.WarnContext(ctx, "release session lease; retrying", "err", err)
-	go func() {
-		deadline := time.Now().Add(s.leaseTTL)
-		for wait := 100 * time.Millisecond; time.Now().Before(deadline); wait = min(2*wait, 2*time.Second) {
-			time.Sleep(wait)
-			if err := lease.Release(ctx); err == nil {
-				return
-			}
-		}
-	}()
 }
 
 func runConfig(req *api.RunRequest) runtime.RunConfig {

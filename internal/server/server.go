@@ -41,9 +41,20 @@ type Config struct {
 	// FAILED_PRECONDITION.
 	Artifacts artifacts.Service
 	Logger    *slog.Logger
-	// LeaseTTL bounds how long a crashed replica keeps a session busy.
-	// Default 30s.
+	// LeaseTTL is the ttl of a session's lease, held by every call that
+	// writes to a session (invocations, UpdateSessionState,
+	// RewindSession): it bounds how long a replica that died keeps its
+	// sessions busy. A store shared by replicas renews the lease every
+	// fifth of it while the call runs; an invocation whose lease is lost
+	// (taken over, or not renewed before it ran out) is ended with the
+	// store's reason, ABORTED (SESSION_BUSY) or UNAVAILABLE. Default
+	// [DefaultLeaseTTL].
 	LeaseTTL time.Duration
+	// SessionBusyWait is how long a call that needs a session's lease
+	// waits for the invocation holding it to end, polling, before it
+	// fails ABORTED (SESSION_BUSY). Default [DefaultSessionBusyWait];
+	// negative: no wait.
+	SessionBusyWait time.Duration
 	// ToolTimeout bounds each client tool call on Connect; a call without a
 	// result by then is answered with an error the model reads. Default 60s.
 	ToolTimeout time.Duration
@@ -153,7 +164,9 @@ type Server struct {
 	artifacts artifacts.Service
 	log       *slog.Logger
 	leaseTTL  time.Duration
-	owner     string
+	// busyWait is Config.SessionBusyWait with its default; zero: no wait.
+	busyWait time.Duration
+	owner    string
 	// toolTimeout is Config.ToolTimeout; zero lets the tools package apply
 	// its default.
 	toolTimeout time.Duration
@@ -217,7 +230,13 @@ func New(cfg Config) *Server {
 	s.maxResponseBytes = cmp.Or(max(cfg.MaxResponseBytes, 0), DefaultMaxResponseBytes)
 	s.pageBytes = cmp.Or(max(cfg.PageBytes, 0), DefaultPageBytes)
 	if s.leaseTTL <= 0 {
-		s.leaseTTL = 30 * time.Second
+		s.leaseTTL = DefaultLeaseTTL
+	}
+	switch s.busyWait = cfg.SessionBusyWait; {
+	case s.busyWait == 0:
+		s.busyWait = DefaultSessionBusyWait
+	case s.busyWait < 0:
+		s.busyWait = 0
 	}
 	s.maxInvocationTime = cfg.MaxInvocationTime
 	if s.maxInvocationTime <= 0 {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -159,9 +158,9 @@ func (s *Server) UpdateSessionState(ctx context.Context, req *api.UpdateSessionS
 	if err := s.limitUser(req.AppName, req.UserId); err != nil {
 		return nil, err
 	}
-	lease, err := s.sessions.Lease(ctx, req.AppName, req.UserId, req.SessionId, s.owner+"/"+runtime.NewEventID(), s.leaseTTL)
+	lease, err := s.leaseSession(ctx, req.AppName, req.UserId, req.SessionId)
 	if err != nil {
-		return nil, toStatus(ctx, s.log, fmt.Errorf("server: lease session: %w", err))
+		return nil, toStatus(ctx, s.log, err)
 	}
 	defer s.releaseLease(ctx, lease)
 	sess, err := s.sessions.Get(ctx, sessions.GetRequest{AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId})

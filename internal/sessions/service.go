@@ -35,6 +35,9 @@ var (
 	ErrStale = errors.New("stale session")
 	// ErrBusy: another invocation holds the session's lease.
 	ErrBusy = errors.New("session is busy")
+	// ErrLeaseLost: a held lease was lost (see [Lease.Err]); the session
+	// may be another invocation's now.
+	ErrLeaseLost = errors.New("session lease lost")
 	// ErrUnavailable: the store could not be reached.
 	ErrUnavailable = errors.New("session store unavailable")
 	// ErrTooLarge: the append would take the session past its [Limits].
@@ -168,8 +171,10 @@ type Service interface {
 	// [ErrBusy] while another owner holds it; taking a lease the same owner
 	// holds renews it. The lease lasts ttl and is kept alive until released
 	// or until ctx ends, so pass the invocation's context: a holder that dies
-	// or abandons its context loses the lease ttl later. The session need not
-	// exist. ttl must be positive.
+	// or abandons its context loses the lease ttl later. A store shared by
+	// several processes renews it in the background and reports through
+	// [Lease.Lost] a lease it could not keep. The session need not exist.
+	// ttl must be positive.
 	Lease(ctx context.Context, appName, userID, sessionID, owner string, ttl time.Duration) (Lease, error)
 
 	// Ping checks that the store can be reached, for readiness probes; it
@@ -180,13 +185,28 @@ type Service interface {
 	Close() error
 }
 
-// Lease is a held invocation lease.
+// Lease is a held invocation lease. Its methods are safe for concurrent
+// use.
 type Lease interface {
 	// Release gives the lease up if its owner still holds it; a lease that
 	// expired and was taken by another owner is left alone. It is safe to
 	// call more than once. Pass a context that outlives a cancelled
 	// invocation (context.WithoutCancel), or the lease only expires.
 	Release(ctx context.Context) error
+
+	// Lost returns a channel that is closed once the holder can no longer
+	// count on holding the lease: another owner took it, or the store
+	// could not renew it before its ttl ran out (another owner may take it
+	// from then on). The holder must then stop working under it. It is
+	// nil for a lease that cannot be lost while its context lives. It is
+	// not closed by Release or by the end of the lease's context.
+	Lost() <-chan struct{}
+
+	// Err says why the lease was lost, once Lost is closed: an error
+	// wrapping [ErrLeaseLost] and also [ErrBusy] when another owner took
+	// it, [ErrUnavailable] when it could not be renewed in time. It is nil
+	// before.
+	Err() error
 }
 
 // Counter is a [Service] that counts a user's sessions without reading

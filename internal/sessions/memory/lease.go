@@ -63,6 +63,13 @@ type lease struct {
 	once  sync.Once
 }
 
+// Lost implements [sessions.Lease]: a memory lease does not expire while
+// its holder's context lives, so it is never lost.
+func (l *lease) Lost() <-chan struct{} { return nil }
+
+// Err implements [sessions.Lease]; it is always nil.
+func (l *lease) Err() error { return nil }
+
 // Release implements [sessions.Lease]: it removes the lease if its owner
 // still holds it.
 func (l *lease) Release(context.Context) error {

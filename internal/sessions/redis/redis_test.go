@@ -288,6 +288,11 @@ func TestLostLeaseIsNeitherRenewedNorReleased(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond) // renewals run and find the lease lost
+	select {
+	case <-l.Lost():
+	default:
+		t.Error("lease taken by another owner not reported lost")
+	}
 	if err := l.Release(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -47,16 +47,20 @@ var leaseCases = []contractCase{
 		if _, err := svc.Lease(t.Context(), "app", "u1", "s1", "owner-b", leaseTTL); !errors.Is(err, sessions.ErrBusy) {
 			t.Errorf("Lease after %v of a held lease: error = %v, want ErrBusy", 4*leaseTTL, err)
 		}
+		wantNotLost(t, held)
 		if err := held.Release(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		// Giving a lease up is not losing it.
+		wantNotLost(t, held)
 	}},
 	{"lease_of_a_vanished_holder_expires", func(t *testing.T, svc sessions.Service) {
 		// The holder's invocation ends without releasing, as when its
 		// replica dies: renewal stops and the lease runs out.
 		invocation, cancel := context.WithCancel(t.Context())
-		takeLease(invocation, t, svc, "s1", "owner-a")
+		vanished := takeLease(invocation, t, svc, "s1", "owner-a")
 		cancel()
+		wantNotLost(t, vanished)
 		if _, err := svc.Lease(t.Context(), "app", "u1", "s1", "owner-b", leaseTTL); !errors.Is(err, sessions.ErrBusy) {
 			t.Fatalf("Lease right after the holder vanished: error = %v, want ErrBusy", err)
 		}
@@ -83,4 +87,17 @@ func takeLease(ctx context.Context, t *testing.T, svc sessions.Service, id, owne
 	}
 	t.Cleanup(func() { _ = l.Release(context.WithoutCancel(ctx)) })
 	return l
+}
+
+// wantNotLost checks that l reports no loss.
+func wantNotLost(t *testing.T, l sessions.Lease) {
+	t.Helper()
+	select {
+	case <-l.Lost():
+		t.Errorf("the lease was lost: %v", l.Err())
+	default:
+	}
+	if err := l.Err(); err != nil {
+		t.Errorf("lease Err = %v, want nil", err)
+	}
 }

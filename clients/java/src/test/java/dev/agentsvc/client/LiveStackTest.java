@@ -295,7 +295,8 @@ class LiveStackTest {
   @Test
   void aSecondRunOnABusySessionIsRejected() throws Exception {
     Session session = client.createSession("echo", user);
-    model.latency("1s");
+    // Longer than the server's wait for a busy session (2s by default).
+    model.latency("5s");
     try (Invocation first = client.run("echo", user, session.getId(), "first")) {
       awaitModelCall();
       SessionBusyException busy = assertThrows(SessionBusyException.class,
