@@ -9,9 +9,13 @@
 #
 # SOAK_DURATION is the load's duration (default 10m); the checks add about a
 # minute. Logs and the Redis files are kept in a temporary directory, whose
-# path is printed, when the run fails or SOAK_KEEP=1.
+# path is printed, when the run fails or SOAK_KEEP=1. SOAK_CLUSTER=1 runs
+# scripts/soak-cluster.sh instead: Redis Cluster and two replicas.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${SOAK_CLUSTER:-} == 1 ]]; then
+	exec scripts/soak-cluster.sh "$@"
+fi
 duration=${SOAK_DURATION:-10m}
 
 if ! command -v redis-server >/dev/null 2>&1; then

@@ -28,6 +28,7 @@ const (
 	vTempStored      = "temp: key stored"
 	vList            = "ListSessions failed"
 	vServer          = "server"
+	vUnavailable     = "unavailable longer than --max-unavailable"
 )
 
 // violation is one broken promise, with where it was found.

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// outage is one stretch during which the requests for a session failed:
+// from the first failed attempt to the next attempt that succeeded. open
+// marks one still failing when the load stopped (its end is then the
+// load's end).
+type outage struct {
+	start, end time.Time
+	open       bool
+}
+
+func (o outage) length() time.Duration { return o.end.Sub(o.start) }
+
+// availability is what the load saw of one session's availability, attempt
+// by attempt. The worker that owns the session writes it; the report reads
+// it once the load has stopped.
+type availability struct {
+	down     bool
+	since    time.Time
+	outages  []outage
+	attempts int
+}
+
+// observe notes an attempt that ended at t: failed or succeeded. A failure
+// while up opens an outage; a success while down closes it.
+func (a *availability) observe(t time.Time, failed bool) {
+	a.attempts++
+	switch {
+	case failed && !a.down:
+		a.down, a.since = true, t
+	case !failed && a.down:
+		a.down = false
+		a.outages = append(a.outages, outage{start: a.since, end: t})
+	}
+}
+
+// finish closes an outage still open at end, the load's end.
+func (a *availability) finish(end time.Time) {
+	if a.down {
+		a.down = false
+		if end.Before(a.since) {
+			end = a.since
+		}
+		a.outages = append(a.outages, outage{start: a.since, end: end, open: true})
+	}
+}
+
+// attemptOutcome classifies an attempt of k that ended with err: failed
+// when the service did not serve it, neutral when the client provoked
+// the failure itself (a client that never answers its tool call gets its
+// own deadline, one that cancels gets CANCELLED), so that neither opens
+// nor closes an outage.
+func attemptOutcome(k opKind, err error) (failed, neutral bool) {
+	c := status.Code(err)
+	switch {
+	case err == nil:
+		return false, false
+	case k == opCreate && c == codes.AlreadyExists:
+		return false, false
+	case k == opSilent && c == codes.DeadlineExceeded, k == opCancelMsg && c == codes.Canceled:
+		return false, true
+	}
+	return true, false
+}
+
+// Causes an outage is put down to: the kill that came last before it
+// began.
+const (
+	causeFailover = "cluster failover"
+	causeReplica  = "replica kill"
+	causeRedis    = "redis kill"
+	causeNone     = "no kill before it"
+)
+
+// causeOf names the kind of the last kill at or before at (an offset from
+// the load's start) in events, in order of time.
+func causeOf(events []chaosEvent, at time.Duration) string {
+	cause := causeNone
+	for _, e := range events {
+		if e.at > at {
+			break
+		}
+		if e.err != nil {
+			continue
+		}
+		switch e.kind {
+		case chaosPrimaryKill:
+			cause = causeFailover
+		case chaosReplicaKill:
+			cause = causeReplica
+		case chaosRedisKill:
+			cause = causeRedis
+		}
+	}
+	return cause
+}
+
+// unavailability sums up the outages: the longest per session, over
+// every session the load used and by cause.
+type unavailability struct {
+	sessions, affected, open int
+	max, p99                 time.Duration
+	// worst is the session with the longest outage.
+	worst  string
+	causes []causeFigures
+}
+
+// causeFigures are the outages put down to one cause: per session the
+// longest, over the sessions it affected.
+type causeFigures struct {
+	cause    string
+	outages  int
+	sessions int
+	max, p99 time.Duration
+}
+
+// summarizeUnavailability reads the outages of logs, which started at
+// start, against the chaos events.
+func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaosEvent) unavailability {
+	var u unavailability
+	var longest []time.Duration
+	byCause := map[string][]time.Duration{}
+	counts := map[string]int{}
+	for _, l := range logs {
+		if l.avail.attempts == 0 {
+			continue
+		}
+		u.sessions++
+		var worst time.Duration
+		perCause := map[string]time.Duration{}
+		for _, o := range l.avail.outages {
+			d := o.length()
+			worst = max(worst, d)
+			c := causeOf(events, o.start.Sub(start))
+			counts[c]++
+			perCause[c] = max(perCause[c], d)
+			if o.open {
+				u.open++
+			}
+		}
+		if len(l.avail.outages) > 0 {
+			u.affected++
+		}
+		if worst > u.max {
+			u.max, u.worst = worst, l.id
+		}
+		longest = append(longest, worst)
+		for c, d := range perCause {
+			byCause[c] = append(byCause[c], d)
+		}
+	}
+	u.p99 = percentile(longest, 0.99)
+	for _, c := range []string{causeFailover, causeReplica, causeRedis, causeNone} {
+		ds := byCause[c]
+		if len(ds) == 0 {
+			continue
+		}
+		u.causes = append(u.causes, causeFigures{cause: c, outages: counts[c], sessions: len(ds),
+			max: slices.Max(ds), p99: percentile(ds, 0.99)})
+	}
+	return u
+}
+
+// percentile is the nearest-rank percentile p (0 < p ≤ 1) of ds; 0 when
+// ds is empty. It sorts ds.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	rank := int(float64(len(ds))*p+0.999999) - 1
+	return ds[min(max(rank, 0), len(ds)-1)]
+}
+
+func (u unavailability) print(w io.Writer) {
+	fmt.Fprintf(w, "unavailability: %d of %d sessions had requests fail; longest per session: max %s, p99 %s",
+		u.affected, u.sessions, round(u.max), round(u.p99))
+	if u.worst != "" {
+		fmt.Fprintf(w, " (max in %s)", u.worst)
+	}
+	if u.open > 0 {
+		fmt.Fprintf(w, "; %d still failing when the load stopped", u.open)
+	}
+	fmt.Fprintln(w)
+	for _, c := range u.causes {
+		fmt.Fprintf(w, "  after %-18s %4d outages in %4d sessions; longest per session: max %s, p99 %s\n",
+			c.cause+":", c.outages, c.sessions, round(c.max), round(c.p99))
+	}
+}
+
+func round(d time.Duration) time.Duration { return d.Round(100 * time.Millisecond) }
