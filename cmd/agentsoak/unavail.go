@@ -85,24 +85,29 @@ const (
 // causeOf names the kind of the last kill at or before at (an offset from
 // the load's start) in events, in order of time.
 func causeOf(events []chaosEvent, at time.Duration) string {
-	cause := causeNone
-	for _, e := range events {
+	i := lastKill(events, at)
+	if i < 0 {
+		return causeNone
+	}
+	return killCauses[events[i].kind]
+}
+
+// killCauses maps the kinds of kill to the causes of outages.
+var killCauses = map[string]string{chaosPrimaryKill: causeFailover, chaosReplicaKill: causeReplica, chaosRedisKill: causeRedis}
+
+// lastKill returns the index in events of the last kill that succeeded at
+// or before at, or -1.
+func lastKill(events []chaosEvent, at time.Duration) int {
+	last := -1
+	for i, e := range events {
 		if e.at > at {
 			break
 		}
-		if e.err != nil {
-			continue
-		}
-		switch e.kind {
-		case chaosPrimaryKill:
-			cause = causeFailover
-		case chaosReplicaKill:
-			cause = causeReplica
-		case chaosRedisKill:
-			cause = causeRedis
+		if _, ok := killCauses[e.kind]; ok && e.err == nil {
+			last = i
 		}
 	}
-	return cause
+	return last
 }
 
 // unavailability sums up the outages: the longest per session, over
@@ -110,9 +115,23 @@ func causeOf(events []chaosEvent, at time.Duration) string {
 type unavailability struct {
 	sessions, affected, open int
 	max, p99                 time.Duration
-	// worst is the session with the longest outage.
-	worst  string
-	causes []causeFigures
+	// worst is the session with the longest outage, which began at
+	// worstAt after the load's start.
+	worst   string
+	worstAt time.Duration
+	causes  []causeFigures
+	kills   []killFigures
+}
+
+// killFigures are the outages that began after one kill and before the
+// next: how many sessions they hit, and when the last of them ended.
+type killFigures struct {
+	at       time.Duration
+	cause    string
+	sessions int
+	// served is from the kill to the end of its last outage: every
+	// session was served again by then.
+	served time.Duration
 }
 
 // causeFigures are the outages put down to one cause: per session the
@@ -131,28 +150,45 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 	var longest []time.Duration
 	byCause := map[string][]time.Duration{}
 	counts := map[string]int{}
+	kills := map[int]*killFigures{}
 	for _, l := range logs {
 		if l.avail.attempts == 0 {
 			continue
 		}
 		u.sessions++
 		var worst time.Duration
+		var worstAt time.Duration
 		perCause := map[string]time.Duration{}
+		perKill := map[int]bool{}
 		for _, o := range l.avail.outages {
-			d := o.length()
-			worst = max(worst, d)
-			c := causeOf(events, o.start.Sub(start))
+			d, began := o.length(), o.start.Sub(start)
+			if d > worst {
+				worst, worstAt = d, began
+			}
+			c := causeOf(events, began)
 			counts[c]++
 			perCause[c] = max(perCause[c], d)
 			if o.open {
 				u.open++
+			}
+			if k := lastKill(events, began); k >= 0 {
+				kf := kills[k]
+				if kf == nil {
+					kf = &killFigures{at: events[k].at, cause: c}
+					kills[k] = kf
+				}
+				if !perKill[k] {
+					perKill[k] = true
+					kf.sessions++
+				}
+				kf.served = max(kf.served, o.end.Sub(start)-kf.at)
 			}
 		}
 		if len(l.avail.outages) > 0 {
 			u.affected++
 		}
 		if worst > u.max {
-			u.max, u.worst = worst, l.id
+			u.max, u.worst, u.worstAt = worst, l.id, worstAt
 		}
 		longest = append(longest, worst)
 		for c, d := range perCause {
@@ -160,6 +196,11 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 		}
 	}
 	u.p99 = percentile(longest, 0.99)
+	for i := range events {
+		if kf := kills[i]; kf != nil {
+			u.kills = append(u.kills, *kf)
+		}
+	}
 	for _, c := range []string{causeFailover, causeReplica, causeRedis, causeNone} {
 		ds := byCause[c]
 		if len(ds) == 0 {
@@ -186,7 +227,7 @@ func (u unavailability) print(w io.Writer) {
 	fmt.Fprintf(w, "unavailability: %d of %d sessions had requests fail; longest per session: max %s, p99 %s",
 		u.affected, u.sessions, round(u.max), round(u.p99))
 	if u.worst != "" {
-		fmt.Fprintf(w, " (max in %s)", u.worst)
+		fmt.Fprintf(w, " (max in %s, from %s)", u.worst, round(u.worstAt))
 	}
 	if u.open > 0 {
 		fmt.Fprintf(w, "; %d still failing when the load stopped", u.open)
@@ -195,6 +236,10 @@ func (u unavailability) print(w io.Writer) {
 	for _, c := range u.causes {
 		fmt.Fprintf(w, "  after %-18s %4d outages in %4d sessions; longest per session: max %s, p99 %s\n",
 			c.cause+":", c.outages, c.sessions, round(c.max), round(c.p99))
+	}
+	for _, k := range u.kills {
+		fmt.Fprintf(w, "  %s at %s: %d sessions failed after it; all served again %s after it\n",
+			k.cause, round(k.at), k.sessions, round(k.served))
 	}
 }
 

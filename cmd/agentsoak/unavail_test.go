@@ -179,19 +179,25 @@ func TestSummarizeUnavailability(t *testing.T) {
 	}
 	events := []chaosEvent{{at: 10 * time.Second, kind: chaosPrimaryKill}, {at: 100 * time.Second, kind: chaosReplicaKill}}
 	got := summarizeUnavailability(logs, t0, events)
-	want := unavailability{sessions: 6, affected: 5, open: 1, max: 60 * time.Second, p99: 60 * time.Second, worst: "a",
+	want := unavailability{sessions: 6, affected: 5, open: 1, max: 60 * time.Second, p99: 60 * time.Second,
+		worst: "a", worstAt: 20 * time.Second,
 		causes: []causeFigures{
 			{cause: causeFailover, outages: 3, sessions: 2, max: 60 * time.Second, p99: 60 * time.Second},
 			{cause: causeReplica, outages: 2, sessions: 2, max: 30 * time.Second, p99: 30 * time.Second},
 			{cause: causeNone, outages: 1, sessions: 1, max: 500 * time.Millisecond, p99: 500 * time.Millisecond},
+		},
+		kills: []killFigures{
+			{at: 10 * time.Second, cause: causeFailover, sessions: 2, served: 70 * time.Second},
+			{at: 100 * time.Second, cause: causeReplica, sessions: 2, served: 31 * time.Second},
 		}}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(unavailability{}, causeFigures{})); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(unavailability{}, causeFigures{}, killFigures{})); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 
 	var out bytes.Buffer
 	got.print(&out)
-	for _, s := range []string{"5 of 6 sessions", "max 1m0s, p99 1m0s (max in a)", "1 still failing",
+	for _, s := range []string{"5 of 6 sessions", "max 1m0s, p99 1m0s (max in a, from 20s)", "1 still failing",
+		"cluster failover at 10s: 2 sessions failed after it; all served again 1m10s after it",
 		"after cluster failover:", "after replica kill:", "max 30s"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("summary lacks %q:\n%s", s, out.String())
