@@ -17,6 +17,9 @@ import (
 type outage struct {
 	start, end time.Time
 	open       bool
+	// first and last are the failures that opened it and that came last
+	// (see reasonOf).
+	first, last string
 }
 
 func (o outage) length() time.Duration { return o.end.Sub(o.start) }
@@ -25,22 +28,26 @@ func (o outage) length() time.Duration { return o.end.Sub(o.start) }
 // by attempt. The worker that owns the session writes it; the report reads
 // it once the load has stopped.
 type availability struct {
-	down     bool
-	since    time.Time
-	outages  []outage
-	attempts int
+	down        bool
+	since       time.Time
+	first, last string
+	outages     []outage
+	attempts    int
 }
 
-// observe notes an attempt that ended at t: failed or succeeded. A failure
-// while up opens an outage; a success while down closes it.
-func (a *availability) observe(t time.Time, failed bool) {
+// observe notes an attempt that ended at t: failed (with reason) or
+// succeeded. A failure while up opens an outage; a success while down
+// closes it.
+func (a *availability) observe(t time.Time, failed bool, reason string) {
 	a.attempts++
 	switch {
 	case failed && !a.down:
-		a.down, a.since = true, t
-	case !failed && a.down:
+		a.down, a.since, a.first, a.last = true, t, reason, reason
+	case failed:
+		a.last = reason
+	case a.down:
 		a.down = false
-		a.outages = append(a.outages, outage{start: a.since, end: t})
+		a.outages = append(a.outages, outage{start: a.since, end: t, first: a.first, last: a.last})
 	}
 }
 
@@ -51,7 +58,7 @@ func (a *availability) finish(end time.Time) {
 		if end.Before(a.since) {
 			end = a.since
 		}
-		a.outages = append(a.outages, outage{start: a.since, end: end, open: true})
+		a.outages = append(a.outages, outage{start: a.since, end: end, open: true, first: a.first, last: a.last})
 	}
 }
 
@@ -119,8 +126,10 @@ type unavailability struct {
 	// worstAt after the load's start.
 	worst   string
 	worstAt time.Duration
-	causes  []causeFigures
-	kills   []killFigures
+	// worstOutage is that outage.
+	worstOutage outage
+	causes      []causeFigures
+	kills       []killFigures
 }
 
 // killFigures are the outages that began after one kill and before the
@@ -129,9 +138,11 @@ type killFigures struct {
 	at       time.Duration
 	cause    string
 	sessions int
-	// served is from the kill to the end of its last outage: every
-	// session was served again by then.
+	// served is from the kill to the end of its last outage that ended:
+	// every session it hit, but the open ones, was served again by then.
 	served time.Duration
+	// open counts its outages still open when the load stopped.
+	open int
 }
 
 // causeFigures are the outages put down to one cause: per session the
@@ -158,12 +169,13 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 		u.sessions++
 		var worst time.Duration
 		var worstAt time.Duration
+		var worstO outage
 		perCause := map[string]time.Duration{}
 		perKill := map[int]bool{}
 		for _, o := range l.avail.outages {
 			d, began := o.length(), o.start.Sub(start)
-			if d > worst {
-				worst, worstAt = d, began
+			if d > worst || d == worst && worstO.start.IsZero() {
+				worst, worstAt, worstO = d, began, o
 			}
 			c := causeOf(events, began)
 			counts[c]++
@@ -181,14 +193,18 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 					perKill[k] = true
 					kf.sessions++
 				}
-				kf.served = max(kf.served, o.end.Sub(start)-kf.at)
+				if o.open {
+					kf.open++
+				} else {
+					kf.served = max(kf.served, o.end.Sub(start)-kf.at)
+				}
 			}
 		}
 		if len(l.avail.outages) > 0 {
 			u.affected++
 		}
 		if worst > u.max {
-			u.max, u.worst, u.worstAt = worst, l.id, worstAt
+			u.max, u.worst, u.worstAt, u.worstOutage = worst, l.id, worstAt, worstO
 		}
 		longest = append(longest, worst)
 		for c, d := range perCause {
@@ -233,13 +249,19 @@ func (u unavailability) print(w io.Writer) {
 		fmt.Fprintf(w, "; %d still failing when the load stopped", u.open)
 	}
 	fmt.Fprintln(w)
+	if o := u.worstOutage; o.first != "" {
+		fmt.Fprintf(w, "  its first failure: %.150s\n  its last failure:  %.150s\n", o.first, o.last)
+	}
 	for _, c := range u.causes {
 		fmt.Fprintf(w, "  after %-18s %4d outages in %4d sessions; longest per session: max %s, p99 %s\n",
 			c.cause+":", c.outages, c.sessions, round(c.max), round(c.p99))
 	}
 	for _, k := range u.kills {
-		fmt.Fprintf(w, "  %s at %s: %d sessions failed after it; all served again %s after it\n",
-			k.cause, round(k.at), k.sessions, round(k.served))
+		fmt.Fprintf(w, "  %s at %s: %d sessions failed after it; all served again %s after it", k.cause, round(k.at), k.sessions, round(k.served))
+		if k.open > 0 {
+			fmt.Fprintf(w, ", but %d still failing when the load stopped", k.open)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

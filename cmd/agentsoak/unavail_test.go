@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -33,20 +34,25 @@ func TestAvailabilityObserve(t *testing.T) {
 	}{
 		{"never failed", []attempt{{1, false}, {2, false}}, 10, nil},
 		{"from the first failure to the next success", []attempt{{1, false}, {2, true}, {3, true}, {4.5, true}, {6, false}, {7, false}}, 10,
-			[]outage{{start: at(2), end: at(6)}}},
+			[]outage{{start: at(2), end: at(6), first: "failure at 2s", last: "failure at 4.5s"}}},
 		{"two outages", []attempt{{1, true}, {2, false}, {5, true}, {5.25, false}}, 10,
-			[]outage{{start: at(1), end: at(2)}, {start: at(5), end: at(5.25)}}},
+			[]outage{{start: at(1), end: at(2), first: "failure at 1s", last: "failure at 1s"},
+				{start: at(5), end: at(5.25), first: "failure at 5s", last: "failure at 5s"}}},
 		{"still failing at the end", []attempt{{1, false}, {3, true}, {4, true}}, 10,
-			[]outage{{start: at(3), end: at(10), open: true}}},
+			[]outage{{start: at(3), end: at(10), open: true, first: "failure at 3s", last: "failure at 4s"}}},
 		{"an end before the failure does not go negative", []attempt{{3, true}}, 2,
-			[]outage{{start: at(3), end: at(3), open: true}}},
+			[]outage{{start: at(3), end: at(3), open: true, first: "failure at 3s", last: "failure at 3s"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var a availability
 			for _, x := range tt.attempts {
-				a.observe(at(x.at), x.failed)
+				reason := ""
+				if x.failed {
+					reason = fmt.Sprintf("failure at %gs", x.at)
+				}
+				a.observe(at(x.at), x.failed, reason)
 			}
 			a.finish(at(tt.end))
 			if diff := cmp.Diff(tt.want, a.outages, cmp.AllowUnexported(outage{})); diff != "" {
@@ -169,7 +175,7 @@ func TestSummarizeUnavailability(t *testing.T) {
 		session("quiet"),
 		{id: "never used"},
 		// Two outages after the primary kill at 10 s: the longest counts.
-		session("a", outage{start: at(11), end: at(13)}, outage{start: at(20), end: at(80)}),
+		session("a", outage{start: at(11), end: at(13)}, outage{start: at(20), end: at(80), first: "Unavailable: x", last: "Aborted: y"}),
 		session("b", outage{start: at(12), end: at(14)}),
 		// After the replica kill at 100 s; one still failing at the end.
 		session("c", outage{start: at(101), end: at(131)}),
@@ -180,7 +186,7 @@ func TestSummarizeUnavailability(t *testing.T) {
 	events := []chaosEvent{{at: 10 * time.Second, kind: chaosPrimaryKill}, {at: 100 * time.Second, kind: chaosReplicaKill}}
 	got := summarizeUnavailability(logs, t0, events)
 	want := unavailability{sessions: 6, affected: 5, open: 1, max: 60 * time.Second, p99: 60 * time.Second,
-		worst: "a", worstAt: 20 * time.Second,
+		worst: "a", worstAt: 20 * time.Second, worstOutage: outage{start: at(20), end: at(80), first: "Unavailable: x", last: "Aborted: y"},
 		causes: []causeFigures{
 			{cause: causeFailover, outages: 3, sessions: 2, max: 60 * time.Second, p99: 60 * time.Second},
 			{cause: causeReplica, outages: 2, sessions: 2, max: 30 * time.Second, p99: 30 * time.Second},
@@ -188,16 +194,18 @@ func TestSummarizeUnavailability(t *testing.T) {
 		},
 		kills: []killFigures{
 			{at: 10 * time.Second, cause: causeFailover, sessions: 2, served: 70 * time.Second},
-			{at: 100 * time.Second, cause: causeReplica, sessions: 2, served: 31 * time.Second},
+			{at: 100 * time.Second, cause: causeReplica, sessions: 2, served: 31 * time.Second, open: 1},
 		}}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(unavailability{}, causeFigures{}, killFigures{})); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(unavailability{}, causeFigures{}, killFigures{}, outage{})); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 
 	var out bytes.Buffer
 	got.print(&out)
 	for _, s := range []string{"5 of 6 sessions", "max 1m0s, p99 1m0s (max in a, from 20s)", "1 still failing",
-		"cluster failover at 10s: 2 sessions failed after it; all served again 1m10s after it",
+		"cluster failover at 10s: 2 sessions failed after it; all served again 1m10s after it\n",
+		"replica kill at 1m40s: 2 sessions failed after it; all served again 31s after it, but 1 still failing",
+		"its first failure: Unavailable: x", "its last failure:  Aborted: y",
 		"after cluster failover:", "after replica kill:", "max 30s"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("summary lacks %q:\n%s", s, out.String())

@@ -82,8 +82,14 @@ func (s *opStats) add(k opKind, err error) {
 	}
 	s.outcomes[k][st.Code()]++
 	if err != nil {
-		s.reasons[st.Code().String()+": "+idRE.ReplaceAllString(st.Message(), "…")]++
+		s.reasons[reasonOf(err)]++
 	}
+}
+
+// reasonOf is a failure's code and message, ids left out.
+func reasonOf(err error) string {
+	st := status.Convert(err)
+	return st.Code().String() + ": " + idRE.ReplaceAllString(st.Message(), "…")
 }
 
 // idRE matches the ids in error messages (uuids, the load's session ids),
@@ -267,7 +273,7 @@ func (w *worker) observe(s *sessionLog, k opKind, err error) {
 	w.stats.add(k, err)
 	failed, neutral := attemptOutcome(k, err)
 	if !neutral {
-		s.avail.observe(time.Now(), failed)
+		s.avail.observe(time.Now(), failed, reasonOf(err))
 	}
 	if failed {
 		s.replica = (s.replica + 1) % len(w.conns)
