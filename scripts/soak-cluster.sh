@@ -34,41 +34,8 @@ go build -o "$dir/fakegemini" ./integration/fakegemini/cmd/fakegemini
 go build -o "$dir/agentsoak" ./cmd/agentsoak
 "$dir/agentsoak" --write-app "$dir/agents" >/dev/null
 
-# free_port prints a free loopback port whose cluster bus port, 10000
-# higher, is free too.
-free_port() {
-	python3 - 2>/dev/null <<'PY' || echo $((20000 + RANDOM % 25000))
-import random, socket
-for _ in range(200):
-    port = random.randint(20000, 45000)
-    socks = []
-    try:
-        for p in (port, port + 10000):
-            s = socket.socket()
-            socks.append(s)
-            s.bind(("127.0.0.1", p))
-    except OSError:
-        continue
-    finally:
-        for s in socks:
-            s.close()
-    print(port)
-    break
-else:
-    raise SystemExit(1)
-PY
-}
-
-# stop_pidfile stops the process a pidfile names when its command is $2:
-# the one running now may be one agentsoak restarted.
-stop_pidfile() {
-	local pid
-	[[ -f $1 ]] || return 0
-	pid=$(cat "$1")
-	if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$2"* ]]; then
-		kill "$pid" 2>/dev/null || true
-	fi
-}
+# shellcheck source=scripts/ports.sh
+source scripts/ports.sh
 
 pids=()
 pidfiles=()
@@ -97,12 +64,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 ready() {
-	for _ in $(seq 100); do
-		if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
+	wait_port "$1" && return 0
 	echo "soak-cluster: nothing listens on port $1; logs in $dir" >&2
 	return 1
 }

@@ -29,10 +29,8 @@ go build -o "$dir/fakegemini" ./integration/fakegemini/cmd/fakegemini
 go build -o "$dir/agentsoak" ./cmd/agentsoak
 "$dir/agentsoak" --write-app "$dir/agents" >/dev/null
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()' 2>/dev/null ||
-		echo $((20000 + RANDOM % 20000))
-}
+# shellcheck source=scripts/ports.sh
+source scripts/ports.sh
 redis_port=$(free_port)
 fake_port=$(free_port)
 grpc_port=$(free_port)
@@ -62,12 +60,7 @@ cleanup() {
 		kill "$pid" 2>/dev/null || true
 	done
 	# The Redis running now may be one agentsoak restarted: the pidfile names it.
-	if [[ -f $dir/redis.pid ]]; then
-		pid=$(cat "$dir/redis.pid")
-		if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == redis-server* ]]; then
-			kill "$pid" 2>/dev/null || true
-		fi
-	fi
+	stop_pidfile "$dir/redis.pid" redis-server
 	for pid in "${pids[@]}"; do
 		wait "$pid" 2>/dev/null || true
 	done
@@ -82,12 +75,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 ready() {
-	for _ in $(seq 100); do
-		if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
+	wait_port "$1" && return 0
 	echo "soak: nothing listens on port $1; logs in $dir" >&2
 	return 1
 }
