@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,9 +55,17 @@ type chaos struct {
 }
 
 func (c *chaos) note(kind, detail string, err error) {
+	c.noteAt(time.Now(), kind, detail, err)
+}
+
+// noteAt notes an event that happened at t: a kill is noted once it is
+// done, but its outages begin with the signal.
+func (c *chaos) noteAt(t time.Time, kind, detail string, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.events = append(c.events, chaosEvent{at: time.Since(c.start), kind: kind, detail: detail, err: err})
+	c.events = append(c.events, chaosEvent{at: t.Sub(c.start), kind: kind, detail: detail, err: err})
+	// Keep the log in order of time.
+	slices.SortStableFunc(c.events, func(a, b chaosEvent) int { return cmp.Compare(a.at, b.at) })
 }
 
 func (c *chaos) log() []chaosEvent {
@@ -101,8 +111,9 @@ func (c *chaos) run(ctx context.Context) {
 // killRedis kills Redis with SIGKILL, keeps it down for --redis-down and
 // starts it again, even when ctx ends meanwhile.
 func (c *chaos) killRedis(ctx context.Context, _ int) {
+	killed := time.Now()
 	pid, err := c.redis.kill()
-	c.note(chaosRedisKill, fmt.Sprintf("pid %d", pid), err)
+	c.noteAt(killed, chaosRedisKill, fmt.Sprintf("pid %d", pid), err)
 	if err != nil {
 		return
 	}

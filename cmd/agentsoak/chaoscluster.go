@@ -27,7 +27,7 @@ func (c *chaos) killPrimary(ctx context.Context, i int) {
 	if holdsApp {
 		detail += ", holding the app's state"
 	}
-	c.note(chaosPrimaryKill, detail, err)
+	c.noteAt(killed, chaosPrimaryKill, detail, err)
 	if err != nil {
 		return
 	}
@@ -76,9 +76,9 @@ func (c *chaos) killReplica(ctx context.Context, _ int) {
 			return
 		}
 	}
-	running := c.replica.inFlight.Load()
+	running, killed := c.replica.inFlight.Load(), time.Now()
 	pid, err := c.replica.kill()
-	c.note(chaosReplicaKill, fmt.Sprintf("%s, pid %d, %d invocations running", c.replica.addr, pid, running), err)
+	c.noteAt(killed, chaosReplicaKill, fmt.Sprintf("%s, pid %d, %d invocations running", c.replica.addr, pid, running), err)
 	if err != nil {
 		return
 	}
