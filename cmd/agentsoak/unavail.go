@@ -133,7 +133,8 @@ type unavailability struct {
 }
 
 // killFigures are the outages that began after one kill and before the
-// next: how many sessions they hit, and when the last of them ended.
+// next: how many sessions they hit, and when the last of them ended (which
+// counts an outage of another cause that began in that stretch too).
 type killFigures struct {
 	at       time.Duration
 	cause    string
@@ -257,9 +258,10 @@ func (u unavailability) print(w io.Writer) {
 			c.cause+":", c.outages, c.sessions, round(c.max), round(c.p99))
 	}
 	for _, k := range u.kills {
-		fmt.Fprintf(w, "  %s at %s: %d sessions failed after it; all served again %s after it", k.cause, round(k.at), k.sessions, round(k.served))
+		fmt.Fprintf(w, "  %s at %s: %d sessions failed after it (before the next kill); the last of their outages ended %s after it",
+			k.cause, round(k.at), k.sessions, round(k.served))
 		if k.open > 0 {
-			fmt.Fprintf(w, ", but %d still failing when the load stopped", k.open)
+			fmt.Fprintf(w, ", %d of them still failing when the load stopped", k.open)
 		}
 		fmt.Fprintln(w)
 	}

@@ -203,8 +203,8 @@ func TestSummarizeUnavailability(t *testing.T) {
 	var out bytes.Buffer
 	got.print(&out)
 	for _, s := range []string{"5 of 6 sessions", "max 1m0s, p99 1m0s (max in a, from 20s)", "1 still failing",
-		"cluster failover at 10s: 2 sessions failed after it; all served again 1m10s after it\n",
-		"replica kill at 1m40s: 2 sessions failed after it; all served again 31s after it, but 1 still failing",
+		"cluster failover at 10s: 2 sessions failed after it (before the next kill); the last of their outages ended 1m10s after it\n",
+		"replica kill at 1m40s: 2 sessions failed after it (before the next kill); the last of their outages ended 31s after it, 1 of them still failing",
 		"its first failure: Unavailable: x", "its last failure:  Aborted: y",
 		"after cluster failover:", "after replica kill:", "max 30s"} {
 		if !strings.Contains(out.String(), s) {
