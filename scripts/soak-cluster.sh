@@ -34,8 +34,8 @@ go build -o "$dir/fakegemini" ./integration/fakegemini/cmd/fakegemini
 go build -o "$dir/agentsoak" ./cmd/agentsoak
 "$dir/agentsoak" --write-app "$dir/agents" >/dev/null
 
-# shellcheck source=scripts/ports.sh
-source scripts/ports.sh
+# shellcheck source=scripts/servers.sh
+source scripts/servers.sh
 
 pids=()
 pidfiles=()
@@ -53,11 +53,7 @@ cleanup() {
 	for pid in "${pids[@]}"; do
 		wait "$pid" 2>/dev/null || true
 	done
-	if [[ $status -ne 0 || ${SOAK_KEEP:-} == 1 ]]; then
-		echo "soak-cluster: logs in $dir" >&2
-	else
-		rm -rf "$dir"
-	fi
+	keep_or_remove soak-cluster "$status" "$dir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT

@@ -29,8 +29,8 @@ go build -o "$dir/fakegemini" ./integration/fakegemini/cmd/fakegemini
 go build -o "$dir/agentsoak" ./cmd/agentsoak
 "$dir/agentsoak" --write-app "$dir/agents" >/dev/null
 
-# shellcheck source=scripts/ports.sh
-source scripts/ports.sh
+# shellcheck source=scripts/servers.sh
+source scripts/servers.sh
 redis_port=$(free_port)
 fake_port=$(free_port)
 grpc_port=$(free_port)
@@ -64,11 +64,7 @@ cleanup() {
 	for pid in "${pids[@]}"; do
 		wait "$pid" 2>/dev/null || true
 	done
-	if [[ $status -ne 0 || ${SOAK_KEEP:-} == 1 ]]; then
-		echo "soak: logs in $dir" >&2
-	else
-		rm -rf "$dir"
-	fi
+	keep_or_remove soak "$status" "$dir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT

@@ -40,8 +40,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# shellcheck source=scripts/ports.sh
-source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
+# shellcheck source=scripts/servers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/servers.sh"
 
 # start_node PORT DIR starts one cluster node and waits until it answers.
 start_node() {

@@ -8,6 +8,8 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/agentsvc/agentsvc/internal/loadclient"
 )
 
 // outage is one stretch during which the requests for a session failed:
@@ -212,7 +214,7 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 			byCause[c] = append(byCause[c], d)
 		}
 	}
-	u.p99 = percentile(longest, 0.99)
+	u.p99 = percentile(longest, 99)
 	for i := range events {
 		if kf := kills[i]; kf != nil {
 			u.kills = append(u.kills, *kf)
@@ -224,20 +226,15 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 			continue
 		}
 		u.causes = append(u.causes, causeFigures{cause: c, outages: counts[c], sessions: len(ds),
-			max: slices.Max(ds), p99: percentile(ds, 0.99)})
+			max: slices.Max(ds), p99: percentile(ds, 99)})
 	}
 	return u
 }
 
-// percentile is the nearest-rank percentile p (0 < p ≤ 1) of ds; 0 when
-// ds is empty. It sorts ds.
+// percentile sorts ds and returns its nearest-rank percentile p (0–100).
 func percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
 	slices.Sort(ds)
-	rank := int(float64(len(ds))*p+0.999999) - 1
-	return ds[min(max(rank, 0), len(ds)-1)]
+	return loadclient.Percentile(ds, p)
 }
 
 func (u unavailability) print(w io.Writer) {

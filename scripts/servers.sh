@@ -1,4 +1,5 @@
-# Port helpers of the scripts that start private servers, sourced by them.
+# Helpers of the scripts that start private servers, sourced by them:
+# ports, readiness, pidfiles, and the temporary directory of a run.
 
 # free_port prints a free loopback port whose cluster bus port, 10000
 # higher, is free too (so the port is at most 55535): the same helper serves
@@ -54,5 +55,15 @@ stop_pidfile() {
 			[[ $state == Z ]] && return 0
 			sleep 0.1
 		done
+	fi
+}
+
+# keep_or_remove NAME STATUS DIR removes DIR, the run's logs and files, when
+# the run passed (STATUS 0) unless SOAK_KEEP=1; else it says where they are.
+keep_or_remove() {
+	if [[ $2 -ne 0 || ${SOAK_KEEP:-} == 1 ]]; then
+		echo "$1: logs in $3" >&2
+	else
+		rm -rf "$3"
 	fi
 }
