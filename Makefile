@@ -171,6 +171,10 @@ bench-load: ## Load figures: Run throughput and 10,000 held Connect streams, fak
 soak: ## Chaos soak of the built binaries over Redis (not in CI): SOAK_DURATION (default 10m), then checks every session.
 	scripts/soak.sh
 
+.PHONY: soak-cluster
+soak-cluster: ## Chaos soak over Redis Cluster and two replicas (not in CI): kills a primary and a replica; reports unavailability per session.
+	scripts/soak-cluster.sh
+
 .PHONY: bench
 bench: bench-go bench-load ## All figures: the Go benchmarks, then the load runs.
 

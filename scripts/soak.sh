@@ -9,9 +9,13 @@
 #
 # SOAK_DURATION is the load's duration (default 10m); the checks add about a
 # minute. Logs and the Redis files are kept in a temporary directory, whose
-# path is printed, when the run fails or SOAK_KEEP=1.
+# path is printed, when the run fails or SOAK_KEEP=1. SOAK_CLUSTER=1 runs
+# scripts/soak-cluster.sh instead: Redis Cluster and two replicas.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${SOAK_CLUSTER:-} == 1 ]]; then
+	exec scripts/soak-cluster.sh "$@"
+fi
 duration=${SOAK_DURATION:-10m}
 
 if ! command -v redis-server >/dev/null 2>&1; then
@@ -25,10 +29,8 @@ go build -o "$dir/fakegemini" ./integration/fakegemini/cmd/fakegemini
 go build -o "$dir/agentsoak" ./cmd/agentsoak
 "$dir/agentsoak" --write-app "$dir/agents" >/dev/null
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()' 2>/dev/null ||
-		echo $((20000 + RANDOM % 20000))
-}
+# shellcheck source=scripts/servers.sh
+source scripts/servers.sh
 redis_port=$(free_port)
 fake_port=$(free_port)
 grpc_port=$(free_port)
@@ -58,32 +60,18 @@ cleanup() {
 		kill "$pid" 2>/dev/null || true
 	done
 	# The Redis running now may be one agentsoak restarted: the pidfile names it.
-	if [[ -f $dir/redis.pid ]]; then
-		pid=$(cat "$dir/redis.pid")
-		if [[ $(cat "/proc/$pid/comm" 2>/dev/null) == redis-server* ]]; then
-			kill "$pid" 2>/dev/null || true
-		fi
-	fi
+	stop_pidfile "$dir/redis.pid" redis-server
 	for pid in "${pids[@]}"; do
 		wait "$pid" 2>/dev/null || true
 	done
-	if [[ $status -ne 0 || ${SOAK_KEEP:-} == 1 ]]; then
-		echo "soak: logs in $dir" >&2
-	else
-		rm -rf "$dir"
-	fi
+	keep_or_remove soak "$status" "$dir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 ready() {
-	for _ in $(seq 100); do
-		if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
+	wait_port "$1" && return 0
 	echo "soak: nothing listens on port $1; logs in $dir" >&2
 	return 1
 }

@@ -41,30 +41,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# free_port prints a free loopback port whose cluster bus port, 10000 higher,
-# is free too (so the port is at most 55535).
-free_port() {
-	python3 - 2>/dev/null <<'PY' || echo $((20000 + RANDOM % 20000))
-import random, socket
-for _ in range(200):
-    port = random.randint(20000, 45000)
-    socks = []
-    try:
-        for p in (port, port + 10000):
-            s = socket.socket()
-            socks.append(s)
-            s.bind(("127.0.0.1", p))
-    except OSError:
-        continue
-    finally:
-        for s in socks:
-            s.close()
-    print(port)
-    break
-else:
-    raise SystemExit(1)
-PY
-}
+# shellcheck source=scripts/servers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/servers.sh"
 
 # start_node PORT DIR starts one cluster node and waits until it answers.
 start_node() {

@@ -9,6 +9,8 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/agentsvc/agentsvc/internal/loadclient"
 )
 
 // workerStats is what one worker saw; workers do not share it.
@@ -59,15 +61,6 @@ func gather(workers []*workerStats, elapsed time.Duration) *result {
 	return r
 }
 
-// percentile returns the nearest-rank percentile p (0-100) of sorted d.
-func percentile(d []time.Duration, p float64) time.Duration {
-	if len(d) == 0 {
-		return 0
-	}
-	i := int(float64(len(d))*p/100+0.5) - 1
-	return d[min(max(i, 0), len(d)-1)]
-}
-
 func (r *result) throughput() float64 {
 	if r.elapsed <= 0 {
 		return 0
@@ -84,8 +77,8 @@ func (r *result) print(w io.Writer, o *options) {
 	fmt.Fprintf(w, "invocations  %d ok, %d failed in %s\n", len(r.latencies), r.failed, r.elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "throughput   %.0f invocations/s\n", r.throughput())
 	if n := len(r.latencies); n > 0 {
-		fmt.Fprintf(w, "latency      p50 %s  p99 %s  max %s\n", round(percentile(r.latencies, 50)),
-			round(percentile(r.latencies, 99)), round(r.latencies[n-1]))
+		fmt.Fprintf(w, "latency      p50 %s  p99 %s  max %s\n", round(loadclient.Percentile(r.latencies, 50)),
+			round(loadclient.Percentile(r.latencies, 99)), round(r.latencies[n-1]))
 	}
 	if r.noToolCall > 0 {
 		fmt.Fprintf(w, "warning      %d connect invocations got no tool call (is the model scripted to call %s?)\n", r.noToolCall, o.tool)

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +32,11 @@ const (
 	chaosModelHang     = "model hangs"
 	chaosModelFail     = "model fails"
 	chaosStreamForever = "model streams forever"
+	chaosPrimaryKill   = "cluster primary killed"
+	chaosPromoted      = "replica promoted"
+	chaosNodeStart     = "cluster node restarted"
+	chaosReplicaKill   = "agentsvc replica killed"
+	chaosReplicaStart  = "agentsvc replica restarted"
 )
 
 // chaos injects faults on a schedule until its context ends.
@@ -37,16 +44,28 @@ type chaos struct {
 	o     *options
 	fake  *fakeControl
 	redis *redisControl
-	start time.Time
+	// cluster and replica are nil unless the soak runs over a cluster
+	// and two replicas.
+	cluster *clusterControl
+	replica *replicaControl
+	start   time.Time
 
 	mu     sync.Mutex
 	events []chaosEvent
 }
 
 func (c *chaos) note(kind, detail string, err error) {
+	c.noteAt(time.Now(), kind, detail, err)
+}
+
+// noteAt notes an event that happened at t: a kill is noted once it is
+// done, but its outages begin with the signal.
+func (c *chaos) noteAt(t time.Time, kind, detail string, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.events = append(c.events, chaosEvent{at: time.Since(c.start), kind: kind, detail: detail, err: err})
+	c.events = append(c.events, chaosEvent{at: t.Sub(c.start), kind: kind, detail: detail, err: err})
+	// Keep the log in order of time.
+	slices.SortStableFunc(c.events, func(a, b chaosEvent) int { return cmp.Compare(a.at, b.at) })
 }
 
 func (c *chaos) log() []chaosEvent {
@@ -74,18 +93,27 @@ func (c *chaos) run(ctx context.Context) {
 			}
 		})
 	}
-	every(c.o.redisEvery, 0.5, c.killRedis)
+	if c.redis != nil {
+		every(c.o.redisEvery, 0.5, c.killRedis)
+	}
 	every(c.o.hangEvery, 0.2, c.hangModel)
 	every(c.o.failEvery, 0.8, c.failModel)
 	every(c.o.streamEvery, 0.7, c.streamForever)
+	if c.cluster != nil {
+		every(c.o.primaryEvery, 0.125, c.killPrimary)
+	}
+	if c.replica != nil {
+		every(c.o.replicaEvery, 0.8, c.killReplica)
+	}
 	wg.Wait()
 }
 
 // killRedis kills Redis with SIGKILL, keeps it down for --redis-down and
 // starts it again, even when ctx ends meanwhile.
 func (c *chaos) killRedis(ctx context.Context, _ int) {
+	killed := time.Now()
 	pid, err := c.redis.kill()
-	c.note(chaosRedisKill, fmt.Sprintf("pid %d", pid), err)
+	c.noteAt(killed, chaosRedisKill, fmt.Sprintf("pid %d", pid), err)
 	if err != nil {
 		return
 	}
@@ -122,10 +150,30 @@ func (c *chaos) streamForever(ctx context.Context, _ int) {
 	c.note(chaosStreamForever, fmt.Sprintf("next %d calls answer without end", c.o.streamCalls), err)
 }
 
-// restore undoes every fault: Redis up, the model answering at once.
+// restore undoes every fault: Redis (or every cluster node and the
+// cluster at rest) up, every replica up, the model answering at once.
 func (c *chaos) restore(ctx context.Context) error {
 	var errs []error
-	if !c.redis.ping(ctx) {
+	if c.cluster != nil {
+		started, err := c.cluster.restore(ctx)
+		for _, addr := range started {
+			c.note(chaosNodeStart, addr+" after the load", nil)
+		}
+		if err == nil {
+			err = c.cluster.waitHealthy(ctx, time.Minute)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.replica != nil && !listening(c.replica.addr) {
+		if err := c.replica.restart(ctx); err != nil {
+			errs = append(errs, err)
+		} else {
+			c.note(chaosReplicaStart, "after the load", nil)
+		}
+	}
+	if c.redis != nil && !c.redis.ping(ctx) {
 		if err := c.redis.start(ctx); err != nil {
 			errs = append(errs, err)
 		} else {
@@ -163,29 +211,44 @@ type redisControl struct {
 // kill sends SIGKILL to the server named by the pidfile, after checking
 // that the process is a redis-server, and waits until its port is closed.
 func (r *redisControl) kill() (int, error) {
-	data, err := os.ReadFile(r.pidFile)
+	return killNamed(r.pidFile, "redis-server", r.addr)
+}
+
+// killNamed sends SIGKILL to the process the pidfile names, after checking
+// that its command name starts with comm, and waits until nothing listens
+// on addr.
+func killNamed(pidFile, comm, addr string) (int, error) {
+	data, err := os.ReadFile(pidFile)
 	if err != nil {
-		return 0, fmt.Errorf("redis pidfile: %w", err)
+		return 0, fmt.Errorf("%s pidfile: %w", comm, err)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err != nil || pid <= 1 {
-		return 0, fmt.Errorf("redis pidfile: %q is not a process id", data)
+		return 0, fmt.Errorf("%s pidfile: %q is not a process id", comm, data)
 	}
-	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-	if err != nil || !strings.HasPrefix(string(comm), "redis-server") {
-		return pid, fmt.Errorf("process %d is not redis-server (%q, %v)", pid, strings.TrimSpace(string(comm)), err)
+	got, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	if err != nil || !strings.HasPrefix(string(got), comm) {
+		return pid, fmt.Errorf("process %d is not %s (%q, %v)", pid, comm, strings.TrimSpace(string(got)), err)
 	}
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		return pid, fmt.Errorf("kill redis %d: %w", pid, err)
+		return pid, fmt.Errorf("kill %s %d: %w", comm, pid, err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		conn, err := net.DialTimeout("tcp", r.addr, 200*time.Millisecond)
-		if err != nil {
+		if !listening(addr) {
 			return pid, nil
 		}
-		conn.Close()
 	}
-	return pid, fmt.Errorf("redis %d still answers on %s", pid, r.addr)
+	return pid, fmt.Errorf("%s %d still listens on %s", comm, pid, addr)
+}
+
+// listening reports whether addr accepts a connection.
+func listening(addr string) bool {
+	conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
 }
 
 // start runs redis-server with the configuration file and waits until it

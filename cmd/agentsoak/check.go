@@ -28,6 +28,7 @@ const (
 	vTempStored      = "temp: key stored"
 	vList            = "ListSessions failed"
 	vServer          = "server"
+	vUnavailable     = "unavailable longer than --max-unavailable"
 )
 
 // violation is one broken promise, with where it was found.
@@ -105,10 +106,26 @@ func sortedKeys(s *structpb.Struct) []string {
 type scopeState struct {
 	values   map[string][]*structpb.Value
 	complete bool
+	// reported holds the keys found wrong already: every session of the
+	// scope reads the same hash, so a wrong key is one fault, reported
+	// once.
+	reported map[string]bool
 }
 
 func newScopeState() *scopeState {
 	return &scopeState{values: map[string][]*structpb.Value{}, complete: true}
+}
+
+// first reports whether key is found wrong for the first time.
+func (s *scopeState) first(key string) bool {
+	if s.reported[key] {
+		return false
+	}
+	if s.reported == nil {
+		s.reported = map[string]bool{}
+	}
+	s.reported[key] = true
+	return true
 }
 
 func (s *scopeState) add(f folded, prefix string) {
@@ -156,12 +173,12 @@ func compareState(session string, stored *structpb.Struct, f folded, app, user *
 		}
 		cands, ok := scope.values[k]
 		if !ok {
-			if scope.complete {
+			if scope.complete && scope.first(k) {
 				bad("key %q = %s is in no stored delta of its scope", k, show(v))
 			}
 			continue
 		}
-		if !containsValue(cands, v) {
+		if !containsValue(cands, v) && scope.first(k) {
 			bad("key %q = %s, want %s", k, show(v), show(cands[0]))
 		}
 	}
@@ -172,7 +189,7 @@ func compareState(session string, stored *structpb.Struct, f folded, app, user *
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if _, ok := got[k]; !ok {
+			if _, ok := got[k]; !ok && scope.first(k) {
 				bad("key %q missing, want %s", k, show(scope.values[k][0]))
 			}
 		}

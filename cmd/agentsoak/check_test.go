@@ -341,3 +341,23 @@ func TestFlagErrors(t *testing.T) {
 		t.Errorf("--write-app alone: %v", err)
 	}
 }
+
+// An app key behind its session's stored delta is one fault of the app's
+// state, which every session of the app reads: reported once.
+func TestCheckAllReportsAnAppKeyOnce(t *testing.T) {
+	t.Parallel()
+	var all []stored
+	for _, id := range []string{"s1", "s2", "s3"} {
+		l := &sessionLog{app: "soak", user: "u-" + id, id: id, initial: delta("created", str(id)), events: map[string]string{}}
+		var events []*v1.Event
+		if id == "s1" {
+			events = []*v1.Event{deltaEvent("e1", "user", delta("app:u.s1", num(1))), deltaEvent("e2", "user", delta("app:u.s1", num(2)))}
+		}
+		all = append(all, stored{log: l, session: &v1.Session{Id: id, Events: events,
+			State: delta("created", str(id), "app:u.s1", num(1))}})
+	}
+	got, _ := checkAll(all)
+	if len(got) != 1 || got[0].kind != vStateMismatch || !strings.Contains(got[0].detail, `"app:u.s1" = 1, want 2`) {
+		t.Errorf("violations = %v, want one app key mismatch", got)
+	}
+}

@@ -28,9 +28,9 @@ var toolDecl = &api.ToolDeclaration{
 // treats a tool call depends on r.kind; vanished reports a client that
 // walked away (closed its connection or cancelled) in the middle of one.
 func (w *worker) connectOnce(ctx context.Context, s *sessionLog, r *runLog) (vanished bool, err error) {
-	conn := w.conn
+	conn := w.conn(s)
 	if r.kind == opClose {
-		c, err := w.s.dial()
+		c, err := w.s.dial(w.s.o.addrs[s.replica%len(w.conns)])
 		if err != nil {
 			return false, err
 		}

@@ -37,6 +37,11 @@ type sessionLog struct {
 	events map[string]string
 	// invocations counts the runs and connects started, for rotation.
 	invocations int
+	// replica is the index of the agentsvc replica the worker sends the
+	// session's requests to; it moves to the next after a failure.
+	replica int
+	// avail is what the attempts on the session saw of its availability.
+	avail availability
 }
 
 // runLog is one invocation (Run or Connect), retries included: every

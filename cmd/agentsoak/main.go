@@ -14,6 +14,15 @@
 //	    --server-pid PID --redis-conf DIR/redis.conf --redis-pidfile DIR/redis.pid --redis-addr 127.0.0.1:6390 \
 //	    --duration 10m
 //
+// scripts/soak-cluster.sh (make soak-cluster) runs it over a Redis Cluster
+// of three primaries and three replicas and two agentsvc replicas, which
+// the load spreads its sessions over; the chaos kills a cluster primary and
+// an agentsvc replica in the middle of invocations, and the summary adds
+// the longest unavailability per session:
+//
+//	agentsoak --addr 127.0.0.1:50071,127.0.0.1:50072 ... --cluster-confs DIR/n1/redis.conf,... \
+//	    --primary-kill-every 2m --replica-kill-every 2m --replica-start DIR/replica2.sh --replica-pidfile DIR/replica2.pid
+//
 // --write-app DIR writes the app the load needs (DIR/soak/root_agent.yaml)
 // and exits.
 package main
@@ -26,6 +35,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -46,7 +56,9 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	addr      string
+	// addrs are the replicas' gRPC addresses; the first is also the one
+	// the warm-up, the final reads and the server checks use.
+	addrs     []string
 	debugURL  string
 	fakeURL   string
 	serverPID int
@@ -82,16 +94,25 @@ type options struct {
 	gcWindow       time.Duration
 	rssBoundMiB    uint64
 	goroutineSlack int
+
+	clusterConfs   []string
+	primaryEvery   time.Duration
+	primaryDown    time.Duration
+	replicaEvery   time.Duration
+	replicaDown    time.Duration
+	replicaStart   string
+	replicaPIDFile string
+	maxUnavail     time.Duration
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("agentsoak", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &options{}
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:50051", "agentsvc gRPC address")
-	fs.StringVar(&o.debugURL, "debug-url", "", "agentsvc --debug-addr as a URL (http://127.0.0.1:PORT), for goroutine counts and forced GC")
+	addrs := fs.String("addr", "127.0.0.1:50051", "agentsvc gRPC address; several replicas' addresses separated by commas share the load")
+	fs.StringVar(&o.debugURL, "debug-url", "", "the first replica's --debug-addr as a URL (http://127.0.0.1:PORT), for goroutine counts and forced GC")
 	fs.StringVar(&o.fakeURL, "fake-url", "", "the fake Gemini server agentsvc calls (required: the load scripts it and the chaos drives it)")
-	fs.IntVar(&o.serverPID, "server-pid", 0, "agentsvc's process id, for its memory (required)")
+	fs.IntVar(&o.serverPID, "server-pid", 0, "the first replica's process id, for its memory (required)")
 	fs.StringVar(&o.app, "app", "soak", "app to run; --write-app writes it")
 	fs.StringVar(&o.writeApp, "write-app", "", "write DIR/<app>/root_agent.yaml, the agent the load needs, and exit")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the load's choices (0: from the clock; the summary prints it)")
@@ -124,6 +145,14 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.gcWindow, "gc-window", 10*time.Second, "forced GCs (pprof heap?gc=1) spread over this window before reading RSS")
 	fs.Uint64Var(&o.rssBoundMiB, "rss-bound", 512, "bound on the server's RSS after the GC window, MiB")
 	fs.IntVar(&o.goroutineSlack, "goroutine-slack", 20, "goroutines the server may have above its count before the load")
+	confs := fs.String("cluster-confs", "", "redis.conf of each node of a private Redis Cluster, separated by commas, to kill and restart them (instead of --redis-*)")
+	fs.DurationVar(&o.primaryEvery, "primary-kill-every", 0, "kill a cluster primary with SIGKILL this often (0: never)")
+	fs.DurationVar(&o.primaryDown, "primary-down", 20*time.Second, "how long a killed cluster node stays down before its restart (above cluster-node-timeout, so that its replica takes over)")
+	fs.DurationVar(&o.replicaEvery, "replica-kill-every", 0, "kill the last agentsvc replica of --addr with SIGKILL this often, mid invocation (0: never)")
+	fs.DurationVar(&o.replicaDown, "replica-down", 5*time.Second, "how long a killed agentsvc replica stays down before its restart")
+	fs.StringVar(&o.replicaStart, "replica-start", "", "script that starts the last replica: writes its pid to --replica-pidfile, then execs agentsvc")
+	fs.StringVar(&o.replicaPIDFile, "replica-pidfile", "", "the pidfile --replica-start writes")
+	fs.DurationVar(&o.maxUnavail, "max-unavailable", 0, "fail when a session's requests fail for longer than this (0: report only)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -133,11 +162,23 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.writeApp != "" {
 		return o, nil
 	}
+	o.addrs = splitList(*addrs)
+	o.clusterConfs = splitList(*confs)
 	switch {
+	case len(o.addrs) == 0:
+		return nil, errors.New("--addr is required")
 	case o.fakeURL == "", o.debugURL == "", o.serverPID <= 0:
 		return nil, errors.New("--fake-url, --debug-url and --server-pid are required")
-	case o.redisConf == "", o.redisPIDFile == "", o.redisAddr == "":
-		return nil, errors.New("--redis-conf, --redis-pidfile and --redis-addr are required")
+	case len(o.clusterConfs) == 0 && (o.redisConf == "" || o.redisPIDFile == "" || o.redisAddr == ""):
+		return nil, errors.New("--redis-conf, --redis-pidfile and --redis-addr are required without --cluster-confs")
+	case len(o.clusterConfs) > 0 && o.redisConf != "":
+		return nil, errors.New("--cluster-confs and --redis-conf exclude each other")
+	case o.primaryEvery > 0 && len(o.clusterConfs) == 0:
+		return nil, errors.New("--primary-kill-every needs --cluster-confs")
+	case o.replicaEvery > 0 && (len(o.addrs) < 2 || o.replicaStart == "" || o.replicaPIDFile == ""):
+		return nil, errors.New("--replica-kill-every needs two --addr, --replica-start and --replica-pidfile")
+	case o.primaryEvery < 0, o.replicaEvery < 0, o.primaryDown < 0, o.replicaDown < 0, o.maxUnavail < 0:
+		return nil, errors.New("kill periods, down times and --max-unavailable must not be negative")
 	case o.workers < 1, o.sessions < 1, o.turns < 1, o.conns < 1:
 		return nil, errors.New("--workers, --sessions, --turns and --conns must be at least 1")
 	case o.duration <= 0, o.runTimeout <= 0, o.toolTimeout <= 0:
@@ -151,6 +192,17 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.seed = time.Now().UnixNano()
 	}
 	return o, nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // run parses the flags and runs the soak; it returns the exit code: 0

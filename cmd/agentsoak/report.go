@@ -20,14 +20,20 @@ type report struct {
 	o     *options
 	runID string
 
+	// start is when the load started.
+	start   time.Time
 	elapsed time.Duration
 	stats   opStats
+	unavail unavailability
 	chaos   []chaosEvent
 
 	sessions, readBack int
 	events, acked      int
 	lone               int
-	violations         []violation
+	// reopened counts the sessions that held a call without a response
+	// after the load, on which the checks ran one more invocation.
+	reopened   int
+	violations []violation
 
 	rssBefore, rssPeak, rssAfter, hwm uint64
 	goroutinesBefore, goroutinesAfter int
@@ -84,13 +90,29 @@ func (r *report) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "chaos: redis killed %d, restarted %d; model hung %d, failed %d; streamed forever %d",
 		counts[chaosRedisKill], counts[chaosRedisStart], counts[chaosModelHang], counts[chaosModelFail], counts[chaosStreamForever])
+	if o.primaryEvery > 0 || o.replicaEvery > 0 {
+		fmt.Fprintf(w, "; cluster primaries killed %d, nodes restarted %d; agentsvc replicas killed %d, restarted %d",
+			counts[chaosPrimaryKill], counts[chaosNodeStart], counts[chaosReplicaKill], counts[chaosReplicaStart])
+	}
 	fmt.Fprintln(w)
+	for _, e := range r.chaos {
+		switch e.kind {
+		case chaosPrimaryKill, chaosPromoted, chaosNodeStart, chaosReplicaKill, chaosReplicaStart:
+			if e.err == nil {
+				fmt.Fprintf(w, "  at %s %s: %s\n", round(e.at), e.kind, e.detail)
+			}
+		}
+	}
 	for _, e := range failed {
 		fmt.Fprintf(w, "  at %s %s: %v\n", e.at.Round(time.Second), e.kind, e.err)
 	}
+	r.unavail.print(w)
 
 	fmt.Fprintf(w, "sessions: %d used, %d read back, %d events stored, %d events acknowledged; %d user messages left alone by a failed run (not a violation)\n",
 		r.sessions, r.readBack, r.events, r.acked, r.lone)
+	if o.replicaEvery > 0 {
+		fmt.Fprintf(w, "  %d sessions held a call without a response after the load (a killed replica's); one more invocation ran on each before the checks\n", r.reopened)
+	}
 	fmt.Fprintf(w, "server: RSS %s before, peak %s (VmHWM %s), %s after the GC window (bound %s); goroutines %d before, %d after (slack %d, settled in %s)\n",
 		mib(r.rssBefore), mib(r.rssPeak), mib(r.hwm), mib(r.rssAfter), mib(o.rssBoundMiB<<20),
 		r.goroutinesBefore, r.goroutinesAfter, o.goroutineSlack, r.settled.Round(time.Second))
@@ -104,7 +126,7 @@ func (r *report) print(w io.Writer) {
 		byKind[v.kind] = append(byKind[v.kind], v)
 	}
 	for _, k := range allChecks {
-		if byKind[k] == nil {
+		if byKind[k] == nil && (k != vUnavailable || o.maxUnavail > 0) {
 			fmt.Fprintf(w, "  PASS %s: none\n", k)
 		}
 	}
@@ -125,7 +147,7 @@ func (r *report) print(w io.Writer) {
 // allChecks are the kinds of violation, in the order the summary lists
 // the checks that passed.
 var allChecks = []string{vUnreadable, vList, vLostSession, vLostEvent, vDuplicateEvent, vLostRun, vDuplicateRun,
-	vLostUpdate, vDuplicateUpdate, vDangling, vStateMismatch, vCounterBehind, vTempStored, vServer}
+	vLostUpdate, vDuplicateUpdate, vDangling, vStateMismatch, vCounterBehind, vTempStored, vServer, vUnavailable}
 
 func sortedCodes(m map[codes.Code]int) []codes.Code {
 	out := make([]codes.Code, 0, len(m))

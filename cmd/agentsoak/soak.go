@@ -27,12 +27,16 @@ type soak struct {
 	progress io.Writer
 	runID    string
 	fake     *fakeControl
-	redis    *redisControl
-	probe    *probe
-	// check is the connection of the warm-up and the final reads; conns
-	// are the workers'.
+	// redis is nil over a cluster; cluster is nil over one Redis.
+	redis   *redisControl
+	cluster *clusterControl
+	// replica is the agentsvc replica the chaos kills, or nil.
+	replica *replicaControl
+	probe   *probe
+	// check is the connection of the warm-up and the final reads, to the
+	// first replica; conns are the workers', --conns per replica.
 	check *grpc.ClientConn
-	conns []*grpc.ClientConn
+	conns [][]*grpc.ClientConn
 }
 
 func newSoak(o *options, progress io.Writer) (*soak, error) {
@@ -40,20 +44,30 @@ func newSoak(o *options, progress io.Writer) (*soak, error) {
 	_, _ = rand.Read(id)
 	s := &soak{o: o, progress: progress, runID: "soak" + hex.EncodeToString(id),
 		fake:  newFakeControl(o.fakeURL),
-		redis: &redisControl{bin: o.redisServer, conf: o.redisConf, pidFile: o.redisPIDFile, addr: o.redisAddr},
 		probe: newProbe(o.debugURL, o.serverPID)}
 	var err error
-	if s.check, err = s.dial(); err != nil {
+	if len(o.clusterConfs) > 0 {
+		// The key of the app's state in the Redis session store's layout.
+		if s.cluster, err = newClusterControl(o.redisServer, o.clusterConfs, "as:app:"+o.app+":state"); err != nil {
+			return nil, err
+		}
+	} else {
+		s.redis = &redisControl{bin: o.redisServer, conf: o.redisConf, pidFile: o.redisPIDFile, addr: o.redisAddr}
+	}
+	if o.replicaStart != "" {
+		s.replica = &replicaControl{start: o.replicaStart, pidFile: o.replicaPIDFile, addr: o.addrs[len(o.addrs)-1]}
+	}
+	if s.check, err = s.dial(o.addrs[0]); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *soak) dial() (*grpc.ClientConn, error) {
-	conn, err := grpc.NewClient(s.o.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+func (s *soak) dial(addr string) (*grpc.ClientConn, error) {
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxRecvMsgSize)))
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", s.o.addr, err)
+		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}
 	return conn, nil
 }
@@ -64,8 +78,10 @@ func (s *soak) close() {
 }
 
 func (s *soak) closeWorkerConns() {
-	for _, c := range s.conns {
-		c.Close()
+	for _, cs := range s.conns {
+		for _, c := range cs {
+			c.Close()
+		}
 	}
 	s.conns = nil
 }
@@ -81,12 +97,16 @@ func (s *soak) run(ctx context.Context) (*report, error) {
 	if err := s.fake.scriptLoad(ctx); err != nil {
 		return nil, err
 	}
-	if !s.redis.ping(ctx) {
+	if s.cluster != nil {
+		if err := s.cluster.waitHealthy(ctx, 30*time.Second); err != nil {
+			return nil, err
+		}
+	} else if !s.redis.ping(ctx) {
 		return nil, fmt.Errorf("redis does not answer on %s", s.o.redisAddr)
 	}
 	// Warm up on the check connection, so that the server's lazily
 	// started goroutines exist before the baseline.
-	warm := newWorker(s, 99, s.check)
+	warm := newWorker(s, 99, []*grpc.ClientConn{s.check})
 	ws := warm.newSession()
 	for _, k := range []opKind{opRun, opConnect, opUpdate, opRead} {
 		warm.do(ctx, ws, k)
@@ -108,6 +128,12 @@ func (s *soak) run(ctx context.Context) (*report, error) {
 		return nil, err
 	}
 	rep.chaos = chaosLog
+	var loaded []*sessionLog
+	for _, w := range workers {
+		loaded = append(loaded, w.all...)
+	}
+	// Before the checks' own invocations add attempts.
+	rep.unavail = summarizeUnavailability(loaded, rep.start, rep.chaos)
 	workers = append(workers, warm)
 	s.closeWorkerConns()
 	s.logf("load stopped; quiet for %s", s.o.quiet)
@@ -124,6 +150,13 @@ func (s *soak) run(ctx context.Context) (*report, error) {
 	s.logf("reading %d sessions back", len(logs))
 	rep.sessions = len(logs)
 	all := s.readBack(ctx, logs)
+	if s.replica != nil {
+		// The invocations on them also write user: keys, which the other
+		// sessions of their users read: read every session again.
+		if rep.reopened = s.closeCrashedCalls(ctx, all); rep.reopened > 0 {
+			all = s.readBack(ctx, logs)
+		}
+	}
 	rep.violations, rep.lone = checkAll(all)
 	rep.violations = append(rep.violations, s.listSessions(ctx, workers)...)
 	for _, st := range all {
@@ -136,23 +169,32 @@ func (s *soak) run(ctx context.Context) (*report, error) {
 		rep.acked += len(l.events)
 	}
 	rep.violations = append(rep.violations, s.serverChecks(ctx, rep)...)
+	if s.o.maxUnavail > 0 && rep.unavail.max > s.o.maxUnavail {
+		rep.violations = append(rep.violations, violation{vUnavailable, rep.unavail.worst,
+			fmt.Sprintf("requests failed for %s, above --max-unavailable %s", round(rep.unavail.max), s.o.maxUnavail)})
+	}
 	return rep, nil
 }
 
 // load runs the workers and the chaos for --duration, then stops the
 // chaos and undoes its faults.
 func (s *soak) load(ctx context.Context, rep *report) ([]*worker, []chaosEvent, error) {
-	for range s.o.conns {
-		c, err := s.dial()
-		if err != nil {
-			return nil, nil, err
+	for _, addr := range s.o.addrs {
+		var cs []*grpc.ClientConn
+		for range s.o.conns {
+			c, err := s.dial(addr)
+			if err != nil {
+				return nil, nil, err
+			}
+			cs = append(cs, c)
 		}
-		s.conns = append(s.conns, c)
+		s.conns = append(s.conns, cs)
 	}
 	start := time.Now()
+	rep.start = start
 	deadline := start.Add(s.o.duration)
 	sampler := startRSSSampler(s.probe)
-	ch := &chaos{o: s.o, fake: s.fake, redis: s.redis, start: start}
+	ch := &chaos{o: s.o, fake: s.fake, redis: s.redis, cluster: s.cluster, replica: s.replica, start: start}
 	chaosCtx, stopChaos := context.WithDeadline(ctx, deadline)
 	defer stopChaos()
 	var chaosDone sync.WaitGroup
@@ -161,7 +203,11 @@ func (s *soak) load(ctx context.Context, rep *report) ([]*worker, []chaosEvent, 
 	workers := make([]*worker, s.o.workers)
 	var wg sync.WaitGroup
 	for i := range workers {
-		workers[i] = newWorker(s, i, s.conns[i%len(s.conns)])
+		conns := make([]*grpc.ClientConn, len(s.conns))
+		for r, cs := range s.conns {
+			conns[r] = cs[i%len(cs)]
+		}
+		workers[i] = newWorker(s, i, conns)
 		wg.Go(func() { workers[i].loop(ctx, deadline) })
 	}
 	s.logf("run %s: %d workers for %s, seed %d", s.runID, s.o.workers, s.o.duration, s.o.seed)
@@ -177,6 +223,12 @@ func (s *soak) load(ctx context.Context, rep *report) ([]*worker, []chaosEvent, 
 		}
 	}
 	progress.Stop()
+	stopped := time.Now()
+	for _, w := range workers {
+		for _, l := range w.all {
+			l.avail.finish(stopped)
+		}
+	}
 	stopChaos()
 	chaosDone.Wait()
 	rep.elapsed = time.Since(start)
@@ -215,6 +267,40 @@ func (s *soak) readBack(ctx context.Context, logs []*sessionLog) []stored {
 		}
 	}
 	return out
+}
+
+// closeCrashedCalls runs one more invocation on every session whose
+// history holds a function call without a response, then reads those
+// sessions again. A replica killed in the middle of a tool call cannot
+// answer it; the session's next invocation must, before it calls the
+// model. An invocation refused because the dead replica's lease still
+// holds the session is tried again for up to a minute and a half. It
+// returns how many sessions it ran an invocation on; the caller reads them
+// again.
+func (s *soak) closeCrashedCalls(ctx context.Context, all []stored) int {
+	w := newWorker(s, 98, []*grpc.ClientConn{s.check})
+	var open []int
+	for i, st := range all {
+		if st.session != nil && len(danglingCalls(st.log.id, st.session.GetEvents())) > 0 {
+			open = append(open, i)
+		}
+	}
+	if len(open) == 0 {
+		return 0
+	}
+	s.logf("%d sessions hold calls without a response: running an invocation on each", len(open))
+	deadline := time.Now().Add(90 * time.Second)
+	for _, i := range open {
+		l := all[i].log
+		for ctx.Err() == nil {
+			w.invoke(ctx, l, opRun)
+			if l.runs[len(l.runs)-1].acked || time.Now().After(deadline) {
+				break
+			}
+			sleepUntil(ctx, time.Now().Add(time.Second))
+		}
+	}
+	return len(open)
 }
 
 // listSessions lists the sessions of every user: a session whose state

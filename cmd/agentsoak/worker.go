@@ -82,8 +82,14 @@ func (s *opStats) add(k opKind, err error) {
 	}
 	s.outcomes[k][st.Code()]++
 	if err != nil {
-		s.reasons[st.Code().String()+": "+idRE.ReplaceAllString(st.Message(), "…")]++
+		s.reasons[reasonOf(err)]++
 	}
+}
+
+// reasonOf is a failure's code and message, ids left out.
+func reasonOf(err error) string {
+	st := status.Convert(err)
+	return st.Code().String() + ": " + idRE.ReplaceAllString(st.Message(), "…")
 }
 
 // idRE matches the ids in error messages (uuids, the load's session ids),
@@ -112,10 +118,11 @@ func (s *opStats) merge(o opStats) {
 // worker is one client: it owns a few sessions at a time and runs
 // operations on them one after another.
 type worker struct {
-	s     *soak
-	id    int
-	user  string
-	conn  *grpc.ClientConn
+	s    *soak
+	id   int
+	user string
+	// conns holds one connection per agentsvc replica.
+	conns []*grpc.ClientConn
 	rng   *rand.Rand
 	live  []*sessionLog
 	all   []*sessionLog
@@ -123,8 +130,8 @@ type worker struct {
 	stats opStats
 }
 
-func newWorker(s *soak, id int, conn *grpc.ClientConn) *worker {
-	return &worker{s: s, id: id, user: fmt.Sprintf("soak-u%02d", id), conn: conn,
+func newWorker(s *soak, id int, conns []*grpc.ClientConn) *worker {
+	return &worker{s: s, id: id, user: fmt.Sprintf("soak-u%02d", id), conns: conns,
 		rng: rand.New(rand.NewPCG(uint64(s.o.seed), uint64(id))), stats: newOpStats()}
 }
 
@@ -132,7 +139,8 @@ func newWorker(s *soak, id int, conn *grpc.ClientConn) *worker {
 func (w *worker) newSession() *sessionLog {
 	w.made++
 	id := fmt.Sprintf("%s-w%02d-s%03d", w.s.runID, w.id, w.made)
-	s := &sessionLog{app: w.s.o.app, user: w.user, id: id, initial: initialState(id), events: map[string]string{}}
+	s := &sessionLog{app: w.s.o.app, user: w.user, id: id, initial: initialState(id), events: map[string]string{},
+		replica: (w.id + w.made) % len(w.conns)}
 	w.all = append(w.all, s)
 	return s
 }
@@ -179,9 +187,9 @@ func (w *worker) do(ctx context.Context, s *sessionLog, k opKind) {
 		w.update(ctx, s)
 	case opRead:
 		rctx, cancel := context.WithTimeout(ctx, w.s.o.runTimeout)
-		_, err := getSession(rctx, api.NewSessionServiceClient(w.conn), s)
+		_, err := getSession(rctx, api.NewSessionServiceClient(w.conn(s)), s)
 		cancel()
-		w.stats.add(opRead, err)
+		w.observe(s, opRead, err)
 	default:
 		w.invoke(ctx, s, k)
 	}
@@ -190,13 +198,12 @@ func (w *worker) do(ctx context.Context, s *sessionLog, k opKind) {
 // create creates s, trying a few times; ALREADY_EXISTS means an earlier
 // attempt was stored.
 func (w *worker) create(ctx context.Context, s *sessionLog) bool {
-	client := api.NewSessionServiceClient(w.conn)
 	for attempt := 0; attempt < 4 && ctx.Err() == nil; attempt++ {
 		cctx, cancel := context.WithTimeout(ctx, w.s.o.runTimeout)
-		_, err := client.CreateSession(cctx, &api.CreateSessionRequest{AppName: s.app, UserId: s.user,
+		_, err := api.NewSessionServiceClient(w.conn(s)).CreateSession(cctx, &api.CreateSessionRequest{AppName: s.app, UserId: s.user,
 			SessionId: s.id, State: initialState(s.id)})
 		cancel()
-		w.stats.add(opCreate, err)
+		w.observe(s, opCreate, err)
 		if err == nil || status.Code(err) == codes.AlreadyExists {
 			s.created = true
 			return true
@@ -210,9 +217,9 @@ func (w *worker) update(ctx context.Context, s *sessionLog) {
 	u := s.newUpdate()
 	uctx, cancel := context.WithTimeout(ctx, w.s.o.runTimeout)
 	defer cancel()
-	_, err := api.NewSessionServiceClient(w.conn).UpdateSessionState(uctx, &api.UpdateSessionStateRequest{
+	_, err := api.NewSessionServiceClient(w.conn(s)).UpdateSessionState(uctx, &api.UpdateSessionStateRequest{
 		AppName: s.app, UserId: s.user, SessionId: s.id, StateDelta: s.updateDelta(u)})
-	w.stats.add(opUpdate, err)
+	w.observe(s, opUpdate, err)
 	u.acked = err == nil
 }
 
@@ -221,19 +228,12 @@ func (w *worker) invoke(ctx context.Context, s *sessionLog, k opKind) {
 	r := s.newRun(k)
 	for attempt := 0; ctx.Err() == nil; attempt++ {
 		r.attempts++
-		var err error
-		var vanished bool
-		switch k {
-		case opRun, opRunSSE:
-			err = w.runOnce(ctx, s, r)
-		default:
-			vanished, err = w.connectOnce(ctx, s, r)
-		}
+		vanished, err := w.attempt(ctx, s, r)
 		if vanished {
 			w.stats.vanished[k]++
 			return
 		}
-		w.stats.add(k, err)
+		w.observe(s, k, err)
 		if err == nil {
 			r.acked = true
 			if attempt > 0 {
@@ -246,6 +246,37 @@ func (w *worker) invoke(ctx context.Context, s *sessionLog, k opKind) {
 		}
 		w.stats.retries++
 		w.pause(ctx, w.backoff(attempt))
+	}
+}
+
+// attempt is one attempt of r on the session's replica; the replica the
+// chaos kills counts it as running meanwhile.
+func (w *worker) attempt(ctx context.Context, s *sessionLog, r *runLog) (vanished bool, err error) {
+	if rc := w.s.replica; rc != nil && len(w.conns) == len(w.s.o.addrs) && s.replica == len(w.conns)-1 {
+		rc.inFlight.Add(1)
+		defer rc.inFlight.Add(-1)
+	}
+	switch r.kind {
+	case opRun, opRunSSE:
+		return false, w.runOnce(ctx, s, r)
+	}
+	return w.connectOnce(ctx, s, r)
+}
+
+// conn is the connection to the session's replica.
+func (w *worker) conn(s *sessionLog) *grpc.ClientConn { return w.conns[s.replica%len(w.conns)] }
+
+// observe counts an attempt on s that ended with err, and notes it in the
+// session's availability. After a failure the session's next requests go
+// to the next replica, as a client behind a load balancer would see them.
+func (w *worker) observe(s *sessionLog, k opKind, err error) {
+	w.stats.add(k, err)
+	failed, neutral := attemptOutcome(k, err)
+	if !neutral {
+		s.avail.observe(time.Now(), failed, reasonOf(err))
+	}
+	if failed {
+		s.replica = (s.replica + 1) % len(w.conns)
 	}
 }
 
@@ -270,7 +301,7 @@ func (w *worker) request(s *sessionLog, r *runLog) *api.RunRequest {
 func (w *worker) runOnce(ctx context.Context, s *sessionLog, r *runLog) error {
 	ctx, cancel := context.WithTimeout(ctx, w.s.o.runTimeout)
 	defer cancel()
-	stream, err := api.NewRunnerServiceClient(w.conn).Run(ctx, w.request(s, r))
+	stream, err := api.NewRunnerServiceClient(w.conn(s)).Run(ctx, w.request(s, r))
 	if err != nil {
 		return err
 	}
