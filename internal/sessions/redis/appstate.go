@@ -16,15 +16,18 @@ import (
 // [sessions.ErrUnavailable] until Redis has promoted the replica.
 
 // writeAppState writes entries to the app's state hash on a cluster, where
-// it is in a slot of its own, and reads the hash back into *read when read
-// is not nil: one round trip. With no entries it only reads, and reads
-// from a replica when the primary does not answer.
+// it is in a slot of its own, with the app's backlog of earlier writes that
+// failed (see appbacklog.go), and reads the hash back into *read when read
+// is not nil: one round trip. Entries whose write fails join the backlog.
+// With nothing to write it only reads, and reads from a replica when the
+// primary does not answer.
 func (s *Service) writeAppState(ctx context.Context, app string, entries []scope.Entry, read *map[string]string) error {
 	key := s.keys.appState(app)
-	pairs, err := encodeEntries(entries)
+	fresh, err := encodeEntries(entries)
 	if err != nil {
 		return err
 	}
+	pairs := s.backlog.with(app, fresh)
 	if len(pairs) == 0 {
 		if read == nil {
 			return nil
@@ -48,8 +51,10 @@ func (s *Service) writeAppState(ctx context.Context, app string, entries []scope
 		})
 	}
 	if err != nil {
+		s.keepAppWrite(ctx, app, fresh)
 		return err
 	}
+	s.backlog.written(app, pairs)
 	if read != nil {
 		*read = got.Val()
 	}

@@ -111,12 +111,13 @@ func (s *Service) onPrimaryOnce(ctx context.Context, key string, build func(gore
 	if err != nil {
 		return err
 	}
+	want := s.waitTarget(ctx, node)
 	for loaded := false; ; loaded = true {
 		pipe := node.Pipeline()
 		build(pipe)
 		var wait *goredis.Cmd
-		if s.wait.replicas > 0 {
-			wait = pipe.Do(ctx, "wait", s.wait.replicas, s.wait.timeout.Milliseconds())
+		if want > 0 {
+			wait = pipe.Do(ctx, "wait", want, s.wait.timeout.Milliseconds())
 		}
 		cmds, err := pipe.Exec(ctx)
 		if !loaded && lacksScript(cmds) {
@@ -138,10 +139,11 @@ func (s *Service) onPrimaryOnce(ctx context.Context, key string, build func(gore
 		if wait == nil {
 			return nil
 		}
-		if n, err := wait.Int64(); err != nil || n < int64(s.wait.replicas) {
-			return fmt.Errorf("%w: %d of %d within %v", errNotReplicated, n, s.wait.replicas, s.wait.timeout)
+		n, err := wait.Int64()
+		if err == nil && n < int64(want) && !s.shortOfReplicas(ctx, node, n) {
+			err = fmt.Errorf("%w: %d of %d within %v", errNotReplicated, n, want, s.wait.timeout)
 		}
-		return nil
+		return err
 	}
 }
 

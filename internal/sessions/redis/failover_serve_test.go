@@ -56,7 +56,9 @@ func (s *servedSession) run(ctx context.Context, stop <-chan struct{}) {
 			fresh.Events = nil
 			delta := map[string]any{"n": k, "user:n": k}
 			if s.appKeys {
-				delta["app:n"] = k
+				// A key per append, so that a write that never landed
+				// is not hidden by a later one.
+				delta[fmt.Sprintf("app:%s.%d", s.user, k)] = k
 			}
 			sd, _ := structpb.NewStruct(delta)
 			ev := &v1.Event{Id: fmt.Sprintf("%s-%d", s.user, k), InvocationId: "e-load", Author: "agent",
@@ -117,10 +119,10 @@ func (p *readinessProbe) transitions() int {
 // state, under load from two Services (one that waits for a replica on
 // every write, the default, and one that does not), and measures: sessions
 // on the other shards never fail, app state included; sessions on the
-// failed shard are read again, and written by the Service that does not
-// wait, within serveBudget of Redis reporting the new primary; the Service
-// that waits writes again within serveBudget of the dead node rejoining as
-// the new primary's replica; and the readiness check passes throughout.
+// failed shard are read and written again by both Services within
+// serveBudget of Redis reporting the new primary (the one that waits, with
+// the replicas the promoted primary has: none until the dead node rejoins);
+// and the readiness check passes throughout, the rejoin included.
 func TestClusterFailoverTimeToServe(t *testing.T) {
 	nodes := startCluster(t)
 	seeds := make([]string, len(nodes))
@@ -254,10 +256,6 @@ func TestClusterFailoverTimeToServe(t *testing.T) {
 		for _, op := range s.ops {
 			kind, from := "other shards", time.Time{}
 			switch {
-			case s.victim && op.write && s.svc == waiting:
-				kind, from = "failed shard writes, after the rejoin", rejoined
-			case s.appKeys && op.write && s.svc == waiting:
-				kind, from = "app state writes, after the rejoin", rejoined
 			case s.victim && op.write:
 				kind, from = "failed shard writes, after the promotion", promoted
 			case s.appKeys && op.write:
@@ -297,6 +295,7 @@ func TestClusterFailoverTimeToServe(t *testing.T) {
 			t.Errorf("%s: not served %v after Redis could serve them again", kind, serveBudget)
 		}
 	}
+	checkAppStateCaughtUp(t, ctx, app, loaded)
 	for _, p := range probes {
 		var failed []servedOp
 		for _, c := range p.checks {
@@ -367,5 +366,42 @@ func waitReported(t *testing.T, nodes []*clusterNode, within time.Duration, what
 			t.Fatalf("gave up waiting %v until %s", within, what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// checkAppStateCaughtUp checks that the app state holds the app key of
+// every stored event: an append whose event was stored but whose app write
+// failed during the failover leaves the write to the Service's backlog,
+// which writes it once the shard takes writes again.
+func checkAppStateCaughtUp(t *testing.T, ctx context.Context, app string, loaded []*servedSession) {
+	t.Helper()
+	for _, s := range loaded {
+		if !s.appKeys {
+			continue
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for s.svc.backlog.size() > 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		got, err := s.svc.Get(ctx, sessions.GetRequest{AppName: app, UserID: s.user, SessionID: s.handle.Id})
+		if err != nil {
+			t.Fatalf("%s: read %s after the load: %v", s.label, s.user, err)
+		}
+		written, missing := 0, 0
+		for _, ev := range got.Events {
+			for k, want := range ev.GetActions().GetStateDelta().GetFields() {
+				if !strings.HasPrefix(k, "app:") {
+					continue
+				}
+				written++
+				if v, ok := got.State.GetFields()[k]; !ok || v.GetNumberValue() != want.GetNumberValue() {
+					missing++
+					if missing <= 3 {
+						t.Errorf("%s: %s = %v after the load, want %v, the value its stored event wrote", s.label, k, v, want)
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d of %d app state writes of stored events missing after the load", s.label, missing, written)
 	}
 }

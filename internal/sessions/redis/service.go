@@ -35,8 +35,12 @@
 // connection, in the same round trip, and is acknowledged only once that many
 // replicas hold it; otherwise it fails with [sessions.ErrUnavailable] after
 // [Options.WaitTimeout], although the primary applied it (a retry of the
-// same append is recognised). A primary left without a replica therefore
-// refuses to acknowledge writes until one is back.
+// same append is recognised). A primary that has fewer replicas in sync than
+// that (its replica died, or it is a replica just promoted in a failover)
+// acknowledges a write once the replicas it has hold it, so a shard keeps
+// serving through a failover with the durability it has: a write
+// acknowledged then is lost only if this primary dies too before a replica
+// has caught up.
 //
 // # Failures
 //
@@ -137,11 +141,15 @@ type Service struct {
 	// replicas and reads of app state while its primary is down.
 	topo   topology
 	wait   waitPolicy
-	keys   keyspace
-	ttlMS  int64
-	limits sessions.Limits
-	log    *slog.Logger
-	now    func() time.Time
+	insync insync
+	// backlog holds app state writes that failed after their event was
+	// stored, on a cluster; see appbacklog.go.
+	backlog appBacklog
+	keys    keyspace
+	ttlMS   int64
+	limits  sessions.Limits
+	log     *slog.Logger
+	now     func() time.Time
 
 	// leases tracks the renewal goroutines so that Close can stop them.
 	mu      sync.Mutex
