@@ -155,6 +155,9 @@ type causeFigures struct {
 	outages  int
 	sessions int
 	max, p99 time.Duration
+	// longest is the longest of its outages, for the failures that
+	// opened and closed it.
+	longest outage
 }
 
 // summarizeUnavailability reads the outages of logs, which started at
@@ -165,6 +168,7 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 	byCause := map[string][]time.Duration{}
 	counts := map[string]int{}
 	kills := map[int]*killFigures{}
+	longestOf := map[string]outage{}
 	for _, l := range logs {
 		if l.avail.attempts == 0 {
 			continue
@@ -182,6 +186,9 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 			}
 			c := causeOf(events, began)
 			counts[c]++
+			if l, ok := longestOf[c]; !ok || d > l.length() {
+				longestOf[c] = o
+			}
 			perCause[c] = max(perCause[c], d)
 			if o.open {
 				u.open++
@@ -226,7 +233,7 @@ func summarizeUnavailability(logs []*sessionLog, start time.Time, events []chaos
 			continue
 		}
 		u.causes = append(u.causes, causeFigures{cause: c, outages: counts[c], sessions: len(ds),
-			max: slices.Max(ds), p99: percentile(ds, 99)})
+			max: slices.Max(ds), p99: percentile(ds, 99), longest: longestOf[c]})
 	}
 	return u
 }
@@ -253,6 +260,9 @@ func (u unavailability) print(w io.Writer) {
 	for _, c := range u.causes {
 		fmt.Fprintf(w, "  after %-18s %4d outages in %4d sessions; longest per session: max %s, p99 %s\n",
 			c.cause+":", c.outages, c.sessions, round(c.max), round(c.p99))
+		if o := c.longest; o.first != "" && o.first != u.worstOutage.first {
+			fmt.Fprintf(w, "    its longest's first failure: %.150s\n    its longest's last failure:  %.150s\n", o.first, o.last)
+		}
 	}
 	for _, k := range u.kills {
 		fmt.Fprintf(w, "  %s at %s: %d sessions failed after it (before the next kill); the last of their outages ended %s after it",
