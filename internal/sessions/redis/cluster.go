@@ -140,7 +140,7 @@ func (s *Service) onPrimaryOnce(ctx context.Context, key string, build func(gore
 			return nil
 		}
 		n, err := wait.Int64()
-		if err == nil && n < int64(want) && !s.shortOfReplicas(ctx, node, n) {
+		if err == nil && n < int64(want) && !s.withoutReplicas(ctx, node) {
 			err = fmt.Errorf("%w: %d of %d within %v", errNotReplicated, n, want, s.wait.timeout)
 		}
 		return err

@@ -35,12 +35,11 @@
 // connection, in the same round trip, and is acknowledged only once that many
 // replicas hold it; otherwise it fails with [sessions.ErrUnavailable] after
 // [Options.WaitTimeout], although the primary applied it (a retry of the
-// same append is recognised). A primary that has fewer replicas in sync than
-// that (its replica died, or it is a replica just promoted in a failover)
-// acknowledges a write once the replicas it has hold it, so a shard keeps
-// serving through a failover with the durability it has: a write
-// acknowledged then is lost only if this primary dies too before a replica
-// has caught up.
+// same append is recognised). A cluster primary that has no replica at all
+// (a replica just promoted in a failover, whose old primary is gone, or one
+// whose only replica failed) acknowledges writes without waiting, since no
+// failover can lose them, so a shard takes writes again at the promotion; a
+// replica that is listed but cut off or still syncing is waited for.
 //
 // # Failures
 //
@@ -139,9 +138,11 @@ type Service struct {
 	client goredis.UniversalClient
 	// topo finds the nodes that hold a key, for writes that wait for
 	// replicas and reads of app state while its primary is down.
-	topo   topology
-	wait   waitPolicy
-	insync insync
+	topo topology
+	wait waitPolicy
+	// replicas remembers the cluster primaries without a replica; see
+	// replicas.go.
+	replicas replicaCounts
 	// backlog holds app state writes that failed after their event was
 	// stored, on a cluster; see appbacklog.go.
 	backlog appBacklog
