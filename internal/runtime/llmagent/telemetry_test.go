@@ -98,6 +98,10 @@ func TestTelemetrySpanTreeOfAToolTurn(t *testing.T) {
 		"gen_ai.agent.name":        "root_agent",
 		"gen_ai.agent.description": "",
 		"gen_ai.conversation.id":   agent["gen_ai.conversation.id"],
+		// Whose span it is, for the dev UI's trace routes.
+		"agentsvc.app":        "test_app",
+		"user.id":             "test_user",
+		"agentsvc.session_id": agent["gen_ai.conversation.id"],
 	}, agent); d != "" || agent["gen_ai.conversation.id"] == "" {
 		t.Errorf("invoke_agent attributes (-want +got):\n%s", d)
 	}
