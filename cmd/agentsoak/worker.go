@@ -145,13 +145,15 @@ func (w *worker) newSession() *sessionLog {
 	return s
 }
 
-// pick returns a live session, replacing one that had --turns invocations.
+// pick returns a live session, replacing one that had --turns invocations
+// unless its requests are failing: a session is kept until it is served
+// again, so that its outage ends when the service ends it.
 func (w *worker) pick() *sessionLog {
 	for len(w.live) < w.s.o.sessions {
 		w.live = append(w.live, w.newSession())
 	}
 	i := w.rng.IntN(len(w.live))
-	if w.live[i].invocations >= w.s.o.turns {
+	if w.live[i].invocations >= w.s.o.turns && !w.live[i].avail.down {
 		w.live[i] = w.newSession()
 	}
 	return w.live[i]

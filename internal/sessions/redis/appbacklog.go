@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
 )
 
 // On a cluster an append stores its event and the session's and user's
@@ -132,6 +134,16 @@ func encodedString(v any) string {
 		return v
 	}
 	return ""
+}
+
+// keepAppEntries puts app state entries in the backlog, for an event that
+// was stored without its app write being tried.
+func (s *Service) keepAppEntries(ctx context.Context, app string, entries []scope.Entry) {
+	pairs, err := encodeEntries(entries)
+	if err != nil {
+		return
+	}
+	s.keepAppWrite(ctx, app, pairs)
 }
 
 // keepAppWrite puts an app write that failed in the backlog and starts

@@ -1,8 +1,12 @@
 package redis
 
 import (
+	"errors"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 func TestAppBacklog(t *testing.T) {
@@ -40,5 +44,37 @@ func TestAppBacklog(t *testing.T) {
 	}
 	if !b.add("a", []any{"z", []byte("5")}) {
 		t.Error("add after the flusher stopped: want it started again")
+	}
+}
+
+// TestUnconfirmedAppendKeepsItsAppKeys appends on a cluster waiting for more
+// replicas than a shard has: the primary stores the event but the append
+// fails unconfirmed, and its app keys go to the backlog rather than being
+// dropped while the event stays.
+func TestUnconfirmedAppendKeepsItsAppKeys(t *testing.T) {
+	t.Parallel()
+	plain, _ := newClusterTestService(t, Options{WaitReplicas: -1})
+	strict, err := New(testClusterURL(t), Options{KeyPrefix: plain.keys.prefix, WaitReplicas: 2, WaitTimeout: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer strict.Close()
+	ctx := t.Context()
+	sess, err := plain.Create(ctx, sessions.CreateRequest{AppName: "app", UserID: "u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := strict.AppendEvent(ctx, sess, textEvent(t, "x", map[string]any{"app:k": 1})); !errors.Is(err, sessions.ErrUnavailable) {
+		t.Fatalf("append waiting for 2 replicas of 1 = %v, want ErrUnavailable", err)
+	}
+	if n := strict.backlog.size(); n != 1 {
+		t.Errorf("backlog after the unconfirmed append holds %d fields, want its app key", n)
+	}
+	got, err := plain.Get(ctx, sessions.GetRequest{AppName: "app", UserID: "u", SessionID: sess.Id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Events) != 1 {
+		t.Errorf("stored %d events, want the unconfirmed one", len(got.Events))
 	}
 }

@@ -67,6 +67,11 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	}
 	reply, err := s.runWrite(ctx, appendScript, keys, args...)
 	if err != nil {
+		if s.keys.cluster && errors.Is(err, errNotReplicated) && appended(reply) {
+			// The primary stored the event; its replica has yet to
+			// confirm it. Its app keys follow it as they would.
+			s.keepAppEntries(ctx, sess.GetAppName(), p.Delta.App)
+		}
 		return classify(ctx, op, err)
 	}
 	if len(reply) < 2 {
@@ -115,4 +120,14 @@ func (s *Service) AppendEvent(ctx context.Context, sess *v1.Session, ev *v1.Even
 	}
 	p.Commit(sess, ev, stored)
 	return nil
+}
+
+// appended reports whether an append script's reply says the event is
+// stored: now, or by an earlier attempt.
+func appended(reply []any) bool {
+	if len(reply) == 0 {
+		return false
+	}
+	code, _ := reply[0].(int64)
+	return code == appendStored || code == appendRepeated
 }

@@ -168,7 +168,9 @@ func moved(ctx context.Context, err error) bool {
 
 // runWrite runs a writing script: on the primary of keys[0] followed by WAIT
 // when writes wait for replicas, else through the client, which follows
-// redirections and loads the script where it is missing.
+// redirections and loads the script where it is missing. A write that too
+// few replicas confirmed fails wrapping errNotReplicated, with the script's
+// reply: the primary applied it.
 func (s *Service) runWrite(ctx context.Context, script *goredis.Script, keys []string, args ...any) ([]any, error) {
 	if s.wait.replicas == 0 {
 		return script.Run(ctx, s.client, keys, args...).Slice()
@@ -177,6 +179,11 @@ func (s *Service) runWrite(ctx context.Context, script *goredis.Script, keys []s
 	err := s.onPrimary(ctx, keys[0], func(p goredis.Pipeliner) {
 		cmd = script.EvalSha(ctx, p, keys, args...)
 	})
+	if errors.Is(err, errNotReplicated) {
+		// The primary ran the script: its reply says what it did.
+		reply, _ := cmd.Slice()
+		return reply, err
+	}
 	if err != nil {
 		return nil, err
 	}

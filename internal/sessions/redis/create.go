@@ -2,6 +2,7 @@ package redis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -41,6 +42,11 @@ func (s *Service) Create(ctx context.Context, req sessions.CreateRequest) (*v1.S
 	}
 	reply, err := s.runWrite(ctx, createScript, keys, args...)
 	if err != nil {
+		if s.keys.cluster && errors.Is(err, errNotReplicated) && len(reply) > 0 && reply[0] != int64(0) {
+			// The primary created the session; its replica has yet to
+			// confirm it. Its app keys follow it as they would.
+			s.keepAppEntries(ctx, req.AppName, split.App)
+		}
 		return nil, classify(ctx, op, err)
 	}
 	if code, _ := reply[0].(int64); code == 0 {
