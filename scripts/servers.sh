@@ -67,3 +67,12 @@ keep_or_remove() {
 		rm -rf "$3"
 	fi
 }
+
+# build_soak DIR builds agentsvc, the fake Gemini server and agentsoak into
+# DIR, and writes the soak's app into DIR/agents.
+build_soak() {
+	go build -o "$1/agentsvc" ./cmd/agentsvc
+	go build -o "$1/fakegemini" ./integration/fakegemini/cmd/fakegemini
+	go build -o "$1/agentsoak" ./cmd/agentsoak
+	"$1/agentsoak" --write-app "$1/agents" >/dev/null
+}

@@ -29,13 +29,9 @@ for bin in redis-server redis-cli; do
 done
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/agentsoak-cluster.XXXXXX")
-go build -o "$dir/agentsvc" ./cmd/agentsvc
-go build -o "$dir/fakegemini" ./integration/fakegemini/cmd/fakegemini
-go build -o "$dir/agentsoak" ./cmd/agentsoak
-"$dir/agentsoak" --write-app "$dir/agents" >/dev/null
-
 # shellcheck source=scripts/servers.sh
 source scripts/servers.sh
+build_soak "$dir"
 
 pids=()
 pidfiles=()

@@ -24,13 +24,9 @@ if ! command -v redis-server >/dev/null 2>&1; then
 fi
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/agentsoak.XXXXXX")
-go build -o "$dir/agentsvc" ./cmd/agentsvc
-go build -o "$dir/fakegemini" ./integration/fakegemini/cmd/fakegemini
-go build -o "$dir/agentsoak" ./cmd/agentsoak
-"$dir/agentsoak" --write-app "$dir/agents" >/dev/null
-
 # shellcheck source=scripts/servers.sh
 source scripts/servers.sh
+build_soak "$dir"
 redis_port=$(free_port)
 fake_port=$(free_port)
 grpc_port=$(free_port)
