@@ -17,7 +17,7 @@ import (
 
 // DefaultMaxInflightRequestBytes is the default budget of request memory
 // in flight (see [Config.MaxInflightRequestBytes]): 16 bodies of the
-// default maximum size, so that three maximum-size requests, each charged
+// default maximum size, so that four maximum-size requests, each charged
 // [RequestAmplification] times its size, are served at once, and tens of
 // thousands of ordinary ones (a few KiB each).
 const DefaultMaxInflightRequestBytes = 16 * DefaultMaxRequestBytes
@@ -26,7 +26,7 @@ const DefaultMaxInflightRequestBytes = 16 * DefaultMaxRequestBytes
 // while the request is served, and so what the request budget charges per
 // byte. Measured on a maximum-size /run (TestRequestAmplification): the
 // body as read, its protobuf decoding, the user event built and stored
-// from it and the model request that carries it hold about 4.5 bytes per
+// from it and the model request that carries it hold 2.2 to 4.2 bytes per
 // byte of body at their peak, with a few KiB of fixed cost.
 const RequestAmplification = 4
 
