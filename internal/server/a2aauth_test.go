@@ -6,6 +6,7 @@ import (
 	"errors"
 	"iter"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,16 @@ import (
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
+
+// a2aWithJWT serves the help app over A2A with bearer tokens of key.
+func a2aWithJWT(t *testing.T) (*fixture, *httptest.Server, *authtest.Key) {
+	t.Helper()
+	key := authtest.NewKey(t, "k1")
+	fx := newFixture(t, withoutGRPC(), withApp(helpApp), withConfig(func(c *server.Config) {
+		c.Authenticator = newJWTAuthenticator(t, key)
+	}))
+	return fx, fx.serveHTTP(t, server.WithA2A("")), key
+}
 
 // a2aUserClient is an A2A client of the help app served at url that sends
 // token.
@@ -48,11 +59,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // user cannot read the task.
 func TestA2AAuthentication(t *testing.T) {
 	t.Parallel()
-	key := authtest.NewKey(t, "k1")
-	fx := newFixture(t, withoutGRPC(), withApp(helpApp), withConfig(func(c *server.Config) {
-		c.Authenticator = newJWTAuthenticator(t, key)
-	}))
-	ts := fx.serveHTTP(t, server.WithA2A(""))
+	fx, ts, key := a2aWithJWT(t)
 	for _, r := range []struct{ method, path string }{{"POST", "/a2a/help"}, {"POST", "/a2a/help/.well-known/agent-card.json"},
 		{"GET", "/a2a/help/x/.well-known/agent-card.json"}} {
 		req, _ := http.NewRequestWithContext(t.Context(), r.method, ts.URL+r.path, strings.NewReader(`{}`))
@@ -93,11 +100,7 @@ func TestA2AAuthentication(t *testing.T) {
 // client learns from it how to call.
 func TestA2ACardWithoutToken(t *testing.T) {
 	t.Parallel()
-	key := authtest.NewKey(t, "k1")
-	fx := newFixture(t, withoutGRPC(), withApp(helpApp), withConfig(func(c *server.Config) {
-		c.Authenticator = newJWTAuthenticator(t, key)
-	}))
-	ts := fx.serveHTTP(t, server.WithA2A(""))
+	_, ts, _ := a2aWithJWT(t)
 	resp, err := http.Get(ts.URL + "/a2a/help/.well-known/agent-card.json")
 	if err != nil {
 		t.Fatal(err)

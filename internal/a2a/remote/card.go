@@ -175,18 +175,21 @@ func readCardFile(path string) (*card, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: %w", path, err)
 	}
+	return decodeCard(body, "Invalid JSON in agent card file "+path)
+}
+
+// decodeCard decodes a card that has a JSON-RPC interface; a body that is
+// no card fails with what, as ADK words it for the card's source.
+func decodeCard(body []byte, what string) (*card, error) {
 	c := &card{}
 	if err := json.Unmarshal(body, c); err != nil {
-		return nil, fmt.Errorf("Invalid JSON in agent card file %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	if _, ok := c.jsonRPCInterface(); !ok {
-		return nil, errNoRPCURL
+		return nil, errors.New("Agent card must have a valid URL for RPC communication")
 	}
 	return c, nil
 }
-
-// errNoRPCURL is ADK's refusal of a card without a JSON-RPC URL.
-var errNoRPCURL = errors.New("Agent card must have a valid URL for RPC communication")
 
 // fetchCard reads the card at cardURL and checks its RPC URLs as ADK's
 // _validate_card_rpc_targets does: https, or http on a loopback host, and
@@ -208,12 +211,9 @@ func fetchCard(ctx context.Context, client *http.Client, cardURL string) (*card,
 	if err != nil {
 		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: %w", cardURL, err)
 	}
-	c := &card{}
-	if err := json.Unmarshal(body, c); err != nil {
-		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: %w", cardURL, err)
-	}
-	if _, ok := c.jsonRPCInterface(); !ok {
-		return nil, errNoRPCURL
+	c, err := decodeCard(body, "Failed to resolve AgentCard from URL "+cardURL)
+	if err != nil {
+		return nil, err
 	}
 	src, _ := url.Parse(cardURL)
 	urls := []string{}
