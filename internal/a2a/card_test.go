@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/google/go-cmp/cmp"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
@@ -96,6 +97,9 @@ func TestCardSecurity(t *testing.T) {
 			b, err := json.Marshal(BuildCard(root, "http://h/a2a/x", tt.opts))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &a2a.AgentCard{}); err != nil {
+				t.Fatalf("an A2A 0.3 client cannot read the card: %v", err)
 			}
 			var got, want map[string]any
 			_ = json.Unmarshal(b, &got)

@@ -46,10 +46,11 @@ type Config struct {
 }
 
 // Agent is ADK's RemoteA2aAgent (its default, legacy path): it resolves
-// the agent card once, on first run, sends the conversation since its
-// last answer as one A2A message (message/send) in the A2A context of
-// that answer, and yields the answer as an event. Safe for concurrent
-// invocations.
+// the agent card (A2A 0.3 or 1.0, from a URL or a file) once, on first
+// run, sends the conversation since its last answer as one blocking A2A
+// message (SendMessage to a 1.0 interface, message/send to a 0.3 one) in
+// the A2A context of that answer, and yields the answer as an event. Safe
+// for concurrent invocations.
 type Agent struct {
 	cfg    Config
 	client *http.Client
