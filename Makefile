@@ -152,7 +152,7 @@ integration: ## End-to-end tests against the built binaries, with a private Redi
 	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 ./integration/
 
 .PHONY: test-a2a
-test-a2a: ## adk-python's RemoteA2aAgent (pinned, in .tools/a2a-venv) against an app served with --a2a.
+test-a2a: ## adk-python 1.39.1 (A2A 0.3, .tools/a2a-venv) and 2.13 (A2A 1.0, .tools/a2a2-venv) against --a2a, both ways.
 	scripts/with-a2a-venv.sh go test -count=1 -v -run 'A2A|A2a' ./integration/
 
 .PHONY: test-browser

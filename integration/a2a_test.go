@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,22 +19,50 @@ import (
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 )
 
-// TestA2ARemoteAgentFromADKPython: adk-python's RemoteA2aAgent, pointed
-// at an app's agent card, calls the app over A2A and reads its answer.
-// It runs when AGENTSVC_TEST_A2A_PYTHON names a Python with google-adk[a2a]
-// (scripts/with-a2a-venv.sh installs one).
+// a2aPythons are the Pythons of the two pinned adk-python environments,
+// by name: ADK 1.39.1 with a2a-sdk 0.3 (AGENTSVC_TEST_A2A_PYTHON) and ADK
+// 2.13 with a2a-sdk 1.x, which speaks A2A 1.0 (AGENTSVC_TEST_A2A2_PYTHON);
+// scripts/with-a2a-venv.sh makes both. The test is skipped without either.
+func a2aPythons(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for name, env := range map[string]string{"adk1": "AGENTSVC_TEST_A2A_PYTHON", "adk2": "AGENTSVC_TEST_A2A2_PYTHON"} {
+		if p := os.Getenv(env); p != "" {
+			out[name] = p
+		}
+	}
+	if len(out) == 0 {
+		t.Skip("AGENTSVC_TEST_A2A_PYTHON and AGENTSVC_TEST_A2A2_PYTHON are not set (scripts/with-a2a-venv.sh sets them)")
+	}
+	return out
+}
+
+// TestA2ARemoteAgentFromADKPython: adk-python's RemoteA2aAgent (ADK 1.39.1
+// with a2a-sdk 0.3, and ADK 2.13 with a2a-sdk 1.x), pointed at an app's
+// agent card, calls the app over A2A and reads its answer.
 func TestA2ARemoteAgentFromADKPython(t *testing.T) {
 	t.Parallel()
-	python := os.Getenv("AGENTSVC_TEST_A2A_PYTHON")
-	if python == "" {
-		t.Skip("AGENTSVC_TEST_A2A_PYTHON is not set (scripts/with-a2a-venv.sh sets it)")
+	for name, python := range a2aPythons(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := startStack(t, map[string]string{"weather": weatherAgent}, "--a2a")
+			s.script(t, fakegemini.Text("Sunny in Paris."))
+			remoteCall(t, python, s.httpURL+"/a2a/weather/.well-known/agent-card.json", "Weather in Paris?", nil,
+				"Sunny in Paris.")
+		})
 	}
-	s := startStack(t, map[string]string{"weather": weatherAgent}, "--a2a")
-	s.script(t, fakegemini.Text("Sunny in Paris."))
+}
+
+// remoteCall runs testdata/a2a/remote_call.py (adk-python's
+// RemoteA2aAgent) against cardURL with env added, and checks that the
+// remote's answer is want, carried by events with a2a:task_id.
+func remoteCall(t *testing.T, python, cardURL, question string, env []string, want string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, python, "testdata/a2a/remote_call.py",
-		s.httpURL+"/a2a/weather/.well-known/agent-card.json", "Weather in Paris?").CombinedOutput()
+	cmd := exec.CommandContext(ctx, python, "testdata/a2a/remote_call.py", cardURL, question)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("remote_call.py: %v\n%s", err, out)
 	}
@@ -56,21 +85,37 @@ func TestA2ARemoteAgentFromADKPython(t *testing.T) {
 		}
 		answer += ev.Text
 	}
-	if answer != "Sunny in Paris." {
+	if answer != want {
 		t.Fatalf("answer %q; output:\n%s", answer, out)
 	}
 }
 
 // TestRemoteA2aAgentCallsADKPython: an app's RemoteA2aAgent calls an
 // adk-python agent served by to_a2a (its model answered by the same fake
-// Gemini server) and yields its answer. It runs when
-// AGENTSVC_TEST_A2A_PYTHON is set.
+// Gemini server) and yields its answer: ADK 1.39.1's (an A2A 0.3 card) and
+// ADK 2.13's with a2a-sdk 1.x (an A2A 1.0 card, with supportedInterfaces
+// and no url), its card fetched or, for 2.13, read from a file.
 func TestRemoteA2aAgentCallsADKPython(t *testing.T) {
 	t.Parallel()
-	python := os.Getenv("AGENTSVC_TEST_A2A_PYTHON")
-	if python == "" {
-		t.Skip("AGENTSVC_TEST_A2A_PYTHON is not set (scripts/with-a2a-venv.sh sets it)")
+	for name, python := range a2aPythons(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			callADKServer(t, python, false)
+		})
+		if name == "adk2" {
+			t.Run(name+"-card-file", func(t *testing.T) {
+				t.Parallel()
+				callADKServer(t, python, true)
+			})
+		}
 	}
+}
+
+// callADKServer serves testdata/a2a/adk_server.py with python and has an
+// app's RemoteA2aAgent call it, through its card's URL or, with fromFile,
+// a card file of A2A 1.0 naming the server.
+func callADKServer(t *testing.T, python string, fromFile bool) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +123,15 @@ func TestRemoteA2aAgentCallsADKPython(t *testing.T) {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	card := fmt.Sprintf("http://127.0.0.1:%d/.well-known/agent-card.json", port)
+	if fromFile {
+		card = filepath.Join(t.TempDir(), "forecaster.json")
+		body := fmt.Sprintf(`{"name": "forecaster", "description": "Forecasts the weather.", "version": "0.0.1",
+			"supportedInterfaces": [{"url": "http://127.0.0.1:%d", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+			"capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []}`, port)
+		if err := os.WriteFile(card, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	s := startStack(t, map[string]string{
 		"front/root_agent.yaml": "agent_class: SequentialAgent\nname: front\nsub_agents:\n  - config_path: remote.yaml\n",
 		"front/remote.yaml":     "agent_class: RemoteA2aAgent\nname: forecast\nagent_card: " + card + "\ntimeout: 60\n",

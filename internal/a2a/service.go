@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -24,6 +25,9 @@ type Config struct {
 	// BaseURL is the service's public URL, which agent cards name; empty
 	// derives it from each card request's scheme and Host.
 	BaseURL string
+	// Cards are what each app's card declares beyond its agent tree, by
+	// app name; missing: nothing more.
+	Cards map[string]CardOptions
 	// MaxTasks bounds the tasks kept per app; default [DefaultMaxTasks].
 	MaxTasks int
 	Logger   *slog.Logger
@@ -37,6 +41,7 @@ type Service struct {
 
 type servedApp struct {
 	info *api.App
+	card CardOptions
 	rpc  http.Handler
 }
 
@@ -57,7 +62,8 @@ func NewService(cfg Config) (*Service, error) {
 		exec := &executor{app: app.GetName(), invoker: cfg.Invoker, now: time.Now}
 		tasks := newTaskStore(cfg.MaxTasks, cfg.Invoker.User)
 		h := a2asrv.NewHandler(exec, a2asrv.WithTaskStore(tasks), a2asrv.WithLogger(log))
-		s.apps[app.GetName()] = &servedApp{info: app, rpc: a2asrv.NewJSONRPCHandler(ownedTasks{RequestHandler: h, tasks: tasks})}
+		s.apps[app.GetName()] = &servedApp{info: app, card: cfg.Cards[app.GetName()],
+			rpc: a2asrv.NewJSONRPCHandler(ownedTasks{RequestHandler: h, tasks: tasks})}
 	}
 	return s, nil
 }
@@ -78,7 +84,8 @@ func (s *Service) ServeRPC(w http.ResponseWriter, r *http.Request, app string) {
 }
 
 // ServeCard answers app's agent card, built from its root agent by
-// [BuildCard] with "<base URL>/a2a/<app>" as its URL.
+// [BuildCard] with "<base URL>/a2a/<app>" as its URL. The card is public:
+// the caller serves it without authentication.
 func (s *Service) ServeCard(w http.ResponseWriter, r *http.Request, app string) {
 	a := s.apps[app]
 	if a == nil {
@@ -93,5 +100,12 @@ func (s *Service) ServeCard(w http.ResponseWriter, r *http.Request, app string) 
 		}
 		base = scheme + "://" + r.Host
 	}
-	a2asrv.NewStaticAgentCardHandler(BuildCard(a.info.GetRootAgent(), base+"/a2a/"+app)).ServeHTTP(w, r)
+	b, err := json.Marshal(BuildCard(a.info.GetRootAgent(), base+"/a2a/"+app, a.card))
+	if err != nil {
+		http.Error(w, "agent card", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
 }

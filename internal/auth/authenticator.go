@@ -105,6 +105,13 @@ type Authenticator struct {
 	verified tokenCache
 }
 
+// Bearer reports whether callers may present bearer tokens (JWTs).
+func (a *Authenticator) Bearer() bool { return a.cfg.JWT }
+
+// Certificates reports whether a verified client certificate names a
+// caller without a token.
+func (a *Authenticator) Certificates() bool { return a.cfg.CertIdentity != "" }
+
 // New returns an authenticator for cfg. With a JWKS URL it fetches the keys
 // once, bounded by the fetch timeout; a URL that does not answer yet is
 // logged and fetched again when a token needs it.

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"sort"
 	"time"
 
@@ -19,7 +18,7 @@ const remoteA2aClass = "RemoteA2aAgent"
 const maxRemoteTimeout = 3600
 
 // validateRemoteA2a checks the RemoteA2aAgent fields: agent_card, an http
-// or https URL, only on that class; timeout in (0, 3600] seconds.
+// or https URL or a file path, only on that class; timeout in (0, 3600] seconds.
 func (c *AgentConfig) validateRemoteA2a() error {
 	if c.AgentClass != remoteA2aClass {
 		switch {
@@ -36,8 +35,8 @@ func (c *AgentConfig) validateRemoteA2a() error {
 	if len(c.AgentCard) > 2048 {
 		return errors.New("agent_card: longer than 2048 bytes")
 	}
-	if u, err := url.Parse(c.AgentCard); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("agent_card: %q is not an http or https URL", c.AgentCard)
+	if err := remote.CheckAgentCard(c.AgentCard); err != nil {
+		return err
 	}
 	if c.Timeout < 0 || c.Timeout > maxRemoteTimeout {
 		return fmt.Errorf("timeout: %v is not between 0 and %d seconds", c.Timeout, maxRemoteTimeout)

@@ -2,9 +2,11 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"iter"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +21,16 @@ import (
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
+
+// a2aWithJWT serves the help app over A2A with bearer tokens of key.
+func a2aWithJWT(t *testing.T) (*fixture, *httptest.Server, *authtest.Key) {
+	t.Helper()
+	key := authtest.NewKey(t, "k1")
+	fx := newFixture(t, withoutGRPC(), withApp(helpApp), withConfig(func(c *server.Config) {
+		c.Authenticator = newJWTAuthenticator(t, key)
+	}))
+	return fx, fx.serveHTTP(t, server.WithA2A("")), key
+}
 
 // a2aUserClient is an A2A client of the help app served at url that sends
 // token.
@@ -42,17 +54,14 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestA2AAuthentication: with authentication the A2A routes need a token
-// (401 without), the session belongs to the token's user, and another
+// TestA2AAuthentication: with authentication the A2A RPC route needs a
+// token (401 without), the session belongs to the token's user, and another
 // user cannot read the task.
 func TestA2AAuthentication(t *testing.T) {
 	t.Parallel()
-	key := authtest.NewKey(t, "k1")
-	fx := newFixture(t, withoutGRPC(), withApp(helpApp), withConfig(func(c *server.Config) {
-		c.Authenticator = newJWTAuthenticator(t, key)
-	}))
-	ts := fx.serveHTTP(t, server.WithA2A(""))
-	for _, r := range []struct{ method, path string }{{"GET", "/a2a/help/.well-known/agent-card.json"}, {"POST", "/a2a/help"}} {
+	fx, ts, key := a2aWithJWT(t)
+	for _, r := range []struct{ method, path string }{{"POST", "/a2a/help"}, {"POST", "/a2a/help/.well-known/agent-card.json"},
+		{"GET", "/a2a/help/x/.well-known/agent-card.json"}} {
 		req, _ := http.NewRequestWithContext(t.Context(), r.method, ts.URL+r.path, strings.NewReader(`{}`))
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
@@ -82,6 +91,34 @@ func TestA2AAuthentication(t *testing.T) {
 	}
 	if _, err := client(userID).GetTask(t.Context(), &a2a.TaskQueryParams{ID: task.ID}); err != nil {
 		t.Fatalf("the owner cannot read the task: %v", err)
+	}
+}
+
+// TestA2ACardWithoutToken: with bearer tokens on, an app's agent card is
+// served without a token and declares the bearer scheme (A2A 0.3's
+// securitySchemes and security, 1.0's securityRequirements), so that a
+// client learns from it how to call.
+func TestA2ACardWithoutToken(t *testing.T) {
+	t.Parallel()
+	_, ts, _ := a2aWithJWT(t)
+	resp, err := http.Get(ts.URL + "/a2a/help/.well-known/agent-card.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var card struct {
+		SecuritySchemes map[string]struct {
+			Type, Scheme string
+		} `json:"securitySchemes"`
+		Security             []map[string][]string `json:"security"`
+		SecurityRequirements []any                 `json:"securityRequirements"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&card); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("card: %d, %v", resp.StatusCode, err)
+	}
+	if s := card.SecuritySchemes["bearer"]; s.Type != "http" || s.Scheme != "bearer" || len(card.Security) != 1 ||
+		card.Security[0]["bearer"] == nil || len(card.SecurityRequirements) != 1 {
+		t.Fatalf("card security %+v", card)
 	}
 }
 

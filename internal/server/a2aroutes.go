@@ -7,11 +7,14 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/a2a"
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
@@ -44,11 +47,14 @@ func CheckA2AURL(u string) error {
 // a2aRoutes are the A2A routes of every app.
 func (s *Server) a2aRoutes(baseURL string) ([]handlerRoute, error) {
 	infos := make([]*api.App, 0, len(s.apps))
+	cards := map[string]a2a.CardOptions{}
 	for _, a := range s.apps {
 		infos = append(infos, a.Info)
+		cards[a.Info.GetName()] = a2a.CardOptions{Bearer: s.authn != nil && s.authn.Bearer(),
+			MutualTLS: s.authn != nil && s.authn.Certificates(), MaxIterations: loopBounds(a.Runner.App.Tree.Root())}
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].GetName() < infos[j].GetName() })
-	svc, err := a2a.NewService(a2a.Config{Apps: infos, Invoker: a2aInvoker{s}, BaseURL: baseURL, Logger: s.log})
+	svc, err := a2a.NewService(a2a.Config{Apps: infos, Invoker: a2aInvoker{s}, BaseURL: baseURL, Cards: cards, Logger: s.log})
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +66,35 @@ func (s *Server) a2aRoutes(baseURL string) ([]handlerRoute, error) {
 			svc.ServeCard(w, r, p["app_name"])
 		}},
 	}, nil
+}
+
+// loopBounds are the max_iterations of the loops of the tree, by name, which
+// the agent cards' skills state.
+func loopBounds(root runtime.Agent) map[string]int {
+	out := map[string]int{}
+	var walk func(runtime.Agent)
+	walk = func(a runtime.Agent) {
+		if l, ok := a.(*workflow.Loop); ok && l.MaxIterations() > 0 {
+			out[l.Name()] = l.MaxIterations()
+		}
+		for _, s := range a.SubAgents() {
+			walk(s)
+		}
+	}
+	walk(root)
+	return out
+}
+
+// isA2ACardPath reports whether path is an app's agent card, which is
+// served without authentication, as A2A has clients read a card to learn
+// how to authenticate.
+func isA2ACardPath(path string) bool {
+	app, ok := strings.CutPrefix(path, a2aPrefix)
+	if !ok {
+		return false
+	}
+	app, ok = strings.CutSuffix(app, a2a.CardPath)
+	return ok && app != "" && !strings.Contains(app, "/")
 }
 
 // a2aInvoker runs A2A messages as invocations, with the checks of Run.

@@ -125,7 +125,8 @@ func openPath(path string) bool {
 // client certificate in its context; a refused request is answered 401
 // with WWW-Authenticate: Bearer.
 func (g *guard) authenticateHTTP(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	if g.authn == nil || openPath(r.URL.Path) || g.cfg.devUI != nil && openUIPath(r.URL.Path) {
+	if g.authn == nil || openPath(r.URL.Path) || g.cfg.devUI != nil && openUIPath(r.URL.Path) ||
+		g.cfg.a2a && r.Method == http.MethodGet && isA2ACardPath(r.URL.Path) {
 		return r, true
 	}
 	var chains [][]*x509.Certificate

@@ -3,21 +3,30 @@
 usage: remote_call.py AGENT_CARD_URL QUESTION
 
 Prints one JSON line per event the remote agent yields: its author, text
-and the "a2a:" keys of its custom metadata.
+and the "a2a:" keys of its custom metadata. With A2A_TOKEN set, every
+request carries it as a bearer token.
 """
 
 import asyncio
 import json
+import os
 import sys
 
 from google.adk.agents.remote_a2a_agent import RemoteA2aAgent
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
+import httpx
 
 
 async def main(card_url: str, question: str) -> None:
-  agent = RemoteA2aAgent(name="remote", agent_card=card_url)
+  token = os.environ.get("A2A_TOKEN")
+  client = None
+  if token:
+    client = httpx.AsyncClient(
+        headers={"Authorization": f"Bearer {token}"}, timeout=60
+    )
+  agent = RemoteA2aAgent(name="remote", agent_card=card_url, httpx_client=client)
   runner = Runner(
       app_name="caller", agent=agent, session_service=InMemorySessionService()
   )
@@ -39,6 +48,8 @@ async def main(card_url: str, question: str) -> None:
         flush=True,
     )
   await agent.cleanup()
+  if client is not None:
+    await client.aclose()
 
 
 if __name__ == "__main__":

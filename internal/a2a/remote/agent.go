@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -31,7 +32,8 @@ const metaPrefix = "a2a:"
 type Config struct {
 	Name        string
 	Description string
-	// AgentCard is the card's URL (http or https).
+	// AgentCard is the card's URL (http or https) or the path of a file
+	// holding it, as ADK's agent_card.
 	AgentCard string
 	// Timeout bounds each request: the card's fetch and each message;
 	// default [DefaultTimeout].
@@ -44,17 +46,17 @@ type Config struct {
 }
 
 // Agent is ADK's RemoteA2aAgent (its default, legacy path): it resolves
-// the agent card once, on first run, sends the conversation since its
-// last answer as one A2A message (message/send) in the A2A context of
-// that answer, and yields the answer as an event. Safe for concurrent
-// invocations.
+// the agent card (A2A 0.3 or 1.0, from a URL or a file) once, on first
+// run, sends the conversation since its last answer as one blocking A2A
+// message (SendMessage to a 1.0 interface, message/send to a 0.3 one) in
+// the A2A context of that answer, and yields the answer as an event. Safe
+// for concurrent invocations.
 type Agent struct {
 	cfg    Config
 	client *http.Client
 
 	mu     sync.Mutex
-	card   *a2a.AgentCard
-	remote *a2aclient.Client
+	remote sender
 }
 
 var _ runtime.Agent = (*Agent)(nil)
@@ -64,7 +66,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Name == "" {
 		return nil, errors.New("remote: name is required")
 	}
-	if err := checkCardURL(cfg.AgentCard); err != nil {
+	if err := CheckAgentCard(cfg.AgentCard); err != nil {
 		return nil, err
 	}
 	if cfg.Timeout <= 0 {
@@ -95,8 +97,10 @@ func (a *Agent) SubAgents() []runtime.Agent { return a.cfg.SubAgents }
 // Callbacks implements [runtime.Agent].
 func (a *Agent) Callbacks() *runtime.AgentCallbacks { return &a.cfg.Callbacks }
 
-// resolve fetches and checks the card once, and builds the client.
-func (a *Agent) resolve(ctx context.Context) (*a2aclient.Client, error) {
+// resolve reads and checks the card once, and builds the client of its
+// JSON-RPC interface: A2A 1.0's, or 0.3's for an interface of 0.3, as
+// a2a-sdk 1.x picks them.
+func (a *Agent) resolve(ctx context.Context) (sender, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.remote != nil {
@@ -104,16 +108,28 @@ func (a *Agent) resolve(ctx context.Context) (*a2aclient.Client, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
-	card, err := fetchCard(ctx, a.client, a.cfg.AgentCard)
+	remote, err := a.connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("Failed to initialize remote A2A agent %s: %w", a.cfg.Name, err)
 	}
-	remote, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithJSONRPCTransport(a.client))
-	if err != nil {
-		return nil, fmt.Errorf("Failed to initialize remote A2A agent %s: %w", a.cfg.Name, err)
-	}
-	a.card, a.remote = card, remote
+	a.remote = remote
 	return remote, nil
+}
+
+func (a *Agent) connect(ctx context.Context) (sender, error) {
+	c, err := readCard(ctx, a.client, a.cfg.AgentCard)
+	if err != nil {
+		return nil, err
+	}
+	iface, _ := c.jsonRPCInterface()
+	if u, err := url.Parse(iface.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("Invalid RPC URL in agent card: %s", iface.URL)
+	}
+	if !iface.legacy() {
+		return &jsonRPC1{client: a.client, url: iface.URL, tenant: iface.Tenant}, nil
+	}
+	return a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{URL: iface.URL, Transport: a2a.TransportProtocolJSONRPC}},
+		a2aclient.WithJSONRPCTransport(a.client))
 }
 
 // Run implements [runtime.Agent]: ADK's _run_async_impl.

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/a2a"
@@ -21,18 +23,178 @@ const MaxResponseBytes = 8 << 20
 // errTooLarge reports a response past MaxResponseBytes.
 var errTooLarge = errors.New("response larger than the limit")
 
-func checkCardURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("agent_card: %q is not an http or https URL", raw)
+// isCardURL reports whether an agent_card names a URL rather than a file,
+// as ADK tells them apart: by an http:// or https:// prefix.
+func isCardURL(src string) bool {
+	return strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://")
+}
+
+// CheckAgentCard checks an agent_card: an http or https URL of a host, or
+// a file path (relative to the working directory, as ADK reads it).
+func CheckAgentCard(src string) error {
+	switch {
+	case src == "":
+		return errors.New("agent_card: required")
+	case strings.ContainsFunc(src, func(r rune) bool { return r < ' ' || r == 0x7f }):
+		return errors.New("agent_card: holds a control character")
+	case !isCardURL(src) && strings.Contains(src, "://"):
+		return fmt.Errorf("agent_card: %q is not an http or https URL", src)
+	case !isCardURL(src):
+		return nil
+	}
+	if u, err := url.Parse(src); err != nil || u.Host == "" {
+		return fmt.Errorf("agent_card: %q is not an http or https URL", src)
 	}
 	return nil
+}
+
+// card is what a remote agent reads of an agent card, of protocol 0.3
+// (url, preferredTransport, additionalInterfaces) or 1.0
+// (supportedInterfaces).
+type card struct {
+	Name                 string `json:"name"`
+	Description          string `json:"description"`
+	URL                  string `json:"url"`
+	PreferredTransport   string `json:"preferredTransport"`
+	ProtocolVersion      string `json:"protocolVersion"`
+	AdditionalInterfaces []struct {
+		URL       string `json:"url"`
+		Transport string `json:"transport"`
+	} `json:"additionalInterfaces"`
+	SupportedInterfaces []cardInterface `json:"supportedInterfaces"`
+}
+
+// cardInterface is an A2A 1.0 AgentInterface.
+type cardInterface struct {
+	URL             string `json:"url"`
+	ProtocolBinding string `json:"protocolBinding"`
+	ProtocolVersion string `json:"protocolVersion"`
+	Tenant          string `json:"tenant,omitempty"`
+}
+
+// interfaces are the card's interfaces as a 1.0 card lists them: its
+// supportedInterfaces, else (a 0.3 card) its url and additional interfaces
+// at its protocolVersion (0.3.0 when unset), as a2a-sdk 1.x reads them.
+func (c *card) interfaces() []cardInterface {
+	if len(c.SupportedInterfaces) > 0 {
+		return c.SupportedInterfaces
+	}
+	if c.URL == "" {
+		return nil
+	}
+	version := c.ProtocolVersion
+	if version == "" {
+		version = "0.3.0"
+	}
+	binding := c.PreferredTransport
+	if binding == "" {
+		binding = string(a2a.TransportProtocolJSONRPC)
+	}
+	out := []cardInterface{{URL: c.URL, ProtocolBinding: binding, ProtocolVersion: version}}
+	for _, i := range c.AdditionalInterfaces {
+		out = append(out, cardInterface{URL: i.URL, ProtocolBinding: i.Transport, ProtocolVersion: version})
+	}
+	return out
+}
+
+// jsonRPCInterface picks the JSON-RPC interface a2a-sdk 1.x picks: the
+// first of version 1.0, else the first above it, else the first of 0.3 or
+// above, else the first without a version.
+func (c *card) jsonRPCInterface() (cardInterface, bool) {
+	var above, legacy, unversioned *cardInterface
+	for _, i := range c.interfaces() {
+		if i.ProtocolBinding != string(a2a.TransportProtocolJSONRPC) {
+			continue
+		}
+		i := i
+		if i.ProtocolVersion == "" {
+			if unversioned == nil {
+				unversioned = &i
+			}
+			continue
+		}
+		major, minor, ok := majorMinor(i.ProtocolVersion)
+		switch {
+		case !ok:
+		case major == 1 && minor == 0:
+			return i, true
+		case major >= 1 && above == nil:
+			above = &i
+		case (major > 0 || minor >= 3) && legacy == nil:
+			legacy = &i
+		}
+	}
+	for _, i := range []*cardInterface{above, legacy, unversioned} {
+		if i != nil {
+			return *i, true
+		}
+	}
+	return cardInterface{}, false
+}
+
+// legacy reports whether an interface speaks A2A 0.3 (a version at least
+// 0.3 and below 1.0), as a2a-sdk's is_legacy_version tells.
+func (i cardInterface) legacy() bool {
+	major, minor, ok := majorMinor(i.ProtocolVersion)
+	return ok && major == 0 && minor >= 3
+}
+
+// majorMinor parses the major and minor numbers of a version such as
+// "1.0" or "0.3.0".
+func majorMinor(v string) (int, int, bool) {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	return major, minor, err1 == nil && err2 == nil && major >= 0 && minor >= 0
+}
+
+// readCard reads the card an agent_card names: fetched from its URL, or
+// read from its file, either at most MaxResponseBytes.
+func readCard(ctx context.Context, client *http.Client, src string) (*card, error) {
+	if !isCardURL(src) {
+		return readCardFile(src)
+	}
+	return fetchCard(ctx, client, src)
+}
+
+// readCardFile reads a card from a file, whose RPC URLs are left to whoever
+// wrote it, as ADK leaves them.
+func readCardFile(path string) (*card, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: %w", path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: Path is not a file: %s", path, path)
+	}
+	body, err := io.ReadAll(&limitedBody{r: f, left: MaxResponseBytes})
+	if err != nil {
+		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: %w", path, err)
+	}
+	return decodeCard(body, "Invalid JSON in agent card file "+path)
+}
+
+// decodeCard decodes a card that has a JSON-RPC interface; a body that is
+// no card fails with what, as ADK words it for the card's source.
+func decodeCard(body []byte, what string) (*card, error) {
+	c := &card{}
+	if err := json.Unmarshal(body, c); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if _, ok := c.jsonRPCInterface(); !ok {
+		return nil, errors.New("Agent card must have a valid URL for RPC communication")
+	}
+	return c, nil
 }
 
 // fetchCard reads the card at cardURL and checks its RPC URLs as ADK's
 // _validate_card_rpc_targets does: https, or http on a loopback host, and
 // the card's own origin.
-func fetchCard(ctx context.Context, client *http.Client, cardURL string) (*a2a.AgentCard, error) {
+func fetchCard(ctx context.Context, client *http.Client, cardURL string) (*card, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cardURL, nil)
 	if err != nil {
 		return nil, err
@@ -49,16 +211,19 @@ func fetchCard(ctx context.Context, client *http.Client, cardURL string) (*a2a.A
 	if err != nil {
 		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: %w", cardURL, err)
 	}
-	card := &a2a.AgentCard{}
-	if err := json.Unmarshal(body, card); err != nil {
-		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: %w", cardURL, err)
-	}
-	if card.URL == "" {
-		return nil, errors.New("Agent card must have a valid URL for RPC communication")
+	c, err := decodeCard(body, "Failed to resolve AgentCard from URL "+cardURL)
+	if err != nil {
+		return nil, err
 	}
 	src, _ := url.Parse(cardURL)
-	urls := []string{card.URL}
-	for _, i := range card.AdditionalInterfaces {
+	urls := []string{}
+	if c.URL != "" {
+		urls = append(urls, c.URL)
+	}
+	for _, i := range c.AdditionalInterfaces {
+		urls = append(urls, i.URL)
+	}
+	for _, i := range c.SupportedInterfaces {
 		urls = append(urls, i.URL)
 	}
 	for _, raw := range urls {
@@ -73,7 +238,7 @@ func fetchCard(ctx context.Context, client *http.Client, cardURL string) (*a2a.A
 			return nil, fmt.Errorf("Agent card RPC URL must have the same origin as the location the card was fetched from (%s): %s", cardURL, raw)
 		}
 	}
-	return card, nil
+	return c, nil
 }
 
 func loopback(host string) bool {
