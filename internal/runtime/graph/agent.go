@@ -29,6 +29,10 @@ func (r *run) runAgent(n *Node, path string, t trigger) outcome {
 				Author: "user", Branch: ictx.Branch, Timestamp: runtime.Now(), Content: c})
 		}
 	}
+	if _, nested := n.Agent.(*Workflow); nested {
+		// A nested workflow starts from the node's input.
+		ictx = ictx.WithContext(context.WithValue(ictx.Context(), nodeInputKey{}, t.in))
+	}
 	o := outcome{path: path}
 	for ev, err := range runtime.RunAgent(ictx, n.Agent) {
 		if err != nil {

@@ -81,11 +81,20 @@ func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
 	return &run{w: w, ictx: ictx, st: newState(), inflight: map[string]trigger{}, events: make(chan message), done: make(chan outcome)}
 }
 
-// seed triggers START's successors with the user's message.
+// seed triggers START's successors with the workflow's input: the
+// enclosing node's input when the workflow runs as a node of another, as
+// ADK seeds a nested workflow, else the user's message.
 func (r *run) seed() {
-	in := input{content: r.ictx.UserContent, value: contentValue(r.ictx.UserContent)}
+	in, ok := r.ictx.Context().Value(nodeInputKey{}).(input)
+	if !ok {
+		in = input{content: r.ictx.UserContent, value: contentValue(r.ictx.UserContent)}
+	}
 	r.fire(Start, in.value, nil, r.ictx.Branch, &in)
 }
+
+// nodeInputKey keys, in a nested workflow's context, the input of the
+// node it runs as.
+type nodeInputKey struct{}
 
 // fire queues the successors of a completed node for its output and
 // route, or the join's run once all its predecessors arrived.
