@@ -23,6 +23,10 @@ func (r *run) runAgent(n *Node, path string, t trigger) outcome {
 	if isLLM && la.IsChat() {
 		return r.runChat(n, la, path, t)
 	}
+	if isLLM && la.IsTask() {
+		// Placed directly (ADK 2.13): the task's events are the agent's.
+		return r.runTaskNode(n, path, t)
+	}
 	if isLLM && t.resume == nil {
 		if c := inputContent(t.in); c != nil {
 			ictx = ictx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: ictx.InvocationID,
@@ -36,7 +40,7 @@ func (r *run) runAgent(n *Node, path string, t trigger) outcome {
 	o := outcome{path: path}
 	for ev, err := range runtime.RunAgent(ictx, n.Agent) {
 		if err != nil {
-			return outcome{err: err}
+			return outcome{err: err, reported: o.reported}
 		}
 		if !isLLM && ev.Output != nil && slices.Contains(ev.GetNodeInfo().GetOutputFor(), path) {
 			o.output = ev.Output // a nested workflow's terminal output is its own
@@ -58,6 +62,10 @@ func (r *run) runAgent(n *Node, path string, t trigger) outcome {
 		}
 		if len(ev.GetLongRunningToolIds()) > 0 {
 			o.interrupts = append(o.interrupts, ev.GetLongRunningToolIds()...)
+		}
+		if t.retried && ev.GetErrorCode() != "" {
+			// A failed attempt, which ADK reports as the workflow's.
+			ev.Author, o.reported = r.w.cfg.Name, true
 		}
 		if !r.emit(ev) {
 			return outcome{err: context.Canceled}

@@ -23,7 +23,7 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 	case Function:
 		return r.runFunction(n, path, t)
 	case AgentNode:
-		return r.runAgent(n, path, t)
+		return r.retried(n, path, t, r.runAgent)
 	case Join:
 		ev := event(t.ictx, path)
 		ev.Output, ev.NodeInfo.OutputFor = t.in.value, r.outputFor(n, path)
@@ -34,7 +34,7 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 	case ToolNode:
 		return r.runTool(n, path, t)
 	case TaskNode:
-		return r.runTaskNode(n, path, t)
+		return r.retried(n, path, t, r.runTaskNode)
 	}
 	return outcome{err: fmt.Errorf("node %s: unknown kind %d", n.Name, n.Kind)}
 }
@@ -52,7 +52,7 @@ func (r *run) attempts(ictx *runtime.InvocationContext, n *Node, path string, op
 		}
 		return ""
 	}}
-	return retry.Do(r.ictx.Context(), policy, env, func(ctx context.Context, attempt int) error {
+	return retry.Do(ictx.Context(), policy, env, func(ctx context.Context, attempt int) error {
 		parent := ctx
 		if n.Timeout > 0 {
 			var cancel context.CancelFunc
@@ -76,7 +76,7 @@ func (r *run) attempts(ictx *runtime.InvocationContext, n *Node, path string, op
 // an event with the exception's class and message.
 func (r *run) failedAttempt(ictx *runtime.InvocationContext, path string, err error) {
 	ne := (*NodeError)(nil)
-	if !errors.As(err, &ne) {
+	if !errors.As(err, &ne) || ne.reported {
 		return
 	}
 	ev := event(ictx, path)
@@ -108,6 +108,14 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 			ev := credentialRequestEvent(t.ictx, path, n.Auth)
 			return outcome{interrupts: ev.LongRunningToolIds, asks: []*v1.Event{ev}}
 		}
+	}
+	if n.RequireConfirmation {
+		if res, ok := r.confirmation(n, path, t); !ok {
+			return r.finish(t.ictx, n, path, res)
+		}
+	}
+	if n.ParallelWorker {
+		return r.runWorkers(runner, n, path, t)
 	}
 	var res *Result
 	err := r.attempts(t.ictx, n, path, func(ctx context.Context, attempt int) error {

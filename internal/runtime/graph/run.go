@@ -32,6 +32,9 @@ type trigger struct {
 	path string
 	// ictx is the node run's context, set when it starts.
 	ictx *runtime.InvocationContext
+	// retried is set for an attempt of a node with a retry policy or a
+	// timeout: an agent's error event reports the failed attempt.
+	retried bool
 }
 
 // outcome is how one node run ended.
@@ -49,6 +52,8 @@ type outcome struct {
 	asks   []*v1.Event
 	branch string
 	err    error
+	// reported is set when an error event of the node reported err.
+	reported bool
 }
 
 // message is an event a running node hands to the loop, which yields it
@@ -158,6 +163,9 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 					}
 				}
 				continue
+			}
+			if r.w.g.nodes[o.node].WaitForOutput && o.output == nil && o.route == nil {
+				continue // ADK's WAITING: a later trigger runs it again
 			}
 			r.fire(o.node, o.output, o.route, o.branch, nil)
 		}

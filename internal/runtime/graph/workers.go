@@ -1,0 +1,125 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
+)
+
+// runWorkers runs a parallel-worker function node, as ADK's
+// _ParallelWorker: one run of the function per item of the input, each at
+// "<path>/<node>@<n>" on a branch of its own, at most MaxParallelWorkers
+// at once, each retried by the node's policy; the node's output is the
+// items' outputs in input order. The first item that fails for good fails
+// the node, and the items still running are cancelled.
+func (r *run) runWorkers(runner Runner, n *Node, path string, t trigger) outcome {
+	items := workerItems(t.in)
+	ctx, cancel := context.WithCancel(t.ictx.Context())
+	defer cancel()
+	limit := n.MaxParallelWorkers
+	if limit <= 0 || limit > len(items) {
+		limit = len(items)
+	}
+	slots := make(chan struct{}, max(limit, 1))
+	outputs := make([]*structpb.Value, len(items))
+	var mu sync.Mutex
+	var failed error // the first item that failed for good
+	var wg sync.WaitGroup
+	for i, item := range items {
+		slots <- struct{}{}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			run := n.Name + "@" + strconv.Itoa(i+1)
+			ictx := t.ictx.WithBranch(subBranch(t.ictx.Branch, run)).WithContext(ctx)
+			out, err := r.runWorker(ictx, runner, n, path+"/"+run, item)
+			mu.Lock()
+			defer mu.Unlock()
+			outputs[i] = out
+			if err != nil && failed == nil {
+				failed = err
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	if failed != nil {
+		return outcome{err: failed}
+	}
+	list := make([]*structpb.Value, len(outputs))
+	for i, o := range outputs {
+		if o == nil {
+			o = structpb.NewNullValue()
+		}
+		list[i] = o
+	}
+	return r.finish(t.ictx, n, path, &Result{Output: structpb.NewListValue(&structpb.ListValue{Values: list})})
+}
+
+// runWorker runs one item of a parallel worker and emits its output and
+// state changes at its own path.
+func (r *run) runWorker(ictx *runtime.InvocationContext, runner Runner, n *Node, path string, item *structpb.Value) (*structpb.Value, error) {
+	var res *Result
+	err := r.attempts(ictx, n, path, func(ctx context.Context, attempt int) error {
+		var err error
+		res, err = runner.RunNode(ctx, &Call{Function: n.Function, Workflow: r.w.cfg.Name, Node: n.Name, Path: path,
+			InvocationID: r.ictx.InvocationID, Input: item, State: r.ictx.StateSnapshot(), Attempt: attempt})
+		return err
+	})
+	if err != nil {
+		return nil, r.nodeFailed(n, err)
+	}
+	if len(res.RequestInputs) > 0 {
+		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NODE_FAILED",
+			Message: fmt.Sprintf("workflow %s: node %s: an item of a parallel worker cannot ask the user", r.w.cfg.Name, n.Name)}
+	}
+	delta := res.StateDelta
+	if len(delta.GetFields()) == 0 {
+		delta = nil
+	}
+	if res.Output != nil || delta != nil {
+		ev := event(ictx, path)
+		ev.Actions.StateDelta = delta
+		if res.Output != nil {
+			ev.Output, ev.NodeInfo.OutputFor = res.Output, []string{path}
+		}
+		if !r.emit(ev) {
+			return nil, context.Canceled
+		}
+	}
+	return res.Output, nil
+}
+
+// workerItems is a parallel worker's input as its items: a list's items,
+// the user's message as its text parsed as JSON when it is JSON (a list
+// fans out), anything else one item.
+func workerItems(in input) []*structpb.Value {
+	v := in.value
+	if in.content != nil {
+		text := llmagent.AnswerText(in.content)
+		v = structpb.NewStringValue(text)
+		var raw any
+		if json.Unmarshal([]byte(text), &raw) == nil {
+			if pv, err := structpb.NewValue(raw); err == nil {
+				v = pv
+			}
+		}
+	}
+	if l := v.GetListValue(); l != nil {
+		return l.GetValues()
+	}
+	if v == nil {
+		v = structpb.NewNullValue()
+	}
+	return []*structpb.Value{v}
+}
