@@ -14,20 +14,15 @@ import os
 from typing import Any
 
 import pytest
-from google.protobuf import json_format
-
 import agentsvc
 from agentsvc import Event, NodeContext
 from tests.test_live import ADDR, FAKE_URL, FakeGemini, bounded, calls as model_calls, text, user_id
+from tests.test_live_workflow_seeds import output_of
 
 if not (ADDR and FAKE_URL and os.environ.get("AGENTSVC_WORKFLOW_SEEDS")):
     pytest.skip("no live stack serving the workflow apps (AGENTSVC_WORKFLOW_SEEDS)", allow_module_level=True)
 
 pytestmark = pytest.mark.live
-
-
-def output_of(event: Event) -> Any:
-    return json_format.MessageToDict(event.output) if event.HasField("output") else None
 
 
 async def run(app: str, message: Any, nodes: list[Any]) -> tuple[agentsvc.Client, str, str, list[Event]]:
