@@ -250,3 +250,32 @@ func TestBehaviorTaskNodeDirect(t *testing.T) {
 		t.Errorf("after output = %v", out)
 	}
 }
+
+// TestBehaviorNestedWorkflowInput: a nested workflow's first node gets
+// the enclosing node's input (its predecessor's output), as ADK 2.13 seeds
+// a workflow run as a node, not the user's message.
+func TestBehaviorNestedWorkflowInput(t *testing.T) {
+	t.Parallel()
+	inner, err := graph.New(graph.Config{Name: "inner_wf", Nodes: []*graph.Node{fn("a")}, Edges: chain(graph.Start, "a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := harness(t, graph.Config{Name: "outer_wf", Nodes: []*graph.Node{fn("prep"), {Name: "inner_wf", Kind: graph.AgentNode, Agent: inner}},
+		Edges: chain(graph.Start, "prep", "inner_wf")})
+	prepared := val(t, map[string]any{"text": "nest me", "x": 1})
+	c := &client{fns: map[string]nodeFn{
+		"prep": output(prepared),
+		"a": func(call *graph.Call) (*graph.Result, error) {
+			return &graph.Result{Output: val(t, map[string]any{"a_got": call.Input.AsInterface()})}, nil
+		},
+	}}
+	events, err := run(t, h, h.NewSession(t, nil), et.UserText("nest me"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := events[len(events)-1]
+	want := map[string]any{"a_got": map[string]any{"text": "nest me", "x": 1.0}}
+	if diff := cmp.Diff(want, last.GetOutput().AsInterface()); diff != "" {
+		t.Errorf("inner output (-want +got):\n%s", diff)
+	}
+}
