@@ -61,11 +61,10 @@ func (n *NodeRef) checkNodeFields() error {
 			return errors.New("parameter_binding: only a function node binds parameters")
 		}
 	case "node_input":
-		// The clients bind a function's parameters from state (and
-		// node_input, ctx by name); binding them from the input's keys is
-		// ADK's form for a node used as an agent's tool.
-		return errors.New(`parameter_binding: "node_input" is not supported: the clients bind a function's parameters ` +
-			`from state, as ADK's default "state"`)
+		// Binding parameters from the input's keys is ADK's form for a
+		// node used as an agent's tool; the clients pass the input whole.
+		return errors.New(`parameter_binding: "node_input" is not supported: a client's function takes the node input ` +
+			`whole (and, in Python, its other parameters from state, as ADK's default "state")`)
 	default:
 		return fmt.Errorf("parameter_binding: %q is not state or node_input", n.ParameterBinding)
 	}
