@@ -247,6 +247,8 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 				if child.IncludeContents == "" {
 					child.IncludeContents = "none"
 				}
+			} else if ref.ParallelWorker {
+				return nil, nil, fail(field+".parallel_worker", errors.New("only a function node or a single-turn LlmAgent runs as a parallel worker here"))
 			}
 			a, ci, err := buildAgent(child)
 			if err != nil {

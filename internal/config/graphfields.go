@@ -42,8 +42,8 @@ func (n *NodeRef) checkNodeFields() error {
 			return fmt.Errorf("max_parallel_workers: at most %d", maxParallelWorkersCap)
 		}
 	}
-	if n.ParallelWorker && n.Function == "" {
-		return errors.New("parallel_worker: only a function node runs as a parallel worker here")
+	if n.ParallelWorker && n.Function == "" && n.ConfigPath == "" {
+		return errors.New("parallel_worker: only a function node or a single-turn LlmAgent runs as a parallel worker here")
 	}
 	if n.RequireConfirmation {
 		if n.Function == "" {

@@ -70,7 +70,7 @@ func TestWorkflowNodeFieldErrors(t *testing.T) {
 		{"no workers", "nodes: [{name: a, function: a, parallel_worker: true, max_parallel_workers: 0}]\nedges: [[START, a]]\n",
 			"nodes[0].max_parallel_workers: max_parallel_workers must be greater than or equal to 1."},
 		{"parallel join", "nodes: [{name: a, join: true, parallel_worker: true}]\nedges: [[START, a]]\n",
-			"nodes[0].parallel_worker: only a function node runs as a parallel worker here"},
+			"nodes[0].parallel_worker: only a function node or a single-turn LlmAgent runs as a parallel worker here"},
 		{"confirmation without rerun", "nodes: [{name: a, function: a, require_confirmation: true}]\nedges: [[START, a]]\n",
 			"nodes[0].require_confirmation: FunctionNode with require_confirmation requires rerun_on_resume=True. " +
 				"The node must rerun after confirmation is provided."},
@@ -85,12 +85,16 @@ func TestWorkflowNodeFieldErrors(t *testing.T) {
 		{"long description", "nodes: [{name: a, function: a, description: " + strings.Repeat("d", 5000) + "}]\nedges: [[START, a]]\n",
 			"nodes[0].description: at most 4096 bytes"},
 		{"rerun on a sequence", "", "rerun_on_resume only apply to a Workflow"},
+		{"parallel chat agent", "", "nodes[0].parallel_worker: only a function node or a single-turn LlmAgent"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			files := map[string]string{"root_agent.yaml": head + tt.yaml}
-			if tt.yaml == "" {
+			if tt.name == "parallel chat agent" {
+				files = map[string]string{"root_agent.yaml": head + "nodes: [{name: c, config_path: c.yaml, parallel_worker: true}]\n" +
+					"edges: [[START, c]]\n", "c.yaml": "name: c\nmodel: m\nmode: chat\n"}
+			} else if tt.yaml == "" {
 				files = map[string]string{"root_agent.yaml": "agent_class: SequentialAgent\nname: sq\nrerun_on_resume: false\n" +
 					"sub_agents: [{config_path: a.yaml}]\n", "a.yaml": "name: a\nmodel: m\n"}
 			}

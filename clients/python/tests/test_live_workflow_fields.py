@@ -172,3 +172,23 @@ async def test_a_task_agent_placed_as_a_node_runs_in_a_2x_app() -> None:
     outputs = [(e.author, e.node_info.path, output_of(e)) for e in events if e.HasField("output")]
     assert outputs == [("tasker", "task_direct@1/tasker@1", {"result": "done it"}),
                        ("task_direct", "task_direct@1/after_task@1", {"after_got": {"result": "done it"}})]
+
+
+@agentsvc.node
+def split_words(node_input: Any) -> list[str]:
+    return str(node_input["parts"][0]["text"]).split()
+
+
+async def test_an_agent_runs_as_a_parallel_worker() -> None:
+    model = FakeGemini(FAKE_URL)
+    await model.reset()
+    await model.script(text("ONE"), text("TWO"))
+    client, _, _, events = await run("agent_workers", "one two", [split_words])
+    await client.close()
+    items = [(e.author, e.node_info.path, e.branch) for e in events if e.node_info.path.count("/") == 2]
+    assert items == [("upper", "agent_workers@1/upper@1/upper@1", "upper@1"),
+                     ("upper", "agent_workers@1/upper@1/upper@2", "upper@2")]
+    [whole] = [e for e in events if e.node_info.path == "agent_workers@1/upper@1"]
+    assert output_of(whole) == ["ONE", "TWO"]
+    turns = [r["body"]["contents"][-1]["parts"][0]["text"] for r in await model.requests()]
+    assert turns == ["one", "two"]

@@ -51,7 +51,7 @@ func (r *run) runAgent(n *Node, path string, t trigger) outcome {
 				if ev.NodeInfo == nil {
 					ev.NodeInfo = &v1.NodeInfo{}
 				}
-				ev.NodeInfo.OutputFor = r.outputFor(n, ev.NodeInfo.GetPath())
+				ev.NodeInfo.OutputFor = r.itemOutputFor(n, ev.NodeInfo.GetPath(), t)
 				if la.Config().OutputSchema == nil {
 					on := true
 					ev.NodeInfo.MessageAsOutput = &on // the content is the output

@@ -279,3 +279,40 @@ func TestBehaviorNestedWorkflowInput(t *testing.T) {
 		t.Errorf("inner output (-want +got):\n%s", diff)
 	}
 }
+
+// TestBehaviorParallelWorkerAgent: a single-turn LlmAgent as a parallel
+// worker runs once per item, the item its user turn, each answer the
+// item's output, as ADK 2.13 runs it.
+func TestBehaviorParallelWorkerAgent(t *testing.T) {
+	t.Parallel()
+	m := scripted.New("scripted", et.Text("up:a"), et.Text("up:b"))
+	upper := mustAgent(t, llmagent.Config{Name: "upper", Model: "scripted", Instruction: "Upper.", SingleTurn: true, IncludeContents: "none"})
+	wf, err := graph.New(graph.Config{Name: "aw", Nodes: []*graph.Node{fn("split"),
+		{Name: "upper", Kind: graph.AgentNode, Agent: upper, ParallelWorker: true, MaxParallelWorkers: 1}},
+		Edges: chain(graph.Start, "split", "upper")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newApp(t, wf, m)
+	c := &client{fns: map[string]nodeFn{"split": output(val(t, []any{"a", map[string]any{"k": 1}}))}}
+	events, err := run(t, h, h.NewSession(t, nil), et.UserText("go"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []string
+	for _, req := range m.Requests() {
+		turns = append(turns, req.GetContents()[len(req.GetContents())-1].GetParts()[0].GetText())
+	}
+	if !cmp.Equal(turns, []string{"a", `{"k": 1}`}) {
+		t.Errorf("user turns = %q", turns)
+	}
+	want := []nodeShape{
+		{Path: "aw@1/split@1", Output: []any{"a", map[string]any{"k": 1.0}}, OutputFor: []string{"aw@1/split@1"}},
+		{Path: "aw@1/upper@1/upper@1", Branch: "upper@1", OutputFor: []string{"aw@1/upper@1/upper@1"}},
+		{Path: "aw@1/upper@1/upper@2", Branch: "upper@2", OutputFor: []string{"aw@1/upper@1/upper@2"}},
+		{Path: "aw@1/upper@1", Output: []any{"up:a", "up:b"}, OutputFor: []string{"aw@1/upper@1", "aw@1"}},
+	}
+	if diff := cmp.Diff(want, shapes(events)); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}

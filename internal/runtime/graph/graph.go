@@ -82,10 +82,10 @@ type Node struct {
 	// WaitForOutput keeps a node that ended without an output or a route
 	// from triggering its successors (ADK's wait_for_output).
 	WaitForOutput bool
-	// ParallelWorker runs a function node once per item of its input (a
-	// list; anything else is one item), at most MaxParallelWorkers at once
-	// (0: no bound), its output the items' outputs in order (ADK's
-	// parallel_worker).
+	// ParallelWorker runs a function or single-turn agent node once per
+	// item of its input (a list; anything else is one item), at most
+	// MaxParallelWorkers at once (0: no bound), its output the items'
+	// outputs in order (ADK's parallel_worker).
 	ParallelWorker     bool
 	MaxParallelWorkers int
 	// RequireConfirmation asks the user to approve a function node's run

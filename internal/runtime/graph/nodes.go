@@ -23,6 +23,9 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 	case Function:
 		return r.runFunction(n, path, t)
 	case AgentNode:
+		if n.ParallelWorker {
+			return r.runWorkers(n, path, t, r.agentItems(n))
+		}
 		return r.retried(n, path, t, r.runAgent)
 	case Join:
 		ev := event(t.ictx, path)
@@ -115,7 +118,7 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 		}
 	}
 	if n.ParallelWorker {
-		return r.runWorkers(runner, n, path, t)
+		return r.runWorkers(n, path, t, r.functionItems(runner, n))
 	}
 	var res *Result
 	err := r.attempts(t.ictx, n, path, func(ctx context.Context, attempt int) error {
@@ -244,6 +247,15 @@ func (r *run) runTool(n *Node, path string, t trigger) outcome {
 		return outcome{err: fmt.Errorf("workflow %s: node %s: %w", r.w.cfg.Name, n.Name, err)}
 	}
 	return r.finish(t.ictx, n, path, &Result{Output: out, StateDelta: tctx.Actions.GetStateDelta()})
+}
+
+// itemOutputFor is outputFor for a run of t: an item of a parallel
+// worker stands for itself only.
+func (r *run) itemOutputFor(n *Node, path string, t trigger) []string {
+	if t.item {
+		return []string{path}
+	}
+	return r.outputFor(n, path)
 }
 
 // outputFor lists the node paths an output event stands for: the node's,

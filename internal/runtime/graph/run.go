@@ -35,6 +35,8 @@ type trigger struct {
 	// retried is set for an attempt of a node with a retry policy or a
 	// timeout: an agent's error event reports the failed attempt.
 	retried bool
+	// item is set for a run of one item of a parallel worker.
+	item bool
 }
 
 // outcome is how one node run ended.

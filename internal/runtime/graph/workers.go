@@ -13,13 +13,17 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 )
 
-// runWorkers runs a parallel-worker function node, as ADK's
-// _ParallelWorker: one run of the function per item of the input, each at
+// itemRunner runs one item of a parallel worker at its path and returns
+// its output.
+type itemRunner func(ictx *runtime.InvocationContext, path string, item *structpb.Value) (*structpb.Value, error)
+
+// runWorkers runs a parallel-worker node, as ADK's _ParallelWorker: one
+// run of the node (runItem) per item of the input, each at
 // "<path>/<node>@<n>" on a branch of its own, at most MaxParallelWorkers
 // at once, each retried by the node's policy; the node's output is the
 // items' outputs in input order. The first item that fails for good fails
 // the node, and the items still running are cancelled.
-func (r *run) runWorkers(runner Runner, n *Node, path string, t trigger) outcome {
+func (r *run) runWorkers(n *Node, path string, t trigger, runItem itemRunner) outcome {
 	items := workerItems(t.in)
 	ctx, cancel := context.WithCancel(t.ictx.Context())
 	defer cancel()
@@ -42,7 +46,7 @@ func (r *run) runWorkers(runner Runner, n *Node, path string, t trigger) outcome
 			defer func() { <-slots; wg.Done() }()
 			run := n.Name + "@" + strconv.Itoa(i+1)
 			ictx := t.ictx.WithBranch(subBranch(t.ictx.Branch, run)).WithContext(ctx)
-			out, err := r.runWorker(ictx, runner, n, path+"/"+run, item)
+			out, err := runItem(ictx, path+"/"+run, item)
 			mu.Lock()
 			defer mu.Unlock()
 			outputs[i] = out
@@ -66,8 +70,34 @@ func (r *run) runWorkers(runner Runner, n *Node, path string, t trigger) outcome
 	return r.finish(t.ictx, n, path, &Result{Output: structpb.NewListValue(&structpb.ListValue{Values: list})})
 }
 
-// runWorker runs one item of a parallel worker and emits its output and
-// state changes at its own path.
+// functionItems runs the items of a parallel-worker function node.
+func (r *run) functionItems(runner Runner, n *Node) itemRunner {
+	return func(ictx *runtime.InvocationContext, path string, item *structpb.Value) (*structpb.Value, error) {
+		return r.runWorker(ictx, runner, n, path, item)
+	}
+}
+
+// agentItems runs the items of a parallel-worker agent node: the agent
+// once per item, the item its input, its output the item's own.
+func (r *run) agentItems(n *Node) itemRunner {
+	return func(ictx *runtime.InvocationContext, path string, item *structpb.Value) (*structpb.Value, error) {
+		o := r.retried(n, path, trigger{node: n.Name, in: input{value: item}, branch: ictx.Branch, ictx: ictx, item: true}, r.runAgent)
+		if o.err == nil && len(o.interrupts) > 0 {
+			o.err = errItemAsked(r.w.cfg.Name, n.Name)
+		}
+		return o.output, o.err
+	}
+}
+
+// errItemAsked is the error of a parallel worker's item that asked the
+// user, which the node cannot resume.
+func errItemAsked(workflow, node string) error {
+	return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NODE_FAILED",
+		Message: fmt.Sprintf("workflow %s: node %s: an item of a parallel worker cannot ask the user", workflow, node)}
+}
+
+// runWorker runs one item of a parallel-worker function node and emits
+// its output and state changes at its own path.
 func (r *run) runWorker(ictx *runtime.InvocationContext, runner Runner, n *Node, path string, item *structpb.Value) (*structpb.Value, error) {
 	var res *Result
 	err := r.attempts(ictx, n, path, func(ctx context.Context, attempt int) error {
@@ -80,8 +110,7 @@ func (r *run) runWorker(ictx *runtime.InvocationContext, runner Runner, n *Node,
 		return nil, r.nodeFailed(n, err)
 	}
 	if len(res.RequestInputs) > 0 {
-		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NODE_FAILED",
-			Message: fmt.Sprintf("workflow %s: node %s: an item of a parallel worker cannot ask the user", r.w.cfg.Name, n.Name)}
+		return nil, errItemAsked(r.w.cfg.Name, n.Name)
 	}
 	delta := res.StateDelta
 	if len(delta.GetFields()) == 0 {
