@@ -85,7 +85,7 @@ test-python: ## Python client: mypy --strict, unit tests and live tests against 
 	clients/python/scripts/venv.sh
 	scripts/with-redis.sh scripts/with-stack.sh clients/python/scripts/test.sh
 	AGENTSVC_WORKFLOW_SEEDS=1 scripts/with-redis.sh scripts/with-stack.sh --agents integration/testdata/workflows/apps \
-		clients/python/scripts/test.sh tests/test_live_workflow_seeds.py
+		clients/python/scripts/test.sh tests/test_live_workflow_seeds.py tests/test_live_workflow_fields.py
 
 JAVA_MVN := mvn -B -ntp -f clients/java/pom.xml
 

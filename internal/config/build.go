@@ -19,6 +19,9 @@ import (
 // Build turns an app's configuration into the engine's app and its
 // description.
 func Build(app *AppConfig) (*runtime.App, *api.App, error) {
+	if app.Settings != nil && app.Settings.ADKBehavior == "2.x" {
+		allowDirectTasks(app.Root)
+	}
 	root, info, err := buildAgent(app.Root)
 	if err != nil {
 		return nil, nil, err
@@ -67,6 +70,18 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 		}
 	}
 	return rt, &api.App{Name: app.Name, RootAgent: info}, nil
+}
+
+// allowDirectTasks lets every Workflow under c run a task-mode LlmAgent
+// placed directly as a node, as ADK 2.13 does.
+func allowDirectTasks(c *AgentConfig) {
+	c.directTasks = true
+	for _, sub := range c.Children() {
+		allowDirectTasks(sub)
+	}
+	for _, n := range c.nodeAgents {
+		allowDirectTasks(n)
+	}
 }
 
 // onlyLLMAgents reports whether every agent of the tree under c is an

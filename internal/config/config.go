@@ -61,6 +61,10 @@ type AgentConfig struct {
 	Nodes          []NodeRef `yaml:"nodes"`
 	Edges          []EdgeRef `yaml:"edges"`
 	MaxConcurrency int       `yaml:"max_concurrency"`
+	// RerunOnResume is a Workflow's rerun_on_resume (default true): false
+	// makes the answer to a question asked inside it its output when it
+	// runs as a node of another workflow.
+	RerunOnResume *bool `yaml:"rerun_on_resume"`
 	// AgentCard and Timeout configure a RemoteA2aAgent (remotea2a.go).
 	AgentCard   string               `yaml:"agent_card"`
 	Timeout     float64              `yaml:"timeout"`
@@ -70,6 +74,7 @@ type AgentConfig struct {
 	mcpToolsets map[int]*mcpToolset  // resolved MCPToolset entries, by tools index
 	nodeAgents  map[int]*AgentConfig // resolved Workflow node agents, by nodes index
 	singleTurn  bool                 // runs as a single-turn Workflow node
+	directTasks bool                 // a Workflow that runs task-mode agents placed as nodes (ADK 2.13)
 	inputOrder  *tools.KeyOrder      // InputSchema's properties in written order
 	outputOrder *tools.KeyOrder      // OutputSchema's properties in written order
 	file        string               // the file that declared the agent

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"time"
 
@@ -45,7 +46,18 @@ type NodeRef struct {
 	// AuthConfig is the credential a function node needs (ADK's
 	// AuthConfig: auth_scheme, raw_auth_credential, credential_key).
 	AuthConfig map[string]any `yaml:"auth_config"`
-	Extra      map[string]any `yaml:",inline"`
+	// The fields of ADK 2.13's BaseNode, Node and FunctionNode
+	// (graphfields.go).
+	Description         string         `yaml:"description"`
+	InputSchema         map[string]any `yaml:"input_schema"`
+	OutputSchema        map[string]any `yaml:"output_schema"`
+	StateSchema         any            `yaml:"state_schema"`
+	WaitForOutput       bool           `yaml:"wait_for_output"`
+	ParallelWorker      bool           `yaml:"parallel_worker"`
+	MaxParallelWorkers  *int           `yaml:"max_parallel_workers"`
+	RequireConfirmation bool           `yaml:"require_confirmation"`
+	ParameterBinding    string         `yaml:"parameter_binding"`
+	Extra               map[string]any `yaml:",inline"`
 }
 
 // EdgeRef is an entry of a Workflow's edges: a chain (a sequence whose
@@ -81,8 +93,8 @@ func (e *EdgeRef) UnmarshalYAML(n *yaml.Node) error {
 // validateWorkflow checks the fields of a Workflow's YAML.
 func (c *AgentConfig) validateWorkflow() error {
 	if c.AgentClass != workflowClass {
-		if len(c.Nodes) > 0 || len(c.Edges) > 0 || c.MaxConcurrency != 0 {
-			return errors.New("nodes, edges and max_concurrency only apply to a Workflow")
+		if len(c.Nodes) > 0 || len(c.Edges) > 0 || c.MaxConcurrency != 0 || c.RerunOnResume != nil {
+			return errors.New("nodes, edges, max_concurrency and rerun_on_resume only apply to a Workflow")
 		}
 		return nil
 	}
@@ -119,17 +131,14 @@ func (c *AgentConfig) validateWorkflow() error {
 			return fmt.Errorf("%s: set exactly one of function, config_path, join, tool and task", field)
 		}
 		if n.RetryConfig != nil {
-			if n.ConfigPath != "" || n.Join || n.Task != "" {
-				return fmt.Errorf("%s.retry_config: only function and tool nodes are retried", field)
-			}
 			if _, err := n.RetryConfig.policy(); err != nil {
 				return fmt.Errorf("%s.%w", field, err)
 			}
 		}
+		if err := n.checkNodeFields(); err != nil {
+			return fmt.Errorf("%s.%w", field, err)
+		}
 		if n.Timeout != 0 {
-			if n.Function == "" && n.Tool == nil {
-				return fmt.Errorf("%s.timeout: only function and tool nodes have one", field)
-			}
 			if math.IsNaN(n.Timeout) || n.Timeout <= 0 || n.Timeout > maxNodeTimeout.Seconds() {
 				return fmt.Errorf("%s.timeout: must be between 0 and %v seconds, got %v", field, maxNodeTimeout.Seconds(), n.Timeout)
 			}
@@ -177,8 +186,11 @@ func loadWorkflowNodes(c *AgentConfig, load func(file string) (*AgentConfig, err
 // buildGraph builds a Workflow.
 func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	fail := func(field string, err error) error { return fmt.Errorf("%s: %s: %w", c.file, field, err) }
-	if fields := llmOnlyFields(c); len(fields) > 0 {
+	if fields := slices.DeleteFunc(llmOnlyFields(c), workflowSchemaField); len(fields) > 0 {
 		return nil, nil, fmt.Errorf("%s: %s: only applies to LlmAgent, not %s", c.file, fields[0], c.AgentClass)
+	}
+	if err := checkWorkflowSchemas(c); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", c.file, err)
 	}
 	if c.MaxIterations != 0 {
 		return nil, nil, fail("max_iterations", errors.New("only applies to LoopAgent"))
@@ -188,14 +200,11 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 		return nil, nil, err
 	}
 	info := &api.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Callbacks: cbs.info}
-	cfg := graph.Config{Name: c.Name, Description: c.Description, Callbacks: cbs.agent, MaxConcurrency: c.MaxConcurrency}
+	cfg := graph.Config{Name: c.Name, Description: c.Description, Callbacks: cbs.agent, MaxConcurrency: c.MaxConcurrency,
+		AnswerOnResume: c.RerunOnResume != nil && !*c.RerunOnResume}
 	for i, ref := range c.Nodes {
 		field := fmt.Sprintf("nodes[%d]", i)
-		n := &graph.Node{Name: ref.Name, RerunOnResume: ref.RerunOnResume, Timeout: time.Duration(ref.Timeout * float64(time.Second))}
-		if ref.RetryConfig != nil {
-			p, _ := ref.RetryConfig.policy()
-			n.Retry = &p
-		}
+		n := ref.node()
 		if ref.AuthConfig != nil {
 			auth, err := structpb.NewStruct(ref.AuthConfig)
 			if err != nil {
@@ -229,15 +238,17 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 			if child.Name != ref.Name {
 				return nil, nil, fail(field+".name", fmt.Errorf("%q must be the name of the agent in %s, %q", ref.Name, ref.ConfigPath, child.Name))
 			}
-			if err := checkNodeMode(child); err != nil {
+			if err := checkNodeMode(child, c.directTasks); err != nil {
 				return nil, nil, fail(field, err)
 			}
-			if child.AgentClass == "LlmAgent" && child.Mode != "chat" && len(child.subAgents) == 0 {
+			if child.AgentClass == "LlmAgent" && (child.Mode == "" || child.Mode == "single_turn") && len(child.subAgents) == 0 {
 				// single_turn, as ADK runs an LlmAgent node by default.
 				child.singleTurn = true
 				if child.IncludeContents == "" {
 					child.IncludeContents = "none"
 				}
+			} else if ref.ParallelWorker {
+				return nil, nil, fail(field+".parallel_worker", errors.New("only a function node or a single-turn LlmAgent runs as a parallel worker here"))
 			}
 			a, ci, err := buildAgent(child)
 			if err != nil {
@@ -262,15 +273,20 @@ func buildGraph(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	return w, info, nil
 }
 
-// checkNodeMode refuses, as ADK's Workflow does, an LlmAgent in task mode
-// placed directly as a graph node.
-func checkNodeMode(c *AgentConfig) error {
+// checkNodeMode refuses an LlmAgent in task mode placed directly as a
+// graph node, as the seed's ADK does, unless direct (an app that declares
+// adk_behavior "2.x", which runs it as ADK 2.13 does).
+func checkNodeMode(c *AgentConfig, direct bool) error {
 	switch c.Mode {
 	case "", "single_turn", "chat":
 		return nil
 	case "task":
+		if direct {
+			return nil
+		}
 		return fmt.Errorf("agent %s has mode task: a task-mode LlmAgent cannot be a graph node directly; "+
-			"a chat-mode coordinator delegates to it as a sub-agent", c.Name)
+			"a chat-mode coordinator delegates to it as a sub-agent, a task: node wraps it, "+
+			"and an app with adk_behavior \"2.x\" runs it directly as ADK 2.13 does", c.Name)
 	}
 	return fmt.Errorf("agent %s: mode %q is not single_turn, task or chat", c.Name, c.Mode)
 }

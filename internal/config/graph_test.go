@@ -111,7 +111,6 @@ func TestWorkflowYAMLErrors(t *testing.T) {
 			"nodes[0].auth_config.auth_scheme: required"},
 		{"nodes: [{name: a, function: a, rerun_on_resume: true, auth_config: {auth_scheme: {type: apiKey}, credential_key: " + strings.Repeat("k", 300) + "}}]\nedges: [[START, a]]\n",
 			"nodes[0].auth_config.credential_key: a string of at most 256 bytes"},
-		{"nodes: [{name: j, join: true, timeout: 5}]\nedges: [[START, j]]\n", "nodes[0].timeout: only function and tool nodes have one"},
 		{"nodes: [{name: a, function: a}, {name: b, function: b}]\nedges: [[START, a, {x: b}, {y: a}]]\n",
 			"edges[0]: [3]: Consecutive routing maps are not allowed in a chain."},
 		{"nodes: [{name: a, function: a}, {name: b, function: b}]\nedges: [[START, a, b, a]]\n",

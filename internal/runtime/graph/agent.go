@@ -23,16 +23,24 @@ func (r *run) runAgent(n *Node, path string, t trigger) outcome {
 	if isLLM && la.IsChat() {
 		return r.runChat(n, la, path, t)
 	}
+	if isLLM && la.IsTask() {
+		// Placed directly (ADK 2.13): the task's events are the agent's.
+		return r.runTaskNode(n, path, t)
+	}
 	if isLLM && t.resume == nil {
 		if c := inputContent(t.in); c != nil {
 			ictx = ictx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: ictx.InvocationID,
 				Author: "user", Branch: ictx.Branch, Timestamp: runtime.Now(), Content: c})
 		}
 	}
+	if _, nested := n.Agent.(*Workflow); nested {
+		// A nested workflow starts from the node's input.
+		ictx = ictx.WithContext(context.WithValue(ictx.Context(), nodeInputKey{}, t.in))
+	}
 	o := outcome{path: path}
 	for ev, err := range runtime.RunAgent(ictx, n.Agent) {
 		if err != nil {
-			return outcome{err: err}
+			return outcome{err: err, reported: o.reported}
 		}
 		if !isLLM && ev.Output != nil && slices.Contains(ev.GetNodeInfo().GetOutputFor(), path) {
 			o.output = ev.Output // a nested workflow's terminal output is its own
@@ -43,7 +51,7 @@ func (r *run) runAgent(n *Node, path string, t trigger) outcome {
 				if ev.NodeInfo == nil {
 					ev.NodeInfo = &v1.NodeInfo{}
 				}
-				ev.NodeInfo.OutputFor = r.outputFor(n, ev.NodeInfo.GetPath())
+				ev.NodeInfo.OutputFor = r.itemOutputFor(n, ev.NodeInfo.GetPath(), t)
 				if la.Config().OutputSchema == nil {
 					on := true
 					ev.NodeInfo.MessageAsOutput = &on // the content is the output
@@ -54,6 +62,10 @@ func (r *run) runAgent(n *Node, path string, t trigger) outcome {
 		}
 		if len(ev.GetLongRunningToolIds()) > 0 {
 			o.interrupts = append(o.interrupts, ev.GetLongRunningToolIds()...)
+		}
+		if t.retried && ev.GetErrorCode() != "" {
+			// A failed attempt, which ADK reports as the workflow's.
+			ev.Author, o.reported = r.w.cfg.Name, true
 		}
 		if !r.emit(ev) {
 			return outcome{err: context.Canceled}

@@ -290,7 +290,7 @@ func (r *run) resume() (bool, error) {
 			continue
 		}
 		in := input{value: w.Input, content: w.Content}
-		if n.RerunOnResume || n.Kind == AgentNode || n.Kind == TaskNode {
+		if n.RerunOnResume || n.Kind == TaskNode || n.Kind == AgentNode && !answersOnResume(n.Agent) {
 			// ADK runs it again as the same run, at the same path.
 			r.queue = append(r.queue, trigger{node: n.Name, in: in, resume: answerStruct(w), branch: w.Branch, path: w.Path})
 			continue
@@ -298,6 +298,13 @@ func (r *run) resume() (bool, error) {
 		r.fire(n.Name, resumedOutput(w), nil, w.Branch, nil)
 	}
 	return true, nil
+}
+
+// answersOnResume reports whether agent is a workflow whose answer, when
+// it runs as a node, is its output rather than resuming it.
+func answersOnResume(agent runtime.Agent) bool {
+	w, ok := agent.(*Workflow)
+	return ok && w.cfg.AnswerOnResume
 }
 
 // answerStruct is a waiting node's answers by interrupt id.

@@ -48,6 +48,8 @@ type NodeError struct {
 	// StateDelta holds the state changes the node made before it raised;
 	// they go with its error event, as ADK's pending changes do.
 	StateDelta *structpb.Struct
+	// reported is set when an event reported the failure already.
+	reported bool
 }
 
 func (e *NodeError) Error() string {

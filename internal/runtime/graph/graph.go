@@ -74,9 +74,23 @@ type Node struct {
 	// with the answers as its resume inputs; otherwise the answer is its
 	// output (ADK's rerun_on_resume, default false for function nodes).
 	RerunOnResume bool
-	// Timeout, when set, bounds each attempt of a function or tool node
-	// (ADK's node timeout): past it the attempt fails as NodeTimeoutError.
+	// Timeout, when set, bounds each attempt of a node (ADK's node
+	// timeout): past it the attempt fails as NodeTimeoutError.
 	Timeout time.Duration
+	// Description says what the node does (ADK's description).
+	Description string
+	// WaitForOutput keeps a node that ended without an output or a route
+	// from triggering its successors (ADK's wait_for_output).
+	WaitForOutput bool
+	// ParallelWorker runs a function or single-turn agent node once per
+	// item of its input (a list; anything else is one item), at most
+	// MaxParallelWorkers at once (0: no bound), its output the items'
+	// outputs in order (ADK's parallel_worker).
+	ParallelWorker     bool
+	MaxParallelWorkers int
+	// RequireConfirmation asks the user to approve a function node's run
+	// first (ADK's require_confirmation); a rejection is its output.
+	RequireConfirmation bool
 }
 
 // Edge joins two nodes. An edge with routes is taken when the route its
@@ -97,6 +111,10 @@ type Config struct {
 	Callbacks   runtime.AgentCallbacks
 	// MaxConcurrency bounds the nodes running at once; 0 is unbounded.
 	MaxConcurrency int
+	// AnswerOnResume, for a workflow run as a node of another, makes the
+	// answer to a question asked inside it its output instead of resuming
+	// it (ADK's rerun_on_resume false; the default resumes it).
+	AnswerOnResume bool
 	// Sleep waits between a node's attempts; nil waits on a timer. Tests
 	// inject a clock here.
 	Sleep func(ctx context.Context, d time.Duration) error

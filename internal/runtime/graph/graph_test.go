@@ -557,7 +557,8 @@ func TestBehaviorMultipleTerminalOutputs(t *testing.T) {
 
 // TestBehaviorNestedWorkflow: a workflow placed as a node runs its own
 // nodes under its path (their events authored by it, the user's message
-// its first node's input), and its terminal node's output is its output.
+// its first node's input when it follows START), and its terminal node's
+// output is its output.
 func TestBehaviorNestedWorkflow(t *testing.T) {
 	t.Parallel()
 	inner, err := graph.New(graph.Config{Name: "inner_wf", Nodes: []*graph.Node{fn("inner_a")}, Edges: chain(graph.Start, "inner_a")})

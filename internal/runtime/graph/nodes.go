@@ -23,7 +23,10 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 	case Function:
 		return r.runFunction(n, path, t)
 	case AgentNode:
-		return r.runAgent(n, path, t)
+		if n.ParallelWorker {
+			return r.runWorkers(n, path, t, r.agentItems(n))
+		}
+		return r.retried(n, path, t, r.runAgent)
 	case Join:
 		ev := event(t.ictx, path)
 		ev.Output, ev.NodeInfo.OutputFor = t.in.value, r.outputFor(n, path)
@@ -34,7 +37,7 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 	case ToolNode:
 		return r.runTool(n, path, t)
 	case TaskNode:
-		return r.runTaskNode(n, path, t)
+		return r.retried(n, path, t, r.runTaskNode)
 	}
 	return outcome{err: fmt.Errorf("node %s: unknown kind %d", n.Name, n.Kind)}
 }
@@ -52,7 +55,7 @@ func (r *run) attempts(ictx *runtime.InvocationContext, n *Node, path string, op
 		}
 		return ""
 	}}
-	return retry.Do(r.ictx.Context(), policy, env, func(ctx context.Context, attempt int) error {
+	return retry.Do(ictx.Context(), policy, env, func(ctx context.Context, attempt int) error {
 		parent := ctx
 		if n.Timeout > 0 {
 			var cancel context.CancelFunc
@@ -76,7 +79,7 @@ func (r *run) attempts(ictx *runtime.InvocationContext, n *Node, path string, op
 // an event with the exception's class and message.
 func (r *run) failedAttempt(ictx *runtime.InvocationContext, path string, err error) {
 	ne := (*NodeError)(nil)
-	if !errors.As(err, &ne) {
+	if !errors.As(err, &ne) || ne.reported {
 		return
 	}
 	ev := event(ictx, path)
@@ -108,6 +111,14 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 			ev := credentialRequestEvent(t.ictx, path, n.Auth)
 			return outcome{interrupts: ev.LongRunningToolIds, asks: []*v1.Event{ev}}
 		}
+	}
+	if n.RequireConfirmation {
+		if res, ok := r.confirmation(n, path, t); !ok {
+			return r.finish(t.ictx, n, path, res)
+		}
+	}
+	if n.ParallelWorker {
+		return r.runWorkers(n, path, t, r.functionItems(runner, n))
 	}
 	var res *Result
 	err := r.attempts(t.ictx, n, path, func(ctx context.Context, attempt int) error {
@@ -236,6 +247,15 @@ func (r *run) runTool(n *Node, path string, t trigger) outcome {
 		return outcome{err: fmt.Errorf("workflow %s: node %s: %w", r.w.cfg.Name, n.Name, err)}
 	}
 	return r.finish(t.ictx, n, path, &Result{Output: out, StateDelta: tctx.Actions.GetStateDelta()})
+}
+
+// itemOutputFor is outputFor for a run of t: an item of a parallel
+// worker stands for itself only.
+func (r *run) itemOutputFor(n *Node, path string, t trigger) []string {
+	if t.item {
+		return []string{path}
+	}
+	return r.outputFor(n, path)
 }
 
 // outputFor lists the node paths an output event stands for: the node's,

@@ -32,6 +32,11 @@ type trigger struct {
 	path string
 	// ictx is the node run's context, set when it starts.
 	ictx *runtime.InvocationContext
+	// retried is set for an attempt of a node with a retry policy or a
+	// timeout: an agent's error event reports the failed attempt.
+	retried bool
+	// item is set for a run of one item of a parallel worker.
+	item bool
 }
 
 // outcome is how one node run ended.
@@ -49,6 +54,8 @@ type outcome struct {
 	asks   []*v1.Event
 	branch string
 	err    error
+	// reported is set when an error event of the node reported err.
+	reported bool
 }
 
 // message is an event a running node hands to the loop, which yields it
@@ -81,11 +88,20 @@ func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
 	return &run{w: w, ictx: ictx, st: newState(), inflight: map[string]trigger{}, events: make(chan message), done: make(chan outcome)}
 }
 
-// seed triggers START's successors with the user's message.
+// seed triggers START's successors with the workflow's input: the
+// enclosing node's input when the workflow runs as a node of another, as
+// ADK seeds a nested workflow, else the user's message.
 func (r *run) seed() {
-	in := input{content: r.ictx.UserContent, value: contentValue(r.ictx.UserContent)}
+	in, ok := r.ictx.Context().Value(nodeInputKey{}).(input)
+	if !ok {
+		in = input{content: r.ictx.UserContent, value: contentValue(r.ictx.UserContent)}
+	}
 	r.fire(Start, in.value, nil, r.ictx.Branch, &in)
 }
+
+// nodeInputKey keys, in a nested workflow's context, the input of the
+// node it runs as.
+type nodeInputKey struct{}
 
 // fire queues the successors of a completed node for its output and
 // route, or the join's run once all its predecessors arrived.
@@ -149,6 +165,9 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 					}
 				}
 				continue
+			}
+			if r.w.g.nodes[o.node].WaitForOutput && o.output == nil && o.route == nil {
+				continue // ADK's WAITING: a later trigger runs it again
 			}
 			r.fire(o.node, o.output, o.route, o.branch, nil)
 		}

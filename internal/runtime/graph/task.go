@@ -27,7 +27,8 @@ type agentRun struct {
 }
 
 // runTaskNode runs a task node: a task-mode LlmAgent inside a node of the
-// node's name, as ADK's run_llm_agent_as_node in a @node function. The
+// node's name, as ADK's run_llm_agent_as_node in a @node function (or,
+// as an agent node, the agent placed directly, its events its own). The
 // node's input is the agent's first user turn (unless it is the user's
 // message, which the agent's history holds already), and the arguments
 // of its successful finish_task call are the node's output.
@@ -42,7 +43,10 @@ func (r *run) runTaskNode(n *Node, path string, t trigger) outcome {
 		ictx = ictx.WithNodeInput(&v1.Event{Id: runtime.NewEventID(), InvocationId: ictx.InvocationID,
 			Author: "user", Branch: ictx.Branch, Timestamp: runtime.Now(), Content: c})
 	}
-	ar := &agentRun{path: path, author: r.w.cfg.Name, outputFor: func(p string) []string { return r.outputFor(n, p) }}
+	ar := &agentRun{path: path, outputFor: func(p string) []string { return r.outputFor(n, p) }}
+	if n.Kind == TaskNode {
+		ar.author = r.w.cfg.Name // the wrapping node's
+	}
 	out, _, err := r.runLLM(ictx, la, ar)
 	if err != nil {
 		return outcome{err: err}
