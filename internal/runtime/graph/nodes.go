@@ -114,13 +114,26 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 		var err error
 		res, err = runner.RunNode(ctx, &Call{Function: n.Function, Workflow: r.w.cfg.Name, Node: n.Name, Path: path,
 			InvocationID: r.ictx.InvocationID, Input: t.in.value, State: r.ictx.StateSnapshot(), Attempt: attempt,
-			ResumeInputs: t.resume})
+			ResumeInputs: t.resume, SessionID: r.ictx.SessionID(), UserID: r.ictx.UserID(), Events: t.ictx.Events,
+			RunChild: r.childRunner(n, path, t.depth, t)})
 		return err
 	})
 	if err != nil {
 		return outcome{err: r.nodeFailed(n, err)}
 	}
-	return r.finish(t.ictx, n, path, res)
+	if _, delegated := r.dyn.delegated.Load(path); !delegated || len(res.RequestInputs) > 0 {
+		return r.finish(t.ictx, n, path, res)
+	}
+	// A use_as_output child's event already stands for this node's
+	// output: ADK emits no output event of the node's own, and passes what
+	// the node returned to its successors.
+	own := *res
+	own.Output = nil
+	o := r.finish(t.ictx, n, path, &own)
+	if o.err == nil {
+		o.output = res.Output
+	}
+	return o
 }
 
 // finish emits a node's result as ADK does and returns its outcome: one
@@ -239,8 +252,12 @@ func (r *run) runTool(n *Node, path string, t trigger) outcome {
 }
 
 // outputFor lists the node paths an output event stands for: the node's,
-// and the workflow's too when the node is terminal (no edge leaves it).
+// and the workflow's too when the node is terminal (no edge leaves it); a
+// dynamic node's are set when it starts.
 func (r *run) outputFor(n *Node, path string) []string {
+	if v, ok := r.dyn.outputFor.Load(path); ok {
+		return v.([]string)
+	}
 	if len(r.w.g.out[n.Name]) == 0 && r.ictx.NodePath() != "" {
 		return []string{path, r.ictx.NodePath()}
 	}

@@ -32,6 +32,9 @@ type trigger struct {
 	path string
 	// ictx is the node run's context, set when it starts.
 	ictx *runtime.InvocationContext
+	// depth counts the dynamic nodes the run is nested in (ADK's
+	// ctx.run_node); 0 for a node of the graph.
+	depth int
 }
 
 // outcome is how one node run ended.
@@ -74,6 +77,8 @@ type run struct {
 	unrecorded bool
 	events     chan message
 	done       chan outcome
+	// dyn tracks the dynamic nodes the run's function nodes run.
+	dyn dynamicRuns
 	wg         sync.WaitGroup
 }
 
