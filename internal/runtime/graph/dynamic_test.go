@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/agentsvc/agentsvc/internal/runtime/graph"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
+	"github.com/agentsvc/agentsvc/internal/runtime/graph"
 )
 
 // double is a dynamic child that doubles its number.
@@ -135,7 +135,9 @@ func TestDynamicNodeErrors(t *testing.T) {
 		h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{parent}, Edges: chain(graph.Start, "parent")})
 		var got error
 		c := &client{fns: map[string]nodeFn{
-			"boom": func(*graph.Call) (*graph.Result, error) { return nil, &graph.NodeError{Type: "KeyError", Message: "'nope'"} },
+			"boom": func(*graph.Call) (*graph.Result, error) {
+				return nil, &graph.NodeError{Type: "KeyError", Message: "'nope'"}
+			},
 			"parent": func(call *graph.Call) (*graph.Result, error) {
 				_, got = call.RunChild(context.Background(), tc.req)
 				return &graph.Result{}, nil

@@ -79,7 +79,7 @@ type run struct {
 	done       chan outcome
 	// dyn tracks the dynamic nodes the run's function nodes run.
 	dyn dynamicRuns
-	wg         sync.WaitGroup
+	wg  sync.WaitGroup
 }
 
 func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
