@@ -108,7 +108,7 @@ func (c *clientTools) runNode(ctx context.Context, req *api.RunNodeRequest) {
 		if ce.Cause != nil {
 			cause = &api.NodeError{Type: ce.Cause.Type, Message: ce.Cause.Message}
 		}
-		c.answerRunNode(ctx, req, nil, &api.NodeError{Type: ce.Type, Message: ce.Message}, cause)
+		c.answerRunNode(ctx, req, &graph.ChildResult{Path: ce.Path}, &api.NodeError{Type: ce.Type, Message: ce.Message}, cause)
 	}()
 }
 

@@ -50,6 +50,8 @@ type ChildResult struct {
 type ChildError struct {
 	Type, Message string
 	Cause         *NodeError
+	// Path is the child's path when it ran.
+	Path string
 }
 
 func (e *ChildError) Error() string { return e.Type + ": " + e.Message }
@@ -113,7 +115,7 @@ func (r *run) runChild(ctx context.Context, p *dynamicParent, req *ChildRequest)
 		if ne := (*NodeError)(nil); errors.As(o.err, &ne) {
 			cause = ne
 		}
-		return nil, &ChildError{Type: "DynamicNodeFailError", Message: "Dynamic node " + n.Name + " failed", Cause: cause}
+		return nil, &ChildError{Type: "DynamicNodeFailError", Message: "Dynamic node " + n.Name + " failed", Cause: cause, Path: path}
 	}
 	if req.UseAsOutput {
 		r.dyn.delegated.Store(p.path, true)
