@@ -8,8 +8,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/graph"
+	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 )
 
 // double is a dynamic child that doubles its number.
@@ -178,5 +180,48 @@ func TestDynamicNodeDepthBound(t *testing.T) {
 	}
 	if depth != graph.MaxDynamicDepth+1 {
 		t.Errorf("ran %d deep, want %d", depth, graph.MaxDynamicDepth+1)
+	}
+}
+
+// TestBehaviorDynamicAgentNode: a node of the graph run by name runs
+// alone under the caller's path (an LlmAgent as a single-turn node, its
+// input the caller's), and its answer is the caller's value.
+func TestBehaviorDynamicAgentNode(t *testing.T) {
+	t.Parallel()
+	writer := mustAgent(t, llmagent.Config{Name: "writer", Model: "scripted", Instruction: "W."})
+	parent := fn("parent")
+	parent.RerunOnResume = true
+	h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{parent, {Name: "writer", Kind: graph.AgentNode, Agent: writer}},
+		Edges: chain(graph.Start, "parent", "writer")})
+	m := scripted.New("scripted", et.Text("drafted"), et.Text("final"))
+	h.Models.Add(m)
+	var got *graph.ChildResult
+	c := &client{fns: map[string]nodeFn{"parent": func(call *graph.Call) (*graph.Result, error) {
+		var err error
+		got, err = call.RunChild(context.Background(), &graph.ChildRequest{Node: "writer", Input: structpb.NewStringValue("a poem")})
+		if err != nil {
+			return nil, err
+		}
+		return &graph.Result{Output: got.Output}, nil
+	}}}
+	events, err := run(t, h, h.NewSession(t, nil), et.UserText("go"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Path != "wf@1/parent@1/writer@1" || got.Output.GetStringValue() != "drafted" {
+		t.Errorf("child = %s %v", got.Path, got.Output)
+	}
+	var paths []string
+	for _, ev := range events {
+		paths = append(paths, ev.GetNodeInfo().GetPath())
+	}
+	want := []string{"wf@1/parent@1/writer@1", "wf@1/parent@1", "wf@1/writer@1"}
+	if diff := cmp.Diff(want, paths); diff != "" {
+		t.Errorf("event paths (-want +got):\n%s", diff)
+	}
+	// As for a node of the graph: the session so far, then the input as
+	// the latest user turn.
+	if got := et.Contents(m.Requests()[0].GetContents()); !equalStrings(got, []string{"user: go", "user: a poem"}) {
+		t.Errorf("the child's request = %q", got)
 	}
 }

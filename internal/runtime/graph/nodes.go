@@ -52,7 +52,8 @@ func (r *run) attempts(ictx *runtime.InvocationContext, n *Node, path string, op
 		}
 		return ""
 	}}
-	return retry.Do(r.ictx.Context(), policy, env, func(ctx context.Context, attempt int) error {
+	// The node run's own context: a dynamic node's ends with its caller.
+	return retry.Do(ictx.Context(), policy, env, func(ctx context.Context, attempt int) error {
 		parent := ctx
 		if n.Timeout > 0 {
 			var cancel context.CancelFunc
