@@ -193,3 +193,12 @@ func (d *dynamicRuns) admit(p *dynamicParent, name, runID string, useAsOutput bo
 	}
 	return p.path + "/" + name + "@" + runID, nil
 }
+
+// release forgets the use_as_output child of the node run at path, before
+// an attempt of it.
+func (d *dynamicRuns) release(path string) {
+	d.mu.Lock()
+	delete(d.claimed, path)
+	d.mu.Unlock()
+	d.delegated.Delete(path)
+}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/agentsvc/agentsvc/internal/models/scripted"
+	"github.com/agentsvc/agentsvc/internal/retry"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/runtime/graph"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
@@ -223,5 +224,37 @@ func TestBehaviorDynamicAgentNode(t *testing.T) {
 	// the latest user turn.
 	if got := et.Contents(m.Requests()[0].GetContents()); !equalStrings(got, []string{"user: go", "user: a poem"}) {
 		t.Errorf("the child's request = %q", got)
+	}
+}
+
+// TestDynamicNodeRetriedCallerDelegatesAgain: a caller retried by its
+// retry_config may name a use_as_output child again.
+func TestDynamicNodeRetriedCallerDelegatesAgain(t *testing.T) {
+	t.Parallel()
+	parent := fn("parent")
+	parent.RerunOnResume = true
+	parent.Retry = &retry.Config{MaxAttempts: 2}
+	h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{parent}, Edges: chain(graph.Start, "parent"),
+		Sleep: (&clock{}).sleep})
+	attempts := 0
+	c := &client{fns: map[string]nodeFn{
+		"double": double,
+		"parent": func(call *graph.Call) (*graph.Result, error) {
+			attempts++
+			if _, err := call.RunChild(context.Background(), &graph.ChildRequest{Function: "double",
+				Input: structpb.NewNumberValue(1), UseAsOutput: true}); err != nil {
+				return nil, err
+			}
+			if attempts == 1 {
+				return nil, &graph.NodeError{Type: "ValueError", Message: "again"}
+			}
+			return &graph.Result{}, nil
+		},
+	}}
+	if _, err := run(t, h, h.NewSession(t, nil), et.UserText("go"), c); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 2 {
+		t.Errorf("%d attempts", attempts)
 	}
 }

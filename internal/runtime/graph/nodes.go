@@ -113,6 +113,7 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 	var res *Result
 	err := r.attempts(t.ictx, n, path, func(ctx context.Context, attempt int) error {
 		var err error
+		r.dyn.release(path) // a retry may name a use_as_output child again
 		res, err = runner.RunNode(ctx, &Call{Function: n.Function, Workflow: r.w.cfg.Name, Node: n.Name, Path: path,
 			InvocationID: r.ictx.InvocationID, Input: t.in.value, State: r.ictx.StateSnapshot(), Attempt: attempt,
 			ResumeInputs: t.resume, SessionID: r.ictx.SessionID(), UserID: r.ictx.UserID(), Events: t.ictx.Events,
