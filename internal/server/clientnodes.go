@@ -49,18 +49,24 @@ func (c *clientTools) declareNodes(app *App, decls []*api.NodeDeclaration) error
 		return nil
 	}
 	known := functionNodes(app.Runner.App.Tree.Root(), map[string]string{})
-	c.nodes = make(map[string]bool, len(decls))
+	c.nodes, c.eventNodes = make(map[string]bool, len(decls)), map[string]bool{}
 	for i, d := range decls {
 		name := d.GetName()
 		switch {
 		case name == "":
 			return invalid(fmt.Sprintf("start.nodes[%d].name is required", i))
+		case len(name) > maxNodeNameBytes || !utf8.ValidString(name):
+			return invalid(fmt.Sprintf("start.nodes[%d].name: at most %d bytes of UTF-8", i, maxNodeNameBytes))
 		case c.nodes[name]:
 			return invalid(fmt.Sprintf("start.nodes[%d]: node function %q is declared twice", i, name))
-		case known[name] == "":
-			return invalid(fmt.Sprintf("start.nodes[%d]: no workflow of app %q has a node with function %q", i, app.Info.GetName(), name))
+		case known[name] == "" && !d.GetDynamic():
+			return invalid(fmt.Sprintf("start.nodes[%d]: no workflow of app %q has a node with function %q "+
+				"(declare it dynamic if it runs only through run_node)", i, app.Info.GetName(), name))
 		}
 		c.nodes[name] = true
+		if d.GetSessionEvents() {
+			c.eventNodes[name] = true
+		}
 	}
 	return nil
 }
@@ -101,10 +107,12 @@ func (c *clientTools) RunNode(ctx context.Context, call *graph.Call) (*graph.Res
 	}
 	msg := &api.NodeCall{CallId: "node-" + runtime.NewEventID(), Name: call.Function, InvocationId: call.InvocationID,
 		Workflow: call.Workflow, NodeName: call.Node, NodePath: call.Path, NodeInput: call.Input, State: call.State,
-		Attempt: int32(call.Attempt), ResumeInputs: call.ResumeInputs}
+		Attempt: int32(call.Attempt), ResumeInputs: call.ResumeInputs, SessionId: call.SessionID, UserId: call.UserID,
+		SessionEvents: c.callEvents(call)}
 	parent := ctx
 	ctx, cancel := context.WithTimeoutCause(parent, c.timeout, errNodeTimeout)
 	defer cancel()
+	defer c.openChildren(ctx, msg.CallId, call)()
 	answer, err := c.await(ctx, msg.CallId, waitNode, &api.ConnectResponse{Kind: &api.ConnectResponse_NodeCall{NodeCall: msg}},
 		func() error {
 			return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "NODE_RESULT_MISSING",

@@ -27,13 +27,16 @@ type clientTools struct {
 	callbacks map[string]bool
 	// runsCode is set when the client runs the code of ClientCodeExecutors.
 	runsCode bool
-	// nodes are the workflow function nodes the client runs, by name.
-	nodes map[string]bool
+	// nodes are the workflow function nodes the client runs, by name;
+	// eventNodes those whose calls carry the session's events.
+	nodes, eventNodes map[string]bool
 	// timeout bounds each callback call (tool calls bound their own).
 	timeout time.Duration
 
 	mu      sync.Mutex
 	pending map[string]*waiter // by call id
+	// children are the dynamic nodes of the running node calls, by call id.
+	children map[string]*nodeChildren
 	// inputClosed is closed when the client can send no more results.
 	inputClosed chan struct{}
 	closed      bool

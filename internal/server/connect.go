@@ -189,6 +189,12 @@ func (s *Server) receive(ctx context.Context, stream connectStream, client *clie
 				return
 			}
 			client.deliver(ctx, k.NodeResult.GetCallId(), msg)
+		case *api.ConnectRequest_RunNode:
+			if err := s.checkRunNode(k.RunNode); err != nil {
+				cancel(err)
+				return
+			}
+			client.runNode(ctx, k.RunNode)
 		case *api.ConnectRequest_Cancel:
 			cancel(errClientCancelled)
 		case *api.ConnectRequest_Start:

@@ -73,7 +73,18 @@ from agentsvc.interrupts import (
 from agentsvc.invocation import Invocation
 from agentsvc.pages import DEFAULT_PAGE_SIZE, SessionListPage, SessionPage
 from agentsvc.tools import Tool, ToolContext, tool
-from agentsvc.workflow import Node, NodeActions, NodeContext, NodeState, RequestInput, WorkflowDataError, node
+from agentsvc.workflow import (
+    DynamicNodeFailError,
+    Node,
+    NodeActions,
+    NodeContext,
+    NodeError,
+    NodeSession,
+    NodeState,
+    RequestInput,
+    WorkflowDataError,
+    node,
+)
 from agentsvc.v1.app_service_pb2 import AgentInfo, App, ToolInfo
 from agentsvc.v1.content_pb2 import Content, FunctionCall, FunctionResponse, Part
 from agentsvc.v1.event_pb2 import Event, EventActions
@@ -105,6 +116,7 @@ __all__ = [
     "Client",
     "Content",
     "DeadlineExceededError",
+    "DynamicNodeFailError",
     "Event",
     "EventActions",
     "FailedPreconditionError",
@@ -122,6 +134,8 @@ __all__ = [
     "Node",
     "NodeActions",
     "NodeContext",
+    "NodeError",
+    "NodeSession",
     "NodeState",
     "NotFoundError",
     "Part",

@@ -92,6 +92,9 @@ class Invocation:
         self._call: Any = None
         self._driver: asyncio.Task[None] | None = None
         self._tool_tasks: set[asyncio.Task[None]] = set()
+        # The run_node requests of running node calls waiting for their
+        # answers, by (call id, request id).
+        self._children: dict[tuple[str, str], asyncio.Future[runner_service_pb2.RunNodeResponse]] = {}
         self._write_lock = asyncio.Lock()
         self._start_sent = False
         self._exhausted = False
@@ -287,6 +290,11 @@ class Invocation:
                     task = asyncio.create_task(self._answer_node(msg.node_call))
                     self._tool_tasks.add(task)
                     task.add_done_callback(self._tool_tasks.discard)
+            elif kind == "run_node_result":
+                answer = msg.run_node_result
+                waiter = self._children.pop((answer.call_id, answer.request_id), None)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(answer)
             elif kind == "done":
                 self._note_invocation(msg.done.invocation_id)
                 self.completed = True
@@ -358,12 +366,23 @@ class Invocation:
     async def _answer_node(self, call: runner_service_pb2.NodeCall) -> None:
         try:
             node = self._nodes.get(call.name)
-            result = not_declared(call) if node is None else await node.run(call)
+            result = not_declared(call) if node is None else await node.run(call, self._run_child)
             await self._send(runner_service_pb2.ConnectRequest(node_result=result))
         except asyncio.CancelledError:
             raise
         except Exception:
             _log.exception("answering node call %s failed", call.call_id)
+
+    async def _run_child(self, req: runner_service_pb2.RunNodeRequest) -> runner_service_pb2.RunNodeResponse:
+        """Sends a node call's run_node request and waits for its answer."""
+        key = (req.call_id, req.request_id)
+        waiter: asyncio.Future[runner_service_pb2.RunNodeResponse] = asyncio.get_running_loop().create_future()
+        self._children[key] = waiter
+        try:
+            await self._send(runner_service_pb2.ConnectRequest(run_node=req))
+            return await waiter
+        finally:
+            self._children.pop(key, None)
 
     async def _run_tool(self, call: runner_service_pb2.ToolCall) -> runner_service_pb2.ToolResult:
         result = runner_service_pb2.ToolResult(call_id=call.call_id)

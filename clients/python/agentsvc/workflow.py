@@ -35,14 +35,20 @@ import inspect
 import types
 import typing
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+import builtins
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import Any, overload
 
 from agentsvc import schema
 from agentsvc._values import from_struct, from_value, to_struct, to_value
 from agentsvc.v1 import runner_service_pb2
 
-__all__ = ["Node", "NodeActions", "NodeContext", "NodeState", "RequestInput", "WorkflowDataError", "node"]
+__all__ = ["DynamicNodeFailError", "Node", "NodeActions", "NodeContext", "NodeError", "NodeSession", "NodeState",
+           "RequestInput", "WorkflowDataError", "node"]
+
+# Asks the service to run a dynamic node and waits for its answer: the
+# invocation sends the RunNodeRequest and resolves the RunNodeResponse.
+RunNodeChannel = Callable[[runner_service_pb2.RunNodeRequest], Awaitable[runner_service_pb2.RunNodeResponse]]
 
 # The parameter names ADK gives the node's input and its context.
 _INPUT_PARAM = "node_input"
@@ -56,6 +62,27 @@ class WorkflowDataError(Exception):
     """A node's data does not fit its function, as ADK's error of that name:
     e.g. a parameter found neither in the state nor with a default. It
     reaches the workflow as the node's error, typed ``WorkflowDataError``."""
+
+
+class NodeError(Exception):
+    """A dynamic node's own failure, as the service reported it: the class
+    name of the exception it raised (``type``) and its message."""
+
+    def __init__(self, type: str, message: str) -> None:  # noqa: A002 - ADK's field name
+        super().__init__(f"{type}: {message}" if message else type)
+        self.type = type
+        self.message = message
+
+
+class DynamicNodeFailError(Exception):
+    """Raised in a node by :meth:`NodeContext.run_node` when the dynamic node
+    failed, as ADK's error of that name: ``error`` is the child's failure
+    and ``error_node_path`` its path."""
+
+    def __init__(self, message: str, *, error: NodeError | None, error_node_path: str = "") -> None:
+        super().__init__(message)
+        self.error = error
+        self.error_node_path = error_node_path
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -173,7 +200,7 @@ class NodeContext:
             None picks none.
     """
 
-    def __init__(self, call: runner_service_pb2.NodeCall) -> None:
+    def __init__(self, call: runner_service_pb2.NodeCall, channel: RunNodeChannel | None = None) -> None:
         self.call_id = call.call_id
         self.name = call.name
         self.invocation_id = call.invocation_id
@@ -185,6 +212,9 @@ class NodeContext:
         self.actions = NodeActions()
         self.route: Any = None
         self._base = from_struct(call.state)
+        self._channel = channel
+        self._requests = 0
+        self.session = NodeSession(call, self._base)
 
     @property
     def state(self) -> NodeState:
@@ -192,8 +222,83 @@ class NodeContext:
         key records it in ``actions.state_delta``."""
         return NodeState(self._base, self.actions.state_delta)
 
+    async def run_node(self, node: Node | Callable[..., Any] | str, node_input: Any = None, *,
+                       use_as_output: bool = False, run_id: str | None = None) -> Any:
+        """Runs another node as a dynamic child of this one and returns its
+        output (ADK's ``ctx.run_node``). The service runs it through the
+        workflow: its path is this node's path, then ``<name>@<run id>``;
+        its events and state changes are the workflow's.
+
+        Args:
+            node: A node function of this client's (a :class:`Node` or a
+                function, declared with the run: ``@node(dynamic=True)``
+                when no workflow names it), or the name of a node of this
+                node's workflow (a function, agent or tool node).
+            node_input: The child's ``node_input``; any JSON value.
+            use_as_output: The child's output event stands for this node's
+                output too, and this node emits none of its own.
+            run_id: The child's run id in its path; by default the next
+                number of that name under this node. A given one must
+                contain a character that is no digit.
+
+        Raises:
+            DynamicNodeFailError: the child failed.
+            ValueError: the service refused the request (e.g. this node is
+                not declared ``rerun_on_resume: true``, as ADK requires).
+        """
+        if self._channel is None:
+            raise RuntimeError("run_node needs a node call of a running invocation")
+        self._requests += 1
+        req = runner_service_pb2.RunNodeRequest(call_id=self.call_id, request_id=str(self._requests),
+                                                use_as_output=use_as_output, run_id=run_id or "")
+        if isinstance(node, str):
+            req.node = node
+        else:
+            req.function = as_node(node).name
+        if node_input is not None:
+            req.node_input.CopyFrom(to_value(node_input))
+        answer = await self._channel(req)
+        if answer.HasField("error"):
+            raise _child_error(answer)
+        return from_value(answer.output) if answer.HasField("output") else None
+
     def __repr__(self) -> str:
         return f"NodeContext(node_path={self.node_path!r}, attempt={self.attempt})"
+
+
+class NodeSession:
+    """The session as a node sees it (ADK's ``ctx.session``).
+
+    Attributes:
+        id: The session's id.
+        user_id: The session's user.
+        state: The session state as the call began (read-only).
+    """
+
+    def __init__(self, call: runner_service_pb2.NodeCall, state: Mapping[str, Any]) -> None:
+        self.id = call.session_id
+        self.user_id = call.user_id
+        self.state: Mapping[str, Any] = types.MappingProxyType(dict(state))
+        self._events = list(call.session_events)
+
+    @property
+    def events(self) -> list[Any]:
+        """The session's most recent events (at most 100, oldest first) as
+        the node's invocation sees them, for a node declared with
+        ``@node(session_events=True)``; otherwise empty."""
+        return list(self._events)
+
+
+def _child_error(answer: runner_service_pb2.RunNodeResponse) -> Exception:
+    """The exception a failed run_node raises in the calling node."""
+    err = answer.error
+    if err.type == "DynamicNodeFailError":
+        cause = NodeError(answer.cause.type, answer.cause.message) if answer.HasField("cause") else None
+        return DynamicNodeFailError(err.message, error=cause, error_node_path=answer.node_path)
+    cls = getattr(builtins, err.type, None)
+    if isinstance(cls, type) and issubclass(cls, Exception):
+        return cls(err.message)
+    return RuntimeError(err.message)
 
 
 class Node:
@@ -205,10 +310,17 @@ class Node:
 
     __name__: str
 
-    def __init__(self, fn: Callable[..., Any], *, name: str | None = None) -> None:
+    def __init__(self, fn: Callable[..., Any], *, name: str | None = None, dynamic: bool = False,
+                 session_events: bool = False) -> None:
         """Wraps ``fn`` (a function, async function, generator or async
-        generator); ``name`` defaults to ``fn.__name__``."""
+        generator); ``name`` defaults to ``fn.__name__``. ``dynamic``
+        declares a function that runs only through
+        :meth:`NodeContext.run_node` (no workflow names it);
+        ``session_events`` has its calls carry the session's recent events
+        (``ctx.session.events``)."""
         self.fn = fn
+        self.dynamic = dynamic
+        self.session_events = session_events
         self.name: str = name or str(getattr(fn, "__name__", ""))
         if not self.name or self.name == "<lambda>":
             raise ValueError("a node needs a name: pass name=...")
@@ -233,12 +345,16 @@ class Node:
 
     def declaration(self) -> runner_service_pb2.NodeDeclaration:
         """Returns the NodeDeclaration sent when a run starts."""
-        return runner_service_pb2.NodeDeclaration(name=self.name)
+        return runner_service_pb2.NodeDeclaration(name=self.name, dynamic=self.dynamic,
+                                                  session_events=self.session_events)
 
-    async def run(self, call: runner_service_pb2.NodeCall) -> runner_service_pb2.NodeResult:
+    async def run(self, call: runner_service_pb2.NodeCall,
+                  channel: RunNodeChannel | None = None) -> runner_service_pb2.NodeResult:
         """Runs one call and returns its result; an exception the function
-        raises (or a value that is no JSON) becomes the result's error."""
-        ctx = NodeContext(call)
+        raises (or a value that is no JSON) becomes the result's error.
+        ``channel`` carries the call's :meth:`NodeContext.run_node`
+        requests."""
+        ctx = NodeContext(call, channel)
         node_input = from_value(call.node_input) if call.HasField("node_input") else None
         result = runner_service_pb2.NodeResult(call_id=call.call_id)
         try:
@@ -399,15 +515,18 @@ def node(fn: Callable[..., Any], /) -> Node: ...
 
 
 @overload
-def node(*, name: str | None = None) -> Callable[[Callable[..., Any]], Node]: ...
+def node(*, name: str | None = None, dynamic: bool = False,
+         session_events: bool = False) -> Callable[[Callable[..., Any]], Node]: ...
 
 
-def node(fn: Callable[..., Any] | None = None, /, *, name: str | None = None) -> Node | Callable[[Callable[..., Any]], Node]:
+def node(fn: Callable[..., Any] | None = None, /, *, name: str | None = None, dynamic: bool = False,
+         session_events: bool = False) -> Node | Callable[[Callable[..., Any]], Node]:
     """Declares a function as a workflow function node; usable bare
-    (``@node``) or with a name (``@node(name="gate")``), as ADK's ``node``."""
+    (``@node``) or with arguments (``@node(name="gate")``), as ADK's
+    ``node``. See :class:`Node` for ``dynamic`` and ``session_events``."""
 
     def wrap(f: Callable[..., Any]) -> Node:
-        return Node(f, name=name)
+        return Node(f, name=name, dynamic=dynamic, session_events=session_events)
 
     if fn is not None:
         return wrap(fn)

@@ -106,3 +106,64 @@ async def test_a_run_missing_a_node_is_refused_and_stores_nothing() -> None:
         assert not calls
         stored = await client.get_session("approvals", uid, session.id)
         assert len(stored.events) == 0
+
+
+def dynamic_nodes(seen: dict[str, Any]) -> list[agentsvc.Node]:
+    """The dynamic app's nodes: plan runs double twice (a function only
+    run_node calls) and the graph's shout node once, and reads its session."""
+
+    @agentsvc.node(dynamic=True)
+    def double(node_input: int) -> int:
+        return node_input * 2
+
+    @agentsvc.node(dynamic=True)
+    def broken() -> None:
+        raise KeyError("nope")
+
+    @agentsvc.node(session_events=True)
+    async def plan(node_input: Any, ctx: agentsvc.NodeContext) -> dict[str, Any]:
+        a = await ctx.run_node(double, node_input=3)
+        b = await ctx.run_node(double, node_input=a)
+        loud = await ctx.run_node("shout", node_input="hi", run_id="once")
+        try:
+            await ctx.run_node(broken)
+        except agentsvc.DynamicNodeFailError as exc:
+            seen["failure"] = (str(exc), exc.error.type if exc.error else None, exc.error_node_path)
+        seen["session"] = (ctx.session.id, ctx.session.user_id, len(ctx.session.events))
+        ctx.state["plan"] = {"a": a, "b": b, "loud": loud}
+        return {"a": a, "b": b}
+
+    @agentsvc.node
+    def summary(node_input: dict[str, Any], ctx: agentsvc.NodeContext) -> str:
+        return f"{node_input['b']} {ctx.session.state['plan']['loud']}"
+
+    @agentsvc.node
+    def shout(node_input: str) -> str:
+        return node_input.upper() + "!"
+
+    return [plan, double, broken, summary, shout]
+
+
+async def test_dynamic_nodes_run_inside_a_node() -> None:
+    seen: dict[str, Any] = {}
+    uid = user_id()
+    async with agentsvc.Client(ADDR, timeout=20) as client:
+        session = await client.create_session("dynamic", uid)
+        inv = client.connect("dynamic", uid, session.id, "go", nodes=dynamic_nodes(seen))
+        events = await bounded(inv.collect(), 40)
+        assert inv.completed
+        outputs = [(e.node_info.path, agentsvc.to_dict(e).get("output")) for e in events if e.HasField("output")]
+        assert outputs[:4] == [
+            ("dynamic@1/plan@1/double@1", 6),
+            ("dynamic@1/plan@1/double@2", 12),
+            ("dynamic@1/plan@1/shout@once", "HI!"),
+            ("dynamic@1/plan@1", {"a": 6, "b": 12}),
+        ], outputs
+        failed = [e for e in events if e.error_code]
+        assert [(e.node_info.path, e.error_code, e.error_message) for e in failed] == [
+            ("dynamic@1/plan@1/broken@1", "KeyError", "'nope'")]
+        assert seen["failure"] == ("Dynamic node broken failed", "KeyError", "dynamic@1/plan@1/broken@1")
+        assert seen["session"] == (session.id, uid, 1)
+        assert outputs[4:] == [("dynamic@1/summary@1", "12 HI!"), ("dynamic@1/shout@1", "12 HI!!")]
+        stored = await client.get_session("dynamic", uid, session.id)
+        assert stored.state["plan"] == {"a": 6, "b": 12, "loud": "HI!"}

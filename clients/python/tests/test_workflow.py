@@ -326,3 +326,78 @@ def test_value_kinds_of_unset_fields() -> None:
     # An unset output means "returned nothing", distinct from JSON null.
     r = runner_service_pb2.NodeResult(output=struct_pb2.Value(null_value=struct_pb2.NULL_VALUE))
     assert r.HasField("output") and not runner_service_pb2.NodeResult().HasField("output")
+
+
+async def test_run_node_request_and_errors(fake: FakeServer, fake_client: agentsvc.Client) -> None:
+    """run_node sends a RunNodeRequest for the call and returns the
+    answer's output; a child's failure raises DynamicNodeFailError and a
+    refusal the named builtin exception."""
+    requests: list[runner_service_pb2.RunNodeRequest] = []
+    seen: dict[str, Any] = {}
+
+    @agentsvc.node(dynamic=True)
+    def double(node_input: int) -> int:
+        return node_input * 2
+
+    @agentsvc.node(session_events=True)
+    async def plan(ctx: agentsvc.NodeContext) -> Any:
+        seen["value"] = await ctx.run_node(double, node_input=3, use_as_output=True, run_id="r")
+        seen["none"] = await ctx.run_node("shout")
+        for _ in range(2):
+            try:
+                await ctx.run_node(double)
+            except Exception as exc:  # noqa: BLE001 - the test records the class
+                seen.setdefault("errors", []).append(exc)
+        seen["session"] = (ctx.session.id, ctx.session.user_id, [e.id for e in ctx.session.events],
+                           dict(ctx.session.state))
+        return "done"
+
+    answers = [
+        runner_service_pb2.RunNodeResponse(node_path="p/double@r", output=to_value(6)),
+        runner_service_pb2.RunNodeResponse(node_path="p/shout@1"),
+        runner_service_pb2.RunNodeResponse(
+            node_path="p/double@2", error=runner_service_pb2.NodeError(type="DynamicNodeFailError", message="Dynamic node double failed"),
+            cause=runner_service_pb2.NodeError(type="KeyError", message="'nope'")),
+        runner_service_pb2.RunNodeResponse(error=runner_service_pb2.NodeError(type="ValueError", message="A node must have rerun_on_resume=True.")),
+    ]
+    result: list[runner_service_pb2.NodeResult] = []
+
+    async def connect(reqs: AsyncIterator[runner_service_pb2.ConnectRequest],
+                      context: Any) -> AsyncIterator[runner_service_pb2.ConnectResponse]:
+        await anext(reqs)
+        call = node_call("plan", state={"k": 1})
+        call.session_id, call.user_id = "s", "u"
+        call.session_events.add(id="ev-1")
+        yield runner_service_pb2.ConnectResponse(node_call=call)
+        for a in answers:
+            msg = await anext(reqs)
+            assert msg.WhichOneof("kind") == "run_node"
+            requests.append(msg.run_node)
+            a.call_id, a.request_id = msg.run_node.call_id, msg.run_node.request_id
+            yield runner_service_pb2.ConnectResponse(run_node_result=a)
+        result.append((await anext(reqs)).node_result)
+        yield runner_service_pb2.ConnectResponse(done=runner_service_pb2.RunDone(invocation_id="e-1"))
+
+    fake.connect = connect
+    inv = fake_client.connect("approvals", "u", "s", "go", nodes=[plan, double])
+    assert await inv.collect() == []
+    assert [(r.call_id, r.request_id, r.WhichOneof("target"), r.use_as_output, r.run_id) for r in requests] == [
+        ("n-1", "1", "function", True, "r"), ("n-1", "2", "node", False, ""),
+        ("n-1", "3", "function", False, ""), ("n-1", "4", "function", False, "")]
+    assert from_value(requests[0].node_input) == 3 and requests[1].node == "shout"
+    assert seen["value"] == 6 and seen["none"] is None
+    fail, refused = seen["errors"]
+    assert isinstance(fail, agentsvc.DynamicNodeFailError) and str(fail) == "Dynamic node double failed"
+    assert fail.error is not None and (fail.error.type, fail.error.message, fail.error_node_path) == ("KeyError", "'nope'", "p/double@2")
+    assert type(refused) is ValueError and str(refused) == "A node must have rerun_on_resume=True."
+    assert seen["session"] == ("s", "u", ["ev-1"], {"k": 1})
+    assert from_value(result[0].output) == "done"
+
+
+def test_dynamic_and_session_events_declarations() -> None:
+    @agentsvc.node(dynamic=True, session_events=True)
+    def helper() -> None:
+        return None
+
+    assert helper.declaration() == runner_service_pb2.NodeDeclaration(name="helper", dynamic=True, session_events=True)
+    assert agentsvc.node(helper.fn).declaration() == runner_service_pb2.NodeDeclaration(name="helper")

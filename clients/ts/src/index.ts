@@ -47,6 +47,7 @@ export {
 export { SubprocessCodeExecutor, type SubprocessCodeExecutorOptions } from "./subprocess.js";
 export { defineTool, type Tool, type ToolActions, type ToolContext, type ToolDefinition } from "./tools.js";
 export {
+  DynamicNodeFailError,
   defineNode,
   RequestInput,
   type Node,
@@ -54,7 +55,10 @@ export {
   type NodeContext,
   type NodeFunction,
   type NodeLike,
+  type NodeOptions,
+  type NodeSession,
   type RequestInputInit,
+  type RunNodeOptions,
 } from "./nodes.js";
 export {
   createRequestInputResponse,

@@ -7,6 +7,7 @@ import type { Event } from "./gen/agentsvc/v1/event_pb.js";
 import {
   type ConnectRequestSchema,
   type RunnerService,
+  type RunNodeResponse,
   type RunRequestSchema,
   StreamingMode,
 } from "./gen/agentsvc/v1/runner_service_pb.js";
@@ -15,7 +16,7 @@ import { AsyncQueue } from "./queue.js";
 import { type Callback, declareCallbacks, undeclaredCallback } from "./callbacks.js";
 import { answerCall, declareTools, type Tool } from "./tools.js";
 import { answerCodeExecution, type CodeExecutor } from "./codeexec.js";
-import { answerNodeCall, declareNodes, type NodeLike, nodesByName } from "./nodes.js";
+import { answerNodeCall, declareNodes, type NodeLike, nodesByName, type RunNodeChannel } from "./nodes.js";
 
 /** A message for the agent: text, or a Content with its parts. */
 export type MessageInput = string | MessageInitShape<typeof ContentSchema>;
@@ -308,6 +309,23 @@ export function connectRun(
       graceTimer = setTimeout(() => call.abort(), settings.cancelGraceMs);
       graceTimer.unref();
     });
+    // The run_node requests of running node calls, waiting for their answers.
+    const children = new Map<string, { resolve: (r: RunNodeResponse) => void; reject: (e: Error) => void }>();
+    const runChild: RunNodeChannel = (req) =>
+      new Promise<RunNodeResponse>((resolve, reject) => {
+        if (toolSignal.signal.aborted) {
+          reject(new Error("the invocation ended"));
+          return;
+        }
+        children.set(childKey(req.callId ?? "", req.requestId ?? ""), { resolve, reject });
+        outbox.push({ kind: { case: "runNode", value: req } });
+      });
+    toolSignal.signal.addEventListener("abort", () => {
+      for (const child of children.values()) {
+        child.reject(new Error("the invocation ended"));
+      }
+      children.clear();
+    });
     outbox.push(start);
     try {
       for await (const response of client.connect(outbox, callOptions(options, call.signal))) {
@@ -346,11 +364,18 @@ export function connectRun(
           }
           case "nodeCall": {
             const nodeCall = response.kind.value;
-            void answerNodeCall(nodes.get(nodeCall.name), nodeCall, toolSignal.signal).then((result) => {
+            void answerNodeCall(nodes.get(nodeCall.name), nodeCall, toolSignal.signal, runChild).then((result) => {
               if (!toolSignal.signal.aborted) {
                 outbox.push({ kind: { case: "nodeResult", value: result } });
               }
             });
+            break;
+          }
+          case "runNodeResult": {
+            const answer = response.kind.value;
+            const key = childKey(answer.callId, answer.requestId);
+            children.get(key)?.resolve(answer);
+            children.delete(key);
             break;
           }
           case "done":
@@ -377,4 +402,9 @@ export function connectRun(
       call.abort();
     }
   });
+}
+
+/** The key of a run_node request among a run's waiting ones. */
+function childKey(callId: string, requestId: string): string {
+  return `${callId}\u0000${requestId}`;
 }

@@ -1,11 +1,14 @@
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import { fromJson, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import type { Event } from "./gen/agentsvc/v1/event_pb.js";
 import type {
   NodeCall,
   NodeDeclarationSchema,
   NodeResultSchema,
   RequestInputSchema,
+  RunNodeRequestSchema,
+  RunNodeResponse,
 } from "./gen/agentsvc/v1/runner_service_pb.js";
 import { type JsonSchema, toJsonObject, toJsonValue } from "./schema.js";
 import { errorText } from "./tools.js";
@@ -48,7 +51,62 @@ export interface NodeContext {
   route: JsonValue | undefined;
   /** Aborted when the invocation ends before the node answers. */
   readonly signal: AbortSignal;
+  /** The session, as ADK's `ctx.session`. */
+  readonly session: NodeSession;
+  /**
+   * Runs another node as a dynamic child of this one and resolves to its
+   * output (ADK's `ctx.run_node`). The service runs it through the
+   * workflow: its path is this node's path, then `<name>@<run id>`; its
+   * events and state changes are the workflow's. `node` is a node function
+   * of this client's (declared with the run, `{ dynamic: true }` when no
+   * workflow names it) or the name of a node of this node's workflow (a
+   * function, agent or tool node). Rejects with a
+   * {@link DynamicNodeFailError} when the child failed, and with an error
+   * named as the service's refusal (e.g. "ValueError" when this node is
+   * not declared `rerun_on_resume: true`, as ADK requires).
+   */
+  runNode(node: NodeLike | string, nodeInput?: JsonValue, options?: RunNodeOptions): Promise<JsonValue | undefined>;
 }
+
+/** Options of {@link NodeContext.runNode}. */
+export interface RunNodeOptions {
+  /** The child's output event stands for this node's output too, and this node emits none of its own. */
+  useAsOutput?: boolean;
+  /** The child's run id in its path; default the next number of its name. Must contain a non-digit. */
+  runId?: string;
+}
+
+/** The session as a node sees it (ADK's `ctx.session`). */
+export interface NodeSession {
+  readonly id: string;
+  readonly userId: string;
+  /** The session state as the call began (read-only). */
+  readonly state: Readonly<JsonObject>;
+  /**
+   * The session's most recent events (at most 100, oldest first), for a
+   * node defined with `{ sessionEvents: true }`; otherwise empty.
+   */
+  readonly events: readonly Event[];
+}
+
+/**
+ * Thrown by {@link NodeContext.runNode} when the dynamic node failed, as
+ * ADK's error of that name: `error` is the child's own failure and
+ * `errorNodePath` its path.
+ */
+export class DynamicNodeFailError extends Error {
+  override readonly name = "DynamicNodeFailError";
+  constructor(
+    message: string,
+    readonly error: { readonly type: string; readonly message: string } | undefined,
+    readonly errorNodePath: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Sends a node call's run_node request and resolves to its answer. */
+export type RunNodeChannel = (req: MessageInitShape<typeof RunNodeRequestSchema>) => Promise<RunNodeResponse>;
 
 /** The actions a node records, as ADK's EventActions. */
 export interface NodeActions {
@@ -120,6 +178,18 @@ export type NodeFunction = (nodeInput: JsonValue | undefined, ctx: NodeContext) 
 export interface Node {
   readonly name: string;
   readonly run: NodeFunction;
+  /** Runs only through {@link NodeContext.runNode}: no workflow names it. */
+  readonly dynamic?: boolean;
+  /** Its calls carry the session's recent events ({@link NodeSession.events}). */
+  readonly sessionEvents?: boolean;
+}
+
+/** Options of {@link defineNode}. */
+export interface NodeOptions {
+  /** See {@link Node.dynamic}. */
+  dynamic?: boolean;
+  /** See {@link Node.sessionEvents}. */
+  sessionEvents?: boolean;
 }
 
 /** Node names: a letter or underscore, then up to 127 of [A-Za-z0-9_.-]. */
@@ -140,7 +210,7 @@ const MAX_REQUEST_INPUTS = 100;
  * });
  * ```
  */
-export function defineNode(nameOrFn: string | NodeFunction, fn?: NodeFunction): Node {
+export function defineNode(nameOrFn: string | NodeFunction, fn?: NodeFunction, options: NodeOptions = {}): Node {
   const run = typeof nameOrFn === "function" ? nameOrFn : fn;
   const name = typeof nameOrFn === "string" ? nameOrFn : nameOrFn.name;
   if (typeof run !== "function") {
@@ -152,7 +222,7 @@ export function defineNode(nameOrFn: string | NodeFunction, fn?: NodeFunction): 
         "then use letters, digits, underscores, dots or dashes (at most 128 characters)",
     );
   }
-  return Object.freeze({ name, run });
+  return Object.freeze({ name, run, dynamic: options.dynamic === true, sessionEvents: options.sessionEvents === true });
 }
 
 /** What {@link RunOptions.nodes} holds: nodes, or named node functions. */
@@ -162,7 +232,7 @@ export type NodeLike = Node | NodeFunction;
 export function nodesByName(nodes: readonly NodeLike[]): Map<string, Node> {
   const byName = new Map<string, Node>();
   for (const item of nodes) {
-    const node = typeof item === "function" ? defineNode(item) : defineNode(item.name, item.run);
+    const node = typeof item === "function" ? defineNode(item) : defineNode(item.name, item.run, item);
     if (byName.has(node.name)) {
       throw new TypeError(`node ${node.name} is declared twice`);
     }
@@ -173,7 +243,7 @@ export function nodesByName(nodes: readonly NodeLike[]): Map<string, Node> {
 
 /** Returns the declarations of nodes for StartRun. */
 export function declareNodes(nodes: ReadonlyMap<string, Node>): MessageInitShape<typeof NodeDeclarationSchema>[] {
-  return [...nodes.keys()].map((name) => ({ name }));
+  return [...nodes.values()].map((n) => ({ name: n.name, dynamic: n.dynamic === true, sessionEvents: n.sessionEvents === true }));
 }
 
 /** The context of one node call; collects the state changes and route. */
@@ -188,10 +258,13 @@ class CallContext implements NodeContext {
   readonly state: JsonObject;
   readonly actions: NodeActions = { stateDelta: {} };
   route: JsonValue | undefined = undefined;
+  readonly session: NodeSession;
+  private requests = 0;
 
   constructor(
     call: NodeCall,
     readonly signal: AbortSignal,
+    private readonly channel?: RunNodeChannel,
   ) {
     this.callId = call.callId;
     this.invocationId = call.invocationId;
@@ -201,7 +274,48 @@ class CallContext implements NodeContext {
     this.attempt = call.attempt;
     this.resumeInputs = Object.freeze({ ...(call.resumeInputs ?? {}) });
     this.state = stateView({ ...(call.state ?? {}) }, this.actions.stateDelta);
+    this.session = Object.freeze({
+      id: call.sessionId,
+      userId: call.userId,
+      state: Object.freeze({ ...(call.state ?? {}) }),
+      events: Object.freeze([...call.sessionEvents]),
+    });
   }
+
+  async runNode(node: NodeLike | string, nodeInput?: JsonValue, options: RunNodeOptions = {}): Promise<JsonValue | undefined> {
+    if (this.channel === undefined) {
+      throw new Error("runNode needs a node call of a running invocation");
+    }
+    this.requests++;
+    const target =
+      typeof node === "string"
+        ? { case: "node" as const, value: node }
+        : { case: "function" as const, value: typeof node === "function" ? defineNode(node).name : node.name };
+    const answer = await this.channel({
+      callId: this.callId,
+      requestId: String(this.requests),
+      target,
+      nodeInput: nodeInput === undefined ? undefined : fromJson(ValueSchema, toJsonValue(nodeInput, "nodeInput")),
+      useAsOutput: options.useAsOutput === true,
+      runId: options.runId ?? "",
+    });
+    if (answer.error !== undefined) {
+      throw childError(answer);
+    }
+    return answer.output === undefined ? undefined : toJson(ValueSchema, answer.output);
+  }
+}
+
+/** The error a failed runNode rejects with. */
+function childError(answer: RunNodeResponse): Error {
+  const err = answer.error ?? { type: "Error", message: "" };
+  if (err.type === "DynamicNodeFailError") {
+    const cause = answer.cause === undefined ? undefined : { type: answer.cause.type, message: answer.cause.message };
+    return new DynamicNodeFailError(err.message, cause, answer.nodePath);
+  }
+  const refused = new Error(err.message);
+  refused.name = err.type;
+  return refused;
 }
 
 /** A view of base with delta on top; assignments go to delta. */
@@ -241,8 +355,9 @@ export async function answerNodeCall(
   node: Node | undefined,
   call: NodeCall,
   signal: AbortSignal,
+  channel?: RunNodeChannel,
 ): Promise<MessageInitShape<typeof NodeResultSchema>> {
-  const ctx = new CallContext(call, signal);
+  const ctx = new CallContext(call, signal, channel);
   try {
     if (node === undefined) {
       throw new Error(undeclaredNodeMessage(call.name));

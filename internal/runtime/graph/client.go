@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // Call is one attempt of a function node, sent to the client.
@@ -21,6 +23,16 @@ type Call struct {
 	// ResumeInputs are the user's answers by interrupt id, for a node run
 	// again after it was resumed.
 	ResumeInputs *structpb.Struct
+	// SessionID and UserID name the invocation's session.
+	SessionID, UserID string
+	// Events returns the session's events as the node's invocation sees
+	// them (shared: not to be modified).
+	Events func() []*v1.Event
+	// RunChild runs a dynamic child of the node (ADK's ctx.run_node) while
+	// the call runs, and returns when the child finished. A failure the
+	// calling node sees is a [*ChildError]; any other error (the run was
+	// cancelled) ends the call too. Safe for concurrent use.
+	RunChild func(ctx context.Context, req *ChildRequest) (*ChildResult, error)
 }
 
 // Result is what a function node returned.

@@ -55,6 +55,7 @@ func (r *run) attempts(ictx *runtime.InvocationContext, n *Node, path string, op
 		}
 		return ""
 	}}
+	// The node run's own context: a dynamic node's ends with its caller.
 	return retry.Do(ictx.Context(), policy, env, func(ctx context.Context, attempt int) error {
 		parent := ctx
 		if n.Timeout > 0 {
@@ -123,15 +124,29 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 	var res *Result
 	err := r.attempts(t.ictx, n, path, func(ctx context.Context, attempt int) error {
 		var err error
+		r.dyn.release(path) // a retry may name a use_as_output child again
 		res, err = runner.RunNode(ctx, &Call{Function: n.Function, Workflow: r.w.cfg.Name, Node: n.Name, Path: path,
 			InvocationID: r.ictx.InvocationID, Input: t.in.value, State: r.ictx.StateSnapshot(), Attempt: attempt,
-			ResumeInputs: t.resume})
+			ResumeInputs: t.resume, SessionID: r.ictx.SessionID(), UserID: r.ictx.UserID(), Events: t.ictx.Events,
+			RunChild: r.childRunner(n, path, t.depth, t)})
 		return err
 	})
 	if err != nil {
 		return outcome{err: r.nodeFailed(n, err)}
 	}
-	return r.finish(t.ictx, n, path, res)
+	if _, delegated := r.dyn.delegated.Load(path); !delegated || len(res.RequestInputs) > 0 {
+		return r.finish(t.ictx, n, path, res)
+	}
+	// A use_as_output child's event already stands for this node's
+	// output: ADK emits no output event of the node's own, and passes what
+	// the node returned to its successors.
+	own := *res
+	own.Output = nil
+	o := r.finish(t.ictx, n, path, &own)
+	if o.err == nil {
+		o.output = res.Output
+	}
+	return o
 }
 
 // finish emits a node's result as ADK does and returns its outcome: one
@@ -259,8 +274,12 @@ func (r *run) itemOutputFor(n *Node, path string, t trigger) []string {
 }
 
 // outputFor lists the node paths an output event stands for: the node's,
-// and the workflow's too when the node is terminal (no edge leaves it).
+// and the workflow's too when the node is terminal (no edge leaves it); a
+// dynamic node's are set when it starts.
 func (r *run) outputFor(n *Node, path string) []string {
+	if v, ok := r.dyn.outputFor.Load(path); ok {
+		return v.([]string)
+	}
 	if len(r.w.g.out[n.Name]) == 0 && r.ictx.NodePath() != "" {
 		return []string{path, r.ictx.NodePath()}
 	}

@@ -37,6 +37,9 @@ type trigger struct {
 	retried bool
 	// item is set for a run of one item of a parallel worker.
 	item bool
+	// depth counts the dynamic nodes the run is nested in (ADK's
+	// ctx.run_node); 0 for a node of the graph.
+	depth int
 }
 
 // outcome is how one node run ended.
@@ -81,7 +84,9 @@ type run struct {
 	unrecorded bool
 	events     chan message
 	done       chan outcome
-	wg         sync.WaitGroup
+	// dyn tracks the dynamic nodes the run's function nodes run.
+	dyn dynamicRuns
+	wg  sync.WaitGroup
 }
 
 func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {

@@ -91,20 +91,22 @@ class RunResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class ConnectRequest(_message.Message):
-    __slots__ = ("start", "tool_result", "cancel", "callback_result", "code_result", "node_result")
+    __slots__ = ("start", "tool_result", "cancel", "callback_result", "code_result", "node_result", "run_node")
     START_FIELD_NUMBER: _ClassVar[int]
     TOOL_RESULT_FIELD_NUMBER: _ClassVar[int]
     CANCEL_FIELD_NUMBER: _ClassVar[int]
     CALLBACK_RESULT_FIELD_NUMBER: _ClassVar[int]
     CODE_RESULT_FIELD_NUMBER: _ClassVar[int]
     NODE_RESULT_FIELD_NUMBER: _ClassVar[int]
+    RUN_NODE_FIELD_NUMBER: _ClassVar[int]
     start: StartRun
     tool_result: ToolResult
     cancel: CancelRun
     callback_result: CallbackResult
     code_result: CodeResult
     node_result: NodeResult
-    def __init__(self, start: _Optional[_Union[StartRun, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., cancel: _Optional[_Union[CancelRun, _Mapping]] = ..., callback_result: _Optional[_Union[CallbackResult, _Mapping]] = ..., code_result: _Optional[_Union[CodeResult, _Mapping]] = ..., node_result: _Optional[_Union[NodeResult, _Mapping]] = ...) -> None: ...
+    run_node: RunNodeRequest
+    def __init__(self, start: _Optional[_Union[StartRun, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., cancel: _Optional[_Union[CancelRun, _Mapping]] = ..., callback_result: _Optional[_Union[CallbackResult, _Mapping]] = ..., code_result: _Optional[_Union[CodeResult, _Mapping]] = ..., node_result: _Optional[_Union[NodeResult, _Mapping]] = ..., run_node: _Optional[_Union[RunNodeRequest, _Mapping]] = ...) -> None: ...
 
 class StartRun(_message.Message):
     __slots__ = ("run", "tools", "callbacks", "code_executor", "nodes")
@@ -121,13 +123,17 @@ class StartRun(_message.Message):
     def __init__(self, run: _Optional[_Union[RunRequest, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[ToolDeclaration, _Mapping]]] = ..., callbacks: _Optional[_Iterable[_Union[CallbackDeclaration, _Mapping]]] = ..., code_executor: _Optional[bool] = ..., nodes: _Optional[_Iterable[_Union[NodeDeclaration, _Mapping]]] = ...) -> None: ...
 
 class NodeDeclaration(_message.Message):
-    __slots__ = ("name",)
+    __slots__ = ("name", "dynamic", "session_events")
     NAME_FIELD_NUMBER: _ClassVar[int]
+    DYNAMIC_FIELD_NUMBER: _ClassVar[int]
+    SESSION_EVENTS_FIELD_NUMBER: _ClassVar[int]
     name: str
-    def __init__(self, name: _Optional[str] = ...) -> None: ...
+    dynamic: bool
+    session_events: bool
+    def __init__(self, name: _Optional[str] = ..., dynamic: _Optional[bool] = ..., session_events: _Optional[bool] = ...) -> None: ...
 
 class NodeCall(_message.Message):
-    __slots__ = ("call_id", "name", "invocation_id", "workflow", "node_name", "node_path", "node_input", "state", "attempt", "resume_inputs")
+    __slots__ = ("call_id", "name", "invocation_id", "workflow", "node_name", "node_path", "node_input", "state", "attempt", "resume_inputs", "session_id", "session_events", "user_id")
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     INVOCATION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -138,6 +144,9 @@ class NodeCall(_message.Message):
     STATE_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     RESUME_INPUTS_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    USER_ID_FIELD_NUMBER: _ClassVar[int]
     call_id: str
     name: str
     invocation_id: str
@@ -148,7 +157,44 @@ class NodeCall(_message.Message):
     state: _struct_pb2.Struct
     attempt: int
     resume_inputs: _struct_pb2.Struct
-    def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., invocation_id: _Optional[str] = ..., workflow: _Optional[str] = ..., node_name: _Optional[str] = ..., node_path: _Optional[str] = ..., node_input: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., attempt: _Optional[int] = ..., resume_inputs: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    session_id: str
+    session_events: _containers.RepeatedCompositeFieldContainer[_event_pb2.Event]
+    user_id: str
+    def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., invocation_id: _Optional[str] = ..., workflow: _Optional[str] = ..., node_name: _Optional[str] = ..., node_path: _Optional[str] = ..., node_input: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., attempt: _Optional[int] = ..., resume_inputs: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., session_id: _Optional[str] = ..., session_events: _Optional[_Iterable[_Union[_event_pb2.Event, _Mapping]]] = ..., user_id: _Optional[str] = ...) -> None: ...
+
+class RunNodeRequest(_message.Message):
+    __slots__ = ("call_id", "request_id", "function", "node", "node_input", "run_id", "use_as_output")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    FUNCTION_FIELD_NUMBER: _ClassVar[int]
+    NODE_FIELD_NUMBER: _ClassVar[int]
+    NODE_INPUT_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    USE_AS_OUTPUT_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    request_id: str
+    function: str
+    node: str
+    node_input: _struct_pb2.Value
+    run_id: str
+    use_as_output: bool
+    def __init__(self, call_id: _Optional[str] = ..., request_id: _Optional[str] = ..., function: _Optional[str] = ..., node: _Optional[str] = ..., node_input: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_id: _Optional[str] = ..., use_as_output: _Optional[bool] = ...) -> None: ...
+
+class RunNodeResponse(_message.Message):
+    __slots__ = ("call_id", "request_id", "node_path", "output", "error", "cause")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    NODE_PATH_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    CAUSE_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    request_id: str
+    node_path: str
+    output: _struct_pb2.Value
+    error: NodeError
+    cause: NodeError
+    def __init__(self, call_id: _Optional[str] = ..., request_id: _Optional[str] = ..., node_path: _Optional[str] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., error: _Optional[_Union[NodeError, _Mapping]] = ..., cause: _Optional[_Union[NodeError, _Mapping]] = ...) -> None: ...
 
 class NodeResult(_message.Message):
     __slots__ = ("call_id", "output", "state_delta", "route", "request_inputs", "error")
@@ -287,20 +333,22 @@ class CancelRun(_message.Message):
     def __init__(self) -> None: ...
 
 class ConnectResponse(_message.Message):
-    __slots__ = ("event", "tool_call", "done", "callback_call", "code_execution", "node_call")
+    __slots__ = ("event", "tool_call", "done", "callback_call", "code_execution", "node_call", "run_node_result")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_FIELD_NUMBER: _ClassVar[int]
     DONE_FIELD_NUMBER: _ClassVar[int]
     CALLBACK_CALL_FIELD_NUMBER: _ClassVar[int]
     CODE_EXECUTION_FIELD_NUMBER: _ClassVar[int]
     NODE_CALL_FIELD_NUMBER: _ClassVar[int]
+    RUN_NODE_RESULT_FIELD_NUMBER: _ClassVar[int]
     event: _event_pb2.Event
     tool_call: ToolCall
     done: RunDone
     callback_call: CallbackCall
     code_execution: CodeExecutionCall
     node_call: NodeCall
-    def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., done: _Optional[_Union[RunDone, _Mapping]] = ..., callback_call: _Optional[_Union[CallbackCall, _Mapping]] = ..., code_execution: _Optional[_Union[CodeExecutionCall, _Mapping]] = ..., node_call: _Optional[_Union[NodeCall, _Mapping]] = ...) -> None: ...
+    run_node_result: RunNodeResponse
+    def __init__(self, event: _Optional[_Union[_event_pb2.Event, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., done: _Optional[_Union[RunDone, _Mapping]] = ..., callback_call: _Optional[_Union[CallbackCall, _Mapping]] = ..., code_execution: _Optional[_Union[CodeExecutionCall, _Mapping]] = ..., node_call: _Optional[_Union[NodeCall, _Mapping]] = ..., run_node_result: _Optional[_Union[RunNodeResponse, _Mapping]] = ...) -> None: ...
 
 class CodeExecutionCall(_message.Message):
     __slots__ = ("call_id", "invocation_id", "agent_name", "language", "code", "input_files", "execution_id")

@@ -3,6 +3,7 @@ import { after, describe, test } from "node:test";
 import { toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import {
+  DynamicNodeFailError,
   defineNode,
   type Event,
   FailedPreconditionError,
@@ -107,5 +108,63 @@ describe("live: workflow function nodes run in this process", () => {
     );
     assert.equal(calls["prepare"], 0);
     assert.equal((await client.getSession(key)).events.length, 0);
+  });
+});
+
+// The app `dynamic`: plan runs nodes from inside itself (ADK's ctx.run_node),
+// then summary and shout run as the graph says.
+describe("live: dynamic nodes run inside a node", () => {
+  const client = liveClient();
+  after(() => client.close());
+
+  test("children run under the caller's path and their outputs come back", async () => {
+    const key = freshKey("dynamic");
+    await client.createSession(key);
+    const seen: Record<string, unknown> = {};
+    const double = defineNode("double", (input) => (input as number) * 2, { dynamic: true });
+    const broken = defineNode(
+      "broken",
+      () => {
+        throw new RangeError("nope");
+      },
+      { dynamic: true },
+    );
+    const plan = defineNode(
+      "plan",
+      async (_input, ctx) => {
+        const a = await ctx.runNode(double, 3);
+        const b = await ctx.runNode(double, a);
+        const loud = await ctx.runNode("shout", "hi", { runId: "once" });
+        try {
+          await ctx.runNode(broken);
+        } catch (err) {
+          if (err instanceof DynamicNodeFailError) {
+            seen["failure"] = [err.message, err.error?.type, err.errorNodePath];
+          }
+        }
+        seen["session"] = [ctx.session.id, ctx.session.userId, ctx.session.events.length];
+        ctx.state.plan = { a: a ?? null, b: b ?? null, loud: loud ?? null };
+        return { a, b };
+      },
+      { sessionEvents: true },
+    );
+    const summary = defineNode("summary", (input, ctx) => `${(input as { b: number }).b} ${(ctx.session.state["plan"] as { loud: string }).loud}`);
+    const shout = defineNode("shout", (input) => `${String(input).toUpperCase()}!`);
+
+    const events = await client.run({ ...key, message: "go", nodes: [plan, double, broken, summary, shout] }).collect();
+    const outputs = events.flatMap((e) => (e.output === undefined ? [] : [[e.nodeInfo?.path, toJson(ValueSchema, e.output)]]));
+    assert.deepEqual(outputs, [
+      ["dynamic@1/plan@1/double@1", 6],
+      ["dynamic@1/plan@1/double@2", 12],
+      ["dynamic@1/plan@1/shout@once", "HI!"],
+      ["dynamic@1/plan@1", { a: 6, b: 12 }],
+      ["dynamic@1/summary@1", "12 HI!"],
+      ["dynamic@1/shout@1", "12 HI!!"],
+    ]);
+    const failed = events.filter((e) => e.errorCode !== "").map((e) => [e.nodeInfo?.path, e.errorCode, e.errorMessage]);
+    assert.deepEqual(failed, [["dynamic@1/plan@1/broken@1", "RangeError", "nope"]]);
+    assert.deepEqual(seen["failure"], ["Dynamic node broken failed", "RangeError", "dynamic@1/plan@1/broken@1"]);
+    assert.deepEqual(seen["session"], [key.sessionId, key.userId, 1]);
+    assert.deepEqual((await client.getSession(key)).state?.["plan"], { a: 6, b: 12, loud: "HI!" });
   });
 });

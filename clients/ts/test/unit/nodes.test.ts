@@ -2,13 +2,16 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { create, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { AgentsvcClient, defineNode, eventText, type NodeContext, type NodeFunction, RequestInput } from "../../src/index.js";
+import { AgentsvcClient, DynamicNodeFailError, defineNode, eventText, type NodeContext, type NodeFunction, RequestInput } from "../../src/index.js";
 import { answerNodeCall, errorType } from "../../src/nodes.js";
 import {
   type ConnectRequest,
   NodeCallSchema,
   type NodeResult,
   NodeResultSchema,
+  type RunNodeRequest,
+  RunNodeRequestSchema,
+  RunNodeResponseSchema,
   type StartRun,
 } from "../../src/gen/agentsvc/v1/runner_service_pb.js";
 import { within } from "../support.js";
@@ -266,5 +269,69 @@ describe("workflow nodes over Connect against an in-process server", () => {
     } finally {
       c.close();
     }
+  });
+});
+
+describe("runNode and session", () => {
+  test("runNode sends a request for the call, resolves to the output and rejects as the answer says", async () => {
+    const requests: RunNodeRequest[] = [];
+    const answers = [
+      { nodePath: "p/double@r", output: fromJson(ValueSchema, 6) },
+      { nodePath: "p/shout@1" },
+      {
+        nodePath: "p/double@2",
+        error: { type: "DynamicNodeFailError", message: "Dynamic node double failed" },
+        cause: { type: "KeyError", message: "'nope'" },
+      },
+      { error: { type: "ValueError", message: "A node must have rerun_on_resume=True." } },
+    ];
+    const channel = async (req: Parameters<NonNullable<Parameters<typeof answerNodeCall>[3]>>[0]) => {
+      requests.push(create(RunNodeRequestSchema, req));
+      return create(RunNodeResponseSchema, { callId: req.callId ?? "", requestId: req.requestId ?? "", ...answers[requests.length - 1] });
+    };
+    const double = defineNode("double", (input) => (input as number) * 2, { dynamic: true });
+    const seen: unknown[] = [];
+    const plan = defineNode(
+      "plan",
+      async (_input, ctx) => {
+        seen.push(await ctx.runNode(double, 3, { useAsOutput: true, runId: "r" }));
+        seen.push(await ctx.runNode("shout"));
+        for (let i = 0; i < 2; i++) {
+          await ctx.runNode(double).catch((err: unknown) => seen.push(err));
+        }
+        seen.push([ctx.session.id, ctx.session.userId, ctx.session.events.map((e) => e.id), ctx.session.state]);
+        return "done";
+      },
+      { sessionEvents: true },
+    );
+    const c = call("plan", undefined, { state: { k: 1 }, sessionId: "s", userId: "u", sessionEvents: [{ id: "ev-1" }] });
+    const result = toJson(NodeResultSchema, create(NodeResultSchema, await answerNodeCall(plan, c, live, channel))) as Record<string, unknown>;
+    assert.equal(result["output"], "done");
+    assert.deepEqual(
+      requests.map((r) => [r.callId, r.requestId, r.target.case, r.target.value, r.useAsOutput, r.runId]),
+      [
+        ["n-1", "1", "function", "double", true, "r"],
+        ["n-1", "2", "node", "shout", false, ""],
+        ["n-1", "3", "function", "double", false, ""],
+        ["n-1", "4", "function", "double", false, ""],
+      ],
+    );
+    assert.equal(toJson(ValueSchema, requests[0]!.nodeInput!), 3);
+    assert.equal(seen[0], 6);
+    assert.equal(seen[1], undefined);
+    const fail = seen[2];
+    assert.ok(fail instanceof DynamicNodeFailError);
+    assert.equal(fail.message, "Dynamic node double failed");
+    assert.deepEqual([fail.error, fail.errorNodePath], [{ type: "KeyError", message: "'nope'" }, "p/double@2"]);
+    const refused = seen[3] as Error;
+    assert.deepEqual([refused.name, refused.message], ["ValueError", "A node must have rerun_on_resume=True."]);
+    assert.deepEqual(seen[4], ["s", "u", ["ev-1"], { k: 1 }]);
+  });
+
+  test("declarations carry dynamic and sessionEvents", () => {
+    const node = defineNode("helper", () => undefined, { dynamic: true, sessionEvents: true });
+    assert.equal(node.dynamic, true);
+    assert.equal(node.sessionEvents, true);
+    assert.equal(defineNode("plain", () => undefined).dynamic, false);
   });
 });

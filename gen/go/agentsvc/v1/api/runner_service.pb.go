@@ -453,6 +453,7 @@ type ConnectRequest struct {
 	//	*ConnectRequest_CallbackResult
 	//	*ConnectRequest_CodeResult
 	//	*ConnectRequest_NodeResult
+	//	*ConnectRequest_RunNode
 	Kind          isConnectRequest_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -549,6 +550,15 @@ func (x *ConnectRequest) GetNodeResult() *NodeResult {
 	return nil
 }
 
+func (x *ConnectRequest) GetRunNode() *RunNodeRequest {
+	if x != nil {
+		if x, ok := x.Kind.(*ConnectRequest_RunNode); ok {
+			return x.RunNode
+		}
+	}
+	return nil
+}
+
 type isConnectRequest_Kind interface {
 	isConnectRequest_Kind()
 }
@@ -577,6 +587,10 @@ type ConnectRequest_NodeResult struct {
 	NodeResult *NodeResult `protobuf:"bytes,6,opt,name=node_result,json=nodeResult,proto3,oneof"`
 }
 
+type ConnectRequest_RunNode struct {
+	RunNode *RunNodeRequest `protobuf:"bytes,7,opt,name=run_node,json=runNode,proto3,oneof"`
+}
+
 func (*ConnectRequest_Start) isConnectRequest_Kind() {}
 
 func (*ConnectRequest_ToolResult) isConnectRequest_Kind() {}
@@ -588,6 +602,8 @@ func (*ConnectRequest_CallbackResult) isConnectRequest_Kind() {}
 func (*ConnectRequest_CodeResult) isConnectRequest_Kind() {}
 
 func (*ConnectRequest_NodeResult) isConnectRequest_Kind() {}
+
+func (*ConnectRequest_RunNode) isConnectRequest_Kind() {}
 
 // StartRun opens a Connect invocation and declares the client's tools and
 // callbacks.
@@ -679,8 +695,15 @@ func (x *StartRun) GetNodes() []*NodeDeclaration {
 // NodeDeclaration declares a workflow function node that lives in the
 // client.
 type NodeDeclaration struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The function may run only as a dynamic node (ADK's ctx.run_node): no
+	// workflow of the app needs to name it. Without it, a declared name must
+	// be a function node of the app's workflows.
+	Dynamic bool `protobuf:"varint,2,opt,name=dynamic,proto3" json:"dynamic,omitempty"`
+	// Every NodeCall of this function carries the session's recent events
+	// (NodeCall.session_events), for a node that reads ctx.session.events.
+	SessionEvents bool `protobuf:"varint,3,opt,name=session_events,json=sessionEvents,proto3" json:"session_events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -722,6 +745,20 @@ func (x *NodeDeclaration) GetName() string {
 	return ""
 }
 
+func (x *NodeDeclaration) GetDynamic() bool {
+	if x != nil {
+		return x.Dynamic
+	}
+	return false
+}
+
+func (x *NodeDeclaration) GetSessionEvents() bool {
+	if x != nil {
+		return x.SessionEvents
+	}
+	return false
+}
+
 // NodeCall asks the client to run one of its workflow function nodes once
 // (one attempt: a node with a retry_config is called again after a failure).
 type NodeCall struct {
@@ -747,7 +784,15 @@ type NodeCall struct {
 	Attempt int32 `protobuf:"varint,9,opt,name=attempt,proto3" json:"attempt,omitempty"`
 	// The user's answers to the node's earlier RequestInputs, by interrupt
 	// id, when a node with rerun_on_resume runs again after being resumed.
-	ResumeInputs  *structpb.Struct `protobuf:"bytes,10,opt,name=resume_inputs,json=resumeInputs,proto3" json:"resume_inputs,omitempty"`
+	ResumeInputs *structpb.Struct `protobuf:"bytes,10,opt,name=resume_inputs,json=resumeInputs,proto3" json:"resume_inputs,omitempty"`
+	// The id of the invocation's session (ADK's ctx.session.id).
+	SessionId string `protobuf:"bytes,11,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	// The session's most recent events as the node's invocation sees them,
+	// oldest first, at most 100 (ADK's ctx.session.events); only for a
+	// function declared with session_events.
+	SessionEvents []*v1.Event `protobuf:"bytes,12,rep,name=session_events,json=sessionEvents,proto3" json:"session_events,omitempty"`
+	// The user of the session (ADK's ctx.session.user_id).
+	UserId        string `protobuf:"bytes,13,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -852,6 +897,267 @@ func (x *NodeCall) GetResumeInputs() *structpb.Struct {
 	return nil
 }
 
+func (x *NodeCall) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *NodeCall) GetSessionEvents() []*v1.Event {
+	if x != nil {
+		return x.SessionEvents
+	}
+	return nil
+}
+
+func (x *NodeCall) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+// RunNodeRequest asks the service, while the node call call_id is running
+// in the client, to run another node as a dynamic child of it (ADK's
+// ctx.run_node) and to answer with a RunNodeResponse carrying the same
+// call_id and request_id. The child runs through the workflow engine as a
+// node of the calling node's workflow: its path is
+// "<calling node's path>/<name>@<run id>", its events are the invocation's
+// events and its state changes are stored with them. Several requests of
+// one call may run at once. A call ends its children when it answers with
+// its NodeResult.
+type RunNodeRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The running node call that asks; the answer carries it back.
+	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// Chosen by the client, unique among the call's requests (at most 128
+	// bytes); the answer carries it back.
+	RequestId string `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// What to run: exactly one of them.
+	//
+	// Types that are valid to be assigned to Target:
+	//
+	//	*RunNodeRequest_Function
+	//	*RunNodeRequest_Node
+	Target isRunNodeRequest_Target `protobuf_oneof:"target"`
+	// The child's node_input; unset for none.
+	NodeInput *structpb.Value `protobuf:"bytes,5,opt,name=node_input,json=nodeInput,proto3" json:"node_input,omitempty"`
+	// The child's run id in its path; empty: the next number of that name
+	// under the calling node (1, 2, ...). A given run id must contain a
+	// character that is no digit, as ADK requires.
+	RunId string `protobuf:"bytes,6,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// The child's output is also the calling node's output (ADK's
+	// use_as_output): the child's output event stands for both, and the
+	// calling node emits no output event of its own; its result's output is
+	// ignored.
+	UseAsOutput   bool `protobuf:"varint,7,opt,name=use_as_output,json=useAsOutput,proto3" json:"use_as_output,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunNodeRequest) Reset() {
+	*x = RunNodeRequest{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunNodeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunNodeRequest) ProtoMessage() {}
+
+func (x *RunNodeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunNodeRequest.ProtoReflect.Descriptor instead.
+func (*RunNodeRequest) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *RunNodeRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *RunNodeRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *RunNodeRequest) GetTarget() isRunNodeRequest_Target {
+	if x != nil {
+		return x.Target
+	}
+	return nil
+}
+
+func (x *RunNodeRequest) GetFunction() string {
+	if x != nil {
+		if x, ok := x.Target.(*RunNodeRequest_Function); ok {
+			return x.Function
+		}
+	}
+	return ""
+}
+
+func (x *RunNodeRequest) GetNode() string {
+	if x != nil {
+		if x, ok := x.Target.(*RunNodeRequest_Node); ok {
+			return x.Node
+		}
+	}
+	return ""
+}
+
+func (x *RunNodeRequest) GetNodeInput() *structpb.Value {
+	if x != nil {
+		return x.NodeInput
+	}
+	return nil
+}
+
+func (x *RunNodeRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *RunNodeRequest) GetUseAsOutput() bool {
+	if x != nil {
+		return x.UseAsOutput
+	}
+	return false
+}
+
+type isRunNodeRequest_Target interface {
+	isRunNodeRequest_Target()
+}
+
+type RunNodeRequest_Function struct {
+	// A function declared in start.nodes (by its name).
+	Function string `protobuf:"bytes,3,opt,name=function,proto3,oneof"`
+}
+
+type RunNodeRequest_Node struct {
+	// A node of the calling node's workflow (by its name in the graph): a
+	// function, agent or tool node. It runs alone; its edges are not
+	// followed.
+	Node string `protobuf:"bytes,4,opt,name=node,proto3,oneof"`
+}
+
+func (*RunNodeRequest_Function) isRunNodeRequest_Target() {}
+
+func (*RunNodeRequest_Node) isRunNodeRequest_Target() {}
+
+// RunNodeResponse answers a RunNodeRequest when the child finished.
+type RunNodeResponse struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	CallId    string                 `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	RequestId string                 `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// The child's path, e.g. "wf@1/parent@1/child@1".
+	NodePath string `protobuf:"bytes,3,opt,name=node_path,json=nodePath,proto3" json:"node_path,omitempty"`
+	// The child's output; unset for none.
+	Output *structpb.Value `protobuf:"bytes,4,opt,name=output,proto3" json:"output,omitempty"`
+	// The child failed (ADK raises DynamicNodeFailError in the calling node):
+	// type "DynamicNodeFailError" with ADK's message "Dynamic node <name>
+	// failed", and the child's own error in cause. A request the service
+	// refuses (unknown node, bounds) fails the same way, with the reason in
+	// cause.
+	Error         *NodeError `protobuf:"bytes,5,opt,name=error,proto3" json:"error,omitempty"`
+	Cause         *NodeError `protobuf:"bytes,6,opt,name=cause,proto3" json:"cause,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunNodeResponse) Reset() {
+	*x = RunNodeResponse{}
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunNodeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunNodeResponse) ProtoMessage() {}
+
+func (x *RunNodeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunNodeResponse.ProtoReflect.Descriptor instead.
+func (*RunNodeResponse) Descriptor() ([]byte, []int) {
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *RunNodeResponse) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *RunNodeResponse) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *RunNodeResponse) GetNodePath() string {
+	if x != nil {
+		return x.NodePath
+	}
+	return ""
+}
+
+func (x *RunNodeResponse) GetOutput() *structpb.Value {
+	if x != nil {
+		return x.Output
+	}
+	return nil
+}
+
+func (x *RunNodeResponse) GetError() *NodeError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+func (x *RunNodeResponse) GetCause() *NodeError {
+	if x != nil {
+		return x.Cause
+	}
+	return nil
+}
+
 // NodeResult answers a NodeCall: what the node function returned.
 type NodeResult struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -876,7 +1182,7 @@ type NodeResult struct {
 
 func (x *NodeResult) Reset() {
 	*x = NodeResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -888,7 +1194,7 @@ func (x *NodeResult) String() string {
 func (*NodeResult) ProtoMessage() {}
 
 func (x *NodeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[8]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -901,7 +1207,7 @@ func (x *NodeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeResult.ProtoReflect.Descriptor instead.
 func (*NodeResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{8}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *NodeResult) GetCallId() string {
@@ -962,7 +1268,7 @@ type RequestInput struct {
 
 func (x *RequestInput) Reset() {
 	*x = RequestInput{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -974,7 +1280,7 @@ func (x *RequestInput) String() string {
 func (*RequestInput) ProtoMessage() {}
 
 func (x *RequestInput) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[9]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -987,7 +1293,7 @@ func (x *RequestInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestInput.ProtoReflect.Descriptor instead.
 func (*RequestInput) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{9}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *RequestInput) GetInterruptId() string {
@@ -1030,7 +1336,7 @@ type NodeError struct {
 
 func (x *NodeError) Reset() {
 	*x = NodeError{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1042,7 +1348,7 @@ func (x *NodeError) String() string {
 func (*NodeError) ProtoMessage() {}
 
 func (x *NodeError) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[10]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1055,7 +1361,7 @@ func (x *NodeError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeError.ProtoReflect.Descriptor instead.
 func (*NodeError) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{10}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *NodeError) GetType() string {
@@ -1085,7 +1391,7 @@ type CallbackDeclaration struct {
 
 func (x *CallbackDeclaration) Reset() {
 	*x = CallbackDeclaration{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1097,7 +1403,7 @@ func (x *CallbackDeclaration) String() string {
 func (*CallbackDeclaration) ProtoMessage() {}
 
 func (x *CallbackDeclaration) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[11]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1110,7 +1416,7 @@ func (x *CallbackDeclaration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackDeclaration.ProtoReflect.Descriptor instead.
 func (*CallbackDeclaration) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{11}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CallbackDeclaration) GetName() string {
@@ -1150,7 +1456,7 @@ type CallbackCall struct {
 
 func (x *CallbackCall) Reset() {
 	*x = CallbackCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1162,7 +1468,7 @@ func (x *CallbackCall) String() string {
 func (*CallbackCall) ProtoMessage() {}
 
 func (x *CallbackCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[12]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1175,7 +1481,7 @@ func (x *CallbackCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackCall.ProtoReflect.Descriptor instead.
 func (*CallbackCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{12}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CallbackCall) GetCallId() string {
@@ -1284,7 +1590,7 @@ type CallbackResult struct {
 
 func (x *CallbackResult) Reset() {
 	*x = CallbackResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1296,7 +1602,7 @@ func (x *CallbackResult) String() string {
 func (*CallbackResult) ProtoMessage() {}
 
 func (x *CallbackResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[13]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1309,7 +1615,7 @@ func (x *CallbackResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallbackResult.ProtoReflect.Descriptor instead.
 func (*CallbackResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{13}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CallbackResult) GetCallId() string {
@@ -1436,7 +1742,7 @@ type ToolDeclaration struct {
 
 func (x *ToolDeclaration) Reset() {
 	*x = ToolDeclaration{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1448,7 +1754,7 @@ func (x *ToolDeclaration) String() string {
 func (*ToolDeclaration) ProtoMessage() {}
 
 func (x *ToolDeclaration) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[14]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1461,7 +1767,7 @@ func (x *ToolDeclaration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolDeclaration.ProtoReflect.Descriptor instead.
 func (*ToolDeclaration) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{14}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ToolDeclaration) GetName() string {
@@ -1527,7 +1833,7 @@ type ToolResult struct {
 
 func (x *ToolResult) Reset() {
 	*x = ToolResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1539,7 +1845,7 @@ func (x *ToolResult) String() string {
 func (*ToolResult) ProtoMessage() {}
 
 func (x *ToolResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[15]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1552,7 +1858,7 @@ func (x *ToolResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResult.ProtoReflect.Descriptor instead.
 func (*ToolResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{15}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ToolResult) GetCallId() string {
@@ -1599,7 +1905,7 @@ type CancelRun struct {
 
 func (x *CancelRun) Reset() {
 	*x = CancelRun{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +1917,7 @@ func (x *CancelRun) String() string {
 func (*CancelRun) ProtoMessage() {}
 
 func (x *CancelRun) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[16]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +1930,7 @@ func (x *CancelRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRun.ProtoReflect.Descriptor instead.
 func (*CancelRun) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{16}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{18}
 }
 
 // ConnectResponse is one server message of a Connect stream.
@@ -1638,6 +1944,7 @@ type ConnectResponse struct {
 	//	*ConnectResponse_CallbackCall
 	//	*ConnectResponse_CodeExecution
 	//	*ConnectResponse_NodeCall
+	//	*ConnectResponse_RunNodeResult
 	Kind          isConnectResponse_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1645,7 +1952,7 @@ type ConnectResponse struct {
 
 func (x *ConnectResponse) Reset() {
 	*x = ConnectResponse{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1657,7 +1964,7 @@ func (x *ConnectResponse) String() string {
 func (*ConnectResponse) ProtoMessage() {}
 
 func (x *ConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[17]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1670,7 +1977,7 @@ func (x *ConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectResponse.ProtoReflect.Descriptor instead.
 func (*ConnectResponse) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{17}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ConnectResponse) GetKind() isConnectResponse_Kind {
@@ -1734,6 +2041,15 @@ func (x *ConnectResponse) GetNodeCall() *NodeCall {
 	return nil
 }
 
+func (x *ConnectResponse) GetRunNodeResult() *RunNodeResponse {
+	if x != nil {
+		if x, ok := x.Kind.(*ConnectResponse_RunNodeResult); ok {
+			return x.RunNodeResult
+		}
+	}
+	return nil
+}
+
 type isConnectResponse_Kind interface {
 	isConnectResponse_Kind()
 }
@@ -1762,6 +2078,10 @@ type ConnectResponse_NodeCall struct {
 	NodeCall *NodeCall `protobuf:"bytes,6,opt,name=node_call,json=nodeCall,proto3,oneof"`
 }
 
+type ConnectResponse_RunNodeResult struct {
+	RunNodeResult *RunNodeResponse `protobuf:"bytes,7,opt,name=run_node_result,json=runNodeResult,proto3,oneof"`
+}
+
 func (*ConnectResponse_Event) isConnectResponse_Kind() {}
 
 func (*ConnectResponse_ToolCall) isConnectResponse_Kind() {}
@@ -1773,6 +2093,8 @@ func (*ConnectResponse_CallbackCall) isConnectResponse_Kind() {}
 func (*ConnectResponse_CodeExecution) isConnectResponse_Kind() {}
 
 func (*ConnectResponse_NodeCall) isConnectResponse_Kind() {}
+
+func (*ConnectResponse_RunNodeResult) isConnectResponse_Kind() {}
 
 // CodeExecutionCall asks the client to run a code block the model wrote
 // (ADK's CodeExecutionInput).
@@ -1798,7 +2120,7 @@ type CodeExecutionCall struct {
 
 func (x *CodeExecutionCall) Reset() {
 	*x = CodeExecutionCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[18]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1810,7 +2132,7 @@ func (x *CodeExecutionCall) String() string {
 func (*CodeExecutionCall) ProtoMessage() {}
 
 func (x *CodeExecutionCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[18]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1823,7 +2145,7 @@ func (x *CodeExecutionCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeExecutionCall.ProtoReflect.Descriptor instead.
 func (*CodeExecutionCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{18}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CodeExecutionCall) GetCallId() string {
@@ -1887,7 +2209,7 @@ type File struct {
 
 func (x *File) Reset() {
 	*x = File{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[19]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1899,7 +2221,7 @@ func (x *File) String() string {
 func (*File) ProtoMessage() {}
 
 func (x *File) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[19]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1912,7 +2234,7 @@ func (x *File) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use File.ProtoReflect.Descriptor instead.
 func (*File) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{19}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *File) GetName() string {
@@ -1953,7 +2275,7 @@ type CodeResult struct {
 
 func (x *CodeResult) Reset() {
 	*x = CodeResult{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[20]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1965,7 +2287,7 @@ func (x *CodeResult) String() string {
 func (*CodeResult) ProtoMessage() {}
 
 func (x *CodeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[20]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1978,7 +2300,7 @@ func (x *CodeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeResult.ProtoReflect.Descriptor instead.
 func (*CodeResult) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{20}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CodeResult) GetCallId() string {
@@ -2032,7 +2354,7 @@ type ToolCall struct {
 
 func (x *ToolCall) Reset() {
 	*x = ToolCall{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[21]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2044,7 +2366,7 @@ func (x *ToolCall) String() string {
 func (*ToolCall) ProtoMessage() {}
 
 func (x *ToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[21]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2057,7 +2379,7 @@ func (x *ToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCall.ProtoReflect.Descriptor instead.
 func (*ToolCall) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{21}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ToolCall) GetCallId() string {
@@ -2119,7 +2441,7 @@ type RunDone struct {
 
 func (x *RunDone) Reset() {
 	*x = RunDone{}
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[22]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2131,7 +2453,7 @@ func (x *RunDone) String() string {
 func (*RunDone) ProtoMessage() {}
 
 func (x *RunDone) ProtoReflect() protoreflect.Message {
-	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[22]
+	mi := &file_agentsvc_v1_runner_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2144,7 +2466,7 @@ func (x *RunDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDone.ProtoReflect.Descriptor instead.
 func (*RunDone) Descriptor() ([]byte, []int) {
-	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{22}
+	return file_agentsvc_v1_runner_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *RunDone) GetInvocationId() string {
@@ -2187,7 +2509,7 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\n" +
 	"request_id\x18\t \x01(\tR\trequestId\"7\n" +
 	"\vRunResponse\x12(\n" +
-	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xf5\x02\n" +
+	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventR\x05event\"\xaf\x03\n" +
 	"\x0eConnectRequest\x12-\n" +
 	"\x05start\x18\x01 \x01(\v2\x15.agentsvc.v1.StartRunH\x00R\x05start\x12:\n" +
 	"\vtool_result\x18\x02 \x01(\v2\x17.agentsvc.v1.ToolResultH\x00R\n" +
@@ -2197,16 +2519,19 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\vcode_result\x18\x05 \x01(\v2\x17.agentsvc.v1.CodeResultH\x00R\n" +
 	"codeResult\x12:\n" +
 	"\vnode_result\x18\x06 \x01(\v2\x17.agentsvc.v1.NodeResultH\x00R\n" +
-	"nodeResultB\x06\n" +
+	"nodeResult\x128\n" +
+	"\brun_node\x18\a \x01(\v2\x1b.agentsvc.v1.RunNodeRequestH\x00R\arunNodeB\x06\n" +
 	"\x04kind\"\x82\x02\n" +
 	"\bStartRun\x12)\n" +
 	"\x03run\x18\x01 \x01(\v2\x17.agentsvc.v1.RunRequestR\x03run\x122\n" +
 	"\x05tools\x18\x02 \x03(\v2\x1c.agentsvc.v1.ToolDeclarationR\x05tools\x12>\n" +
 	"\tcallbacks\x18\x03 \x03(\v2 .agentsvc.v1.CallbackDeclarationR\tcallbacks\x12#\n" +
 	"\rcode_executor\x18\x04 \x01(\bR\fcodeExecutor\x122\n" +
-	"\x05nodes\x18\x05 \x03(\v2\x1c.agentsvc.v1.NodeDeclarationR\x05nodes\"%\n" +
+	"\x05nodes\x18\x05 \x03(\v2\x1c.agentsvc.v1.NodeDeclarationR\x05nodes\"f\n" +
 	"\x0fNodeDeclaration\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xf0\x02\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
+	"\adynamic\x18\x02 \x01(\bR\adynamic\x12%\n" +
+	"\x0esession_events\x18\x03 \x01(\bR\rsessionEvents\"\xe3\x03\n" +
 	"\bNodeCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12#\n" +
@@ -2219,7 +2544,30 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\x05state\x18\b \x01(\v2\x17.google.protobuf.StructR\x05state\x12\x18\n" +
 	"\aattempt\x18\t \x01(\x05R\aattempt\x12<\n" +
 	"\rresume_inputs\x18\n" +
-	" \x01(\v2\x17.google.protobuf.StructR\fresumeInputs\"\xad\x02\n" +
+	" \x01(\v2\x17.google.protobuf.StructR\fresumeInputs\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\v \x01(\tR\tsessionId\x129\n" +
+	"\x0esession_events\x18\f \x03(\v2\x12.agentsvc.v1.EventR\rsessionEvents\x12\x17\n" +
+	"\auser_id\x18\r \x01(\tR\x06userId\"\xf8\x01\n" +
+	"\x0eRunNodeRequest\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x02 \x01(\tR\trequestId\x12\x1c\n" +
+	"\bfunction\x18\x03 \x01(\tH\x00R\bfunction\x12\x14\n" +
+	"\x04node\x18\x04 \x01(\tH\x00R\x04node\x125\n" +
+	"\n" +
+	"node_input\x18\x05 \x01(\v2\x16.google.protobuf.ValueR\tnodeInput\x12\x15\n" +
+	"\x06run_id\x18\x06 \x01(\tR\x05runId\x12\"\n" +
+	"\ruse_as_output\x18\a \x01(\bR\vuseAsOutputB\b\n" +
+	"\x06target\"\xf2\x01\n" +
+	"\x0fRunNodeResponse\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x02 \x01(\tR\trequestId\x12\x1b\n" +
+	"\tnode_path\x18\x03 \x01(\tR\bnodePath\x12.\n" +
+	"\x06output\x18\x04 \x01(\v2\x16.google.protobuf.ValueR\x06output\x12,\n" +
+	"\x05error\x18\x05 \x01(\v2\x16.agentsvc.v1.NodeErrorR\x05error\x12,\n" +
+	"\x05cause\x18\x06 \x01(\v2\x16.agentsvc.v1.NodeErrorR\x05cause\"\xad\x02\n" +
 	"\n" +
 	"NodeResult\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12.\n" +
@@ -2289,14 +2637,15 @@ const file_agentsvc_v1_runner_service_proto_rawDesc = "" +
 	"\x0eArtifactsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
 	"\x05value\x18\x02 \x01(\v2\x11.agentsvc.v1.PartR\x05value:\x028\x01\"\v\n" +
-	"\tCancelRun\"\xe8\x02\n" +
+	"\tCancelRun\"\xb0\x03\n" +
 	"\x0fConnectResponse\x12*\n" +
 	"\x05event\x18\x01 \x01(\v2\x12.agentsvc.v1.EventH\x00R\x05event\x124\n" +
 	"\ttool_call\x18\x02 \x01(\v2\x15.agentsvc.v1.ToolCallH\x00R\btoolCall\x12*\n" +
 	"\x04done\x18\x03 \x01(\v2\x14.agentsvc.v1.RunDoneH\x00R\x04done\x12@\n" +
 	"\rcallback_call\x18\x04 \x01(\v2\x19.agentsvc.v1.CallbackCallH\x00R\fcallbackCall\x12G\n" +
 	"\x0ecode_execution\x18\x05 \x01(\v2\x1e.agentsvc.v1.CodeExecutionCallH\x00R\rcodeExecution\x124\n" +
-	"\tnode_call\x18\x06 \x01(\v2\x15.agentsvc.v1.NodeCallH\x00R\bnodeCallB\x06\n" +
+	"\tnode_call\x18\x06 \x01(\v2\x15.agentsvc.v1.NodeCallH\x00R\bnodeCall\x12F\n" +
+	"\x0frun_node_result\x18\a \x01(\v2\x1c.agentsvc.v1.RunNodeResponseH\x00R\rrunNodeResultB\x06\n" +
 	"\x04kind\"\xf7\x01\n" +
 	"\x11CodeExecutionCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12#\n" +
@@ -2360,7 +2709,7 @@ func file_agentsvc_v1_runner_service_proto_rawDescGZIP() []byte {
 }
 
 var file_agentsvc_v1_runner_service_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_agentsvc_v1_runner_service_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(StreamingMode)(0),          // 0: agentsvc.v1.StreamingMode
 	(CallbackKind)(0),           // 1: agentsvc.v1.CallbackKind
@@ -2372,102 +2721,111 @@ var file_agentsvc_v1_runner_service_proto_goTypes = []any{
 	(*StartRun)(nil),            // 7: agentsvc.v1.StartRun
 	(*NodeDeclaration)(nil),     // 8: agentsvc.v1.NodeDeclaration
 	(*NodeCall)(nil),            // 9: agentsvc.v1.NodeCall
-	(*NodeResult)(nil),          // 10: agentsvc.v1.NodeResult
-	(*RequestInput)(nil),        // 11: agentsvc.v1.RequestInput
-	(*NodeError)(nil),           // 12: agentsvc.v1.NodeError
-	(*CallbackDeclaration)(nil), // 13: agentsvc.v1.CallbackDeclaration
-	(*CallbackCall)(nil),        // 14: agentsvc.v1.CallbackCall
-	(*CallbackResult)(nil),      // 15: agentsvc.v1.CallbackResult
-	(*ToolDeclaration)(nil),     // 16: agentsvc.v1.ToolDeclaration
-	(*ToolResult)(nil),          // 17: agentsvc.v1.ToolResult
-	(*CancelRun)(nil),           // 18: agentsvc.v1.CancelRun
-	(*ConnectResponse)(nil),     // 19: agentsvc.v1.ConnectResponse
-	(*CodeExecutionCall)(nil),   // 20: agentsvc.v1.CodeExecutionCall
-	(*File)(nil),                // 21: agentsvc.v1.File
-	(*CodeResult)(nil),          // 22: agentsvc.v1.CodeResult
-	(*ToolCall)(nil),            // 23: agentsvc.v1.ToolCall
-	(*RunDone)(nil),             // 24: agentsvc.v1.RunDone
-	nil,                         // 25: agentsvc.v1.CallbackResult.ArtifactsEntry
-	nil,                         // 26: agentsvc.v1.ToolResult.ArtifactsEntry
-	(*structpb.Struct)(nil),     // 27: google.protobuf.Struct
-	(*v1.Content)(nil),          // 28: agentsvc.v1.Content
-	(*v1.Event)(nil),            // 29: agentsvc.v1.Event
-	(*structpb.Value)(nil),      // 30: google.protobuf.Value
-	(*v1.LlmRequest)(nil),       // 31: agentsvc.v1.LlmRequest
-	(*v1.LlmResponse)(nil),      // 32: agentsvc.v1.LlmResponse
-	(*v1.FunctionCall)(nil),     // 33: agentsvc.v1.FunctionCall
-	(*v1.EventActions)(nil),     // 34: agentsvc.v1.EventActions
-	(*v1.ToolConfirmation)(nil), // 35: agentsvc.v1.ToolConfirmation
-	(*v1.Part)(nil),             // 36: agentsvc.v1.Part
+	(*RunNodeRequest)(nil),      // 10: agentsvc.v1.RunNodeRequest
+	(*RunNodeResponse)(nil),     // 11: agentsvc.v1.RunNodeResponse
+	(*NodeResult)(nil),          // 12: agentsvc.v1.NodeResult
+	(*RequestInput)(nil),        // 13: agentsvc.v1.RequestInput
+	(*NodeError)(nil),           // 14: agentsvc.v1.NodeError
+	(*CallbackDeclaration)(nil), // 15: agentsvc.v1.CallbackDeclaration
+	(*CallbackCall)(nil),        // 16: agentsvc.v1.CallbackCall
+	(*CallbackResult)(nil),      // 17: agentsvc.v1.CallbackResult
+	(*ToolDeclaration)(nil),     // 18: agentsvc.v1.ToolDeclaration
+	(*ToolResult)(nil),          // 19: agentsvc.v1.ToolResult
+	(*CancelRun)(nil),           // 20: agentsvc.v1.CancelRun
+	(*ConnectResponse)(nil),     // 21: agentsvc.v1.ConnectResponse
+	(*CodeExecutionCall)(nil),   // 22: agentsvc.v1.CodeExecutionCall
+	(*File)(nil),                // 23: agentsvc.v1.File
+	(*CodeResult)(nil),          // 24: agentsvc.v1.CodeResult
+	(*ToolCall)(nil),            // 25: agentsvc.v1.ToolCall
+	(*RunDone)(nil),             // 26: agentsvc.v1.RunDone
+	nil,                         // 27: agentsvc.v1.CallbackResult.ArtifactsEntry
+	nil,                         // 28: agentsvc.v1.ToolResult.ArtifactsEntry
+	(*structpb.Struct)(nil),     // 29: google.protobuf.Struct
+	(*v1.Content)(nil),          // 30: agentsvc.v1.Content
+	(*v1.Event)(nil),            // 31: agentsvc.v1.Event
+	(*structpb.Value)(nil),      // 32: google.protobuf.Value
+	(*v1.LlmRequest)(nil),       // 33: agentsvc.v1.LlmRequest
+	(*v1.LlmResponse)(nil),      // 34: agentsvc.v1.LlmResponse
+	(*v1.FunctionCall)(nil),     // 35: agentsvc.v1.FunctionCall
+	(*v1.EventActions)(nil),     // 36: agentsvc.v1.EventActions
+	(*v1.ToolConfirmation)(nil), // 37: agentsvc.v1.ToolConfirmation
+	(*v1.Part)(nil),             // 38: agentsvc.v1.Part
 }
 var file_agentsvc_v1_runner_service_proto_depIdxs = []int32{
 	0,  // 0: agentsvc.v1.RunConfig.streaming_mode:type_name -> agentsvc.v1.StreamingMode
-	27, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
+	29, // 1: agentsvc.v1.RunConfig.custom_metadata:type_name -> google.protobuf.Struct
 	3,  // 2: agentsvc.v1.RunConfig.get_session_config:type_name -> agentsvc.v1.GetSessionConfig
-	28, // 3: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
-	27, // 4: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
+	30, // 3: agentsvc.v1.RunRequest.new_message:type_name -> agentsvc.v1.Content
+	29, // 4: agentsvc.v1.RunRequest.state_delta:type_name -> google.protobuf.Struct
 	2,  // 5: agentsvc.v1.RunRequest.run_config:type_name -> agentsvc.v1.RunConfig
-	29, // 6: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
+	31, // 6: agentsvc.v1.RunResponse.event:type_name -> agentsvc.v1.Event
 	7,  // 7: agentsvc.v1.ConnectRequest.start:type_name -> agentsvc.v1.StartRun
-	17, // 8: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
-	18, // 9: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
-	15, // 10: agentsvc.v1.ConnectRequest.callback_result:type_name -> agentsvc.v1.CallbackResult
-	22, // 11: agentsvc.v1.ConnectRequest.code_result:type_name -> agentsvc.v1.CodeResult
-	10, // 12: agentsvc.v1.ConnectRequest.node_result:type_name -> agentsvc.v1.NodeResult
-	4,  // 13: agentsvc.v1.StartRun.run:type_name -> agentsvc.v1.RunRequest
-	16, // 14: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
-	13, // 15: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
-	8,  // 16: agentsvc.v1.StartRun.nodes:type_name -> agentsvc.v1.NodeDeclaration
-	30, // 17: agentsvc.v1.NodeCall.node_input:type_name -> google.protobuf.Value
-	27, // 18: agentsvc.v1.NodeCall.state:type_name -> google.protobuf.Struct
-	27, // 19: agentsvc.v1.NodeCall.resume_inputs:type_name -> google.protobuf.Struct
-	30, // 20: agentsvc.v1.NodeResult.output:type_name -> google.protobuf.Value
-	27, // 21: agentsvc.v1.NodeResult.state_delta:type_name -> google.protobuf.Struct
-	30, // 22: agentsvc.v1.NodeResult.route:type_name -> google.protobuf.Value
-	11, // 23: agentsvc.v1.NodeResult.request_inputs:type_name -> agentsvc.v1.RequestInput
-	12, // 24: agentsvc.v1.NodeResult.error:type_name -> agentsvc.v1.NodeError
-	30, // 25: agentsvc.v1.RequestInput.payload:type_name -> google.protobuf.Value
-	30, // 26: agentsvc.v1.RequestInput.response_schema:type_name -> google.protobuf.Value
-	1,  // 27: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
-	27, // 28: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
-	31, // 29: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
-	32, // 30: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
-	33, // 31: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
-	27, // 32: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
-	27, // 33: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
-	28, // 34: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
-	32, // 35: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
-	31, // 36: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
-	27, // 37: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
-	25, // 38: agentsvc.v1.CallbackResult.artifacts:type_name -> agentsvc.v1.CallbackResult.ArtifactsEntry
-	27, // 39: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
-	27, // 40: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
-	30, // 41: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
-	34, // 42: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
-	26, // 43: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
-	29, // 44: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
-	23, // 45: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
-	24, // 46: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
-	14, // 47: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
-	20, // 48: agentsvc.v1.ConnectResponse.code_execution:type_name -> agentsvc.v1.CodeExecutionCall
-	9,  // 49: agentsvc.v1.ConnectResponse.node_call:type_name -> agentsvc.v1.NodeCall
-	21, // 50: agentsvc.v1.CodeExecutionCall.input_files:type_name -> agentsvc.v1.File
-	21, // 51: agentsvc.v1.CodeResult.output_files:type_name -> agentsvc.v1.File
-	33, // 52: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
-	27, // 53: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
-	35, // 54: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
-	27, // 55: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
-	36, // 56: agentsvc.v1.CallbackResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
-	36, // 57: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
-	4,  // 58: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
-	6,  // 59: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
-	5,  // 60: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
-	19, // 61: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
-	60, // [60:62] is the sub-list for method output_type
-	58, // [58:60] is the sub-list for method input_type
-	58, // [58:58] is the sub-list for extension type_name
-	58, // [58:58] is the sub-list for extension extendee
-	0,  // [0:58] is the sub-list for field type_name
+	19, // 8: agentsvc.v1.ConnectRequest.tool_result:type_name -> agentsvc.v1.ToolResult
+	20, // 9: agentsvc.v1.ConnectRequest.cancel:type_name -> agentsvc.v1.CancelRun
+	17, // 10: agentsvc.v1.ConnectRequest.callback_result:type_name -> agentsvc.v1.CallbackResult
+	24, // 11: agentsvc.v1.ConnectRequest.code_result:type_name -> agentsvc.v1.CodeResult
+	12, // 12: agentsvc.v1.ConnectRequest.node_result:type_name -> agentsvc.v1.NodeResult
+	10, // 13: agentsvc.v1.ConnectRequest.run_node:type_name -> agentsvc.v1.RunNodeRequest
+	4,  // 14: agentsvc.v1.StartRun.run:type_name -> agentsvc.v1.RunRequest
+	18, // 15: agentsvc.v1.StartRun.tools:type_name -> agentsvc.v1.ToolDeclaration
+	15, // 16: agentsvc.v1.StartRun.callbacks:type_name -> agentsvc.v1.CallbackDeclaration
+	8,  // 17: agentsvc.v1.StartRun.nodes:type_name -> agentsvc.v1.NodeDeclaration
+	32, // 18: agentsvc.v1.NodeCall.node_input:type_name -> google.protobuf.Value
+	29, // 19: agentsvc.v1.NodeCall.state:type_name -> google.protobuf.Struct
+	29, // 20: agentsvc.v1.NodeCall.resume_inputs:type_name -> google.protobuf.Struct
+	31, // 21: agentsvc.v1.NodeCall.session_events:type_name -> agentsvc.v1.Event
+	32, // 22: agentsvc.v1.RunNodeRequest.node_input:type_name -> google.protobuf.Value
+	32, // 23: agentsvc.v1.RunNodeResponse.output:type_name -> google.protobuf.Value
+	14, // 24: agentsvc.v1.RunNodeResponse.error:type_name -> agentsvc.v1.NodeError
+	14, // 25: agentsvc.v1.RunNodeResponse.cause:type_name -> agentsvc.v1.NodeError
+	32, // 26: agentsvc.v1.NodeResult.output:type_name -> google.protobuf.Value
+	29, // 27: agentsvc.v1.NodeResult.state_delta:type_name -> google.protobuf.Struct
+	32, // 28: agentsvc.v1.NodeResult.route:type_name -> google.protobuf.Value
+	13, // 29: agentsvc.v1.NodeResult.request_inputs:type_name -> agentsvc.v1.RequestInput
+	14, // 30: agentsvc.v1.NodeResult.error:type_name -> agentsvc.v1.NodeError
+	32, // 31: agentsvc.v1.RequestInput.payload:type_name -> google.protobuf.Value
+	32, // 32: agentsvc.v1.RequestInput.response_schema:type_name -> google.protobuf.Value
+	1,  // 33: agentsvc.v1.CallbackCall.kind:type_name -> agentsvc.v1.CallbackKind
+	29, // 34: agentsvc.v1.CallbackCall.state:type_name -> google.protobuf.Struct
+	33, // 35: agentsvc.v1.CallbackCall.llm_request:type_name -> agentsvc.v1.LlmRequest
+	34, // 36: agentsvc.v1.CallbackCall.llm_response:type_name -> agentsvc.v1.LlmResponse
+	35, // 37: agentsvc.v1.CallbackCall.tool_call:type_name -> agentsvc.v1.FunctionCall
+	29, // 38: agentsvc.v1.CallbackCall.tool_response:type_name -> google.protobuf.Struct
+	29, // 39: agentsvc.v1.CallbackResult.state_delta:type_name -> google.protobuf.Struct
+	30, // 40: agentsvc.v1.CallbackResult.content:type_name -> agentsvc.v1.Content
+	34, // 41: agentsvc.v1.CallbackResult.llm_response:type_name -> agentsvc.v1.LlmResponse
+	33, // 42: agentsvc.v1.CallbackResult.llm_request:type_name -> agentsvc.v1.LlmRequest
+	29, // 43: agentsvc.v1.CallbackResult.tool_response:type_name -> google.protobuf.Struct
+	27, // 44: agentsvc.v1.CallbackResult.artifacts:type_name -> agentsvc.v1.CallbackResult.ArtifactsEntry
+	29, // 45: agentsvc.v1.ToolDeclaration.parameters:type_name -> google.protobuf.Struct
+	29, // 46: agentsvc.v1.ToolDeclaration.response:type_name -> google.protobuf.Struct
+	32, // 47: agentsvc.v1.ToolResult.response:type_name -> google.protobuf.Value
+	36, // 48: agentsvc.v1.ToolResult.actions:type_name -> agentsvc.v1.EventActions
+	28, // 49: agentsvc.v1.ToolResult.artifacts:type_name -> agentsvc.v1.ToolResult.ArtifactsEntry
+	31, // 50: agentsvc.v1.ConnectResponse.event:type_name -> agentsvc.v1.Event
+	25, // 51: agentsvc.v1.ConnectResponse.tool_call:type_name -> agentsvc.v1.ToolCall
+	26, // 52: agentsvc.v1.ConnectResponse.done:type_name -> agentsvc.v1.RunDone
+	16, // 53: agentsvc.v1.ConnectResponse.callback_call:type_name -> agentsvc.v1.CallbackCall
+	22, // 54: agentsvc.v1.ConnectResponse.code_execution:type_name -> agentsvc.v1.CodeExecutionCall
+	9,  // 55: agentsvc.v1.ConnectResponse.node_call:type_name -> agentsvc.v1.NodeCall
+	11, // 56: agentsvc.v1.ConnectResponse.run_node_result:type_name -> agentsvc.v1.RunNodeResponse
+	23, // 57: agentsvc.v1.CodeExecutionCall.input_files:type_name -> agentsvc.v1.File
+	23, // 58: agentsvc.v1.CodeResult.output_files:type_name -> agentsvc.v1.File
+	35, // 59: agentsvc.v1.ToolCall.function_call:type_name -> agentsvc.v1.FunctionCall
+	29, // 60: agentsvc.v1.ToolCall.state:type_name -> google.protobuf.Struct
+	37, // 61: agentsvc.v1.ToolCall.confirmation:type_name -> agentsvc.v1.ToolConfirmation
+	29, // 62: agentsvc.v1.ToolCall.auth_response:type_name -> google.protobuf.Struct
+	38, // 63: agentsvc.v1.CallbackResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	38, // 64: agentsvc.v1.ToolResult.ArtifactsEntry.value:type_name -> agentsvc.v1.Part
+	4,  // 65: agentsvc.v1.RunnerService.Run:input_type -> agentsvc.v1.RunRequest
+	6,  // 66: agentsvc.v1.RunnerService.Connect:input_type -> agentsvc.v1.ConnectRequest
+	5,  // 67: agentsvc.v1.RunnerService.Run:output_type -> agentsvc.v1.RunResponse
+	21, // 68: agentsvc.v1.RunnerService.Connect:output_type -> agentsvc.v1.ConnectResponse
+	67, // [67:69] is the sub-list for method output_type
+	65, // [65:67] is the sub-list for method input_type
+	65, // [65:65] is the sub-list for extension type_name
+	65, // [65:65] is the sub-list for extension extendee
+	0,  // [0:65] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_runner_service_proto_init() }
@@ -2484,20 +2842,26 @@ func file_agentsvc_v1_runner_service_proto_init() {
 		(*ConnectRequest_CallbackResult)(nil),
 		(*ConnectRequest_CodeResult)(nil),
 		(*ConnectRequest_NodeResult)(nil),
+		(*ConnectRequest_RunNode)(nil),
 	}
-	file_agentsvc_v1_runner_service_proto_msgTypes[13].OneofWrappers = []any{
+	file_agentsvc_v1_runner_service_proto_msgTypes[8].OneofWrappers = []any{
+		(*RunNodeRequest_Function)(nil),
+		(*RunNodeRequest_Node)(nil),
+	}
+	file_agentsvc_v1_runner_service_proto_msgTypes[15].OneofWrappers = []any{
 		(*CallbackResult_Content)(nil),
 		(*CallbackResult_LlmResponse)(nil),
 		(*CallbackResult_LlmRequest)(nil),
 		(*CallbackResult_ToolResponse)(nil),
 	}
-	file_agentsvc_v1_runner_service_proto_msgTypes[17].OneofWrappers = []any{
+	file_agentsvc_v1_runner_service_proto_msgTypes[19].OneofWrappers = []any{
 		(*ConnectResponse_Event)(nil),
 		(*ConnectResponse_ToolCall)(nil),
 		(*ConnectResponse_Done)(nil),
 		(*ConnectResponse_CallbackCall)(nil),
 		(*ConnectResponse_CodeExecution)(nil),
 		(*ConnectResponse_NodeCall)(nil),
+		(*ConnectResponse_RunNodeResult)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2505,7 +2869,7 @@ func file_agentsvc_v1_runner_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_agentsvc_v1_runner_service_proto_rawDesc), len(file_agentsvc_v1_runner_service_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   25,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,7 +19,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file agentsvc/v1/runner_service.proto.
  */
 export const file_agentsvc_v1_runner_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBhZ2VudHN2Yy92MS9ydW5uZXJfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEi2gEKCVJ1bkNvbmZpZxIyCg5zdHJlYW1pbmdfbW9kZRgBIAEoDjIaLmFnZW50c3ZjLnYxLlN0cmVhbWluZ01vZGUSGgoNbWF4X2xsbV9jYWxscxgCIAEoBUgAiAEBEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoSZ2V0X3Nlc3Npb25fY29uZmlnGAQgASgLMh0uYWdlbnRzdmMudjEuR2V0U2Vzc2lvbkNvbmZpZ0IQCg5fbWF4X2xsbV9jYWxscyJ6ChBHZXRTZXNzaW9uQ29uZmlnEh4KEW51bV9yZWNlbnRfZXZlbnRzGAEgASgFSACIAQESHAoPYWZ0ZXJfdGltZXN0YW1wGAIgASgBSAGIAQFCFAoSX251bV9yZWNlbnRfZXZlbnRzQhIKEF9hZnRlcl90aW1lc3RhbXAihgIKClJ1blJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEikKC25ld19tZXNzYWdlGAQgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIsCgtzdGF0ZV9kZWx0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNaW52b2NhdGlvbl9pZBgGIAEoCRIqCgpydW5fY29uZmlnGAcgASgLMhYuYWdlbnRzdmMudjEuUnVuQ29uZmlnEhEKCXN0cmVhbWluZxgIIAEoCBISCgpyZXF1ZXN0X2lkGAkgASgJIjAKC1J1blJlc3BvbnNlEiEKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnQisgIKDkNvbm5lY3RSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUuYWdlbnRzdmMudjEuU3RhcnRSdW5IABIuCgt0b29sX3Jlc3VsdBgCIAEoCzIXLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHRIABIoCgZjYW5jZWwYAyABKAsyFi5hZ2VudHN2Yy52MS5DYW5jZWxSdW5IABI2Cg9jYWxsYmFja19yZXN1bHQYBCABKAsyGy5hZ2VudHN2Yy52MS5DYWxsYmFja1Jlc3VsdEgAEi4KC2NvZGVfcmVzdWx0GAUgASgLMhcuYWdlbnRzdmMudjEuQ29kZVJlc3VsdEgAEi4KC25vZGVfcmVzdWx0GAYgASgLMhcuYWdlbnRzdmMudjEuTm9kZVJlc3VsdEgAQgYKBGtpbmQi1gEKCFN0YXJ0UnVuEiQKA3J1bhgBIAEoCzIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QSKwoFdG9vbHMYAiADKAsyHC5hZ2VudHN2Yy52MS5Ub29sRGVjbGFyYXRpb24SMwoJY2FsbGJhY2tzGAMgAygLMiAuYWdlbnRzdmMudjEuQ2FsbGJhY2tEZWNsYXJhdGlvbhIVCg1jb2RlX2V4ZWN1dG9yGAQgASgIEisKBW5vZGVzGAUgAygLMhwuYWdlbnRzdmMudjEuTm9kZURlY2xhcmF0aW9uIh8KD05vZGVEZWNsYXJhdGlvbhIMCgRuYW1lGAEgASgJIo0CCghOb2RlQ2FsbBIPCgdjYWxsX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSFQoNaW52b2NhdGlvbl9pZBgDIAEoCRIQCgh3b3JrZmxvdxgEIAEoCRIRCglub2RlX25hbWUYBSABKAkSEQoJbm9kZV9wYXRoGAYgASgJEioKCm5vZGVfaW5wdXQYByABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSJgoFc3RhdGUYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB2F0dGVtcHQYCSABKAUSLgoNcmVzdW1lX2lucHV0cxgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Qi9AEKCk5vZGVSZXN1bHQSDwoHY2FsbF9pZBgBIAEoCRImCgZvdXRwdXQYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSLAoLc3RhdGVfZGVsdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiUKBXJvdXRlGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEjEKDnJlcXVlc3RfaW5wdXRzGAUgAygLMhkuYWdlbnRzdmMudjEuUmVxdWVzdElucHV0EiUKBWVycm9yGAYgASgLMhYuYWdlbnRzdmMudjEuTm9kZUVycm9yIo8BCgxSZXF1ZXN0SW5wdXQSFAoMaW50ZXJydXB0X2lkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSJwoHcGF5bG9hZBgDIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIvCg9yZXNwb25zZV9zY2hlbWEYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiKgoJTm9kZUVycm9yEgwKBHR5cGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIjChNDYWxsYmFja0RlY2xhcmF0aW9uEgwKBG5hbWUYASABKAki9AIKDENhbGxiYWNrQ2FsbBIPCgdjYWxsX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSJwoEa2luZBgDIAEoDjIZLmFnZW50c3ZjLnYxLkNhbGxiYWNrS2luZBIVCg1pbnZvY2F0aW9uX2lkGAQgASgJEhIKCmFnZW50X25hbWUYBSABKAkSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiwKC2xsbV9yZXF1ZXN0GAcgASgLMhcuYWdlbnRzdmMudjEuTGxtUmVxdWVzdBIuCgxsbG1fcmVzcG9uc2UYCCABKAsyGC5hZ2VudHN2Yy52MS5MbG1SZXNwb25zZRIsCgl0b29sX2NhbGwYCSABKAsyGS5hZ2VudHN2Yy52MS5GdW5jdGlvbkNhbGwSLgoNdG9vbF9yZXNwb25zZRgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFZXJyb3IYCyABKAkiqwMKDkNhbGxiYWNrUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSLAoLc3RhdGVfZGVsdGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EicKB2NvbnRlbnQYAyABKAsyFC5hZ2VudHN2Yy52MS5Db250ZW50SAASMAoMbGxtX3Jlc3BvbnNlGAQgASgLMhguYWdlbnRzdmMudjEuTGxtUmVzcG9uc2VIABIuCgtsbG1fcmVxdWVzdBgFIAEoCzIXLmFnZW50c3ZjLnYxLkxsbVJlcXVlc3RIABIwCg10b29sX3Jlc3BvbnNlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEg0KBWVycm9yGAcgASgJEj0KCWFydGlmYWN0cxgIIAMoCzIqLmFnZW50c3ZjLnYxLkNhbGxiYWNrUmVzdWx0LkFydGlmYWN0c0VudHJ5GkMKDkFydGlmYWN0c0VudHJ5EgsKA2tleRgBIAEoCRIgCgV2YWx1ZRgCIAEoCzIRLmFnZW50c3ZjLnYxLlBhcnQ6AjgBQgoKCG92ZXJyaWRlIsABCg9Ub29sRGVjbGFyYXRpb24SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIrCgpwYXJhbWV0ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghyZXNwb25zZRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoMbG9uZ19ydW5uaW5nGAUgASgIEhwKFHJlcXVpcmVfY29uZmlybWF0aW9uGAYgASgIIoICCgpUb29sUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSKAoIcmVzcG9uc2UYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSDQoFZXJyb3IYAyABKAkSKgoHYWN0aW9ucxgEIAEoCzIZLmFnZW50c3ZjLnYxLkV2ZW50QWN0aW9ucxI5CglhcnRpZmFjdHMYBSADKAsyJi5hZ2VudHN2Yy52MS5Ub29sUmVzdWx0LkFydGlmYWN0c0VudHJ5GkMKDkFydGlmYWN0c0VudHJ5EgsKA2tleRgBIAEoCRIgCgV2YWx1ZRgCIAEoCzIRLmFnZW50c3ZjLnYxLlBhcnQ6AjgBIgsKCUNhbmNlbFJ1biKqAgoPQ29ubmVjdFJlc3BvbnNlEiMKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnRIABIqCgl0b29sX2NhbGwYAiABKAsyFS5hZ2VudHN2Yy52MS5Ub29sQ2FsbEgAEiQKBGRvbmUYAyABKAsyFC5hZ2VudHN2Yy52MS5SdW5Eb25lSAASMgoNY2FsbGJhY2tfY2FsbBgEIAEoCzIZLmFnZW50c3ZjLnYxLkNhbGxiYWNrQ2FsbEgAEjgKDmNvZGVfZXhlY3V0aW9uGAUgASgLMh4uYWdlbnRzdmMudjEuQ29kZUV4ZWN1dGlvbkNhbGxIABIqCglub2RlX2NhbGwYBiABKAsyFS5hZ2VudHN2Yy52MS5Ob2RlQ2FsbEgAQgYKBGtpbmQirQEKEUNvZGVFeGVjdXRpb25DYWxsEg8KB2NhbGxfaWQYASABKAkSFQoNaW52b2NhdGlvbl9pZBgCIAEoCRISCgphZ2VudF9uYW1lGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEgwKBGNvZGUYBSABKAkSJgoLaW5wdXRfZmlsZXMYBiADKAsyES5hZ2VudHN2Yy52MS5GaWxlEhQKDGV4ZWN1dGlvbl9pZBgHIAEoCSI4CgRGaWxlEgwKBG5hbWUYASABKAkSEQoJbWltZV90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiZgoKQ29kZVJlc3VsdBIPCgdjYWxsX2lkGAEgASgJEg4KBnN0ZG91dBgCIAEoCRIOCgZzdGRlcnIYAyABKAkSJwoMb3V0cHV0X2ZpbGVzGAQgAygLMhEuYWdlbnRzdmMudjEuRmlsZSKFAgoIVG9vbENhbGwSDwoHY2FsbF9pZBgBIAEoCRIVCg1pbnZvY2F0aW9uX2lkGAIgASgJEhIKCmFnZW50X25hbWUYAyABKAkSMAoNZnVuY3Rpb25fY2FsbBgEIAEoCzIZLmFnZW50c3ZjLnYxLkZ1bmN0aW9uQ2FsbBImCgVzdGF0ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMwoMY29uZmlybWF0aW9uGAYgASgLMh0uYWdlbnRzdmMudjEuVG9vbENvbmZpcm1hdGlvbhIuCg1hdXRoX3Jlc3BvbnNlGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIgCgdSdW5Eb25lEhUKDWludm9jYXRpb25faWQYASABKAkqYAoNU3RyZWFtaW5nTW9kZRIeChpTVFJFQU1JTkdfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1NUUkVBTUlOR19NT0RFX05PTkUQARIWChJTVFJFQU1JTkdfTU9ERV9TU0UQAiqrAgoMQ2FsbGJhY2tLaW5kEh0KGUNBTExCQUNLX0tJTkRfVU5TUEVDSUZJRUQQABIeChpDQUxMQkFDS19LSU5EX0JFRk9SRV9BR0VOVBABEh0KGUNBTExCQUNLX0tJTkRfQUZURVJfQUdFTlQQAhIeChpDQUxMQkFDS19LSU5EX0JFRk9SRV9NT0RFTBADEh0KGUNBTExCQUNLX0tJTkRfQUZURVJfTU9ERUwQBBIgChxDQUxMQkFDS19LSU5EX09OX01PREVMX0VSUk9SEAUSHQoZQ0FMTEJBQ0tfS0lORF9CRUZPUkVfVE9PTBAGEhwKGENBTExCQUNLX0tJTkRfQUZURVJfVE9PTBAHEh8KG0NBTExCQUNLX0tJTkRfT05fVE9PTF9FUlJPUhAIMqYBCg1SdW5uZXJTZXJ2aWNlEksKA1J1bhIXLmFnZW50c3ZjLnYxLlJ1blJlcXVlc3QaGC5hZ2VudHN2Yy52MS5SdW5SZXNwb25zZSIPgtPkkwIJOgEqIgQvcnVuMAESSAoHQ29ubmVjdBIbLmFnZW50c3ZjLnYxLkNvbm5lY3RSZXF1ZXN0GhwuYWdlbnRzdmMudjEuQ29ubmVjdFJlc3BvbnNlKAEwAUI5WjdnaXRodWIuY29tL2FnZW50c3ZjL2FnZW50c3ZjL2dlbi9nby9hZ2VudHN2Yy92MS9hcGk7YXBpYgZwcm90bzM", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_agentsvc_v1_llm, file_google_api_annotations, file_google_protobuf_struct]);
+  fileDesc("CiBhZ2VudHN2Yy92MS9ydW5uZXJfc2VydmljZS5wcm90bxILYWdlbnRzdmMudjEi2gEKCVJ1bkNvbmZpZxIyCg5zdHJlYW1pbmdfbW9kZRgBIAEoDjIaLmFnZW50c3ZjLnYxLlN0cmVhbWluZ01vZGUSGgoNbWF4X2xsbV9jYWxscxgCIAEoBUgAiAEBEjAKD2N1c3RvbV9tZXRhZGF0YRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoSZ2V0X3Nlc3Npb25fY29uZmlnGAQgASgLMh0uYWdlbnRzdmMudjEuR2V0U2Vzc2lvbkNvbmZpZ0IQCg5fbWF4X2xsbV9jYWxscyJ6ChBHZXRTZXNzaW9uQ29uZmlnEh4KEW51bV9yZWNlbnRfZXZlbnRzGAEgASgFSACIAQESHAoPYWZ0ZXJfdGltZXN0YW1wGAIgASgBSAGIAQFCFAoSX251bV9yZWNlbnRfZXZlbnRzQhIKEF9hZnRlcl90aW1lc3RhbXAihgIKClJ1blJlcXVlc3QSEAoIYXBwX25hbWUYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEikKC25ld19tZXNzYWdlGAQgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudBIsCgtzdGF0ZV9kZWx0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNaW52b2NhdGlvbl9pZBgGIAEoCRIqCgpydW5fY29uZmlnGAcgASgLMhYuYWdlbnRzdmMudjEuUnVuQ29uZmlnEhEKCXN0cmVhbWluZxgIIAEoCBISCgpyZXF1ZXN0X2lkGAkgASgJIjAKC1J1blJlc3BvbnNlEiEKBWV2ZW50GAEgASgLMhIuYWdlbnRzdmMudjEuRXZlbnQi4wIKDkNvbm5lY3RSZXF1ZXN0EiYKBXN0YXJ0GAEgASgLMhUuYWdlbnRzdmMudjEuU3RhcnRSdW5IABIuCgt0b29sX3Jlc3VsdBgCIAEoCzIXLmFnZW50c3ZjLnYxLlRvb2xSZXN1bHRIABIoCgZjYW5jZWwYAyABKAsyFi5hZ2VudHN2Yy52MS5DYW5jZWxSdW5IABI2Cg9jYWxsYmFja19yZXN1bHQYBCABKAsyGy5hZ2VudHN2Yy52MS5DYWxsYmFja1Jlc3VsdEgAEi4KC2NvZGVfcmVzdWx0GAUgASgLMhcuYWdlbnRzdmMudjEuQ29kZVJlc3VsdEgAEi4KC25vZGVfcmVzdWx0GAYgASgLMhcuYWdlbnRzdmMudjEuTm9kZVJlc3VsdEgAEi8KCHJ1bl9ub2RlGAcgASgLMhsuYWdlbnRzdmMudjEuUnVuTm9kZVJlcXVlc3RIAEIGCgRraW5kItYBCghTdGFydFJ1bhIkCgNydW4YASABKAsyFy5hZ2VudHN2Yy52MS5SdW5SZXF1ZXN0EisKBXRvb2xzGAIgAygLMhwuYWdlbnRzdmMudjEuVG9vbERlY2xhcmF0aW9uEjMKCWNhbGxiYWNrcxgDIAMoCzIgLmFnZW50c3ZjLnYxLkNhbGxiYWNrRGVjbGFyYXRpb24SFQoNY29kZV9leGVjdXRvchgEIAEoCBIrCgVub2RlcxgFIAMoCzIcLmFnZW50c3ZjLnYxLk5vZGVEZWNsYXJhdGlvbiJICg9Ob2RlRGVjbGFyYXRpb24SDAoEbmFtZRgBIAEoCRIPCgdkeW5hbWljGAIgASgIEhYKDnNlc3Npb25fZXZlbnRzGAMgASgIIt4CCghOb2RlQ2FsbBIPCgdjYWxsX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSFQoNaW52b2NhdGlvbl9pZBgDIAEoCRIQCgh3b3JrZmxvdxgEIAEoCRIRCglub2RlX25hbWUYBSABKAkSEQoJbm9kZV9wYXRoGAYgASgJEioKCm5vZGVfaW5wdXQYByABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSJgoFc3RhdGUYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB2F0dGVtcHQYCSABKAUSLgoNcmVzdW1lX2lucHV0cxgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKc2Vzc2lvbl9pZBgLIAEoCRIqCg5zZXNzaW9uX2V2ZW50cxgMIAMoCzISLmFnZW50c3ZjLnYxLkV2ZW50Eg8KB3VzZXJfaWQYDSABKAkitgEKDlJ1bk5vZGVSZXF1ZXN0Eg8KB2NhbGxfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRISCghmdW5jdGlvbhgDIAEoCUgAEg4KBG5vZGUYBCABKAlIABIqCgpub2RlX2lucHV0GAUgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEg4KBnJ1bl9pZBgGIAEoCRIVCg11c2VfYXNfb3V0cHV0GAcgASgIQggKBnRhcmdldCK/AQoPUnVuTm9kZVJlc3BvbnNlEg8KB2NhbGxfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIRCglub2RlX3BhdGgYAyABKAkSJgoGb3V0cHV0GAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEiUKBWVycm9yGAUgASgLMhYuYWdlbnRzdmMudjEuTm9kZUVycm9yEiUKBWNhdXNlGAYgASgLMhYuYWdlbnRzdmMudjEuTm9kZUVycm9yIvQBCgpOb2RlUmVzdWx0Eg8KB2NhbGxfaWQYASABKAkSJgoGb3V0cHV0GAIgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEiwKC3N0YXRlX2RlbHRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIlCgVyb3V0ZRgEIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIxCg5yZXF1ZXN0X2lucHV0cxgFIAMoCzIZLmFnZW50c3ZjLnYxLlJlcXVlc3RJbnB1dBIlCgVlcnJvchgGIAEoCzIWLmFnZW50c3ZjLnYxLk5vZGVFcnJvciKPAQoMUmVxdWVzdElucHV0EhQKDGludGVycnVwdF9pZBgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEicKB3BheWxvYWQYAyABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSLwoPcmVzcG9uc2Vfc2NoZW1hGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlIioKCU5vZGVFcnJvchIMCgR0eXBlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiIwoTQ2FsbGJhY2tEZWNsYXJhdGlvbhIMCgRuYW1lGAEgASgJIvQCCgxDYWxsYmFja0NhbGwSDwoHY2FsbF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEicKBGtpbmQYAyABKA4yGS5hZ2VudHN2Yy52MS5DYWxsYmFja0tpbmQSFQoNaW52b2NhdGlvbl9pZBgEIAEoCRISCgphZ2VudF9uYW1lGAUgASgJEiYKBXN0YXRlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIsCgtsbG1fcmVxdWVzdBgHIAEoCzIXLmFnZW50c3ZjLnYxLkxsbVJlcXVlc3QSLgoMbGxtX3Jlc3BvbnNlGAggASgLMhguYWdlbnRzdmMudjEuTGxtUmVzcG9uc2USLAoJdG9vbF9jYWxsGAkgASgLMhkuYWdlbnRzdmMudjEuRnVuY3Rpb25DYWxsEi4KDXRvb2xfcmVzcG9uc2UYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWVycm9yGAsgASgJIqsDCg5DYWxsYmFja1Jlc3VsdBIPCgdjYWxsX2lkGAEgASgJEiwKC3N0YXRlX2RlbHRhGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBInCgdjb250ZW50GAMgASgLMhQuYWdlbnRzdmMudjEuQ29udGVudEgAEjAKDGxsbV9yZXNwb25zZRgEIAEoCzIYLmFnZW50c3ZjLnYxLkxsbVJlc3BvbnNlSAASLgoLbGxtX3JlcXVlc3QYBSABKAsyFy5hZ2VudHN2Yy52MS5MbG1SZXF1ZXN0SAASMAoNdG9vbF9yZXNwb25zZRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABINCgVlcnJvchgHIAEoCRI9CglhcnRpZmFjdHMYCCADKAsyKi5hZ2VudHN2Yy52MS5DYWxsYmFja1Jlc3VsdC5BcnRpZmFjdHNFbnRyeRpDCg5BcnRpZmFjdHNFbnRyeRILCgNrZXkYASABKAkSIAoFdmFsdWUYAiABKAsyES5hZ2VudHN2Yy52MS5QYXJ0OgI4AUIKCghvdmVycmlkZSLAAQoPVG9vbERlY2xhcmF0aW9uEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSKwoKcGFyYW1ldGVycxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIcmVzcG9uc2UYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKDGxvbmdfcnVubmluZxgFIAEoCBIcChRyZXF1aXJlX2NvbmZpcm1hdGlvbhgGIAEoCCKCAgoKVG9vbFJlc3VsdBIPCgdjYWxsX2lkGAEgASgJEigKCHJlc3BvbnNlGAIgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEg0KBWVycm9yGAMgASgJEioKB2FjdGlvbnMYBCABKAsyGS5hZ2VudHN2Yy52MS5FdmVudEFjdGlvbnMSOQoJYXJ0aWZhY3RzGAUgAygLMiYuYWdlbnRzdmMudjEuVG9vbFJlc3VsdC5BcnRpZmFjdHNFbnRyeRpDCg5BcnRpZmFjdHNFbnRyeRILCgNrZXkYASABKAkSIAoFdmFsdWUYAiABKAsyES5hZ2VudHN2Yy52MS5QYXJ0OgI4ASILCglDYW5jZWxSdW4i4wIKD0Nvbm5lY3RSZXNwb25zZRIjCgVldmVudBgBIAEoCzISLmFnZW50c3ZjLnYxLkV2ZW50SAASKgoJdG9vbF9jYWxsGAIgASgLMhUuYWdlbnRzdmMudjEuVG9vbENhbGxIABIkCgRkb25lGAMgASgLMhQuYWdlbnRzdmMudjEuUnVuRG9uZUgAEjIKDWNhbGxiYWNrX2NhbGwYBCABKAsyGS5hZ2VudHN2Yy52MS5DYWxsYmFja0NhbGxIABI4Cg5jb2RlX2V4ZWN1dGlvbhgFIAEoCzIeLmFnZW50c3ZjLnYxLkNvZGVFeGVjdXRpb25DYWxsSAASKgoJbm9kZV9jYWxsGAYgASgLMhUuYWdlbnRzdmMudjEuTm9kZUNhbGxIABI3Cg9ydW5fbm9kZV9yZXN1bHQYByABKAsyHC5hZ2VudHN2Yy52MS5SdW5Ob2RlUmVzcG9uc2VIAEIGCgRraW5kIq0BChFDb2RlRXhlY3V0aW9uQ2FsbBIPCgdjYWxsX2lkGAEgASgJEhUKDWludm9jYXRpb25faWQYAiABKAkSEgoKYWdlbnRfbmFtZRgDIAEoCRIQCghsYW5ndWFnZRgEIAEoCRIMCgRjb2RlGAUgASgJEiYKC2lucHV0X2ZpbGVzGAYgAygLMhEuYWdlbnRzdmMudjEuRmlsZRIUCgxleGVjdXRpb25faWQYByABKAkiOAoERmlsZRIMCgRuYW1lGAEgASgJEhEKCW1pbWVfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgMImYKCkNvZGVSZXN1bHQSDwoHY2FsbF9pZBgBIAEoCRIOCgZzdGRvdXQYAiABKAkSDgoGc3RkZXJyGAMgASgJEicKDG91dHB1dF9maWxlcxgEIAMoCzIRLmFnZW50c3ZjLnYxLkZpbGUihQIKCFRvb2xDYWxsEg8KB2NhbGxfaWQYASABKAkSFQoNaW52b2NhdGlvbl9pZBgCIAEoCRISCgphZ2VudF9uYW1lGAMgASgJEjAKDWZ1bmN0aW9uX2NhbGwYBCABKAsyGS5hZ2VudHN2Yy52MS5GdW5jdGlvbkNhbGwSJgoFc3RhdGUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjMKDGNvbmZpcm1hdGlvbhgGIAEoCzIdLmFnZW50c3ZjLnYxLlRvb2xDb25maXJtYXRpb24SLgoNYXV0aF9yZXNwb25zZRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiIAoHUnVuRG9uZRIVCg1pbnZvY2F0aW9uX2lkGAEgASgJKmAKDVN0cmVhbWluZ01vZGUSHgoaU1RSRUFNSU5HX01PREVfVU5TUEVDSUZJRUQQABIXChNTVFJFQU1JTkdfTU9ERV9OT05FEAESFgoSU1RSRUFNSU5HX01PREVfU1NFEAIqqwIKDENhbGxiYWNrS2luZBIdChlDQUxMQkFDS19LSU5EX1VOU1BFQ0lGSUVEEAASHgoaQ0FMTEJBQ0tfS0lORF9CRUZPUkVfQUdFTlQQARIdChlDQUxMQkFDS19LSU5EX0FGVEVSX0FHRU5UEAISHgoaQ0FMTEJBQ0tfS0lORF9CRUZPUkVfTU9ERUwQAxIdChlDQUxMQkFDS19LSU5EX0FGVEVSX01PREVMEAQSIAocQ0FMTEJBQ0tfS0lORF9PTl9NT0RFTF9FUlJPUhAFEh0KGUNBTExCQUNLX0tJTkRfQkVGT1JFX1RPT0wQBhIcChhDQUxMQkFDS19LSU5EX0FGVEVSX1RPT0wQBxIfChtDQUxMQkFDS19LSU5EX09OX1RPT0xfRVJST1IQCDKmAQoNUnVubmVyU2VydmljZRJLCgNSdW4SFy5hZ2VudHN2Yy52MS5SdW5SZXF1ZXN0GhguYWdlbnRzdmMudjEuUnVuUmVzcG9uc2UiD4LT5JMCCToBKiIEL3J1bjABEkgKB0Nvbm5lY3QSGy5hZ2VudHN2Yy52MS5Db25uZWN0UmVxdWVzdBocLmFnZW50c3ZjLnYxLkNvbm5lY3RSZXNwb25zZSgBMAFCOVo3Z2l0aHViLmNvbS9hZ2VudHN2Yy9hZ2VudHN2Yy9nZW4vZ28vYWdlbnRzdmMvdjEvYXBpO2FwaWIGcHJvdG8z", [file_agentsvc_v1_content, file_agentsvc_v1_event, file_agentsvc_v1_llm, file_google_api_annotations, file_google_protobuf_struct]);
 
 /**
  * RunConfig tunes one invocation.
@@ -232,6 +232,12 @@ export type ConnectRequest = Message<"agentsvc.v1.ConnectRequest"> & {
      */
     value: NodeResult;
     case: "nodeResult";
+  } | {
+    /**
+     * @generated from field: agentsvc.v1.RunNodeRequest run_node = 7;
+     */
+    value: RunNodeRequest;
+    case: "runNode";
   } | { case: undefined; value?: undefined };
 };
 
@@ -305,6 +311,23 @@ export type NodeDeclaration = Message<"agentsvc.v1.NodeDeclaration"> & {
    * @generated from field: string name = 1;
    */
   name: string;
+
+  /**
+   * The function may run only as a dynamic node (ADK's ctx.run_node): no
+   * workflow of the app needs to name it. Without it, a declared name must
+   * be a function node of the app's workflows.
+   *
+   * @generated from field: bool dynamic = 2;
+   */
+  dynamic: boolean;
+
+  /**
+   * Every NodeCall of this function carries the session's recent events
+   * (NodeCall.session_events), for a node that reads ctx.session.events.
+   *
+   * @generated from field: bool session_events = 3;
+   */
+  sessionEvents: boolean;
 };
 
 /**
@@ -391,6 +414,29 @@ export type NodeCall = Message<"agentsvc.v1.NodeCall"> & {
    * @generated from field: google.protobuf.Struct resume_inputs = 10;
    */
   resumeInputs?: JsonObject | undefined;
+
+  /**
+   * The id of the invocation's session (ADK's ctx.session.id).
+   *
+   * @generated from field: string session_id = 11;
+   */
+  sessionId: string;
+
+  /**
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   *
+   * @generated from field: repeated agentsvc.v1.Event session_events = 12;
+   */
+  sessionEvents: Event[];
+
+  /**
+   * The user of the session (ADK's ctx.session.user_id).
+   *
+   * @generated from field: string user_id = 13;
+   */
+  userId: string;
 };
 
 /**
@@ -399,6 +445,148 @@ export type NodeCall = Message<"agentsvc.v1.NodeCall"> & {
  */
 export const NodeCallSchema: GenMessage<NodeCall> = /*@__PURE__*/
   messageDesc(file_agentsvc_v1_runner_service, 7);
+
+/**
+ * RunNodeRequest asks the service, while the node call call_id is running
+ * in the client, to run another node as a dynamic child of it (ADK's
+ * ctx.run_node) and to answer with a RunNodeResponse carrying the same
+ * call_id and request_id. The child runs through the workflow engine as a
+ * node of the calling node's workflow: its path is
+ * "<calling node's path>/<name>@<run id>", its events are the invocation's
+ * events and its state changes are stored with them. Several requests of
+ * one call may run at once. A call ends its children when it answers with
+ * its NodeResult.
+ *
+ * @generated from message agentsvc.v1.RunNodeRequest
+ */
+export type RunNodeRequest = Message<"agentsvc.v1.RunNodeRequest"> & {
+  /**
+   * The running node call that asks; the answer carries it back.
+   *
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * Chosen by the client, unique among the call's requests (at most 128
+   * bytes); the answer carries it back.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * What to run: exactly one of them.
+   *
+   * @generated from oneof agentsvc.v1.RunNodeRequest.target
+   */
+  target: {
+    /**
+     * A function declared in start.nodes (by its name).
+     *
+     * @generated from field: string function = 3;
+     */
+    value: string;
+    case: "function";
+  } | {
+    /**
+     * A node of the calling node's workflow (by its name in the graph): a
+     * function, agent or tool node. It runs alone; its edges are not
+     * followed.
+     *
+     * @generated from field: string node = 4;
+     */
+    value: string;
+    case: "node";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * The child's node_input; unset for none.
+   *
+   * @generated from field: google.protobuf.Value node_input = 5;
+   */
+  nodeInput?: Value | undefined;
+
+  /**
+   * The child's run id in its path; empty: the next number of that name
+   * under the calling node (1, 2, ...). A given run id must contain a
+   * character that is no digit, as ADK requires.
+   *
+   * @generated from field: string run_id = 6;
+   */
+  runId: string;
+
+  /**
+   * The child's output is also the calling node's output (ADK's
+   * use_as_output): the child's output event stands for both, and the
+   * calling node emits no output event of its own; its result's output is
+   * ignored.
+   *
+   * @generated from field: bool use_as_output = 7;
+   */
+  useAsOutput: boolean;
+};
+
+/**
+ * Describes the message agentsvc.v1.RunNodeRequest.
+ * Use `create(RunNodeRequestSchema)` to create a new message.
+ */
+export const RunNodeRequestSchema: GenMessage<RunNodeRequest> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 8);
+
+/**
+ * RunNodeResponse answers a RunNodeRequest when the child finished.
+ *
+ * @generated from message agentsvc.v1.RunNodeResponse
+ */
+export type RunNodeResponse = Message<"agentsvc.v1.RunNodeResponse"> & {
+  /**
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * The child's path, e.g. "wf@1/parent@1/child@1".
+   *
+   * @generated from field: string node_path = 3;
+   */
+  nodePath: string;
+
+  /**
+   * The child's output; unset for none.
+   *
+   * @generated from field: google.protobuf.Value output = 4;
+   */
+  output?: Value | undefined;
+
+  /**
+   * The child failed (ADK raises DynamicNodeFailError in the calling node):
+   * type "DynamicNodeFailError" with ADK's message "Dynamic node <name>
+   * failed", and the child's own error in cause. A request the service
+   * refuses (unknown node, bounds) fails the same way, with the reason in
+   * cause.
+   *
+   * @generated from field: agentsvc.v1.NodeError error = 5;
+   */
+  error?: NodeError | undefined;
+
+  /**
+   * @generated from field: agentsvc.v1.NodeError cause = 6;
+   */
+  cause?: NodeError | undefined;
+};
+
+/**
+ * Describes the message agentsvc.v1.RunNodeResponse.
+ * Use `create(RunNodeResponseSchema)` to create a new message.
+ */
+export const RunNodeResponseSchema: GenMessage<RunNodeResponse> = /*@__PURE__*/
+  messageDesc(file_agentsvc_v1_runner_service, 9);
 
 /**
  * NodeResult answers a NodeCall: what the node function returned.
@@ -456,7 +644,7 @@ export type NodeResult = Message<"agentsvc.v1.NodeResult"> & {
  * Use `create(NodeResultSchema)` to create a new message.
  */
 export const NodeResultSchema: GenMessage<NodeResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 8);
+  messageDesc(file_agentsvc_v1_runner_service, 10);
 
 /**
  * RequestInput asks the user for input from a workflow node (ADK's
@@ -495,7 +683,7 @@ export type RequestInput = Message<"agentsvc.v1.RequestInput"> & {
  * Use `create(RequestInputSchema)` to create a new message.
  */
 export const RequestInputSchema: GenMessage<RequestInput> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 9);
+  messageDesc(file_agentsvc_v1_runner_service, 11);
 
 /**
  * NodeError is an exception raised by a workflow function node.
@@ -521,7 +709,7 @@ export type NodeError = Message<"agentsvc.v1.NodeError"> & {
  * Use `create(NodeErrorSchema)` to create a new message.
  */
 export const NodeErrorSchema: GenMessage<NodeError> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 10);
+  messageDesc(file_agentsvc_v1_runner_service, 12);
 
 /**
  * CallbackDeclaration declares a callback that lives in the client.
@@ -544,7 +732,7 @@ export type CallbackDeclaration = Message<"agentsvc.v1.CallbackDeclaration"> & {
  * Use `create(CallbackDeclarationSchema)` to create a new message.
  */
 export const CallbackDeclarationSchema: GenMessage<CallbackDeclaration> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 11);
+  messageDesc(file_agentsvc_v1_runner_service, 13);
 
 /**
  * CallbackCall asks the client to run one of its callbacks.
@@ -631,7 +819,7 @@ export type CallbackCall = Message<"agentsvc.v1.CallbackCall"> & {
  * Use `create(CallbackCallSchema)` to create a new message.
  */
 export const CallbackCallSchema: GenMessage<CallbackCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 12);
+  messageDesc(file_agentsvc_v1_runner_service, 14);
 
 /**
  * CallbackResult answers a CallbackCall. No override means the callback
@@ -718,7 +906,7 @@ export type CallbackResult = Message<"agentsvc.v1.CallbackResult"> & {
  * Use `create(CallbackResultSchema)` to create a new message.
  */
 export const CallbackResultSchema: GenMessage<CallbackResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 13);
+  messageDesc(file_agentsvc_v1_runner_service, 15);
 
 /**
  * ToolDeclaration declares a tool that lives in the client.
@@ -766,7 +954,7 @@ export type ToolDeclaration = Message<"agentsvc.v1.ToolDeclaration"> & {
  * Use `create(ToolDeclarationSchema)` to create a new message.
  */
 export const ToolDeclarationSchema: GenMessage<ToolDeclaration> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 14);
+  messageDesc(file_agentsvc_v1_runner_service, 16);
 
 /**
  * ToolResult answers a ToolCall.
@@ -816,7 +1004,7 @@ export type ToolResult = Message<"agentsvc.v1.ToolResult"> & {
  * Use `create(ToolResultSchema)` to create a new message.
  */
 export const ToolResultSchema: GenMessage<ToolResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 15);
+  messageDesc(file_agentsvc_v1_runner_service, 17);
 
 /**
  * CancelRun cancels the invocation of the stream.
@@ -831,7 +1019,7 @@ export type CancelRun = Message<"agentsvc.v1.CancelRun"> & {
  * Use `create(CancelRunSchema)` to create a new message.
  */
 export const CancelRunSchema: GenMessage<CancelRun> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 16);
+  messageDesc(file_agentsvc_v1_runner_service, 18);
 
 /**
  * ConnectResponse is one server message of a Connect stream.
@@ -878,6 +1066,12 @@ export type ConnectResponse = Message<"agentsvc.v1.ConnectResponse"> & {
      */
     value: NodeCall;
     case: "nodeCall";
+  } | {
+    /**
+     * @generated from field: agentsvc.v1.RunNodeResponse run_node_result = 7;
+     */
+    value: RunNodeResponse;
+    case: "runNodeResult";
   } | { case: undefined; value?: undefined };
 };
 
@@ -886,7 +1080,7 @@ export type ConnectResponse = Message<"agentsvc.v1.ConnectResponse"> & {
  * Use `create(ConnectResponseSchema)` to create a new message.
  */
 export const ConnectResponseSchema: GenMessage<ConnectResponse> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 17);
+  messageDesc(file_agentsvc_v1_runner_service, 19);
 
 /**
  * CodeExecutionCall asks the client to run a code block the model wrote
@@ -947,7 +1141,7 @@ export type CodeExecutionCall = Message<"agentsvc.v1.CodeExecutionCall"> & {
  * Use `create(CodeExecutionCallSchema)` to create a new message.
  */
 export const CodeExecutionCallSchema: GenMessage<CodeExecutionCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 18);
+  messageDesc(file_agentsvc_v1_runner_service, 20);
 
 /**
  * File is a file given to or produced by executed code.
@@ -976,7 +1170,7 @@ export type File = Message<"agentsvc.v1.File"> & {
  * Use `create(FileSchema)` to create a new message.
  */
 export const FileSchema: GenMessage<File> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 19);
+  messageDesc(file_agentsvc_v1_runner_service, 21);
 
 /**
  * CodeResult answers a CodeExecutionCall (ADK's CodeExecutionResult).
@@ -1016,7 +1210,7 @@ export type CodeResult = Message<"agentsvc.v1.CodeResult"> & {
  * Use `create(CodeResultSchema)` to create a new message.
  */
 export const CodeResultSchema: GenMessage<CodeResult> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 20);
+  messageDesc(file_agentsvc_v1_runner_service, 22);
 
 /**
  * ToolCall asks the client to run one of its tools.
@@ -1076,7 +1270,7 @@ export type ToolCall = Message<"agentsvc.v1.ToolCall"> & {
  * Use `create(ToolCallSchema)` to create a new message.
  */
 export const ToolCallSchema: GenMessage<ToolCall> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 21);
+  messageDesc(file_agentsvc_v1_runner_service, 23);
 
 /**
  * RunDone follows the last event of a successful run.
@@ -1095,7 +1289,7 @@ export type RunDone = Message<"agentsvc.v1.RunDone"> & {
  * Use `create(RunDoneSchema)` to create a new message.
  */
 export const RunDoneSchema: GenMessage<RunDone> = /*@__PURE__*/
-  messageDesc(file_agentsvc_v1_runner_service, 22);
+  messageDesc(file_agentsvc_v1_runner_service, 24);
 
 /**
  * StreamingMode selects how model output is streamed.

@@ -59,6 +59,7 @@ private static final long serialVersionUID = 0L;
     CALLBACK_RESULT(4),
     CODE_RESULT(5),
     NODE_RESULT(6),
+    RUN_NODE(7),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -82,6 +83,7 @@ private static final long serialVersionUID = 0L;
         case 4: return CALLBACK_RESULT;
         case 5: return CODE_RESULT;
         case 6: return NODE_RESULT;
+        case 7: return RUN_NODE;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -283,6 +285,37 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.NodeResult.getDefaultInstance();
   }
 
+  public static final int RUN_NODE_FIELD_NUMBER = 7;
+  /**
+   * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+   * @return Whether the runNode field is set.
+   */
+  @java.lang.Override
+  public boolean hasRunNode() {
+    return kindCase_ == 7;
+  }
+  /**
+   * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+   * @return The runNode.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.RunNodeRequest getRunNode() {
+    if (kindCase_ == 7) {
+       return (dev.agentsvc.v1.RunNodeRequest) kind_;
+    }
+    return dev.agentsvc.v1.RunNodeRequest.getDefaultInstance();
+  }
+  /**
+   * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.RunNodeRequestOrBuilder getRunNodeOrBuilder() {
+    if (kindCase_ == 7) {
+       return (dev.agentsvc.v1.RunNodeRequest) kind_;
+    }
+    return dev.agentsvc.v1.RunNodeRequest.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -314,6 +347,9 @@ private static final long serialVersionUID = 0L;
     }
     if (kindCase_ == 6) {
       output.writeMessage(6, (dev.agentsvc.v1.NodeResult) kind_);
+    }
+    if (kindCase_ == 7) {
+      output.writeMessage(7, (dev.agentsvc.v1.RunNodeRequest) kind_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -347,6 +383,10 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 6) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(6, (dev.agentsvc.v1.NodeResult) kind_);
+    }
+    if (kindCase_ == 7) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(7, (dev.agentsvc.v1.RunNodeRequest) kind_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -389,6 +429,10 @@ private static final long serialVersionUID = 0L;
         if (!getNodeResult()
             .equals(other.getNodeResult())) return false;
         break;
+      case 7:
+        if (!getRunNode()
+            .equals(other.getRunNode())) return false;
+        break;
       case 0:
       default:
     }
@@ -427,6 +471,10 @@ private static final long serialVersionUID = 0L;
       case 6:
         hash = (37 * hash) + NODE_RESULT_FIELD_NUMBER;
         hash = (53 * hash) + getNodeResult().hashCode();
+        break;
+      case 7:
+        hash = (37 * hash) + RUN_NODE_FIELD_NUMBER;
+        hash = (53 * hash) + getRunNode().hashCode();
         break;
       case 0:
       default:
@@ -584,6 +632,9 @@ private static final long serialVersionUID = 0L;
       if (nodeResultBuilder_ != null) {
         nodeResultBuilder_.clear();
       }
+      if (runNodeBuilder_ != null) {
+        runNodeBuilder_.clear();
+      }
       kindCase_ = 0;
       kind_ = null;
       return this;
@@ -649,6 +700,10 @@ private static final long serialVersionUID = 0L;
           nodeResultBuilder_ != null) {
         result.kind_ = nodeResultBuilder_.build();
       }
+      if (kindCase_ == 7 &&
+          runNodeBuilder_ != null) {
+        result.kind_ = runNodeBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -686,6 +741,10 @@ private static final long serialVersionUID = 0L;
         }
         case NODE_RESULT: {
           mergeNodeResult(other.getNodeResult());
+          break;
+        }
+        case RUN_NODE: {
+          mergeRunNode(other.getRunNode());
           break;
         }
         case KIND_NOT_SET: {
@@ -760,6 +819,13 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 6;
               break;
             } // case 50
+            case 58: {
+              input.readMessage(
+                  internalGetRunNodeFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 7;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1642,6 +1708,148 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 6;
       onChanged();
       return nodeResultBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.RunNodeRequest, dev.agentsvc.v1.RunNodeRequest.Builder, dev.agentsvc.v1.RunNodeRequestOrBuilder> runNodeBuilder_;
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     * @return Whether the runNode field is set.
+     */
+    @java.lang.Override
+    public boolean hasRunNode() {
+      return kindCase_ == 7;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     * @return The runNode.
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.RunNodeRequest getRunNode() {
+      if (runNodeBuilder_ == null) {
+        if (kindCase_ == 7) {
+          return (dev.agentsvc.v1.RunNodeRequest) kind_;
+        }
+        return dev.agentsvc.v1.RunNodeRequest.getDefaultInstance();
+      } else {
+        if (kindCase_ == 7) {
+          return runNodeBuilder_.getMessage();
+        }
+        return dev.agentsvc.v1.RunNodeRequest.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     */
+    public Builder setRunNode(dev.agentsvc.v1.RunNodeRequest value) {
+      if (runNodeBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        kind_ = value;
+        onChanged();
+      } else {
+        runNodeBuilder_.setMessage(value);
+      }
+      kindCase_ = 7;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     */
+    public Builder setRunNode(
+        dev.agentsvc.v1.RunNodeRequest.Builder builderForValue) {
+      if (runNodeBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        runNodeBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 7;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     */
+    public Builder mergeRunNode(dev.agentsvc.v1.RunNodeRequest value) {
+      if (runNodeBuilder_ == null) {
+        if (kindCase_ == 7 &&
+            kind_ != dev.agentsvc.v1.RunNodeRequest.getDefaultInstance()) {
+          kind_ = dev.agentsvc.v1.RunNodeRequest.newBuilder((dev.agentsvc.v1.RunNodeRequest) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 7) {
+          runNodeBuilder_.mergeFrom(value);
+        } else {
+          runNodeBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 7;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     */
+    public Builder clearRunNode() {
+      if (runNodeBuilder_ == null) {
+        if (kindCase_ == 7) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 7) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        runNodeBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     */
+    public dev.agentsvc.v1.RunNodeRequest.Builder getRunNodeBuilder() {
+      return internalGetRunNodeFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.RunNodeRequestOrBuilder getRunNodeOrBuilder() {
+      if ((kindCase_ == 7) && (runNodeBuilder_ != null)) {
+        return runNodeBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 7) {
+          return (dev.agentsvc.v1.RunNodeRequest) kind_;
+        }
+        return dev.agentsvc.v1.RunNodeRequest.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.RunNodeRequest, dev.agentsvc.v1.RunNodeRequest.Builder, dev.agentsvc.v1.RunNodeRequestOrBuilder> 
+        internalGetRunNodeFieldBuilder() {
+      if (runNodeBuilder_ == null) {
+        if (!(kindCase_ == 7)) {
+          kind_ = dev.agentsvc.v1.RunNodeRequest.getDefaultInstance();
+        }
+        runNodeBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.RunNodeRequest, dev.agentsvc.v1.RunNodeRequest.Builder, dev.agentsvc.v1.RunNodeRequestOrBuilder>(
+                (dev.agentsvc.v1.RunNodeRequest) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 7;
+      onChanged();
+      return runNodeBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ConnectRequest)

@@ -100,5 +100,20 @@ public interface ConnectRequestOrBuilder extends
    */
   dev.agentsvc.v1.NodeResultOrBuilder getNodeResultOrBuilder();
 
+  /**
+   * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+   * @return Whether the runNode field is set.
+   */
+  boolean hasRunNode();
+  /**
+   * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+   * @return The runNode.
+   */
+  dev.agentsvc.v1.RunNodeRequest getRunNode();
+  /**
+   * <code>.agentsvc.v1.RunNodeRequest run_node = 7;</code>
+   */
+  dev.agentsvc.v1.RunNodeRequestOrBuilder getRunNodeOrBuilder();
+
   dev.agentsvc.v1.ConnectRequest.KindCase getKindCase();
 }

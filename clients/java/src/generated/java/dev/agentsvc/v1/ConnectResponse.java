@@ -59,6 +59,7 @@ private static final long serialVersionUID = 0L;
     CALLBACK_CALL(4),
     CODE_EXECUTION(5),
     NODE_CALL(6),
+    RUN_NODE_RESULT(7),
     KIND_NOT_SET(0);
     private final int value;
     private KindCase(int value) {
@@ -82,6 +83,7 @@ private static final long serialVersionUID = 0L;
         case 4: return CALLBACK_CALL;
         case 5: return CODE_EXECUTION;
         case 6: return NODE_CALL;
+        case 7: return RUN_NODE_RESULT;
         case 0: return KIND_NOT_SET;
         default: return null;
       }
@@ -283,6 +285,37 @@ private static final long serialVersionUID = 0L;
     return dev.agentsvc.v1.NodeCall.getDefaultInstance();
   }
 
+  public static final int RUN_NODE_RESULT_FIELD_NUMBER = 7;
+  /**
+   * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+   * @return Whether the runNodeResult field is set.
+   */
+  @java.lang.Override
+  public boolean hasRunNodeResult() {
+    return kindCase_ == 7;
+  }
+  /**
+   * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+   * @return The runNodeResult.
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.RunNodeResponse getRunNodeResult() {
+    if (kindCase_ == 7) {
+       return (dev.agentsvc.v1.RunNodeResponse) kind_;
+    }
+    return dev.agentsvc.v1.RunNodeResponse.getDefaultInstance();
+  }
+  /**
+   * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.RunNodeResponseOrBuilder getRunNodeResultOrBuilder() {
+    if (kindCase_ == 7) {
+       return (dev.agentsvc.v1.RunNodeResponse) kind_;
+    }
+    return dev.agentsvc.v1.RunNodeResponse.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -314,6 +347,9 @@ private static final long serialVersionUID = 0L;
     }
     if (kindCase_ == 6) {
       output.writeMessage(6, (dev.agentsvc.v1.NodeCall) kind_);
+    }
+    if (kindCase_ == 7) {
+      output.writeMessage(7, (dev.agentsvc.v1.RunNodeResponse) kind_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -347,6 +383,10 @@ private static final long serialVersionUID = 0L;
     if (kindCase_ == 6) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(6, (dev.agentsvc.v1.NodeCall) kind_);
+    }
+    if (kindCase_ == 7) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(7, (dev.agentsvc.v1.RunNodeResponse) kind_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -389,6 +429,10 @@ private static final long serialVersionUID = 0L;
         if (!getNodeCall()
             .equals(other.getNodeCall())) return false;
         break;
+      case 7:
+        if (!getRunNodeResult()
+            .equals(other.getRunNodeResult())) return false;
+        break;
       case 0:
       default:
     }
@@ -427,6 +471,10 @@ private static final long serialVersionUID = 0L;
       case 6:
         hash = (37 * hash) + NODE_CALL_FIELD_NUMBER;
         hash = (53 * hash) + getNodeCall().hashCode();
+        break;
+      case 7:
+        hash = (37 * hash) + RUN_NODE_RESULT_FIELD_NUMBER;
+        hash = (53 * hash) + getRunNodeResult().hashCode();
         break;
       case 0:
       default:
@@ -584,6 +632,9 @@ private static final long serialVersionUID = 0L;
       if (nodeCallBuilder_ != null) {
         nodeCallBuilder_.clear();
       }
+      if (runNodeResultBuilder_ != null) {
+        runNodeResultBuilder_.clear();
+      }
       kindCase_ = 0;
       kind_ = null;
       return this;
@@ -649,6 +700,10 @@ private static final long serialVersionUID = 0L;
           nodeCallBuilder_ != null) {
         result.kind_ = nodeCallBuilder_.build();
       }
+      if (kindCase_ == 7 &&
+          runNodeResultBuilder_ != null) {
+        result.kind_ = runNodeResultBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -686,6 +741,10 @@ private static final long serialVersionUID = 0L;
         }
         case NODE_CALL: {
           mergeNodeCall(other.getNodeCall());
+          break;
+        }
+        case RUN_NODE_RESULT: {
+          mergeRunNodeResult(other.getRunNodeResult());
           break;
         }
         case KIND_NOT_SET: {
@@ -760,6 +819,13 @@ private static final long serialVersionUID = 0L;
               kindCase_ = 6;
               break;
             } // case 50
+            case 58: {
+              input.readMessage(
+                  internalGetRunNodeResultFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              kindCase_ = 7;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1642,6 +1708,148 @@ private static final long serialVersionUID = 0L;
       kindCase_ = 6;
       onChanged();
       return nodeCallBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.RunNodeResponse, dev.agentsvc.v1.RunNodeResponse.Builder, dev.agentsvc.v1.RunNodeResponseOrBuilder> runNodeResultBuilder_;
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     * @return Whether the runNodeResult field is set.
+     */
+    @java.lang.Override
+    public boolean hasRunNodeResult() {
+      return kindCase_ == 7;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     * @return The runNodeResult.
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.RunNodeResponse getRunNodeResult() {
+      if (runNodeResultBuilder_ == null) {
+        if (kindCase_ == 7) {
+          return (dev.agentsvc.v1.RunNodeResponse) kind_;
+        }
+        return dev.agentsvc.v1.RunNodeResponse.getDefaultInstance();
+      } else {
+        if (kindCase_ == 7) {
+          return runNodeResultBuilder_.getMessage();
+        }
+        return dev.agentsvc.v1.RunNodeResponse.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     */
+    public Builder setRunNodeResult(dev.agentsvc.v1.RunNodeResponse value) {
+      if (runNodeResultBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        kind_ = value;
+        onChanged();
+      } else {
+        runNodeResultBuilder_.setMessage(value);
+      }
+      kindCase_ = 7;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     */
+    public Builder setRunNodeResult(
+        dev.agentsvc.v1.RunNodeResponse.Builder builderForValue) {
+      if (runNodeResultBuilder_ == null) {
+        kind_ = builderForValue.build();
+        onChanged();
+      } else {
+        runNodeResultBuilder_.setMessage(builderForValue.build());
+      }
+      kindCase_ = 7;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     */
+    public Builder mergeRunNodeResult(dev.agentsvc.v1.RunNodeResponse value) {
+      if (runNodeResultBuilder_ == null) {
+        if (kindCase_ == 7 &&
+            kind_ != dev.agentsvc.v1.RunNodeResponse.getDefaultInstance()) {
+          kind_ = dev.agentsvc.v1.RunNodeResponse.newBuilder((dev.agentsvc.v1.RunNodeResponse) kind_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          kind_ = value;
+        }
+        onChanged();
+      } else {
+        if (kindCase_ == 7) {
+          runNodeResultBuilder_.mergeFrom(value);
+        } else {
+          runNodeResultBuilder_.setMessage(value);
+        }
+      }
+      kindCase_ = 7;
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     */
+    public Builder clearRunNodeResult() {
+      if (runNodeResultBuilder_ == null) {
+        if (kindCase_ == 7) {
+          kindCase_ = 0;
+          kind_ = null;
+          onChanged();
+        }
+      } else {
+        if (kindCase_ == 7) {
+          kindCase_ = 0;
+          kind_ = null;
+        }
+        runNodeResultBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     */
+    public dev.agentsvc.v1.RunNodeResponse.Builder getRunNodeResultBuilder() {
+      return internalGetRunNodeResultFieldBuilder().getBuilder();
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     */
+    @java.lang.Override
+    public dev.agentsvc.v1.RunNodeResponseOrBuilder getRunNodeResultOrBuilder() {
+      if ((kindCase_ == 7) && (runNodeResultBuilder_ != null)) {
+        return runNodeResultBuilder_.getMessageOrBuilder();
+      } else {
+        if (kindCase_ == 7) {
+          return (dev.agentsvc.v1.RunNodeResponse) kind_;
+        }
+        return dev.agentsvc.v1.RunNodeResponse.getDefaultInstance();
+      }
+    }
+    /**
+     * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.agentsvc.v1.RunNodeResponse, dev.agentsvc.v1.RunNodeResponse.Builder, dev.agentsvc.v1.RunNodeResponseOrBuilder> 
+        internalGetRunNodeResultFieldBuilder() {
+      if (runNodeResultBuilder_ == null) {
+        if (!(kindCase_ == 7)) {
+          kind_ = dev.agentsvc.v1.RunNodeResponse.getDefaultInstance();
+        }
+        runNodeResultBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.agentsvc.v1.RunNodeResponse, dev.agentsvc.v1.RunNodeResponse.Builder, dev.agentsvc.v1.RunNodeResponseOrBuilder>(
+                (dev.agentsvc.v1.RunNodeResponse) kind_,
+                getParentForChildren(),
+                isClean());
+        kind_ = null;
+      }
+      kindCase_ = 7;
+      onChanged();
+      return runNodeResultBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.ConnectResponse)

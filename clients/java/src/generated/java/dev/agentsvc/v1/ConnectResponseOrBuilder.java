@@ -100,5 +100,20 @@ public interface ConnectResponseOrBuilder extends
    */
   dev.agentsvc.v1.NodeCallOrBuilder getNodeCallOrBuilder();
 
+  /**
+   * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+   * @return Whether the runNodeResult field is set.
+   */
+  boolean hasRunNodeResult();
+  /**
+   * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+   * @return The runNodeResult.
+   */
+  dev.agentsvc.v1.RunNodeResponse getRunNodeResult();
+  /**
+   * <code>.agentsvc.v1.RunNodeResponse run_node_result = 7;</code>
+   */
+  dev.agentsvc.v1.RunNodeResponseOrBuilder getRunNodeResultOrBuilder();
+
   dev.agentsvc.v1.ConnectResponse.KindCase getKindCase();
 }

@@ -39,6 +39,9 @@ private static final long serialVersionUID = 0L;
     workflow_ = "";
     nodeName_ = "";
     nodePath_ = "";
+    sessionId_ = "";
+    sessionEvents_ = java.util.Collections.emptyList();
+    userId_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -467,6 +470,171 @@ private static final long serialVersionUID = 0L;
     return resumeInputs_ == null ? com.google.protobuf.Struct.getDefaultInstance() : resumeInputs_;
   }
 
+  public static final int SESSION_ID_FIELD_NUMBER = 11;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object sessionId_ = "";
+  /**
+   * <pre>
+   * The id of the invocation's session (ADK's ctx.session.id).
+   * </pre>
+   *
+   * <code>string session_id = 11;</code>
+   * @return The sessionId.
+   */
+  @java.lang.Override
+  public java.lang.String getSessionId() {
+    java.lang.Object ref = sessionId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      sessionId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The id of the invocation's session (ADK's ctx.session.id).
+   * </pre>
+   *
+   * <code>string session_id = 11;</code>
+   * @return The bytes for sessionId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getSessionIdBytes() {
+    java.lang.Object ref = sessionId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      sessionId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int SESSION_EVENTS_FIELD_NUMBER = 12;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentsvc.v1.Event> sessionEvents_;
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentsvc.v1.Event> getSessionEventsList() {
+    return sessionEvents_;
+  }
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentsvc.v1.EventOrBuilder> 
+      getSessionEventsOrBuilderList() {
+    return sessionEvents_;
+  }
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  @java.lang.Override
+  public int getSessionEventsCount() {
+    return sessionEvents_.size();
+  }
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.Event getSessionEvents(int index) {
+    return sessionEvents_.get(index);
+  }
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  @java.lang.Override
+  public dev.agentsvc.v1.EventOrBuilder getSessionEventsOrBuilder(
+      int index) {
+    return sessionEvents_.get(index);
+  }
+
+  public static final int USER_ID_FIELD_NUMBER = 13;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object userId_ = "";
+  /**
+   * <pre>
+   * The user of the session (ADK's ctx.session.user_id).
+   * </pre>
+   *
+   * <code>string user_id = 13;</code>
+   * @return The userId.
+   */
+  @java.lang.Override
+  public java.lang.String getUserId() {
+    java.lang.Object ref = userId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      userId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The user of the session (ADK's ctx.session.user_id).
+   * </pre>
+   *
+   * <code>string user_id = 13;</code>
+   * @return The bytes for userId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getUserIdBytes() {
+    java.lang.Object ref = userId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      userId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -511,6 +679,15 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000004) != 0)) {
       output.writeMessage(10, getResumeInputs());
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(sessionId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 11, sessionId_);
+    }
+    for (int i = 0; i < sessionEvents_.size(); i++) {
+      output.writeMessage(12, sessionEvents_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(userId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 13, userId_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -553,6 +730,16 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000004) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(10, getResumeInputs());
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(sessionId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(11, sessionId_);
+    }
+    for (int i = 0; i < sessionEvents_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(12, sessionEvents_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(userId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(13, userId_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -598,6 +785,12 @@ private static final long serialVersionUID = 0L;
       if (!getResumeInputs()
           .equals(other.getResumeInputs())) return false;
     }
+    if (!getSessionId()
+        .equals(other.getSessionId())) return false;
+    if (!getSessionEventsList()
+        .equals(other.getSessionEventsList())) return false;
+    if (!getUserId()
+        .equals(other.getUserId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -635,6 +828,14 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + RESUME_INPUTS_FIELD_NUMBER;
       hash = (53 * hash) + getResumeInputs().hashCode();
     }
+    hash = (37 * hash) + SESSION_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getSessionId().hashCode();
+    if (getSessionEventsCount() > 0) {
+      hash = (37 * hash) + SESSION_EVENTS_FIELD_NUMBER;
+      hash = (53 * hash) + getSessionEventsList().hashCode();
+    }
+    hash = (37 * hash) + USER_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getUserId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -773,6 +974,7 @@ private static final long serialVersionUID = 0L;
         internalGetNodeInputFieldBuilder();
         internalGetStateFieldBuilder();
         internalGetResumeInputsFieldBuilder();
+        internalGetSessionEventsFieldBuilder();
       }
     }
     @java.lang.Override
@@ -801,6 +1003,15 @@ private static final long serialVersionUID = 0L;
         resumeInputsBuilder_.dispose();
         resumeInputsBuilder_ = null;
       }
+      sessionId_ = "";
+      if (sessionEventsBuilder_ == null) {
+        sessionEvents_ = java.util.Collections.emptyList();
+      } else {
+        sessionEvents_ = null;
+        sessionEventsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000800);
+      userId_ = "";
       return this;
     }
 
@@ -827,9 +1038,22 @@ private static final long serialVersionUID = 0L;
     @java.lang.Override
     public dev.agentsvc.v1.NodeCall buildPartial() {
       dev.agentsvc.v1.NodeCall result = new dev.agentsvc.v1.NodeCall(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.agentsvc.v1.NodeCall result) {
+      if (sessionEventsBuilder_ == null) {
+        if (((bitField0_ & 0x00000800) != 0)) {
+          sessionEvents_ = java.util.Collections.unmodifiableList(sessionEvents_);
+          bitField0_ = (bitField0_ & ~0x00000800);
+        }
+        result.sessionEvents_ = sessionEvents_;
+      } else {
+        result.sessionEvents_ = sessionEventsBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.agentsvc.v1.NodeCall result) {
@@ -873,6 +1097,12 @@ private static final long serialVersionUID = 0L;
             ? resumeInputs_
             : resumeInputsBuilder_.build();
         to_bitField0_ |= 0x00000004;
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.sessionId_ = sessionId_;
+      }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.userId_ = userId_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -930,6 +1160,42 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasResumeInputs()) {
         mergeResumeInputs(other.getResumeInputs());
+      }
+      if (!other.getSessionId().isEmpty()) {
+        sessionId_ = other.sessionId_;
+        bitField0_ |= 0x00000400;
+        onChanged();
+      }
+      if (sessionEventsBuilder_ == null) {
+        if (!other.sessionEvents_.isEmpty()) {
+          if (sessionEvents_.isEmpty()) {
+            sessionEvents_ = other.sessionEvents_;
+            bitField0_ = (bitField0_ & ~0x00000800);
+          } else {
+            ensureSessionEventsIsMutable();
+            sessionEvents_.addAll(other.sessionEvents_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.sessionEvents_.isEmpty()) {
+          if (sessionEventsBuilder_.isEmpty()) {
+            sessionEventsBuilder_.dispose();
+            sessionEventsBuilder_ = null;
+            sessionEvents_ = other.sessionEvents_;
+            bitField0_ = (bitField0_ & ~0x00000800);
+            sessionEventsBuilder_ = 
+              com.google.protobuf.GeneratedMessage.alwaysUseFieldBuilders ?
+                 internalGetSessionEventsFieldBuilder() : null;
+          } else {
+            sessionEventsBuilder_.addAllMessages(other.sessionEvents_);
+          }
+        }
+      }
+      if (!other.getUserId().isEmpty()) {
+        userId_ = other.userId_;
+        bitField0_ |= 0x00001000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1013,6 +1279,29 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000200;
               break;
             } // case 82
+            case 90: {
+              sessionId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 90
+            case 98: {
+              dev.agentsvc.v1.Event m =
+                  input.readMessage(
+                      dev.agentsvc.v1.Event.parser(),
+                      extensionRegistry);
+              if (sessionEventsBuilder_ == null) {
+                ensureSessionEventsIsMutable();
+                sessionEvents_.add(m);
+              } else {
+                sessionEventsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 98
+            case 106: {
+              userId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 106
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2102,6 +2391,538 @@ private static final long serialVersionUID = 0L;
         resumeInputs_ = null;
       }
       return resumeInputsBuilder_;
+    }
+
+    private java.lang.Object sessionId_ = "";
+    /**
+     * <pre>
+     * The id of the invocation's session (ADK's ctx.session.id).
+     * </pre>
+     *
+     * <code>string session_id = 11;</code>
+     * @return The sessionId.
+     */
+    public java.lang.String getSessionId() {
+      java.lang.Object ref = sessionId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        sessionId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The id of the invocation's session (ADK's ctx.session.id).
+     * </pre>
+     *
+     * <code>string session_id = 11;</code>
+     * @return The bytes for sessionId.
+     */
+    public com.google.protobuf.ByteString
+        getSessionIdBytes() {
+      java.lang.Object ref = sessionId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        sessionId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The id of the invocation's session (ADK's ctx.session.id).
+     * </pre>
+     *
+     * <code>string session_id = 11;</code>
+     * @param value The sessionId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSessionId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      sessionId_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The id of the invocation's session (ADK's ctx.session.id).
+     * </pre>
+     *
+     * <code>string session_id = 11;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSessionId() {
+      sessionId_ = getDefaultInstance().getSessionId();
+      bitField0_ = (bitField0_ & ~0x00000400);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The id of the invocation's session (ADK's ctx.session.id).
+     * </pre>
+     *
+     * <code>string session_id = 11;</code>
+     * @param value The bytes for sessionId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSessionIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      sessionId_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+
+    private java.util.List<dev.agentsvc.v1.Event> sessionEvents_ =
+      java.util.Collections.emptyList();
+    private void ensureSessionEventsIsMutable() {
+      if (!((bitField0_ & 0x00000800) != 0)) {
+        sessionEvents_ = new java.util.ArrayList<dev.agentsvc.v1.Event>(sessionEvents_);
+        bitField0_ |= 0x00000800;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.Event, dev.agentsvc.v1.Event.Builder, dev.agentsvc.v1.EventOrBuilder> sessionEventsBuilder_;
+
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.Event> getSessionEventsList() {
+      if (sessionEventsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(sessionEvents_);
+      } else {
+        return sessionEventsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public int getSessionEventsCount() {
+      if (sessionEventsBuilder_ == null) {
+        return sessionEvents_.size();
+      } else {
+        return sessionEventsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public dev.agentsvc.v1.Event getSessionEvents(int index) {
+      if (sessionEventsBuilder_ == null) {
+        return sessionEvents_.get(index);
+      } else {
+        return sessionEventsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder setSessionEvents(
+        int index, dev.agentsvc.v1.Event value) {
+      if (sessionEventsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureSessionEventsIsMutable();
+        sessionEvents_.set(index, value);
+        onChanged();
+      } else {
+        sessionEventsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder setSessionEvents(
+        int index, dev.agentsvc.v1.Event.Builder builderForValue) {
+      if (sessionEventsBuilder_ == null) {
+        ensureSessionEventsIsMutable();
+        sessionEvents_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        sessionEventsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder addSessionEvents(dev.agentsvc.v1.Event value) {
+      if (sessionEventsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureSessionEventsIsMutable();
+        sessionEvents_.add(value);
+        onChanged();
+      } else {
+        sessionEventsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder addSessionEvents(
+        int index, dev.agentsvc.v1.Event value) {
+      if (sessionEventsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureSessionEventsIsMutable();
+        sessionEvents_.add(index, value);
+        onChanged();
+      } else {
+        sessionEventsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder addSessionEvents(
+        dev.agentsvc.v1.Event.Builder builderForValue) {
+      if (sessionEventsBuilder_ == null) {
+        ensureSessionEventsIsMutable();
+        sessionEvents_.add(builderForValue.build());
+        onChanged();
+      } else {
+        sessionEventsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder addSessionEvents(
+        int index, dev.agentsvc.v1.Event.Builder builderForValue) {
+      if (sessionEventsBuilder_ == null) {
+        ensureSessionEventsIsMutable();
+        sessionEvents_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        sessionEventsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder addAllSessionEvents(
+        java.lang.Iterable<? extends dev.agentsvc.v1.Event> values) {
+      if (sessionEventsBuilder_ == null) {
+        ensureSessionEventsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, sessionEvents_);
+        onChanged();
+      } else {
+        sessionEventsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder clearSessionEvents() {
+      if (sessionEventsBuilder_ == null) {
+        sessionEvents_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000800);
+        onChanged();
+      } else {
+        sessionEventsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public Builder removeSessionEvents(int index) {
+      if (sessionEventsBuilder_ == null) {
+        ensureSessionEventsIsMutable();
+        sessionEvents_.remove(index);
+        onChanged();
+      } else {
+        sessionEventsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public dev.agentsvc.v1.Event.Builder getSessionEventsBuilder(
+        int index) {
+      return internalGetSessionEventsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public dev.agentsvc.v1.EventOrBuilder getSessionEventsOrBuilder(
+        int index) {
+      if (sessionEventsBuilder_ == null) {
+        return sessionEvents_.get(index);  } else {
+        return sessionEventsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public java.util.List<? extends dev.agentsvc.v1.EventOrBuilder> 
+         getSessionEventsOrBuilderList() {
+      if (sessionEventsBuilder_ != null) {
+        return sessionEventsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(sessionEvents_);
+      }
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public dev.agentsvc.v1.Event.Builder addSessionEventsBuilder() {
+      return internalGetSessionEventsFieldBuilder().addBuilder(
+          dev.agentsvc.v1.Event.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public dev.agentsvc.v1.Event.Builder addSessionEventsBuilder(
+        int index) {
+      return internalGetSessionEventsFieldBuilder().addBuilder(
+          index, dev.agentsvc.v1.Event.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The session's most recent events as the node's invocation sees them,
+     * oldest first, at most 100 (ADK's ctx.session.events); only for a
+     * function declared with session_events.
+     * </pre>
+     *
+     * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+     */
+    public java.util.List<dev.agentsvc.v1.Event.Builder> 
+         getSessionEventsBuilderList() {
+      return internalGetSessionEventsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilder<
+        dev.agentsvc.v1.Event, dev.agentsvc.v1.Event.Builder, dev.agentsvc.v1.EventOrBuilder> 
+        internalGetSessionEventsFieldBuilder() {
+      if (sessionEventsBuilder_ == null) {
+        sessionEventsBuilder_ = new com.google.protobuf.RepeatedFieldBuilder<
+            dev.agentsvc.v1.Event, dev.agentsvc.v1.Event.Builder, dev.agentsvc.v1.EventOrBuilder>(
+                sessionEvents_,
+                ((bitField0_ & 0x00000800) != 0),
+                getParentForChildren(),
+                isClean());
+        sessionEvents_ = null;
+      }
+      return sessionEventsBuilder_;
+    }
+
+    private java.lang.Object userId_ = "";
+    /**
+     * <pre>
+     * The user of the session (ADK's ctx.session.user_id).
+     * </pre>
+     *
+     * <code>string user_id = 13;</code>
+     * @return The userId.
+     */
+    public java.lang.String getUserId() {
+      java.lang.Object ref = userId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        userId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The user of the session (ADK's ctx.session.user_id).
+     * </pre>
+     *
+     * <code>string user_id = 13;</code>
+     * @return The bytes for userId.
+     */
+    public com.google.protobuf.ByteString
+        getUserIdBytes() {
+      java.lang.Object ref = userId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        userId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The user of the session (ADK's ctx.session.user_id).
+     * </pre>
+     *
+     * <code>string user_id = 13;</code>
+     * @param value The userId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setUserId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      userId_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The user of the session (ADK's ctx.session.user_id).
+     * </pre>
+     *
+     * <code>string user_id = 13;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearUserId() {
+      userId_ = getDefaultInstance().getUserId();
+      bitField0_ = (bitField0_ & ~0x00001000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The user of the session (ADK's ctx.session.user_id).
+     * </pre>
+     *
+     * <code>string user_id = 13;</code>
+     * @param value The bytes for userId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setUserIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      userId_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.NodeCall)

@@ -221,4 +221,98 @@ public interface NodeCallOrBuilder extends
    * <code>.google.protobuf.Struct resume_inputs = 10;</code>
    */
   com.google.protobuf.StructOrBuilder getResumeInputsOrBuilder();
+
+  /**
+   * <pre>
+   * The id of the invocation's session (ADK's ctx.session.id).
+   * </pre>
+   *
+   * <code>string session_id = 11;</code>
+   * @return The sessionId.
+   */
+  java.lang.String getSessionId();
+  /**
+   * <pre>
+   * The id of the invocation's session (ADK's ctx.session.id).
+   * </pre>
+   *
+   * <code>string session_id = 11;</code>
+   * @return The bytes for sessionId.
+   */
+  com.google.protobuf.ByteString
+      getSessionIdBytes();
+
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  java.util.List<dev.agentsvc.v1.Event> 
+      getSessionEventsList();
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  dev.agentsvc.v1.Event getSessionEvents(int index);
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  int getSessionEventsCount();
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  java.util.List<? extends dev.agentsvc.v1.EventOrBuilder> 
+      getSessionEventsOrBuilderList();
+  /**
+   * <pre>
+   * The session's most recent events as the node's invocation sees them,
+   * oldest first, at most 100 (ADK's ctx.session.events); only for a
+   * function declared with session_events.
+   * </pre>
+   *
+   * <code>repeated .agentsvc.v1.Event session_events = 12;</code>
+   */
+  dev.agentsvc.v1.EventOrBuilder getSessionEventsOrBuilder(
+      int index);
+
+  /**
+   * <pre>
+   * The user of the session (ADK's ctx.session.user_id).
+   * </pre>
+   *
+   * <code>string user_id = 13;</code>
+   * @return The userId.
+   */
+  java.lang.String getUserId();
+  /**
+   * <pre>
+   * The user of the session (ADK's ctx.session.user_id).
+   * </pre>
+   *
+   * <code>string user_id = 13;</code>
+   * @return The bytes for userId.
+   */
+  com.google.protobuf.ByteString
+      getUserIdBytes();
 }

@@ -88,6 +88,39 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int DYNAMIC_FIELD_NUMBER = 2;
+  private boolean dynamic_ = false;
+  /**
+   * <pre>
+   * The function may run only as a dynamic node (ADK's ctx.run_node): no
+   * workflow of the app needs to name it. Without it, a declared name must
+   * be a function node of the app's workflows.
+   * </pre>
+   *
+   * <code>bool dynamic = 2;</code>
+   * @return The dynamic.
+   */
+  @java.lang.Override
+  public boolean getDynamic() {
+    return dynamic_;
+  }
+
+  public static final int SESSION_EVENTS_FIELD_NUMBER = 3;
+  private boolean sessionEvents_ = false;
+  /**
+   * <pre>
+   * Every NodeCall of this function carries the session's recent events
+   * (NodeCall.session_events), for a node that reads ctx.session.events.
+   * </pre>
+   *
+   * <code>bool session_events = 3;</code>
+   * @return The sessionEvents.
+   */
+  @java.lang.Override
+  public boolean getSessionEvents() {
+    return sessionEvents_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -105,6 +138,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(name_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 1, name_);
     }
+    if (dynamic_ != false) {
+      output.writeBool(2, dynamic_);
+    }
+    if (sessionEvents_ != false) {
+      output.writeBool(3, sessionEvents_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -116,6 +155,14 @@ private static final long serialVersionUID = 0L;
     size = 0;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(name_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(1, name_);
+    }
+    if (dynamic_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(2, dynamic_);
+    }
+    if (sessionEvents_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(3, sessionEvents_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -134,6 +181,10 @@ private static final long serialVersionUID = 0L;
 
     if (!getName()
         .equals(other.getName())) return false;
+    if (getDynamic()
+        != other.getDynamic()) return false;
+    if (getSessionEvents()
+        != other.getSessionEvents()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -147,6 +198,12 @@ private static final long serialVersionUID = 0L;
     hash = (19 * hash) + getDescriptor().hashCode();
     hash = (37 * hash) + NAME_FIELD_NUMBER;
     hash = (53 * hash) + getName().hashCode();
+    hash = (37 * hash) + DYNAMIC_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getDynamic());
+    hash = (37 * hash) + SESSION_EVENTS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getSessionEvents());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -284,6 +341,8 @@ private static final long serialVersionUID = 0L;
       super.clear();
       bitField0_ = 0;
       name_ = "";
+      dynamic_ = false;
+      sessionEvents_ = false;
       return this;
     }
 
@@ -320,6 +379,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000001) != 0)) {
         result.name_ = name_;
       }
+      if (((from_bitField0_ & 0x00000002) != 0)) {
+        result.dynamic_ = dynamic_;
+      }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.sessionEvents_ = sessionEvents_;
+      }
     }
 
     @java.lang.Override
@@ -338,6 +403,12 @@ private static final long serialVersionUID = 0L;
         name_ = other.name_;
         bitField0_ |= 0x00000001;
         onChanged();
+      }
+      if (other.getDynamic() != false) {
+        setDynamic(other.getDynamic());
+      }
+      if (other.getSessionEvents() != false) {
+        setSessionEvents(other.getSessionEvents());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -370,6 +441,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000001;
               break;
             } // case 10
+            case 16: {
+              dynamic_ = input.readBool();
+              bitField0_ |= 0x00000002;
+              break;
+            } // case 16
+            case 24: {
+              sessionEvents_ = input.readBool();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 24
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -455,6 +536,103 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       name_ = value;
       bitField0_ |= 0x00000001;
+      onChanged();
+      return this;
+    }
+
+    private boolean dynamic_ ;
+    /**
+     * <pre>
+     * The function may run only as a dynamic node (ADK's ctx.run_node): no
+     * workflow of the app needs to name it. Without it, a declared name must
+     * be a function node of the app's workflows.
+     * </pre>
+     *
+     * <code>bool dynamic = 2;</code>
+     * @return The dynamic.
+     */
+    @java.lang.Override
+    public boolean getDynamic() {
+      return dynamic_;
+    }
+    /**
+     * <pre>
+     * The function may run only as a dynamic node (ADK's ctx.run_node): no
+     * workflow of the app needs to name it. Without it, a declared name must
+     * be a function node of the app's workflows.
+     * </pre>
+     *
+     * <code>bool dynamic = 2;</code>
+     * @param value The dynamic to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDynamic(boolean value) {
+
+      dynamic_ = value;
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The function may run only as a dynamic node (ADK's ctx.run_node): no
+     * workflow of the app needs to name it. Without it, a declared name must
+     * be a function node of the app's workflows.
+     * </pre>
+     *
+     * <code>bool dynamic = 2;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDynamic() {
+      bitField0_ = (bitField0_ & ~0x00000002);
+      dynamic_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean sessionEvents_ ;
+    /**
+     * <pre>
+     * Every NodeCall of this function carries the session's recent events
+     * (NodeCall.session_events), for a node that reads ctx.session.events.
+     * </pre>
+     *
+     * <code>bool session_events = 3;</code>
+     * @return The sessionEvents.
+     */
+    @java.lang.Override
+    public boolean getSessionEvents() {
+      return sessionEvents_;
+    }
+    /**
+     * <pre>
+     * Every NodeCall of this function carries the session's recent events
+     * (NodeCall.session_events), for a node that reads ctx.session.events.
+     * </pre>
+     *
+     * <code>bool session_events = 3;</code>
+     * @param value The sessionEvents to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSessionEvents(boolean value) {
+
+      sessionEvents_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Every NodeCall of this function carries the session's recent events
+     * (NodeCall.session_events), for a node that reads ctx.session.events.
+     * </pre>
+     *
+     * <code>bool session_events = 3;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSessionEvents() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      sessionEvents_ = false;
       onChanged();
       return this;
     }

@@ -21,4 +21,27 @@ public interface NodeDeclarationOrBuilder extends
    */
   com.google.protobuf.ByteString
       getNameBytes();
+
+  /**
+   * <pre>
+   * The function may run only as a dynamic node (ADK's ctx.run_node): no
+   * workflow of the app needs to name it. Without it, a declared name must
+   * be a function node of the app's workflows.
+   * </pre>
+   *
+   * <code>bool dynamic = 2;</code>
+   * @return The dynamic.
+   */
+  boolean getDynamic();
+
+  /**
+   * <pre>
+   * Every NodeCall of this function carries the session's recent events
+   * (NodeCall.session_events), for a node that reads ctx.session.events.
+   * </pre>
+   *
+   * <code>bool session_events = 3;</code>
+   * @return The sessionEvents.
+   */
+  boolean getSessionEvents();
 }

@@ -67,6 +67,16 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_agentsvc_v1_NodeCall_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_RunNodeRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_RunNodeRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentsvc_v1_RunNodeResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_agentsvc_v1_RunNodeResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentsvc_v1_NodeResult_descriptor;
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
@@ -181,111 +191,126 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
       "fig\030\007 \001(\0132\026.agentsvc.v1.RunConfig\022\021\n\tstr" +
       "eaming\030\010 \001(\010\022\022\n\nrequest_id\030\t \001(\t\"0\n\013RunR" +
       "esponse\022!\n\005event\030\001 \001(\0132\022.agentsvc.v1.Eve" +
-      "nt\"\262\002\n\016ConnectRequest\022&\n\005start\030\001 \001(\0132\025.a" +
+      "nt\"\343\002\n\016ConnectRequest\022&\n\005start\030\001 \001(\0132\025.a" +
       "gentsvc.v1.StartRunH\000\022.\n\013tool_result\030\002 \001" +
       "(\0132\027.agentsvc.v1.ToolResultH\000\022(\n\006cancel\030" +
       "\003 \001(\0132\026.agentsvc.v1.CancelRunH\000\0226\n\017callb" +
       "ack_result\030\004 \001(\0132\033.agentsvc.v1.CallbackR" +
       "esultH\000\022.\n\013code_result\030\005 \001(\0132\027.agentsvc." +
       "v1.CodeResultH\000\022.\n\013node_result\030\006 \001(\0132\027.a" +
-      "gentsvc.v1.NodeResultH\000B\006\n\004kind\"\326\001\n\010Star" +
-      "tRun\022$\n\003run\030\001 \001(\0132\027.agentsvc.v1.RunReque" +
-      "st\022+\n\005tools\030\002 \003(\0132\034.agentsvc.v1.ToolDecl" +
-      "aration\0223\n\tcallbacks\030\003 \003(\0132 .agentsvc.v1" +
-      ".CallbackDeclaration\022\025\n\rcode_executor\030\004 " +
-      "\001(\010\022+\n\005nodes\030\005 \003(\0132\034.agentsvc.v1.NodeDec" +
-      "laration\"\037\n\017NodeDeclaration\022\014\n\004name\030\001 \001(" +
-      "\t\"\215\002\n\010NodeCall\022\017\n\007call_id\030\001 \001(\t\022\014\n\004name\030" +
-      "\002 \001(\t\022\025\n\rinvocation_id\030\003 \001(\t\022\020\n\010workflow" +
-      "\030\004 \001(\t\022\021\n\tnode_name\030\005 \001(\t\022\021\n\tnode_path\030\006" +
-      " \001(\t\022*\n\nnode_input\030\007 \001(\0132\026.google.protob" +
-      "uf.Value\022&\n\005state\030\010 \001(\0132\027.google.protobu" +
-      "f.Struct\022\017\n\007attempt\030\t \001(\005\022.\n\rresume_inpu" +
-      "ts\030\n \001(\0132\027.google.protobuf.Struct\"\364\001\n\nNo" +
-      "deResult\022\017\n\007call_id\030\001 \001(\t\022&\n\006output\030\002 \001(" +
-      "\0132\026.google.protobuf.Value\022,\n\013state_delta" +
-      "\030\003 \001(\0132\027.google.protobuf.Struct\022%\n\005route" +
-      "\030\004 \001(\0132\026.google.protobuf.Value\0221\n\016reques" +
-      "t_inputs\030\005 \003(\0132\031.agentsvc.v1.RequestInpu" +
-      "t\022%\n\005error\030\006 \001(\0132\026.agentsvc.v1.NodeError" +
-      "\"\217\001\n\014RequestInput\022\024\n\014interrupt_id\030\001 \001(\t\022" +
-      "\017\n\007message\030\002 \001(\t\022\'\n\007payload\030\003 \001(\0132\026.goog" +
-      "le.protobuf.Value\022/\n\017response_schema\030\004 \001" +
-      "(\0132\026.google.protobuf.Value\"*\n\tNodeError\022" +
-      "\014\n\004type\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\"#\n\023Callba" +
-      "ckDeclaration\022\014\n\004name\030\001 \001(\t\"\364\002\n\014Callback" +
-      "Call\022\017\n\007call_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022\'\n\004k" +
-      "ind\030\003 \001(\0162\031.agentsvc.v1.CallbackKind\022\025\n\r" +
-      "invocation_id\030\004 \001(\t\022\022\n\nagent_name\030\005 \001(\t\022" +
-      "&\n\005state\030\006 \001(\0132\027.google.protobuf.Struct\022" +
-      ",\n\013llm_request\030\007 \001(\0132\027.agentsvc.v1.LlmRe" +
-      "quest\022.\n\014llm_response\030\010 \001(\0132\030.agentsvc.v" +
-      "1.LlmResponse\022,\n\ttool_call\030\t \001(\0132\031.agent" +
-      "svc.v1.FunctionCall\022.\n\rtool_response\030\n \001" +
-      "(\0132\027.google.protobuf.Struct\022\r\n\005error\030\013 \001" +
-      "(\t\"\253\003\n\016CallbackResult\022\017\n\007call_id\030\001 \001(\t\022," +
-      "\n\013state_delta\030\002 \001(\0132\027.google.protobuf.St" +
-      "ruct\022\'\n\007content\030\003 \001(\0132\024.agentsvc.v1.Cont" +
-      "entH\000\0220\n\014llm_response\030\004 \001(\0132\030.agentsvc.v" +
-      "1.LlmResponseH\000\022.\n\013llm_request\030\005 \001(\0132\027.a" +
-      "gentsvc.v1.LlmRequestH\000\0220\n\rtool_response" +
-      "\030\006 \001(\0132\027.google.protobuf.StructH\000\022\r\n\005err" +
-      "or\030\007 \001(\t\022=\n\tartifacts\030\010 \003(\0132*.agentsvc.v" +
-      "1.CallbackResult.ArtifactsEntry\032C\n\016Artif" +
-      "actsEntry\022\013\n\003key\030\001 \001(\t\022 \n\005value\030\002 \001(\0132\021." +
-      "agentsvc.v1.Part:\0028\001B\n\n\010override\"\300\001\n\017Too" +
-      "lDeclaration\022\014\n\004name\030\001 \001(\t\022\023\n\013descriptio" +
-      "n\030\002 \001(\t\022+\n\nparameters\030\003 \001(\0132\027.google.pro" +
-      "tobuf.Struct\022)\n\010response\030\004 \001(\0132\027.google." +
-      "protobuf.Struct\022\024\n\014long_running\030\005 \001(\010\022\034\n" +
-      "\024require_confirmation\030\006 \001(\010\"\202\002\n\nToolResu" +
-      "lt\022\017\n\007call_id\030\001 \001(\t\022(\n\010response\030\002 \001(\0132\026." +
-      "google.protobuf.Value\022\r\n\005error\030\003 \001(\t\022*\n\007" +
-      "actions\030\004 \001(\0132\031.agentsvc.v1.EventActions" +
-      "\0229\n\tartifacts\030\005 \003(\0132&.agentsvc.v1.ToolRe" +
-      "sult.ArtifactsEntry\032C\n\016ArtifactsEntry\022\013\n" +
-      "\003key\030\001 \001(\t\022 \n\005value\030\002 \001(\0132\021.agentsvc.v1." +
-      "Part:\0028\001\"\013\n\tCancelRun\"\252\002\n\017ConnectRespons" +
-      "e\022#\n\005event\030\001 \001(\0132\022.agentsvc.v1.EventH\000\022*" +
-      "\n\ttool_call\030\002 \001(\0132\025.agentsvc.v1.ToolCall" +
-      "H\000\022$\n\004done\030\003 \001(\0132\024.agentsvc.v1.RunDoneH\000" +
-      "\0222\n\rcallback_call\030\004 \001(\0132\031.agentsvc.v1.Ca" +
-      "llbackCallH\000\0228\n\016code_execution\030\005 \001(\0132\036.a" +
-      "gentsvc.v1.CodeExecutionCallH\000\022*\n\tnode_c" +
-      "all\030\006 \001(\0132\025.agentsvc.v1.NodeCallH\000B\006\n\004ki" +
-      "nd\"\255\001\n\021CodeExecutionCall\022\017\n\007call_id\030\001 \001(" +
-      "\t\022\025\n\rinvocation_id\030\002 \001(\t\022\022\n\nagent_name\030\003" +
-      " \001(\t\022\020\n\010language\030\004 \001(\t\022\014\n\004code\030\005 \001(\t\022&\n\013" +
-      "input_files\030\006 \003(\0132\021.agentsvc.v1.File\022\024\n\014" +
-      "execution_id\030\007 \001(\t\"8\n\004File\022\014\n\004name\030\001 \001(\t" +
-      "\022\021\n\tmime_type\030\002 \001(\t\022\017\n\007content\030\003 \001(\014\"f\n\n" +
-      "CodeResult\022\017\n\007call_id\030\001 \001(\t\022\016\n\006stdout\030\002 " +
-      "\001(\t\022\016\n\006stderr\030\003 \001(\t\022\'\n\014output_files\030\004 \003(" +
-      "\0132\021.agentsvc.v1.File\"\205\002\n\010ToolCall\022\017\n\007cal" +
-      "l_id\030\001 \001(\t\022\025\n\rinvocation_id\030\002 \001(\t\022\022\n\nage" +
-      "nt_name\030\003 \001(\t\0220\n\rfunction_call\030\004 \001(\0132\031.a" +
-      "gentsvc.v1.FunctionCall\022&\n\005state\030\005 \001(\0132\027" +
-      ".google.protobuf.Struct\0223\n\014confirmation\030" +
-      "\006 \001(\0132\035.agentsvc.v1.ToolConfirmation\022.\n\r" +
-      "auth_response\030\007 \001(\0132\027.google.protobuf.St" +
-      "ruct\" \n\007RunDone\022\025\n\rinvocation_id\030\001 \001(\t*`" +
-      "\n\rStreamingMode\022\036\n\032STREAMING_MODE_UNSPEC" +
-      "IFIED\020\000\022\027\n\023STREAMING_MODE_NONE\020\001\022\026\n\022STRE" +
-      "AMING_MODE_SSE\020\002*\253\002\n\014CallbackKind\022\035\n\031CAL" +
-      "LBACK_KIND_UNSPECIFIED\020\000\022\036\n\032CALLBACK_KIN" +
-      "D_BEFORE_AGENT\020\001\022\035\n\031CALLBACK_KIND_AFTER_" +
-      "AGENT\020\002\022\036\n\032CALLBACK_KIND_BEFORE_MODEL\020\003\022" +
-      "\035\n\031CALLBACK_KIND_AFTER_MODEL\020\004\022 \n\034CALLBA" +
-      "CK_KIND_ON_MODEL_ERROR\020\005\022\035\n\031CALLBACK_KIN" +
-      "D_BEFORE_TOOL\020\006\022\034\n\030CALLBACK_KIND_AFTER_T" +
-      "OOL\020\007\022\037\n\033CALLBACK_KIND_ON_TOOL_ERROR\020\0102\246" +
-      "\001\n\rRunnerService\022K\n\003Run\022\027.agentsvc.v1.Ru" +
-      "nRequest\032\030.agentsvc.v1.RunResponse\"\017\202\323\344\223" +
-      "\002\t\"\004/run:\001*0\001\022H\n\007Connect\022\033.agentsvc.v1.C" +
-      "onnectRequest\032\034.agentsvc.v1.ConnectRespo" +
-      "nse(\0010\001BL\n\017dev.agentsvc.v1P\001Z7github.com" +
-      "/agentsvc/agentsvc/gen/go/agentsvc/v1/ap" +
-      "i;apib\006proto3"
+      "gentsvc.v1.NodeResultH\000\022/\n\010run_node\030\007 \001(" +
+      "\0132\033.agentsvc.v1.RunNodeRequestH\000B\006\n\004kind" +
+      "\"\326\001\n\010StartRun\022$\n\003run\030\001 \001(\0132\027.agentsvc.v1" +
+      ".RunRequest\022+\n\005tools\030\002 \003(\0132\034.agentsvc.v1" +
+      ".ToolDeclaration\0223\n\tcallbacks\030\003 \003(\0132 .ag" +
+      "entsvc.v1.CallbackDeclaration\022\025\n\rcode_ex" +
+      "ecutor\030\004 \001(\010\022+\n\005nodes\030\005 \003(\0132\034.agentsvc.v" +
+      "1.NodeDeclaration\"H\n\017NodeDeclaration\022\014\n\004" +
+      "name\030\001 \001(\t\022\017\n\007dynamic\030\002 \001(\010\022\026\n\016session_e" +
+      "vents\030\003 \001(\010\"\336\002\n\010NodeCall\022\017\n\007call_id\030\001 \001(" +
+      "\t\022\014\n\004name\030\002 \001(\t\022\025\n\rinvocation_id\030\003 \001(\t\022\020" +
+      "\n\010workflow\030\004 \001(\t\022\021\n\tnode_name\030\005 \001(\t\022\021\n\tn" +
+      "ode_path\030\006 \001(\t\022*\n\nnode_input\030\007 \001(\0132\026.goo" +
+      "gle.protobuf.Value\022&\n\005state\030\010 \001(\0132\027.goog" +
+      "le.protobuf.Struct\022\017\n\007attempt\030\t \001(\005\022.\n\rr" +
+      "esume_inputs\030\n \001(\0132\027.google.protobuf.Str" +
+      "uct\022\022\n\nsession_id\030\013 \001(\t\022*\n\016session_event" +
+      "s\030\014 \003(\0132\022.agentsvc.v1.Event\022\017\n\007user_id\030\r" +
+      " \001(\t\"\266\001\n\016RunNodeRequest\022\017\n\007call_id\030\001 \001(\t" +
+      "\022\022\n\nrequest_id\030\002 \001(\t\022\022\n\010function\030\003 \001(\tH\000" +
+      "\022\016\n\004node\030\004 \001(\tH\000\022*\n\nnode_input\030\005 \001(\0132\026.g" +
+      "oogle.protobuf.Value\022\016\n\006run_id\030\006 \001(\t\022\025\n\r" +
+      "use_as_output\030\007 \001(\010B\010\n\006target\"\277\001\n\017RunNod" +
+      "eResponse\022\017\n\007call_id\030\001 \001(\t\022\022\n\nrequest_id" +
+      "\030\002 \001(\t\022\021\n\tnode_path\030\003 \001(\t\022&\n\006output\030\004 \001(" +
+      "\0132\026.google.protobuf.Value\022%\n\005error\030\005 \001(\013" +
+      "2\026.agentsvc.v1.NodeError\022%\n\005cause\030\006 \001(\0132" +
+      "\026.agentsvc.v1.NodeError\"\364\001\n\nNodeResult\022\017" +
+      "\n\007call_id\030\001 \001(\t\022&\n\006output\030\002 \001(\0132\026.google" +
+      ".protobuf.Value\022,\n\013state_delta\030\003 \001(\0132\027.g" +
+      "oogle.protobuf.Struct\022%\n\005route\030\004 \001(\0132\026.g" +
+      "oogle.protobuf.Value\0221\n\016request_inputs\030\005" +
+      " \003(\0132\031.agentsvc.v1.RequestInput\022%\n\005error" +
+      "\030\006 \001(\0132\026.agentsvc.v1.NodeError\"\217\001\n\014Reque" +
+      "stInput\022\024\n\014interrupt_id\030\001 \001(\t\022\017\n\007message" +
+      "\030\002 \001(\t\022\'\n\007payload\030\003 \001(\0132\026.google.protobu" +
+      "f.Value\022/\n\017response_schema\030\004 \001(\0132\026.googl" +
+      "e.protobuf.Value\"*\n\tNodeError\022\014\n\004type\030\001 " +
+      "\001(\t\022\017\n\007message\030\002 \001(\t\"#\n\023CallbackDeclarat" +
+      "ion\022\014\n\004name\030\001 \001(\t\"\364\002\n\014CallbackCall\022\017\n\007ca" +
+      "ll_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022\'\n\004kind\030\003 \001(\0162" +
+      "\031.agentsvc.v1.CallbackKind\022\025\n\rinvocation" +
+      "_id\030\004 \001(\t\022\022\n\nagent_name\030\005 \001(\t\022&\n\005state\030\006" +
+      " \001(\0132\027.google.protobuf.Struct\022,\n\013llm_req" +
+      "uest\030\007 \001(\0132\027.agentsvc.v1.LlmRequest\022.\n\014l" +
+      "lm_response\030\010 \001(\0132\030.agentsvc.v1.LlmRespo" +
+      "nse\022,\n\ttool_call\030\t \001(\0132\031.agentsvc.v1.Fun" +
+      "ctionCall\022.\n\rtool_response\030\n \001(\0132\027.googl" +
+      "e.protobuf.Struct\022\r\n\005error\030\013 \001(\t\"\253\003\n\016Cal" +
+      "lbackResult\022\017\n\007call_id\030\001 \001(\t\022,\n\013state_de" +
+      "lta\030\002 \001(\0132\027.google.protobuf.Struct\022\'\n\007co" +
+      "ntent\030\003 \001(\0132\024.agentsvc.v1.ContentH\000\0220\n\014l" +
+      "lm_response\030\004 \001(\0132\030.agentsvc.v1.LlmRespo" +
+      "nseH\000\022.\n\013llm_request\030\005 \001(\0132\027.agentsvc.v1" +
+      ".LlmRequestH\000\0220\n\rtool_response\030\006 \001(\0132\027.g" +
+      "oogle.protobuf.StructH\000\022\r\n\005error\030\007 \001(\t\022=" +
+      "\n\tartifacts\030\010 \003(\0132*.agentsvc.v1.Callback" +
+      "Result.ArtifactsEntry\032C\n\016ArtifactsEntry\022" +
+      "\013\n\003key\030\001 \001(\t\022 \n\005value\030\002 \001(\0132\021.agentsvc.v" +
+      "1.Part:\0028\001B\n\n\010override\"\300\001\n\017ToolDeclarati" +
+      "on\022\014\n\004name\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022+\n" +
+      "\nparameters\030\003 \001(\0132\027.google.protobuf.Stru" +
+      "ct\022)\n\010response\030\004 \001(\0132\027.google.protobuf.S" +
+      "truct\022\024\n\014long_running\030\005 \001(\010\022\034\n\024require_c" +
+      "onfirmation\030\006 \001(\010\"\202\002\n\nToolResult\022\017\n\007call" +
+      "_id\030\001 \001(\t\022(\n\010response\030\002 \001(\0132\026.google.pro" +
+      "tobuf.Value\022\r\n\005error\030\003 \001(\t\022*\n\007actions\030\004 " +
+      "\001(\0132\031.agentsvc.v1.EventActions\0229\n\tartifa" +
+      "cts\030\005 \003(\0132&.agentsvc.v1.ToolResult.Artif" +
+      "actsEntry\032C\n\016ArtifactsEntry\022\013\n\003key\030\001 \001(\t" +
+      "\022 \n\005value\030\002 \001(\0132\021.agentsvc.v1.Part:\0028\001\"\013" +
+      "\n\tCancelRun\"\343\002\n\017ConnectResponse\022#\n\005event" +
+      "\030\001 \001(\0132\022.agentsvc.v1.EventH\000\022*\n\ttool_cal" +
+      "l\030\002 \001(\0132\025.agentsvc.v1.ToolCallH\000\022$\n\004done" +
+      "\030\003 \001(\0132\024.agentsvc.v1.RunDoneH\000\0222\n\rcallba" +
+      "ck_call\030\004 \001(\0132\031.agentsvc.v1.CallbackCall" +
+      "H\000\0228\n\016code_execution\030\005 \001(\0132\036.agentsvc.v1" +
+      ".CodeExecutionCallH\000\022*\n\tnode_call\030\006 \001(\0132" +
+      "\025.agentsvc.v1.NodeCallH\000\0227\n\017run_node_res" +
+      "ult\030\007 \001(\0132\034.agentsvc.v1.RunNodeResponseH" +
+      "\000B\006\n\004kind\"\255\001\n\021CodeExecutionCall\022\017\n\007call_" +
+      "id\030\001 \001(\t\022\025\n\rinvocation_id\030\002 \001(\t\022\022\n\nagent" +
+      "_name\030\003 \001(\t\022\020\n\010language\030\004 \001(\t\022\014\n\004code\030\005 " +
+      "\001(\t\022&\n\013input_files\030\006 \003(\0132\021.agentsvc.v1.F" +
+      "ile\022\024\n\014execution_id\030\007 \001(\t\"8\n\004File\022\014\n\004nam" +
+      "e\030\001 \001(\t\022\021\n\tmime_type\030\002 \001(\t\022\017\n\007content\030\003 " +
+      "\001(\014\"f\n\nCodeResult\022\017\n\007call_id\030\001 \001(\t\022\016\n\006st" +
+      "dout\030\002 \001(\t\022\016\n\006stderr\030\003 \001(\t\022\'\n\014output_fil" +
+      "es\030\004 \003(\0132\021.agentsvc.v1.File\"\205\002\n\010ToolCall" +
+      "\022\017\n\007call_id\030\001 \001(\t\022\025\n\rinvocation_id\030\002 \001(\t" +
+      "\022\022\n\nagent_name\030\003 \001(\t\0220\n\rfunction_call\030\004 " +
+      "\001(\0132\031.agentsvc.v1.FunctionCall\022&\n\005state\030" +
+      "\005 \001(\0132\027.google.protobuf.Struct\0223\n\014confir" +
+      "mation\030\006 \001(\0132\035.agentsvc.v1.ToolConfirmat" +
+      "ion\022.\n\rauth_response\030\007 \001(\0132\027.google.prot" +
+      "obuf.Struct\" \n\007RunDone\022\025\n\rinvocation_id\030" +
+      "\001 \001(\t*`\n\rStreamingMode\022\036\n\032STREAMING_MODE" +
+      "_UNSPECIFIED\020\000\022\027\n\023STREAMING_MODE_NONE\020\001\022" +
+      "\026\n\022STREAMING_MODE_SSE\020\002*\253\002\n\014CallbackKind" +
+      "\022\035\n\031CALLBACK_KIND_UNSPECIFIED\020\000\022\036\n\032CALLB" +
+      "ACK_KIND_BEFORE_AGENT\020\001\022\035\n\031CALLBACK_KIND" +
+      "_AFTER_AGENT\020\002\022\036\n\032CALLBACK_KIND_BEFORE_M" +
+      "ODEL\020\003\022\035\n\031CALLBACK_KIND_AFTER_MODEL\020\004\022 \n" +
+      "\034CALLBACK_KIND_ON_MODEL_ERROR\020\005\022\035\n\031CALLB" +
+      "ACK_KIND_BEFORE_TOOL\020\006\022\034\n\030CALLBACK_KIND_" +
+      "AFTER_TOOL\020\007\022\037\n\033CALLBACK_KIND_ON_TOOL_ER" +
+      "ROR\020\0102\246\001\n\rRunnerService\022K\n\003Run\022\027.agentsv" +
+      "c.v1.RunRequest\032\030.agentsvc.v1.RunRespons" +
+      "e\"\017\202\323\344\223\002\t\"\004/run:\001*0\001\022H\n\007Connect\022\033.agents" +
+      "vc.v1.ConnectRequest\032\034.agentsvc.v1.Conne" +
+      "ctResponse(\0010\001BL\n\017dev.agentsvc.v1P\001Z7git" +
+      "hub.com/agentsvc/agentsvc/gen/go/agentsv" +
+      "c/v1/api;apib\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -325,7 +350,7 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     internal_static_agentsvc_v1_ConnectRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ConnectRequest_descriptor,
-        new java.lang.String[] { "Start", "ToolResult", "Cancel", "CallbackResult", "CodeResult", "NodeResult", "Kind", });
+        new java.lang.String[] { "Start", "ToolResult", "Cancel", "CallbackResult", "CodeResult", "NodeResult", "RunNode", "Kind", });
     internal_static_agentsvc_v1_StartRun_descriptor =
       getDescriptor().getMessageType(5);
     internal_static_agentsvc_v1_StartRun_fieldAccessorTable = new
@@ -337,45 +362,57 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
     internal_static_agentsvc_v1_NodeDeclaration_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_NodeDeclaration_descriptor,
-        new java.lang.String[] { "Name", });
+        new java.lang.String[] { "Name", "Dynamic", "SessionEvents", });
     internal_static_agentsvc_v1_NodeCall_descriptor =
       getDescriptor().getMessageType(7);
     internal_static_agentsvc_v1_NodeCall_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_NodeCall_descriptor,
-        new java.lang.String[] { "CallId", "Name", "InvocationId", "Workflow", "NodeName", "NodePath", "NodeInput", "State", "Attempt", "ResumeInputs", });
-    internal_static_agentsvc_v1_NodeResult_descriptor =
+        new java.lang.String[] { "CallId", "Name", "InvocationId", "Workflow", "NodeName", "NodePath", "NodeInput", "State", "Attempt", "ResumeInputs", "SessionId", "SessionEvents", "UserId", });
+    internal_static_agentsvc_v1_RunNodeRequest_descriptor =
       getDescriptor().getMessageType(8);
+    internal_static_agentsvc_v1_RunNodeRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_RunNodeRequest_descriptor,
+        new java.lang.String[] { "CallId", "RequestId", "Function", "Node", "NodeInput", "RunId", "UseAsOutput", "Target", });
+    internal_static_agentsvc_v1_RunNodeResponse_descriptor =
+      getDescriptor().getMessageType(9);
+    internal_static_agentsvc_v1_RunNodeResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_agentsvc_v1_RunNodeResponse_descriptor,
+        new java.lang.String[] { "CallId", "RequestId", "NodePath", "Output", "Error", "Cause", });
+    internal_static_agentsvc_v1_NodeResult_descriptor =
+      getDescriptor().getMessageType(10);
     internal_static_agentsvc_v1_NodeResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_NodeResult_descriptor,
         new java.lang.String[] { "CallId", "Output", "StateDelta", "Route", "RequestInputs", "Error", });
     internal_static_agentsvc_v1_RequestInput_descriptor =
-      getDescriptor().getMessageType(9);
+      getDescriptor().getMessageType(11);
     internal_static_agentsvc_v1_RequestInput_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_RequestInput_descriptor,
         new java.lang.String[] { "InterruptId", "Message", "Payload", "ResponseSchema", });
     internal_static_agentsvc_v1_NodeError_descriptor =
-      getDescriptor().getMessageType(10);
+      getDescriptor().getMessageType(12);
     internal_static_agentsvc_v1_NodeError_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_NodeError_descriptor,
         new java.lang.String[] { "Type", "Message", });
     internal_static_agentsvc_v1_CallbackDeclaration_descriptor =
-      getDescriptor().getMessageType(11);
+      getDescriptor().getMessageType(13);
     internal_static_agentsvc_v1_CallbackDeclaration_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CallbackDeclaration_descriptor,
         new java.lang.String[] { "Name", });
     internal_static_agentsvc_v1_CallbackCall_descriptor =
-      getDescriptor().getMessageType(12);
+      getDescriptor().getMessageType(14);
     internal_static_agentsvc_v1_CallbackCall_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CallbackCall_descriptor,
         new java.lang.String[] { "CallId", "Name", "Kind", "InvocationId", "AgentName", "State", "LlmRequest", "LlmResponse", "ToolCall", "ToolResponse", "Error", });
     internal_static_agentsvc_v1_CallbackResult_descriptor =
-      getDescriptor().getMessageType(13);
+      getDescriptor().getMessageType(15);
     internal_static_agentsvc_v1_CallbackResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CallbackResult_descriptor,
@@ -387,13 +424,13 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
         internal_static_agentsvc_v1_CallbackResult_ArtifactsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_agentsvc_v1_ToolDeclaration_descriptor =
-      getDescriptor().getMessageType(14);
+      getDescriptor().getMessageType(16);
     internal_static_agentsvc_v1_ToolDeclaration_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolDeclaration_descriptor,
         new java.lang.String[] { "Name", "Description", "Parameters", "Response", "LongRunning", "RequireConfirmation", });
     internal_static_agentsvc_v1_ToolResult_descriptor =
-      getDescriptor().getMessageType(15);
+      getDescriptor().getMessageType(17);
     internal_static_agentsvc_v1_ToolResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolResult_descriptor,
@@ -405,43 +442,43 @@ public final class RunnerServiceOuterClass extends com.google.protobuf.Generated
         internal_static_agentsvc_v1_ToolResult_ArtifactsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_agentsvc_v1_CancelRun_descriptor =
-      getDescriptor().getMessageType(16);
+      getDescriptor().getMessageType(18);
     internal_static_agentsvc_v1_CancelRun_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CancelRun_descriptor,
         new java.lang.String[] { });
     internal_static_agentsvc_v1_ConnectResponse_descriptor =
-      getDescriptor().getMessageType(17);
+      getDescriptor().getMessageType(19);
     internal_static_agentsvc_v1_ConnectResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ConnectResponse_descriptor,
-        new java.lang.String[] { "Event", "ToolCall", "Done", "CallbackCall", "CodeExecution", "NodeCall", "Kind", });
+        new java.lang.String[] { "Event", "ToolCall", "Done", "CallbackCall", "CodeExecution", "NodeCall", "RunNodeResult", "Kind", });
     internal_static_agentsvc_v1_CodeExecutionCall_descriptor =
-      getDescriptor().getMessageType(18);
+      getDescriptor().getMessageType(20);
     internal_static_agentsvc_v1_CodeExecutionCall_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CodeExecutionCall_descriptor,
         new java.lang.String[] { "CallId", "InvocationId", "AgentName", "Language", "Code", "InputFiles", "ExecutionId", });
     internal_static_agentsvc_v1_File_descriptor =
-      getDescriptor().getMessageType(19);
+      getDescriptor().getMessageType(21);
     internal_static_agentsvc_v1_File_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_File_descriptor,
         new java.lang.String[] { "Name", "MimeType", "Content", });
     internal_static_agentsvc_v1_CodeResult_descriptor =
-      getDescriptor().getMessageType(20);
+      getDescriptor().getMessageType(22);
     internal_static_agentsvc_v1_CodeResult_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_CodeResult_descriptor,
         new java.lang.String[] { "CallId", "Stdout", "Stderr", "OutputFiles", });
     internal_static_agentsvc_v1_ToolCall_descriptor =
-      getDescriptor().getMessageType(21);
+      getDescriptor().getMessageType(23);
     internal_static_agentsvc_v1_ToolCall_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_ToolCall_descriptor,
         new java.lang.String[] { "CallId", "InvocationId", "AgentName", "FunctionCall", "State", "Confirmation", "AuthResponse", });
     internal_static_agentsvc_v1_RunDone_descriptor =
-      getDescriptor().getMessageType(22);
+      getDescriptor().getMessageType(24);
     internal_static_agentsvc_v1_RunDone_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_RunDone_descriptor,

@@ -10,12 +10,15 @@ import dev.agentsvc.v1.ConnectResponse;
 import dev.agentsvc.v1.EventActions;
 import dev.agentsvc.v1.NodeCall;
 import dev.agentsvc.v1.NodeResult;
+import dev.agentsvc.v1.RunNodeRequest;
+import dev.agentsvc.v1.RunNodeResponse;
 import dev.agentsvc.v1.StartRun;
 import dev.agentsvc.v1.ToolCall;
 import dev.agentsvc.v1.ToolResult;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.lang.reflect.InvocationTargetException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -47,6 +50,8 @@ final class ConnectCall
   private boolean ended;
   private final Set<Thread> running = new HashSet<>();
   private final Set<CompletableFuture<?>> pending = new HashSet<>();
+  /** The run_node requests of running node calls waiting for their answers, by call and id. */
+  private final Map<String, CompletableFuture<RunNodeResponse>> children = new HashMap<>();
 
   ConnectCall(Invocation invocation, Map<String, FunctionTool> tools,
       Map<String, Callback> callbacks, CodeExecutor codeExecutor, Map<String, FunctionNode> nodes,
@@ -79,6 +84,16 @@ final class ConnectCall
       case CALLBACK_CALL -> dispatch(response.getCallbackCall());
       case CODE_EXECUTION -> dispatch(response.getCodeExecution());
       case NODE_CALL -> dispatch(response.getNodeCall());
+      case RUN_NODE_RESULT -> {
+        RunNodeResponse answer = response.getRunNodeResult();
+        CompletableFuture<RunNodeResponse> child;
+        synchronized (lock) {
+          child = children.remove(childKey(answer.getCallId(), answer.getRequestId()));
+        }
+        if (child != null) {
+          child.complete(answer);
+        }
+      }
       case DONE -> {
         invocation.onDone(response.getDone().getInvocationId());
         halfClose();
@@ -168,9 +183,27 @@ final class ConnectCall
           "Node '" + call.getName() + "' is not declared by this client."))));
       return;
     }
-    NodeContext context = new NodeContext(call);
+    NodeContext context = new NodeContext(call, this::runChild);
     execute(() -> node.handler().call(FunctionNode.input(call), context),
         (value, error) -> nodeResult(FunctionNode.result(call, context, value, error)));
+  }
+
+  /** Sends a node call's run_node request; the future completes with its answer. */
+  private CompletableFuture<RunNodeResponse> runChild(RunNodeRequest req) {
+    CompletableFuture<RunNodeResponse> answer = new CompletableFuture<>();
+    synchronized (lock) {
+      if (ended) {
+        answer.completeExceptionally(new IllegalStateException("the invocation ended"));
+        return answer;
+      }
+      children.put(childKey(req.getCallId(), req.getRequestId()), answer);
+    }
+    send(ConnectRequest.newBuilder().setRunNode(req).build());
+    return answer;
+  }
+
+  private static String childKey(String callId, String requestId) {
+    return callId + '\u0000' + requestId;
   }
 
   /** Code that answers one call: its value, or a CompletionStage of it. */
@@ -325,6 +358,10 @@ final class ConnectCall
         f.cancel(true);
       }
       pending.clear();
+      for (CompletableFuture<RunNodeResponse> c : children.values()) {
+        c.completeExceptionally(new IllegalStateException("the invocation ended"));
+      }
+      children.clear();
     }
   }
 }

@@ -42,10 +42,14 @@ import java.util.concurrent.ExecutionException;
 public final class FunctionNode {
   private final String name;
   private final NodeHandler handler;
+  private final boolean dynamic;
+  private final boolean sessionEvents;
 
-  private FunctionNode(String name, NodeHandler handler) {
+  private FunctionNode(String name, NodeHandler handler, boolean dynamic, boolean sessionEvents) {
     this.name = name;
     this.handler = handler;
+    this.dynamic = dynamic;
+    this.sessionEvents = sessionEvents;
   }
 
   /**
@@ -60,7 +64,28 @@ public final class FunctionNode {
     if (name.isBlank()) {
       throw new IllegalArgumentException("node name is empty");
     }
-    return new FunctionNode(name, Objects.requireNonNull(handler, "handler"));
+    return new FunctionNode(name, Objects.requireNonNull(handler, "handler"), false, false);
+  }
+
+  /**
+   * Returns this node declared as dynamic: it runs only through {@link NodeContext#runNode}, so
+   * no workflow needs to name it.
+   */
+  public FunctionNode dynamic() {
+    return new FunctionNode(name, handler, true, sessionEvents);
+  }
+
+  /**
+   * Returns this node declared to read the session's events: its calls carry the session's most
+   * recent events ({@link NodeContext.Session#events()}).
+   */
+  public FunctionNode withSessionEvents() {
+    return new FunctionNode(name, handler, dynamic, true);
+  }
+
+  /** Returns whether the node runs only through {@link NodeContext#runNode}. */
+  public boolean isDynamic() {
+    return dynamic;
   }
 
   /** Returns the node's function name. */
@@ -75,7 +100,8 @@ public final class FunctionNode {
 
   /** Returns the declaration sent to the service when a run starts. */
   public NodeDeclaration declaration() {
-    return NodeDeclaration.newBuilder().setName(name).build();
+    return NodeDeclaration.newBuilder().setName(name).setDynamic(dynamic)
+        .setSessionEvents(sessionEvents).build();
   }
 
   @Override
@@ -162,8 +188,9 @@ public final class FunctionNode {
         throw e;
       }
     };
-    return of(node.name().isEmpty() ? FunctionTool.snakeCase(method.getName()) : node.name(),
-        handler);
+    FunctionNode fn = of(
+        node.name().isEmpty() ? FunctionTool.snakeCase(method.getName()) : node.name(), handler);
+    return new FunctionNode(fn.name, handler, node.dynamic(), node.sessionEvents());
   }
 
   /** Returns the node's input of a call as JSON values, or null when it has none. */

@@ -35,4 +35,10 @@ public @interface Node {
    * snake_case ({@code approvalGate} becomes {@code approval_gate}).
    */
   String name() default "";
+
+  /** The method runs only through {@link NodeContext#runNode}: no workflow needs to name it. */
+  boolean dynamic() default false;
+
+  /** Its calls carry the session's recent events ({@link NodeContext.Session#events()}). */
+  boolean sessionEvents() default false;
 }

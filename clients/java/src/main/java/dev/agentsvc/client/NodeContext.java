@@ -1,6 +1,14 @@
 package dev.agentsvc.client;
 
+import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.NodeCall;
+import dev.agentsvc.v1.RunNodeRequest;
+import dev.agentsvc.v1.RunNodeResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.AbstractMap;
 import java.util.Collection;
 import java.util.Collections;
@@ -26,11 +34,132 @@ public final class NodeContext {
   private final Map<String, Object> state = new StateView();
   private final Map<String, Object> resumeInputs;
   private volatile Object route;
+  private final Function<RunNodeRequest, CompletableFuture<RunNodeResponse>> channel;
+  private final AtomicInteger requests = new AtomicInteger();
+  private final Session session;
 
   NodeContext(NodeCall call) {
+    this(call, null);
+  }
+
+  NodeContext(NodeCall call, Function<RunNodeRequest, CompletableFuture<RunNodeResponse>> channel) {
     this.call = call;
     this.base = Collections.unmodifiableMap(Values.toMap(call.getState()));
     this.resumeInputs = Collections.unmodifiableMap(Values.toMap(call.getResumeInputs()));
+    this.channel = channel;
+    this.session = new Session(call.getSessionId(), call.getUserId(), base,
+        List.copyOf(call.getSessionEventsList()));
+  }
+
+  /**
+   * The session as a node sees it (ADK's {@code ctx.session}).
+   *
+   * @param id the session's id
+   * @param userId the session's user
+   * @param state the session state as the call began, read-only
+   * @param events the session's most recent events (at most 100, oldest first) for a node
+   *     declared with {@link FunctionNode#withSessionEvents()}; otherwise empty
+   */
+  public record Session(String id, String userId, Map<String, Object> state, List<Event> events) {}
+
+  /**
+   * Options of {@link #runNode}.
+   *
+   * @param useAsOutput the child's output event stands for this node's output too, and this node
+   *     emits none of its own
+   * @param runId the child's run id in its path; null for the next number of its name. A given
+   *     one must contain a character that is no digit
+   */
+  public record RunNodeOptions(boolean useAsOutput, String runId) {
+    /** The defaults: not the output, the next run number. */
+    public static final RunNodeOptions DEFAULT = new RunNodeOptions(false, null);
+  }
+
+  /** Returns the session, as ADK's {@code ctx.session}. */
+  public Session session() {
+    return session;
+  }
+
+  /**
+   * Runs a function node of this client's as a dynamic child of this node and waits for its
+   * output (ADK's {@code ctx.run_node}); see {@link #runNodeAsync(FunctionNode, Object,
+   * RunNodeOptions)}.
+   */
+  public Object runNode(FunctionNode node, Object nodeInput) throws InterruptedException {
+    return await(runNodeAsync(node, nodeInput, RunNodeOptions.DEFAULT));
+  }
+
+  /**
+   * Runs a node of this node's workflow (a function, agent or tool node, by its name in the graph)
+   * as a dynamic child of this node and waits for its output; see {@link #runNodeAsync(String,
+   * Object, RunNodeOptions)}.
+   */
+  public Object runNode(String node, Object nodeInput) throws InterruptedException {
+    return await(runNodeAsync(node, nodeInput, RunNodeOptions.DEFAULT));
+  }
+
+  /**
+   * Runs a function node of this client's as a dynamic child of this node (ADK's {@code
+   * ctx.run_node}). The service runs it through the workflow: its path is this node's path, then
+   * {@code <name>@<run id>}; its events and state changes are the workflow's. The node must be
+   * declared with the run ({@link FunctionNode#dynamic()} when no workflow names it).
+   *
+   * @return the child's output as JSON values (null for none); fails with a {@link
+   *     DynamicNodeFailException} when the child failed, with an {@link IllegalArgumentException}
+   *     when the service refused the request as ADK raises ValueError (e.g. this node is not
+   *     declared {@code rerun_on_resume: true}), else an {@link IllegalStateException}
+   */
+  public CompletableFuture<Object> runNodeAsync(
+      FunctionNode node, Object nodeInput, RunNodeOptions options) {
+    return send(RunNodeRequest.newBuilder().setFunction(node.name()), nodeInput, options);
+  }
+
+  /** As {@link #runNodeAsync(FunctionNode, Object, RunNodeOptions)}, for a node of the graph. */
+  public CompletableFuture<Object> runNodeAsync(String node, Object nodeInput,
+      RunNodeOptions options) {
+    return send(RunNodeRequest.newBuilder().setNode(node), nodeInput, options);
+  }
+
+  private CompletableFuture<Object> send(RunNodeRequest.Builder req, Object nodeInput,
+      RunNodeOptions options) {
+    if (channel == null) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("runNode needs a node call of a running invocation"));
+    }
+    RunNodeOptions o = options == null ? RunNodeOptions.DEFAULT : options;
+    req.setCallId(call.getCallId()).setRequestId(Integer.toString(requests.incrementAndGet()))
+        .setUseAsOutput(o.useAsOutput()).setRunId(o.runId() == null ? "" : o.runId());
+    if (nodeInput != null) {
+      req.setNodeInput(Values.toValue(nodeInput));
+    }
+    return channel.apply(req.build()).thenApply(NodeContext::childOutput);
+  }
+
+  private static Object childOutput(RunNodeResponse answer) {
+    if (answer.hasError()) {
+      String type = answer.getError().getType();
+      String message = answer.getError().getMessage();
+      if (type.equals("DynamicNodeFailError")) {
+        throw new DynamicNodeFailException(message, answer.hasCause() ? answer.getCause().getType()
+            : "", answer.getCause().getMessage(), answer.getNodePath());
+      }
+      if (type.equals("ValueError")) {
+        throw new IllegalArgumentException(message);
+      }
+      throw new IllegalStateException(type + ": " + message);
+    }
+    return answer.hasOutput() ? Values.toJava(answer.getOutput()) : null;
+  }
+
+  private static Object await(CompletableFuture<Object> future) throws InterruptedException {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new CompletionException(e.getCause());
+    }
   }
 
   /**
