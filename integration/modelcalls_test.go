@@ -176,9 +176,9 @@ func TestModelErrorsReachCallers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	tests := []struct {
-		code     int
-		message  string
-		want     codes.Code
+		code    int
+		message string
+		want    codes.Code
 	}{
 		{400, "Invalid JSON payload received.", codes.FailedPrecondition},
 		{429, "Resource has been exhausted (e.g. check quota).", codes.ResourceExhausted},
