@@ -84,8 +84,8 @@ func TestAppInfoRoutes(t *testing.T) {
 	}{
 		{"unknown app", "GET", "/apps/nope/app-info", "APP_NOT_FOUND", 404},
 		{"bad detailed", "GET", "/list-apps?detailed=maybe", "INVALID_ARGUMENT", 400},
-		{"eval route", "GET", "/dev/apps/desk/eval_sets", "NOT_SERVED", 501},
-		{"builder route", "GET", "/dev/apps/desk/builder", "NOT_SERVED", 501},
+		{"eval route", "POST", "/dev/apps/desk/eval_sets/s1/run_eval", "NOT_SERVED", 501},
+		{"builder route", "POST", "/dev/apps/desk/builder/save", "NOT_SERVED", 501},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
