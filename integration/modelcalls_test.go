@@ -168,21 +168,21 @@ func postRunSSE(t *testing.T, base, sid, text string) (int, []string) {
 }
 
 // TestModelErrorsReachCallers: a model's own error keeps its message and
-// maps to a code the caller can act on, over gRPC, /run and /run_sse.
+// maps to a code the caller can act on over gRPC; /run_sse answers it as
+// ADK's API server does.
 func TestModelErrorsReachCallers(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"weather": weatherAgent})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	tests := []struct {
-		code     int
-		message  string
-		want     codes.Code
-		wantHTTP int
+		code    int
+		message string
+		want    codes.Code
 	}{
-		{400, "Invalid JSON payload received.", codes.FailedPrecondition, http.StatusBadRequest},
-		{429, "Resource has been exhausted (e.g. check quota).", codes.ResourceExhausted, http.StatusTooManyRequests},
-		{500, "An internal error has occurred.", codes.Unavailable, http.StatusServiceUnavailable},
+		{400, "Invalid JSON payload received.", codes.FailedPrecondition},
+		{429, "Resource has been exhausted (e.g. check quota).", codes.ResourceExhausted},
+		{500, "An internal error has occurred.", codes.Unavailable},
 	}
 	for _, tt := range tests {
 		// A rule answers the retries of 429 and 5xx alike.
@@ -195,16 +195,17 @@ func TestModelErrorsReachCallers(t *testing.T) {
 		if got.Code != tt.want || got.Message != tt.message || got.Reason != "MODEL_ERROR" || got.Metadata["http_status"] != itoa(tt.code) {
 			t.Errorf("HTTP %d: Run status %+v, want %v %q MODEL_ERROR http_status %d", tt.code, got, tt.want, tt.message, tt.code)
 		}
+		// /run_sse answers as ADK's API server: 200, then the error frame
+		// with str() of google-genai's error.
 		code, frames := postRunSSE(t, s.httpURL, sid, text)
-		var body struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
+		var frame struct {
+			Error string `json:"error"`
 		}
 		if len(frames) == 1 {
-			_ = json.Unmarshal([]byte(frames[0]), &body)
+			_ = json.Unmarshal([]byte(frames[0]), &frame)
 		}
-		if code != tt.wantHTTP || body.Code != int(tt.want) || body.Message != tt.message {
-			t.Errorf("HTTP %d: /run_sse answered %d %q, want %d with the model's message", tt.code, code, frames, tt.wantHTTP)
+		if code != http.StatusOK || !strings.Contains(frame.Error, itoa(tt.code)+" ") || !strings.Contains(frame.Error, "'message': '"+tt.message+"'") {
+			t.Errorf("HTTP %d: /run_sse answered %d %q, want 200 and the error frame with google-genai's text", tt.code, code, frames)
 		}
 	}
 }

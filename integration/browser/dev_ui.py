@@ -33,6 +33,64 @@ def reply(parts):
                          "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 3, "totalTokenCount": 8}}}
 
 
+def fail_model_on(text, code, message):
+    """Makes the fake model answer every request whose last user text holds text with an API error."""
+    body = {"rules": [{"contains": text, "error": {"code": code, "message": message}}]}
+    req = urllib.request.Request(FAKE + "/_fake/script", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    urllib.request.urlopen(req, timeout=5).read()
+
+
+def watch_not_served(page):
+    """Records, from now on, the answers of status 501 and the console's errors."""
+    seen = {"not_served": [], "console": []}
+    page.on("response", lambda r: seen["not_served"].append(r.url) if r.status == 501 else None)
+    page.on("console", lambda m: seen["console"].append(m.text) if m.type == "error" else None)
+    return seen
+
+
+def check_quiet_app_load(seen):
+    """An app's load asked nothing that answers 501 (eval sets, eval results, builder) and logged no such error."""
+    assert not seen["not_served"], seen["not_served"]
+    noisy = [c for c in seen["console"] if "501" in c or "eval" in c.lower() or "builder" in c.lower()]
+    assert not noisy, noisy
+
+
+def check_model_error_2x(page):
+    """ADK 2.x profile: a model's 500 shows ADK's snackbar and the stored error event, also after a reload."""
+    fail_model_on("please fail", 500, "The model is overloaded.")
+    page.goto(BASE + "/dev-ui/?app=chat_2x", wait_until="networkidle")
+    page.fill("textarea", "please fail")
+    page.keyboard.press("Enter")
+    snack = page.locator("mat-snack-bar-container")
+    expect(snack).to_contain_text("ServerError: 500 INTERNAL")
+    expect(page.locator(".chat-messages, app-chat-panel").get_by_text("The model is overloaded.").first).to_be_visible()
+    page.reload(wait_until="networkidle")
+    expect(page.get_by_text("please fail").first).to_be_visible()
+    expect(page.get_by_text("The model is overloaded.").first).to_be_visible()
+
+
+def check_model_error_1x(page):
+    """ADK 1.x profile: a model's 429 shows ADK's snackbar with google-genai's text; nothing is stored."""
+    fail_model_on("fail again", 429, "Quota exceeded for this key.")
+    page.goto(BASE + "/dev-ui/?app=assistant", wait_until="networkidle")
+    page.fill("textarea", "fail again")
+    page.keyboard.press("Enter")
+    expect(page.locator("mat-snack-bar-container")).to_contain_text("Quota exceeded for this key.")
+
+
+def check_eval_write_error(page):
+    """The Evals tab lists no eval sets; creating one fails with the message under ADK's "detail"."""
+    page.goto(BASE + "/dev-ui/?app=assistant", wait_until="networkidle")
+    page.get_by_role("tab", name="Eval").click()
+    with page.expect_response(lambda r: r.request.method == "POST" and "/eval-sets" in r.url) as created:
+        page.get_by_text("Create Evaluation Set").first.click()
+        page.get_by_role("button", name="Create").click()
+    answer = created.value
+    assert answer.status == 501, answer.status
+    assert "not installed" in answer.json().get("detail", ""), answer.text()
+
+
 def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -46,6 +104,7 @@ def main():
         page.on("request", lambda r: creates.append(r.post_data_json or {})
                 if r.method == "POST" and r.url.endswith("/sessions") else None)
         step = "start"
+        seen = watch_not_served(page)
 
         def done(name):
             page.screenshot(path=str(OUT_DIR / f"{name}.png"))
@@ -66,6 +125,10 @@ def main():
             expect(page.get_by_text("Echo: Hello there")).to_be_visible()
             assert "session=" in page.url, page.url
             session_id = page.url.split("session=")[1].split("&")[0]
+            done(step)
+
+            step = "quiet-app-load"
+            check_quiet_app_load(seen)
             done(step)
 
             step = "streaming"
@@ -137,6 +200,18 @@ def main():
             page.wait_for_timeout(500)
             sessions_after = page.request.get(f"{BASE}/apps/dispatcher/users/user/sessions").json()
             assert len(sessions_after) == len(sessions_before) - 1, (sessions_before, sessions_after, imported)
+            done(step)
+
+            step = "model-error-2x"
+            check_model_error_2x(page)
+            done(step)
+
+            step = "model-error-1x"
+            check_model_error_1x(page)
+            done(step)
+
+            step = "eval-write-error"
+            check_eval_write_error(page)
             done(step)
         except Exception as e:  # noqa: BLE001 - report any failure with a screenshot
             page.screenshot(path=str(OUT_DIR / f"FAILED-{step}.png"))

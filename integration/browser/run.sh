@@ -32,14 +32,18 @@ if [[ ! -f "$venv/.v$PLAYWRIGHT_VERSION" ]]; then
 fi
 make --no-print-directory dev-ui build >/dev/null
 
-fake=127.0.0.1:8095
-http=127.0.0.1:8085
+fake=${BROWSER_FAKE_ADDR:-127.0.0.1:8095}
+http=${BROWSER_HTTP_ADDR:-127.0.0.1:8085}
 out=.test-out/browser
 rm -rf "$out"
 mkdir -p "$out"
+# The example apps and the test's own (an ADK 2.x profile app).
+agents="$out/agents"
+mkdir -p "$agents"
+cp -r examples/*/ integration/browser/apps/*/ "$agents/"
 bin/fakegemini --addr "$fake" >"$out/fakegemini.log" 2>&1 &
 pids+=($!)
-env -u GOOGLE_API_KEY -u GEMINI_API_KEY bin/agentsvc serve --dev-ui .tools/dev-ui --trace-buffer 10000 --gemini-base-url "http://$fake" \
+env -u GOOGLE_API_KEY -u GEMINI_API_KEY bin/agentsvc serve --agents "$agents" --dev-ui .tools/dev-ui --trace-buffer 10000 --gemini-base-url "http://$fake" \
 	--http-addr "$http" --grpc-addr 127.0.0.1:0 >"$out/agentsvc.log" 2>&1 &
 pids+=($!)
 ready "$fake"

@@ -103,6 +103,50 @@ func ModelAPIErrorText(err error) string {
 	return strconv.Itoa(merr.HTTPStatus) + " " + merr.Status + ". " + detail
 }
 
+// resourceExhaustedHint opens the text of a 429, as ADK's Gemini model
+// words it.
+const resourceExhaustedHint = "\nOn how to mitigate this issue, please refer to:\n\n" +
+	"https://google.github.io/adk-docs/agents/models/google-gemini/#error-code-429-resource_exhausted\n"
+
+// ModelErrorText is str() of the exception ADK's Gemini model raises for a
+// failed call: [ModelAPIErrorText], after ADK's hint for a 429. It is the
+// model's message for a failure without an answer, and "" when err is not
+// a model failure.
+func ModelErrorText(err error) string {
+	var merr *models.Error
+	if !errors.As(err, &merr) {
+		return ""
+	}
+	if merr.HTTPStatus == 0 {
+		return merr.Message
+	}
+	text := ModelAPIErrorText(merr)
+	if merr.HTTPStatus == 429 {
+		text = resourceExhaustedHint + "\n\n" + text
+	}
+	return text
+}
+
+// ModelErrorType is the Python class of the exception ADK's Gemini model
+// raises for a failed call: "_ResourceExhaustedError" (ADK's own, for a
+// 429), google-genai's "ClientError" (4xx), "ServerError" (5xx) or
+// "APIError". It is "" for a failure without an answer, whose Python class
+// depends on the HTTP library, and when err is not a model failure.
+func ModelErrorType(err error) string {
+	var merr *models.Error
+	switch {
+	case !errors.As(err, &merr) || merr.HTTPStatus == 0:
+		return ""
+	case merr.HTTPStatus == 429:
+		return "_ResourceExhaustedError"
+	case merr.HTTPStatus >= 400 && merr.HTTPStatus < 500:
+		return "ClientError"
+	case merr.HTTPStatus >= 500 && merr.HTTPStatus < 600:
+		return "ServerError"
+	}
+	return "APIError"
+}
+
 // FeatureNotEnabled is the error of ADK's experimental decorator when code
 // of a feature that is turned off is used: the RuntimeError ADK raises,
 // worded as Python formats its FeatureName ("FeatureName.<NAME>").

@@ -51,6 +51,51 @@ func responseInvocation(events []*v1.Event, msg *v1.Content) (string, error) {
 	return found[ids[0]], nil
 }
 
+// answeredInvocation is the invocation that a message of function
+// responses continues when the request names none, as the app's ADK
+// release picks it, and whether the run resumes it (a resumable app):
+//
+//   - ADK 2.x: the invocation of the answered calls (responseInvocation);
+//     an app that is not resumable takes it only when every call is found
+//     in one invocation, and otherwise starts a new one;
+//   - ADK 1.x: a resumable app resumes the invocation of the first
+//     answered call, which must be in the session; other apps start a new
+//     invocation.
+//
+// It returns "" when the run starts a new invocation.
+func (r *Runner) answeredInvocation(events []*v1.Event, msg *v1.Content) (string, bool, error) {
+	resumable := r.App.Resumable
+	if r.App.Behavior == Behavior2x {
+		id, err := responseInvocation(events, msg)
+		if err != nil && !resumable {
+			return "", false, nil
+		}
+		return id, resumable && id != "", err
+	}
+	if !resumable {
+		return "", false, nil
+	}
+	for _, p := range msg.GetParts() {
+		fr := p.GetFunctionResponse()
+		if fr == nil {
+			continue
+		}
+		for i := len(events) - 1; i >= 0; i-- {
+			for _, c := range FunctionCalls(events[i]) {
+				if fr.GetId() != "" && c.GetId() == fr.GetId() {
+					return events[i].GetInvocationId(), true, nil
+				}
+			}
+		}
+		id := "None"
+		if fr.GetId() != "" {
+			id = fr.GetId()
+		}
+		return "", false, InvalidRequest("Function call event not found for function response id: %s", id)
+	}
+	return "", false, nil
+}
+
 // pySet writes ids as Python prints a set of strings.
 func pySet(ids []string) string {
 	parts := make([]string, len(ids))

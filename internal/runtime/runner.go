@@ -239,7 +239,21 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		}
 		ictx.InvocationID = req.InvocationID
 	}
-	if rr, ok := r.App.Tree.Root().(RootRunner); ok && rr.RunsEveryInvocation() && req.InvocationID == "" {
+	rr, workflow := r.App.Tree.Root().(RootRunner)
+	if !(workflow && rr.RunsEveryInvocation()) && req.InvocationID == "" && msg != nil {
+		// An answer to calls continues the invocation that made them.
+		id, resume, err := r.answeredInvocation(sess.Events, msg)
+		if err != nil {
+			return nil, err
+		}
+		if id != "" {
+			ictx.InvocationID = id
+		}
+		if resume {
+			inv.req.InvocationID = id
+		}
+	}
+	if workflow && rr.RunsEveryInvocation() && req.InvocationID == "" {
 		// ADK 2.x: answers continue the invocation that asked.
 		id, err := responseInvocation(sess.Events, msg)
 		if err != nil {

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/agentsvc/agentsvc/internal/server"
 )
 
 // TestVersionRoute: GET /version answers ADK's fields (version, language,
@@ -25,7 +23,7 @@ func TestVersionRoute(t *testing.T) {
 	if err := json.Unmarshal([]byte(rep.body), &got); err != nil {
 		t.Fatalf("body %s: %v", rep.body, err)
 	}
-	if got["version"] == "" || got["language"] != "go" || got["language_version"] != runtime.Version() || got["adk_version"] != server.ADKAPIVersion || len(got) != 4 {
+	if got["version"] == "" || got["language"] != "go" || got["language_version"] != runtime.Version() || got["adk_version"] != "2.13.0" || len(got) != 4 {
 		t.Errorf("body = %v", got)
 	}
 	if rep := s.do(t, request{method: "POST", path: "/version"}); rep.status != http.StatusMethodNotAllowed {
@@ -86,8 +84,8 @@ func TestAppInfoRoutes(t *testing.T) {
 	}{
 		{"unknown app", "GET", "/apps/nope/app-info", "APP_NOT_FOUND", 404},
 		{"bad detailed", "GET", "/list-apps?detailed=maybe", "INVALID_ARGUMENT", 400},
-		{"eval route", "GET", "/dev/apps/desk/eval_sets", "NOT_SERVED", 501},
-		{"builder route", "GET", "/dev/apps/desk/builder", "NOT_SERVED", 501},
+		{"eval route", "POST", "/dev/apps/desk/eval_sets/s1/run_eval", "NOT_SERVED", 501},
+		{"builder route", "POST", "/dev/apps/desk/builder/save", "NOT_SERVED", 501},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -17,6 +17,7 @@ import (
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/gen/openapi"
+	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
@@ -52,7 +53,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 		return nil, fmt.Errorf("server: read the OpenAPI document: %w", err)
 	}
 	errs := &gatewayErrors{log: s.log, routes: table}
-	marshaler := &gwruntime.JSONPb{MarshalOptions: jsonOut, UnmarshalOptions: jsonIn}
+	marshaler := &adkJSON{JSONPb: gwruntime.JSONPb{MarshalOptions: jsonOut, UnmarshalOptions: jsonIn}}
 	mux := gwruntime.NewServeMux(
 		gwruntime.WithMarshalerOption(gwruntime.MIMEWildcard, marshaler),
 		gwruntime.WithErrorHandler(errs.handle),
@@ -97,6 +98,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	if cfg.devUI != nil {
 		routes = append(routes, devUIRoutes(cfg.devUI)...)
 	}
+	routes = append(routes, evalRoutes()...)
 	for _, r := range notServedRoutes {
 		routes = append(routes, handlerRoute{r.method, r.path, h.notServed(r.what)})
 	}
@@ -171,7 +173,7 @@ func (h *restRunner) run(w http.ResponseWriter, r *http.Request, _ map[string]st
 	buf.WriteByte('[')
 	n := 0
 	err := inv.run(r.Context(), func(ev *v1.Event) error {
-		b, err := jsonOut.Marshal(ev)
+		b, err := eventJSON(ev)
 		if err != nil {
 			return err
 		}
@@ -193,9 +195,11 @@ func (h *restRunner) run(w http.ResponseWriter, r *http.Request, _ map[string]st
 
 // runSSE streams the invocation as text/event-stream frames, one
 // "data: <event json>" per event. A failure before the first frame answers
-// the HTTP status of its code with the gateway's error body; a failure after
-// it ends the stream with ADK's frame data: {"error": "<message>"}, the
-// message being the status message (a model's own, for a model error).
+// the HTTP status of its code with the gateway's error body, except a
+// model's failure: as with ADK, whose stream has begun when the model is
+// called, it answers 200 and its frames (in 2.x the error event the
+// engine stored). A failure after the first frame, or a model's, ends the
+// stream with ADK's error frame (see [sseErrorFrame]).
 func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string]string) {
 	inv, ok := h.start(w, r)
 	if !ok {
@@ -203,16 +207,19 @@ func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string
 	}
 	flusher, _ := w.(http.Flusher)
 	started := false
+	begin := func() {
+		started = true
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+	}
 	err := inv.run(r.Context(), func(ev *v1.Event) error {
-		b, err := jsonOut.Marshal(ev)
+		b, err := eventJSON(ev)
 		if err != nil {
 			return err
 		}
 		if !started {
-			started = true
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.Header().Set("Cache-Control", "no-cache")
-			w.WriteHeader(http.StatusOK)
+			begin()
 		}
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
 			return err
@@ -225,34 +232,42 @@ func (h *restRunner) runSSE(w http.ResponseWriter, r *http.Request, _ map[string
 	switch {
 	case err == nil && !started:
 		// No event at all: still a well-formed, empty event stream.
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-	case err != nil && !started:
+		begin()
+	case err != nil && !started && !isModelError(err):
 		h.fail(w, r, err)
 	case err != nil:
-		err = toStatus(r.Context(), h.s.log, err)
-		noteRESTError(r.Context(), err)
-		_, _ = fmt.Fprintf(w, "data: %s\n\n", sseErrorFrame(err, inv.behavior, time.Now()))
+		if !started {
+			begin()
+		}
+		st := toStatus(r.Context(), h.s.log, err)
+		noteRESTError(r.Context(), st)
+		_, _ = fmt.Fprintf(w, "data: %s\n\n", sseErrorFrame(err, st, inv.behavior, time.Now()))
 	}
 }
 
 // sseErrorFrame is the frame that ends a failed /run_sse stream, as the
 // app's ADK release writes it: 1.x {"error": "<message>"}; 2.x
 // {"error": "<type>: <message>", "error_details": {"error_type",
-// "error_message", "timestamp"}}, the type being the ErrorInfo reason
-// where ADK names the Python exception's class.
-func sseErrorFrame(err error, b runtime.Behavior, now time.Time) []byte {
-	st := status.Convert(err)
-	msg := st.Message()
-	if b != runtime.Behavior2x {
-		return append(append([]byte(`{"error": `), jsonString(msg)...), '}')
-	}
-	kind := st.Code().String()
-	for _, d := range st.Details() {
+// "error_message", "timestamp"}}. For a model's failure, message and type
+// are those of the exception ADK's Gemini model raises (google-genai's
+// text and class); otherwise the message is the status's (st) and the
+// type its ErrorInfo reason, where ADK names a Python exception's class.
+func sseErrorFrame(err, st error, b runtime.Behavior, now time.Time) []byte {
+	s := status.Convert(st)
+	msg, kind := s.Message(), s.Code().String()
+	for _, d := range s.Details() {
 		if info, ok := d.(*errdetails.ErrorInfo); ok && info.Reason != "" {
 			kind = info.Reason
 		}
+	}
+	if text := runtime.ModelErrorText(err); text != "" {
+		msg = limits.Clip(text, maxModelErrorFrame)
+	}
+	if t := runtime.ModelErrorType(err); t != "" {
+		kind = t
+	}
+	if b != runtime.Behavior2x {
+		return append(append([]byte(`{"error": `), jsonString(msg)...), '}')
 	}
 	details, _ := json.Marshal(struct {
 		Type      string  `json:"error_type"`

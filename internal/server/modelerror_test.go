@@ -47,11 +47,14 @@ func newGeminiAppStack(t *testing.T, files fstest.MapFS) *geminiStack {
 	return &geminiStack{fixture: fx, fake: fake, httpURL: fx.serveHTTP(t).URL}
 }
 
-// TestModelErrorEventProfile: with adk_behavior "2.x", a model failure
-// (429, 500, 400 from Gemini) is an error event authored by the agent,
-// streamed over gRPC Run and REST /run_sse and stored in the session, and
-// then the run fails with MODEL_ERROR as in 1.x (over /run_sse, ADK's error
-// frame with the model's message). With "1.x" nothing is streamed or stored.
+// TestModelErrorEventProfile: a model failure (429, 500, 400 from Gemini)
+// fails gRPC Run with MODEL_ERROR in both profiles; with adk_behavior
+// "2.x" it is first an error event authored by the agent, streamed and
+// stored. REST /run_sse answers as each ADK release's API server does: 200,
+// in 2.x the error event, then the error frame with str() of the
+// exception ADK's Gemini model raises (google-genai's text; in 2.x after
+// its class, with error_details). 1.x stores nothing but the user's
+// message.
 func TestModelErrorEventProfile(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -59,11 +62,13 @@ func TestModelErrorEventProfile(t *testing.T) {
 		code     int
 		status   string
 		grpcCode codes.Code
+		pyType   string
 	}{
-		{"1.x", 429, "RESOURCE_EXHAUSTED", codes.ResourceExhausted},
-		{"2.x", 429, "RESOURCE_EXHAUSTED", codes.ResourceExhausted},
-		{"2.x", 500, "INTERNAL", codes.Unavailable},
-		{"2.x", 400, "INVALID_ARGUMENT", codes.FailedPrecondition},
+		{"1.x", 429, "RESOURCE_EXHAUSTED", codes.ResourceExhausted, "_ResourceExhaustedError"},
+		{"1.x", 500, "INTERNAL", codes.Unavailable, "ServerError"},
+		{"2.x", 429, "RESOURCE_EXHAUSTED", codes.ResourceExhausted, "_ResourceExhaustedError"},
+		{"2.x", 500, "INTERNAL", codes.Unavailable, "ServerError"},
+		{"2.x", 400, "INVALID_ARGUMENT", codes.FailedPrecondition, "ClientError"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.behavior+" "+http.StatusText(tt.code), func(t *testing.T) {
@@ -105,13 +110,18 @@ func TestModelErrorEventProfile(t *testing.T) {
 			sid = s.newSession(t)
 			s.enqueue(t, modelErr)
 			code, body := postRun(t, s.httpURL+"/run_sse", sid)
+			frames := strings.Split(strings.TrimSpace(string(body)), "\n\n")
 			if tt.behavior == "1.x" {
-				if code != http.StatusTooManyRequests {
-					t.Errorf("/run_sse: %d %s, want the gateway's error", code, body)
+				// ADK 1.x: {"error": str(exception)}, nothing stored.
+				want := `data: {"error": ` + string(jsonText(wantMsg)) + `}`
+				if code != http.StatusOK || len(frames) != 1 || frames[0] != want {
+					t.Errorf("/run_sse: %d %q, want 200 and %q", code, body, want)
+				}
+				if stored := s.storedEvents(t, sid); len(stored) != 1 {
+					t.Errorf("after /run_sse stored = %v, want the user's message", stored)
 				}
 				return
 			}
-			frames := strings.Split(strings.TrimSpace(string(body)), "\n\n")
 			if code != http.StatusOK || len(frames) != 2 {
 				t.Fatalf("/run_sse: %d %q, want 200 with an event frame and an error frame", code, body)
 			}
@@ -125,7 +135,7 @@ func TestModelErrorEventProfile(t *testing.T) {
 				ev.Author != "chat_agent" || ev.ErrorCode != tt.status || ev.ErrorMessage != wantMsg || ev.ID == "" {
 				t.Errorf("/run_sse first frame %q (%v), want the error event", frames[0], err)
 			}
-			// ADK 2.x's error frame: the error's type and message, and
+			// ADK 2.x's error frame: the exception's class and text, and
 			// error_details.
 			var final struct {
 				Error   string `json:"error"`
@@ -136,15 +146,24 @@ func TestModelErrorEventProfile(t *testing.T) {
 				} `json:"error_details"`
 			}
 			if err := json.Unmarshal([]byte(strings.TrimPrefix(frames[1], "data: ")), &final); err != nil ||
-				final.Error != "MODEL_ERROR: "+msg || final.Details.Type != "MODEL_ERROR" || final.Details.Message != msg ||
+				final.Error != tt.pyType+": "+wantMsg || final.Details.Type != tt.pyType || final.Details.Message != wantMsg ||
 				final.Details.Timestamp == 0 {
-				t.Errorf("/run_sse last frame %q (%v), want the model's message with error_details", frames[1], err)
+				t.Errorf("/run_sse last frame %q (%v), want %s and google-genai's text with error_details", frames[1], err, tt.pyType)
 			}
 			if stored := s.storedEvents(t, sid); len(stored) != 2 || stored[1].Id != ev.ID {
 				t.Errorf("after /run_sse stored = %v, want the user's message then the error event", stored)
 			}
 		})
 	}
+}
+
+// jsonText is s as a JSON string, <, > and & as they are.
+func jsonText(s string) []byte {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return []byte(strings.TrimSuffix(b.String(), "\n"))
 }
 
 func isErrorEvent(ev *v1.Event, code, msg string) bool {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -15,6 +16,17 @@ import (
 // (or a model call the service cut off), with metadata http_status (when an
 // answer came) and model_status.
 const reasonModelError = "MODEL_ERROR"
+
+// maxModelErrorFrame bounds the message of a model's failure in a /run_sse
+// error frame: google-genai's text quotes the model's error answer.
+const maxModelErrorFrame = 4096
+
+// isModelError reports a failure of the model call (an error answer, or a
+// call that got none).
+func isModelError(err error) bool {
+	var merr *models.Error
+	return errors.As(err, &merr)
+}
 
 // modelCode maps a model failure to the code a caller can act on. The
 // model's answer is about the service's request to it, not the caller's, so

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // notServedRoute is a route of ADK's API server that agentsvc answers 501,
@@ -13,7 +14,7 @@ type notServedRoute struct {
 }
 
 const (
-	evalFeature     = "ADK's evaluation features (eval sets, eval results, metrics) are not served by agentsvc"
+	evalFeature     = "Evaluation is not installed in agentsvc: ADK's eval sets, eval runs and eval results are not served"
 	builderFeature  = "ADK's agent builder is not served by agentsvc: edit the Agent Config YAML and restart"
 	testsFeature    = "ADK's agent tests are not served by agentsvc"
 	liveFeature     = "live (bidirectional audio/video) runs are not served by agentsvc"
@@ -22,11 +23,11 @@ const (
 )
 
 // notServedRoutes are ADK 2.13's API-server routes that agentsvc does not
-// serve.
+// serve. The evaluation and builder routes that the dev UI reads on every
+// app load answer as an ADK without eval sets does (see evalRoutes).
 var notServedRoutes = []notServedRoute{
 	{"POST", "/agent-identity/finalize", identityFeature},
 	{"GET", "/run_live", liveFeature},
-	{"GET", "/dev/apps/{app_name}/builder", builderFeature},
 	{"POST", "/dev/apps/{app_name}/builder/save", builderFeature},
 	{"POST", "/dev/apps/{app_name}/builder/cancel", builderFeature},
 	{"GET", "/dev/apps/{app_name}/tests", testsFeature},
@@ -35,8 +36,6 @@ var notServedRoutes = []notServedRoute{
 	{"GET", "/dev/apps/{app_name}/tests/{test_name}", testsFeature},
 	{"PUT", "/dev/apps/{app_name}/tests/{test_name}", testsFeature},
 	{"DELETE", "/dev/apps/{app_name}/tests/{test_name}", testsFeature},
-	{"GET", "/dev/apps/{app_name}/eval_sets", evalFeature},
-	{"GET", "/dev/apps/{app_name}/eval-sets", evalFeature},
 	{"POST", "/dev/apps/{app_name}/eval-sets", evalFeature},
 	{"POST", "/dev/apps/{app_name}/eval_sets/{eval_set_id}", evalFeature},
 	{"POST", "/dev/apps/{app_name}/eval_sets/{eval_set_id}/run_eval", evalFeature},
@@ -50,8 +49,6 @@ var notServedRoutes = []notServedRoute{
 	{"GET", "/dev/apps/{app_name}/eval-sets/{eval_set_id}/eval-cases/{eval_case_id}", evalFeature},
 	{"PUT", "/dev/apps/{app_name}/eval-sets/{eval_set_id}/eval-cases/{eval_case_id}", evalFeature},
 	{"DELETE", "/dev/apps/{app_name}/eval-sets/{eval_set_id}/eval-cases/{eval_case_id}", evalFeature},
-	{"GET", "/dev/apps/{app_name}/eval_results", evalFeature},
-	{"GET", "/dev/apps/{app_name}/eval-results", evalFeature},
 	{"GET", "/dev/apps/{app_name}/eval_results/{eval_result_id}", evalFeature},
 	{"GET", "/dev/apps/{app_name}/eval-results/{eval_result_id}", evalFeature},
 	{"GET", "/dev/apps/{app_name}/metrics-info", evalFeature},
@@ -59,9 +56,23 @@ var notServedRoutes = []notServedRoute{
 	{"GET", "/dev/apps/{app_name}/debug/trace/session/{session_id}", traceFeature},
 }
 
-// notServed answers 501 with what agentsvc does not serve.
+// notServed answers 501 with what agentsvc does not serve: the gateway's
+// error body and, under "detail", the message where ADK's FastAPI server
+// writes it, which the dev UI shows (a failed eval run's "not installed").
 func (h *restRunner) notServed(what string) func(http.ResponseWriter, *http.Request, map[string]string) {
 	return func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
-		h.fail(w, r, statusError(codes.Unimplemented, "NOT_SERVED", what))
+		st := withErrorInfo(status.Convert(statusError(codes.Unimplemented, "NOT_SERVED", what)))
+		body, err := h.marshaler.Marshal(st.Proto())
+		if err != nil || len(body) < 2 || body[0] != '{' {
+			h.fail(w, r, st.Err())
+			return
+		}
+		noteRESTError(r.Context(), st.Err())
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotImplemented)
+		_, _ = w.Write([]byte(`{"detail":`))
+		_, _ = w.Write(jsonString(what))
+		_, _ = w.Write([]byte(","))
+		_, _ = w.Write(body[1:])
 	}
 }

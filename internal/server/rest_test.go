@@ -25,7 +25,18 @@ type restStack struct {
 
 func newRESTStack(t *testing.T, opts ...server.HTTPOption) *restStack {
 	t.Helper()
-	fx := newFixture(t, withoutGRPC())
+	return newRESTStackWith(t, nil, opts...)
+}
+
+// newRESTStackWith is newRESTStack with the server's configuration changed
+// by configure, when not nil.
+func newRESTStackWith(t *testing.T, configure func(*server.Config), opts ...server.HTTPOption) *restStack {
+	t.Helper()
+	fopts := []fixtureOption{withoutGRPC()}
+	if configure != nil {
+		fopts = append(fopts, withConfig(configure))
+	}
+	fx := newFixture(t, fopts...)
 	return &restStack{fixture: fx, http: fx.serveHTTP(t, opts...)}
 }
 

@@ -9,11 +9,6 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
-// resourceExhaustedHint opens the message of a 429, as ADK's Gemini model
-// words it.
-const resourceExhaustedHint = "\nOn how to mitigate this issue, please refer to:\n\n" +
-	"https://google.github.io/adk-docs/agents/models/google-gemini/#error-code-429-resource_exhausted\n"
-
 // unknownModelError is the error code of a model failure without a status
 // name (no answer came, or the call was cut off without one).
 const unknownModelError = "UNKNOWN_ERROR"
@@ -41,13 +36,7 @@ func modelErrorEvent(ictx *runtime.InvocationContext, skeleton *v1.Event, err er
 	if code == "" {
 		code = unknownModelError
 	}
-	msg := merr.Message
-	if merr.HTTPStatus > 0 {
-		msg = runtime.ModelAPIErrorText(merr)
-		if merr.HTTPStatus == 429 {
-			msg = resourceExhaustedHint + "\n\n" + msg
-		}
-	}
+	msg := runtime.ModelErrorText(merr)
 	if msg == "" {
 		msg = code
 	}
