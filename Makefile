@@ -111,7 +111,7 @@ test-clients: test-python test-ts test-java ## Every client's tests against a li
 
 .PHONY: build
 build: ## Build bin/agentsvc and bin/fakegemini.
-	go build -o bin/agentsvc ./cmd/agentsvc
+	go build -buildvcs=auto -o bin/agentsvc ./cmd/agentsvc
 	go build -o bin/fakegemini ./integration/fakegemini/cmd/fakegemini
 
 # ADK's web UI, as the google-adk wheel ships it (never committed).
