@@ -44,9 +44,10 @@ type outcome struct {
 	// inflightKey is the run's key in run.inflight.
 	inflightKey string
 	schemas     map[string]*structpb.Value
-	// asks are the events that ask the user, which the loop yields with
-	// the workflow's state on the last (a function node's questions).
-	asks   []*v1.Event
+	// events are an ordered run's events (see [rounds]): its questions,
+	// the last of which the loop gives the workflow's state, or its
+	// output, state changes and route.
+	events []*v1.Event
 	branch string
 	err    error
 }
@@ -69,6 +70,10 @@ type run struct {
 	started int
 	// inflight holds the triggers of the running nodes, by path.
 	inflight map[string]trigger
+	// active counts the running runs of each node: ADK runs one at a
+	// time, the node's later triggers waiting.
+	active map[string]int
+	order  rounds
 	// unrecorded is set when the state changed since the session last
 	// recorded it.
 	unrecorded bool
@@ -78,7 +83,7 @@ type run struct {
 }
 
 func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
-	return &run{w: w, ictx: ictx, st: newState(), inflight: map[string]trigger{}, events: make(chan message), done: make(chan outcome)}
+	return &run{w: w, ictx: ictx, st: newState(), inflight: map[string]trigger{}, active: map[string]int{}, events: make(chan message), done: make(chan outcome)}
 }
 
 // seed triggers START's successors with the user's message.
@@ -114,11 +119,8 @@ func (r *run) fire(from string, output, route *structpb.Value, branch string, st
 // outcomes until no node is left to run; a paused workflow then records
 // its state.
 func (r *run) loop(yield func(*v1.Event, error) bool) {
-	for {
-		r.start()
-		if r.running == 0 {
-			break
-		}
+	r.start(1)
+	for r.running > 0 {
 		select {
 		case m := <-r.events:
 			ok := yield(m.ev, nil)
@@ -127,30 +129,19 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 				return
 			}
 		case o := <-r.done:
-			r.running--
-			delete(r.inflight, o.inflightKey)
 			if o.err != nil {
-				yield(nil, o.err)
+				if r.flush(yield) {
+					yield(nil, o.err)
+				}
 				return
 			}
-			r.unrecorded = true
-			if len(o.interrupts) > 0 {
-				r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts, o.schemas)
-				if len(o.asks) > 0 {
-					// The question carries the state to resume from: a
-					// caller that stops reading once asked loses nothing.
-					last := o.asks[len(o.asks)-1]
-					last.Actions.AgentState = r.stateStruct()
-					r.unrecorded = false
-					for _, ev := range o.asks {
-						if !yield(ev, nil) {
-							return
-						}
-					}
-				}
-				continue
+			if !r.order.ended(o) {
+				r.complete(o, false)
+				r.start(r.order.round + 1)
 			}
-			r.fire(o.node, o.output, o.route, o.branch, nil)
+			if !r.release(yield) {
+				return
+			}
 		}
 	}
 	if len(r.st.Waiting) > 0 {
@@ -186,16 +177,54 @@ func (r *run) terminalOutputs() int {
 	return n
 }
 
-// start starts queued runs while the concurrency bound allows.
-func (r *run) start() {
+// complete handles a run that ended: a paused one records that it waits
+// (unless that was done when its last question was released), another
+// triggers its successors.
+func (r *run) complete(o outcome, paused bool) {
+	r.running--
+	r.active[o.node]--
+	r.unrecorded = true
+	if len(o.interrupts) > 0 {
+		if !paused {
+			r.pause(o, nil)
+		}
+		return
+	}
+	delete(r.inflight, o.inflightKey)
+	r.fire(o.node, o.output, o.route, o.branch, nil)
+}
+
+// pause records that a run waits for the user's answers; ask, when set,
+// is its last question, which carries the workflow's state so a caller
+// that stops reading once asked loses nothing.
+func (r *run) pause(o outcome, ask *v1.Event) {
+	delete(r.inflight, o.inflightKey)
+	r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts, o.schemas)
+	if ask != nil {
+		ask.Actions.AgentState = r.stateStruct()
+		r.unrecorded = false
+	}
+}
+
+// start starts queued runs, in order, while the concurrency bound allows;
+// a node already running keeps its triggers queued. Ordered runs are to
+// emit their first event in the round first.
+func (r *run) start(first int) {
+	var waiting []trigger
+	defer func() { r.queue = append(waiting, r.queue...) }()
 	for len(r.queue) > 0 {
 		if m := r.w.cfg.MaxConcurrency; m > 0 && r.running >= m {
 			return
 		}
 		t := r.queue[0]
 		r.queue = r.queue[1:]
+		if r.active[t.node] > 0 {
+			waiting = append(waiting, t)
+			continue
+		}
 		n := r.w.g.nodes[t.node]
 		r.running++
+		r.active[t.node]++
 		r.wg.Add(1)
 		num, path := r.st.Runs[n.Name], t.path
 		if path == "" {
@@ -214,6 +243,9 @@ func (r *run) start() {
 		r.started++
 		t.path = path
 		r.inflight[key] = t
+		if ordered(n) {
+			r.order.add(key, first)
+		}
 		go func() {
 			defer r.wg.Done()
 			o := r.runNode(n, path, t)
