@@ -1,11 +1,18 @@
 package graph_test
 
 import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -134,4 +141,66 @@ func eventOrder(events []*v1.Event) []string {
 		out = append(out, name)
 	}
 	return out
+}
+
+// TestBehaviorConcurrentOrderRandomGraphs replays random graphs of
+// function and join nodes whose order google-adk 2.13.0 recorded
+// (integration/testdata/workflows/adk213/gen/order.py): each node emits
+// an output or nothing, and the client answers after a random short
+// delay, so answers arrive in any order.
+func TestBehaviorConcurrentOrderRandomGraphs(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/order_random.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Edges          [][2]string `json:"edges"`
+		Joins          []string    `json:"joins"`
+		Silent         []string    `json:"silent"`
+		MaxConcurrency int         `json:"max_concurrency"`
+		Want           []string    `json:"want"`
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range cases {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			t.Parallel()
+			var nodes []*graph.Node
+			var edges []graph.Edge
+			fns := map[string]nodeFn{}
+			rng := rand.New(rand.NewPCG(uint64(i), 1))
+			var mu sync.Mutex
+			for _, e := range tc.Edges {
+				edges = append(edges, graph.Edge{From: e[0], To: e[1]})
+				name := e[1]
+				if _, ok := fns[name]; ok || slices.ContainsFunc(nodes, func(n *graph.Node) bool { return n.Name == name }) {
+					continue
+				}
+				if slices.Contains(tc.Joins, name) {
+					nodes = append(nodes, &graph.Node{Name: name, Kind: graph.Join})
+					continue
+				}
+				nodes = append(nodes, fn(name))
+				res := &graph.Result{}
+				if !slices.Contains(tc.Silent, name) {
+					res.Output = structpb.NewStringValue(name)
+				}
+				fns[name] = func(*graph.Call) (*graph.Result, error) {
+					mu.Lock()
+					d := time.Duration(rng.IntN(3000)) * time.Microsecond
+					mu.Unlock()
+					time.Sleep(d)
+					return res, nil
+				}
+			}
+			h := harness(t, graph.Config{Name: "wf", Nodes: nodes, Edges: edges, MaxConcurrency: tc.MaxConcurrency})
+			events, _ := run(t, h, h.NewSession(t, nil), et.UserText("go"), &client{fns: fns})
+			if diff := cmp.Diff(tc.Want, eventOrder(events), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("edges %v, joins %v, silent %v, max_concurrency %d: events (-ADK 2.13 +got):\n%s",
+					tc.Edges, tc.Joins, tc.Silent, tc.MaxConcurrency, diff)
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -64,8 +65,11 @@ type run struct {
 	w    *Workflow
 	ictx *runtime.InvocationContext
 	st   *state
-	// queue holds the triggered runs not started yet, in order.
+	// queue holds the triggered runs not started yet, in order; queued
+	// lists the nodes they are for in the order ADK's trigger buffer
+	// keeps them: by the time a node went from none queued to some.
 	queue   []trigger
+	queued  []string
 	running int
 	started int
 	// inflight holds the triggers of the running nodes, by path.
@@ -111,7 +115,7 @@ func (r *run) fire(from string, output, route *structpb.Value, branch string, st
 			}
 			t = trigger{node: to, in: input{value: r.st.joinInput(to, r.w.g.preds[to])}, branch: r.ictx.Branch}
 		}
-		r.queue = append(r.queue, t)
+		r.enqueue(t)
 	}
 }
 
@@ -206,21 +210,31 @@ func (r *run) pause(o outcome, ask *v1.Event) {
 	}
 }
 
-// start starts queued runs, in order, while the concurrency bound allows;
-// a node already running keeps its triggers queued. Ordered runs are to
-// emit their first event in the round first.
+// enqueue queues a trigger.
+func (r *run) enqueue(t trigger) {
+	if !slices.ContainsFunc(r.queue, func(q trigger) bool { return q.node == t.node }) {
+		r.queued = append(r.queued, t.node)
+	}
+	r.queue = append(r.queue, t)
+}
+
+// start starts queued runs while the concurrency bound allows, as ADK's
+// scheduler does: node by node in the order of [run.queued], the oldest
+// trigger of each node that is not running. Ordered runs are to emit
+// their first event in the round first.
 func (r *run) start(first int) {
-	var waiting []trigger
-	defer func() { r.queue = append(waiting, r.queue...) }()
-	for len(r.queue) > 0 {
+	for _, name := range slices.Clone(r.queued) {
+		if r.active[name] > 0 {
+			continue
+		}
 		if m := r.w.cfg.MaxConcurrency; m > 0 && r.running >= m {
 			return
 		}
-		t := r.queue[0]
-		r.queue = r.queue[1:]
-		if r.active[t.node] > 0 {
-			waiting = append(waiting, t)
-			continue
+		i := slices.IndexFunc(r.queue, func(q trigger) bool { return q.node == name })
+		t := r.queue[i]
+		r.queue = slices.Delete(r.queue, i, i+1)
+		if !slices.ContainsFunc(r.queue, func(q trigger) bool { return q.node == name }) {
+			r.queued = slices.DeleteFunc(r.queued, func(q string) bool { return q == name })
 		}
 		n := r.w.g.nodes[t.node]
 		r.running++
