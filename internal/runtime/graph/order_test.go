@@ -204,3 +204,27 @@ func TestBehaviorConcurrentOrderRandomGraphs(t *testing.T) {
 		})
 	}
 }
+
+// TestBehaviorQuestionCarriesTheState: a node's questions are the
+// invocation's last events and the last carries the workflow's state, so
+// no checkpoint event follows them.
+func TestBehaviorQuestionCarriesTheState(t *testing.T) {
+	t.Parallel()
+	h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{fn("ask"), fn("after")}, Edges: chain(graph.Start, "ask", "after")})
+	c := &client{fns: map[string]nodeFn{
+		"ask": func(*graph.Call) (*graph.Result, error) {
+			return &graph.Result{RequestInputs: []*graph.RequestInput{{InterruptID: "q1"}, {InterruptID: "q2"}}}, nil
+		},
+		"after": output(structpb.NewStringValue("done")),
+	}}
+	events, err := run(t, h, h.NewSession(t, nil), et.UserText("go"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eventOrder(events); len(events) != 2 || !cmp.Equal(got, []string{"ask@1:ask", "ask@1:ask"}) {
+		t.Fatalf("%d events %v, want the two questions only", len(events), got)
+	}
+	if events[len(events)-1].GetActions().GetAgentState() == nil {
+		t.Error("the last question carries no state")
+	}
+}

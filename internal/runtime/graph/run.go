@@ -187,11 +187,12 @@ func (r *run) terminalOutputs() int {
 func (r *run) complete(o outcome, paused bool) {
 	r.running--
 	r.active[o.node]--
+	if paused {
+		return // recorded with its last question
+	}
 	r.unrecorded = true
 	if len(o.interrupts) > 0 {
-		if !paused {
-			r.pause(o, nil)
-		}
+		r.pause(o, nil)
 		return
 	}
 	delete(r.inflight, o.inflightKey)
