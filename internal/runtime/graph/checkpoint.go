@@ -271,7 +271,7 @@ func (r *run) resume() (bool, error) {
 	}
 	for _, t := range st.pending {
 		if r.w.g.nodes[t.node] != nil {
-			r.queue = append(r.queue, t) // cut off when the state was recorded
+			r.enqueue(t) // cut off when the state was recorded
 		}
 	}
 	var still []*waiting
@@ -292,7 +292,7 @@ func (r *run) resume() (bool, error) {
 		in := input{value: w.Input, content: w.Content}
 		if n.RerunOnResume || n.Kind == TaskNode || n.Kind == AgentNode && !answersOnResume(n.Agent) {
 			// ADK runs it again as the same run, at the same path.
-			r.queue = append(r.queue, trigger{node: n.Name, in: in, resume: answerStruct(w), branch: w.Branch, path: w.Path})
+			r.enqueue(trigger{node: n.Name, in: in, resume: answerStruct(w), branch: w.Branch, path: w.Path})
 			continue
 		}
 		r.fire(n.Name, resumedOutput(w), nil, w.Branch, nil)

@@ -117,6 +117,13 @@ func (r *run) runChild(ctx context.Context, p *dynamicParent, req *ChildRequest)
 		}
 		return nil, &ChildError{Type: "DynamicNodeFailError", Message: "Dynamic node " + n.Name + " failed", Cause: cause, Path: path}
 	}
+	// A child's events stream as it ends: its caller's own wait for the
+	// caller's place in the rounds.
+	for _, ev := range o.events {
+		if !r.emit(ev) {
+			return nil, context.Canceled
+		}
+	}
 	if req.UseAsOutput {
 		r.dyn.delegated.Store(p.path, true)
 	}

@@ -423,14 +423,20 @@ func TestGraphValidation(t *testing.T) {
 var _ = v1.Event{}
 
 // TestBehaviorAnswerValidation: the answer is checked against the
-// question's schema as ADK 2.13 does: an object keeps its declared
-// properties, absent optional ones null; a wrong type or a list schema
-// answered with an object fails the invocation with ADK's message.
+// question's schema as ADK 2.13 does, with pydantic in lax mode: an object
+// keeps its declared properties, absent optional ones null, each coerced
+// to its type; a wrong answer fails the invocation with ADK's message,
+// pydantic's full text included (the texts are ADK 2.13's, pydantic 2.14).
 func TestBehaviorAnswerValidation(t *testing.T) {
 	t.Parallel()
 	approval := val(t, map[string]any{"type": "object", "required": []any{"approved"},
 		"properties": map[string]any{"approved": map[string]any{"type": "boolean"}, "comment": map[string]any{"type": "string", "default": ""}}})
+	order := val(t, map[string]any{"type": "object", "required": []any{"count", "sku"},
+		"properties": map[string]any{"count": map[string]any{"type": "integer"}, "sku": map[string]any{"type": "string"},
+			"price": map[string]any{"type": "number"}, "tags": map[string]any{"type": "array"}}})
 	list := val(t, map[string]any{"type": "array", "items": map[string]any{"type": "string"}})
+	integer := val(t, map[string]any{"type": "integer"})
+	const docs = "\n    For further information visit https://errors.pydantic.dev/2.14/v/"
 	for _, tc := range []struct {
 		schema  *structpb.Value
 		answer  map[string]any
@@ -438,9 +444,33 @@ func TestBehaviorAnswerValidation(t *testing.T) {
 		wantErr string
 	}{
 		{approval, map[string]any{"approved": true}, map[string]any{"approved": true, "comment": nil}, ""},
-		{approval, map[string]any{"approved": "maybe?"}, nil, "Validation failed for interrupt q: Validation failed for object schema: approved: Input should be a valid boolean"},
+		{approval, map[string]any{"approved": "yes", "extra": 1}, map[string]any{"approved": true, "comment": nil}, ""},
+		{order, map[string]any{"count": "7", "sku": "a", "price": "1.5"}, map[string]any{"count": 7.0, "sku": "a", "price": 1.5, "tags": nil}, ""},
+		{approval, map[string]any{"approved": "maybe?"}, nil, "Validation failed for interrupt q: Validation failed for object schema: " +
+			"1 validation error for DynamicModel\napproved\n  Input should be a valid boolean, unable to interpret input " +
+			"[type=bool_parsing, input_value='maybe?', input_type=str]" + docs + "bool_parsing"},
+		{approval, map[string]any{"comment": "ok"}, nil, "Validation failed for interrupt q: Validation failed for object schema: " +
+			"1 validation error for DynamicModel\napproved\n  Field required [type=missing, input_value={'comment': 'ok'}, input_type=dict]" +
+			docs + "missing"},
+		{approval, map[string]any{"approved": nil}, nil, "approved\n  Input should be a valid boolean [type=bool_type, input_value=None, input_type=NoneType]"},
+		{order, map[string]any{"count": 1.5, "sku": 5, "tags": "a"}, nil, "Validation failed for interrupt q: Validation failed for object schema: " +
+			"3 validation errors for DynamicModel\ncount\n  Input should be a valid integer, got a number with a fractional part " +
+			"[type=int_from_float, input_value=1.5, input_type=float]" + docs + "int_from_float\n" +
+			"sku\n  Input should be a valid string [type=string_type, input_value=5, input_type=int]" + docs + "string_type\n" +
+			"tags\n  Input should be a valid list [type=list_type, input_value='a', input_type=str]" + docs + "list_type"},
+		{order, map[string]any{"count": "x", "sku": "a very long string value that goes on and on and on and on"}, nil,
+			"count\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='x', input_type=str]"},
+		{approval, map[string]any{"result": "approve"}, nil, "Validation failed for interrupt q: Validation failed for object schema: " +
+			"1 validation error for DynamicModel\n  Input should be a valid dictionary or instance of DynamicModel " +
+			"[type=model_type, input_value='approve', input_type=str]" + docs + "model_type"},
 		{list, map[string]any{"result": []any{"a"}}, []any{"a"}, ""},
-		{list, map[string]any{"tags": []any{"a"}}, nil, "Validation failed for interrupt q: Failed to coerce data to array"},
+		{list, map[string]any{"tags": []any{"a"}}, nil, "Validation failed for interrupt q: Failed to coerce data to array: " +
+			"1 validation error for list[any]\n  Input should be a valid list [type=list_type, input_value={'tags': ['a']}, input_type=dict]" +
+			docs + "list_type"},
+		{integer, map[string]any{"result": "12"}, 12.0, ""},
+		{integer, map[string]any{"result": "abc"}, nil, "Validation failed for interrupt q: Failed to coerce data to integer: " +
+			"1 validation error for int\n  Input should be a valid integer, unable to parse string as an integer " +
+			"[type=int_parsing, input_value='abc', input_type=str]" + docs + "int_parsing"},
 	} {
 		h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{fn("ask"), fn("after")}, Edges: chain(graph.Start, "ask", "after")})
 		var got *structpb.Value
@@ -457,7 +487,7 @@ func TestBehaviorAnswerValidation(t *testing.T) {
 		_, err := run(t, h, sid, answer(t, "q", tc.answer), c)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("answer %v: err = %v, want %q", tc.answer, err, tc.wantErr)
+				t.Errorf("answer %v: err = %v, want it to contain %q", tc.answer, err, tc.wantErr)
 			}
 			continue
 		}

@@ -30,10 +30,7 @@ func (r *run) runNode(n *Node, path string, t trigger) outcome {
 	case Join:
 		ev := event(t.ictx, path)
 		ev.Output, ev.NodeInfo.OutputFor = t.in.value, r.outputFor(n, path)
-		if !r.emit(ev) {
-			return outcome{err: context.Canceled}
-		}
-		return outcome{output: t.in.value}
+		return outcome{output: t.in.value, events: []*v1.Event{ev}}
 	case ToolNode:
 		return r.runTool(n, path, t)
 	case TaskNode:
@@ -110,7 +107,7 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 	if n.Auth != nil {
 		if _, ok := t.ictx.StateValue("temp:" + CredentialKey(n.Auth)); !ok {
 			ev := credentialRequestEvent(t.ictx, path, n.Auth)
-			return outcome{interrupts: ev.LongRunningToolIds, asks: []*v1.Event{ev}}
+			return outcome{interrupts: ev.LongRunningToolIds, events: []*v1.Event{ev}}
 		}
 	}
 	if n.RequireConfirmation {
@@ -149,9 +146,10 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 	return o
 }
 
-// finish emits a node's result as ADK does and returns its outcome: one
-// event per question asked (the first with the state changes), or one
-// event with the output, state changes and route.
+// finish returns a node's outcome with the events ADK emits for its
+// result, which the loop releases in ADK's order: one event per question
+// asked (the first with the state changes), or one event with the output
+// and state changes, then one with the route.
 func (r *run) finish(ictx *runtime.InvocationContext, n *Node, path string, res *Result) outcome {
 	delta := res.StateDelta
 	if len(delta.GetFields()) == 0 {
@@ -172,7 +170,7 @@ func (r *run) finish(ictx *runtime.InvocationContext, n *Node, path string, res 
 			}
 			asks = append(asks, ev)
 		}
-		return outcome{interrupts: ids, schemas: schemas, asks: asks}
+		return outcome{interrupts: ids, schemas: schemas, events: asks}
 	}
 	var events []*v1.Event
 	if res.Output != nil || delta != nil {
@@ -190,12 +188,7 @@ func (r *run) finish(ictx *runtime.InvocationContext, n *Node, path string, res 
 		}
 		events[len(events)-1].Actions.Route = res.Route
 	}
-	for _, ev := range events {
-		if !r.emit(ev) {
-			return outcome{err: context.Canceled}
-		}
-	}
-	return outcome{output: res.Output, route: res.Route}
+	return outcome{output: res.Output, route: res.Route, events: events}
 }
 
 // requestInputEvent is ADK's create_request_input_event: an

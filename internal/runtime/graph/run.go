@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -52,9 +53,10 @@ type outcome struct {
 	// inflightKey is the run's key in run.inflight.
 	inflightKey string
 	schemas     map[string]*structpb.Value
-	// asks are the events that ask the user, which the loop yields with
-	// the workflow's state on the last (a function node's questions).
-	asks   []*v1.Event
+	// events are an ordered run's events (see [rounds]): its questions,
+	// the last of which the loop gives the workflow's state, or its
+	// output, state changes and route.
+	events []*v1.Event
 	branch string
 	err    error
 	// reported is set when an error event of the node reported err.
@@ -73,12 +75,19 @@ type run struct {
 	w    *Workflow
 	ictx *runtime.InvocationContext
 	st   *state
-	// queue holds the triggered runs not started yet, in order.
+	// queue holds the triggered runs not started yet, in order; queued
+	// lists the nodes they are for in the order ADK's trigger buffer
+	// keeps them: by the time a node went from none queued to some.
 	queue   []trigger
+	queued  []string
 	running int
 	started int
 	// inflight holds the triggers of the running nodes, by path.
 	inflight map[string]trigger
+	// active counts the running runs of each node: ADK runs one at a
+	// time, the node's later triggers waiting.
+	active map[string]int
+	order  rounds
 	// unrecorded is set when the state changed since the session last
 	// recorded it.
 	unrecorded bool
@@ -90,7 +99,7 @@ type run struct {
 }
 
 func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
-	return &run{w: w, ictx: ictx, st: newState(), inflight: map[string]trigger{}, events: make(chan message), done: make(chan outcome)}
+	return &run{w: w, ictx: ictx, st: newState(), inflight: map[string]trigger{}, active: map[string]int{}, events: make(chan message), done: make(chan outcome)}
 }
 
 // seed triggers START's successors with the workflow's input: the
@@ -127,7 +136,7 @@ func (r *run) fire(from string, output, route *structpb.Value, branch string, st
 			}
 			t = trigger{node: to, in: input{value: r.st.joinInput(to, r.w.g.preds[to])}, branch: r.ictx.Branch}
 		}
-		r.queue = append(r.queue, t)
+		r.enqueue(t)
 	}
 }
 
@@ -135,11 +144,8 @@ func (r *run) fire(from string, output, route *structpb.Value, branch string, st
 // outcomes until no node is left to run; a paused workflow then records
 // its state.
 func (r *run) loop(yield func(*v1.Event, error) bool) {
-	for {
-		r.start()
-		if r.running == 0 {
-			break
-		}
+	r.start(1)
+	for r.running > 0 {
 		select {
 		case m := <-r.events:
 			ok := yield(m.ev, nil)
@@ -148,33 +154,21 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 				return
 			}
 		case o := <-r.done:
-			r.running--
-			delete(r.inflight, o.inflightKey)
 			if o.err != nil {
-				yield(nil, o.err)
+				if r.flush(yield) {
+					yield(nil, o.err)
+				}
 				return
 			}
-			r.unrecorded = true
-			if len(o.interrupts) > 0 {
-				r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts, o.schemas)
-				if len(o.asks) > 0 {
-					// The question carries the state to resume from: a
-					// caller that stops reading once asked loses nothing.
-					last := o.asks[len(o.asks)-1]
-					last.Actions.AgentState = r.stateStruct()
-					r.unrecorded = false
-					for _, ev := range o.asks {
-						if !yield(ev, nil) {
-							return
-						}
-					}
+			if !r.order.ended(o) {
+				if !r.yieldUnordered(o, yield) {
+					return
 				}
-				continue
+				r.start(r.order.round + 1)
 			}
-			if r.w.g.nodes[o.node].WaitForOutput && o.output == nil && o.route == nil {
-				continue // ADK's WAITING: a later trigger runs it again
+			if !r.release(yield) {
+				return
 			}
-			r.fire(o.node, o.output, o.route, o.branch, nil)
 		}
 	}
 	if len(r.st.Waiting) > 0 {
@@ -210,16 +204,86 @@ func (r *run) terminalOutputs() int {
 	return n
 }
 
-// start starts queued runs while the concurrency bound allows.
-func (r *run) start() {
-	for len(r.queue) > 0 {
+// yieldUnordered yields the events a run outside the rounds returned (an
+// agent node's parallel workers' output), its last question carrying the
+// workflow's state, and completes the run; false when the caller stopped
+// reading.
+func (r *run) yieldUnordered(o outcome, yield func(*v1.Event, error) bool) bool {
+	paused := len(o.interrupts) > 0 && len(o.events) > 0
+	if paused {
+		r.pause(o, o.events[len(o.events)-1])
+	}
+	for _, ev := range o.events {
+		if !yield(ev, nil) {
+			return false
+		}
+	}
+	r.complete(o, paused)
+	return true
+}
+
+// complete handles a run that ended: a paused one records that it waits
+// (unless that was done when its last question was released), another
+// triggers its successors.
+func (r *run) complete(o outcome, paused bool) {
+	r.running--
+	r.active[o.node]--
+	if paused {
+		return // recorded with its last question
+	}
+	r.unrecorded = true
+	if len(o.interrupts) > 0 {
+		r.pause(o, nil)
+		return
+	}
+	delete(r.inflight, o.inflightKey)
+	if r.w.g.nodes[o.node].WaitForOutput && o.output == nil && o.route == nil {
+		return // ADK's WAITING: a later trigger runs it again
+	}
+	r.fire(o.node, o.output, o.route, o.branch, nil)
+}
+
+// pause records that a run waits for the user's answers; ask, when set,
+// is its last question, which carries the workflow's state so a caller
+// that stops reading once asked loses nothing.
+func (r *run) pause(o outcome, ask *v1.Event) {
+	delete(r.inflight, o.inflightKey)
+	r.st.pause(o.node, o.path, o.branch, o.in, o.interrupts, o.schemas)
+	if ask != nil {
+		ask.Actions.AgentState = r.stateStruct()
+		r.unrecorded = false
+	}
+}
+
+// enqueue queues a trigger.
+func (r *run) enqueue(t trigger) {
+	if !slices.ContainsFunc(r.queue, func(q trigger) bool { return q.node == t.node }) {
+		r.queued = append(r.queued, t.node)
+	}
+	r.queue = append(r.queue, t)
+}
+
+// start starts queued runs while the concurrency bound allows, as ADK's
+// scheduler does: node by node in the order of [run.queued], the oldest
+// trigger of each node that is not running. Ordered runs are to emit
+// their first event in the round first.
+func (r *run) start(first int) {
+	for _, name := range slices.Clone(r.queued) {
+		if r.active[name] > 0 {
+			continue
+		}
 		if m := r.w.cfg.MaxConcurrency; m > 0 && r.running >= m {
 			return
 		}
-		t := r.queue[0]
-		r.queue = r.queue[1:]
+		i := slices.IndexFunc(r.queue, func(q trigger) bool { return q.node == name })
+		t := r.queue[i]
+		r.queue = slices.Delete(r.queue, i, i+1)
+		if !slices.ContainsFunc(r.queue, func(q trigger) bool { return q.node == name }) {
+			r.queued = slices.DeleteFunc(r.queued, func(q string) bool { return q == name })
+		}
 		n := r.w.g.nodes[t.node]
 		r.running++
+		r.active[t.node]++
 		r.wg.Add(1)
 		num, path := r.st.Runs[n.Name], t.path
 		if path == "" {
@@ -238,6 +302,9 @@ func (r *run) start() {
 		r.started++
 		t.path = path
 		r.inflight[key] = t
+		if ordered(n) {
+			r.order.add(key, first)
+		}
 		go func() {
 			defer r.wg.Done()
 			o := r.runNode(n, path, t)

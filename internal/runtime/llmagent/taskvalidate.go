@@ -12,9 +12,6 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 )
 
-// pydanticDocs is the address pydantic's validation errors point to.
-const pydanticDocs = "https://errors.pydantic.dev/2.14/v/"
-
 // maxValidationDepth bounds how deep a task output is validated.
 const maxValidationDepth = 32
 
@@ -41,25 +38,11 @@ func validationErrors(schema *structpb.Struct, order *tools.KeyOrder, value *str
 	if title == "" {
 		title = "Model"
 	}
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(len(errs)))
-	if len(errs) == 1 {
-		b.WriteString(" validation error for ")
-	} else {
-		b.WriteString(" validation errors for ")
+	out := make([]pyfmt.ValidationError, len(errs))
+	for i, e := range errs {
+		out[i] = pyfmt.ValidationError{Loc: e.loc, Msg: e.msg, Type: e.typ, Input: e.input, InputRepr: inputRepr(e.input, e.inputKs)}
 	}
-	b.WriteString(title)
-	for _, e := range errs {
-		b.WriteString("\n")
-		if len(e.loc) > 0 {
-			b.WriteString(strings.Join(e.loc, "."))
-			b.WriteString("\n")
-		}
-		b.WriteString("  " + e.msg + " [type=" + e.typ + ", input_value=" + truncateRepr(inputRepr(e.input, e.inputKs)) +
-			", input_type=" + pyTypeName(e.input) + "]\n")
-		b.WriteString("    For further information visit " + pydanticDocs + e.typ)
-	}
-	return b.String()
+	return pyfmt.ValidationErrors(title, out)
 }
 
 // validateValue appends the errors of v against schema at loc.
@@ -217,34 +200,4 @@ func inputRepr(v *structpb.Value, order []string) string {
 		b = pyfmt.AppendRepr(b, fv)
 	}
 	return string(append(b, '}'))
-}
-
-// truncateRepr shortens a long repr as pydantic does: the first 25 and
-// last 24 characters around "...".
-func truncateRepr(s string) string {
-	r := []rune(s)
-	if len(r) <= 50 {
-		return s
-	}
-	return string(r[:25]) + "..." + string(r[len(r)-24:])
-}
-
-// pyTypeName is the Python type name of a JSON value.
-func pyTypeName(v *structpb.Value) string {
-	switch k := v.GetKind().(type) {
-	case *structpb.Value_StringValue:
-		return "str"
-	case *structpb.Value_NumberValue:
-		if k.NumberValue == math.Trunc(k.NumberValue) && math.Abs(k.NumberValue) < 1e15 {
-			return "int"
-		}
-		return "float"
-	case *structpb.Value_BoolValue:
-		return "bool"
-	case *structpb.Value_StructValue:
-		return "dict"
-	case *structpb.Value_ListValue:
-		return "list"
-	}
-	return "NoneType"
 }
