@@ -216,7 +216,13 @@ func (r *run) start() {
 		r.inflight[key] = t
 		go func() {
 			defer r.wg.Done()
+			var span *runtime.NodeSpan
+			if n.Kind != AgentNode {
+				// An agent node runs in its agent's own span.
+				t.ictx, span = t.ictx.StartNode(n.Name)
+			}
 			o := r.runNode(n, path, t)
+			span.End(o.err)
 			o.node, o.in, o.branch, o.inflightKey = n.Name, t.in, t.branch, key
 			if o.path == "" {
 				o.path = path
