@@ -113,6 +113,13 @@ func TestTraceOf2xRunsOverREST(t *testing.T) {
 			"gen_ai.conversation.id": sess.ID,
 		})
 		for _, sp := range spans {
+			if sp.Name == "invoke_node both" {
+				got := spanAttrs(sp.Span)
+				if got["gen_ai.operation.name"] != "invoke_node" || got["gen_ai.conversation.id"] != sess.ID ||
+					len(got["gcp.vertex.agent.associated_event_ids"]) < 10 {
+					t.Errorf("invoke_node both: %v", got)
+				}
+			}
 			if strings.HasPrefix(sp.Name, "generate_content") {
 				checkAttrs(t, []receivedSpan{sp}, sp.Name, map[string]string{
 					"gen_ai.operation.name":  "generate_content",

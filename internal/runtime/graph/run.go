@@ -75,6 +75,9 @@ type run struct {
 	events     chan message
 	done       chan outcome
 	wg         sync.WaitGroup
+	// spans holds the spans of the running nodes that are not agents, by
+	// path, which record the events their node emits.
+	spans sync.Map
 }
 
 func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
@@ -219,7 +222,10 @@ func (r *run) start() {
 			var span *runtime.NodeSpan
 			if n.Kind != AgentNode {
 				// An agent node runs in its agent's own span.
-				t.ictx, span = t.ictx.StartNode(n.Name)
+				if t.ictx, span = t.ictx.StartNode(n.Name); span != nil {
+					r.spans.Store(path, span)
+					defer r.spans.Delete(path)
+				}
 			}
 			o := r.runNode(n, path, t)
 			span.End(o.err)
@@ -234,6 +240,9 @@ func (r *run) start() {
 
 // emit hands ev to the loop and reports whether the run goes on.
 func (r *run) emit(ev *v1.Event) bool {
+	if span, ok := r.spans.Load(ev.GetNodeInfo().GetPath()); ok {
+		span.(*runtime.NodeSpan).Event(ev)
+	}
 	ack := make(chan bool, 1)
 	select {
 	case r.events <- message{ev, ack}:
