@@ -187,26 +187,13 @@ func plotWorkflow(w *graph.Workflow, remote map[string][]string, theme plotTheme
 		switch {
 		case len(e.Routes) > 1:
 			pe.label = pyfmt.Str(structpb.NewListValue(&structpb.ListValue{Values: e.Routes}))
-		case len(e.Routes) == 1 && truthy(e.Routes[0]):
+		case len(e.Routes) == 1 && pyfmt.Truthy(e.Routes[0]):
 			pe.label = pyfmt.Str(e.Routes[0])
 		}
 		pe.routed = pe.label != ""
 		edges = append(edges, pe)
 	}
 	return plot(nodes, edges, true, theme)
-}
-
-// truthy reports whether a route is true in Python.
-func truthy(v *structpb.Value) bool {
-	switch k := v.GetKind().(type) {
-	case *structpb.Value_BoolValue:
-		return k.BoolValue
-	case *structpb.Value_NumberValue:
-		return k.NumberValue != 0
-	case *structpb.Value_StringValue:
-		return k.StringValue != ""
-	}
-	return false
 }
 
 // plot writes the DOT of nodes and edges as ADK 2.x's plot_workflow_graph

@@ -3,7 +3,6 @@ package server_test
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -37,18 +36,7 @@ edges:
 		"desk2/helper.yaml":     {Data: []byte("name: helper\nmodel: gemini-2.5-flash\ndescription: h\ninstruction: x\ntools:\n  - name: send_mail\n")},
 		"desk1/root_agent.yaml": {Data: []byte("name: desk_agent\nmodel: gemini-2.5-flash\ninstruction: x\ntools:\n  - name: get_weather\n")},
 	}
-	files, err := filepath.Glob("../../examples/trip_planner/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("example files: %v %v", files, err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		app["trip_planner/"+filepath.Base(f)] = &fstest.MapFile{Data: b}
-	}
-	return app
+	return exampleApp(t, "trip_planner", app)
 }
 
 // TestBuildGraphImage2x: a 2.x app's build_graph_image is the DOT ADK 2.13

@@ -17,8 +17,16 @@ import (
 func traced2x(t *testing.T, b runtime.Behavior, content bool) ([]sdktrace.ReadOnlySpan, []*v1.Event) {
 	t.Helper()
 	rec := tracetest.NewSpanRecorder()
-	tel, err := runtime.NewTelemetry(runtime.TelemetryConfig{
+	events := toolTurn(t, b, runtime.TelemetryConfig{
 		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)), CaptureContent: content})
+	return rec.Ended(), events
+}
+
+// toolTurn runs a two-step tool turn (the model calls echo, then answers)
+// in an app of behaviour b with the telemetry of cfg.
+func toolTurn(t *testing.T, b runtime.Behavior, cfg runtime.TelemetryConfig) []*v1.Event {
+	t.Helper()
+	tel, err := runtime.NewTelemetry(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,8 +37,7 @@ func traced2x(t *testing.T, b runtime.Behavior, content bool) ([]sdktrace.ReadOn
 	h, _, sid := setup(t, agent, []*v1.LlmResponse{et.Call("echo", `{"x":"secret"}`), answer})
 	withBehavior(h, b)
 	h.Runner.Telemetry = tel
-	events := h.RunText(t, sid, "hi")
-	return rec.Ended(), events
+	return h.RunText(t, sid, "hi")
 }
 
 // TestTelemetrySpansByBehavior: a 1.x app's spans are ADK 1.x's (the
