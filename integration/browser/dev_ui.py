@@ -91,6 +91,48 @@ def check_eval_write_error(page):
     assert "not installed" in answer.json().get("detail", ""), answer.text()
 
 
+def center(node):
+    """The centre of an SVG node group's shape."""
+    box = node.locator("path, polygon, ellipse").first.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def workflow_2x(page):
+    """An adk_behavior "2.x" app (the trip_planner workflow): its agent
+    structure graph drawn as ADK 2.13 draws it (top to bottom, rounded
+    rectangles with ADK's icons, START and END, arrowheads), and its run's
+    spans named as ADK 2.13 names them in the trace tab."""
+    page.goto(BASE + "/dev-ui/?app=trip_planner", wait_until="networkidle")
+    page.locator("button:has(mat-icon:text-is('account_tree'))").click()
+    svg = page.locator("svg:has(g.node)").first
+    expect(svg).to_be_visible()
+    nodes = {}
+    for g in svg.locator("g.node").all():
+        nodes[g.locator("title").text_content().strip()] = g
+    assert {"__START__", "outline", "sights", "food", "both", "itinerary", "__END__"} <= set(nodes), list(nodes)
+    text = svg.text_content()
+    assert "✦" in text and "⌵" in text, text
+    # Rounded rectangles (paths), not ellipses, for the agents.
+    assert nodes["outline"].locator("ellipse").count() == 0 and nodes["outline"].locator("path").count() > 0
+    # Top to bottom: each step lies below the one before it.
+    ys = [center(nodes[n])[1] for n in ("__START__", "outline", "sights", "both", "itinerary", "__END__")]
+    assert ys == sorted(ys) and ys[-1] - ys[0] > 200, ys
+    # Every edge ends in an arrowhead.
+    edges = svg.locator("g.edge").all()
+    assert edges and all(e.locator("polygon").count() == 1 for e in edges), len(edges)
+    page.screenshot(path=str(OUT_DIR / "workflow-2x-graph.png"))
+    page.goto(BASE + "/dev-ui/?app=trip_planner", wait_until="networkidle")
+
+    page.fill("textarea", "Lisbon")
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Echo:").first).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    page.get_by_text("Traces", exact=True).click()
+    expect(page.get_by_text("invoke_workflow trip_planner").first).to_be_visible()
+    expect(page.get_by_text("generate_content gemini-2.5-flash").first).to_be_visible()
+    expect(page.get_by_text("call_llm")).to_have_count(0)
+
+
 def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -212,6 +254,10 @@ def main():
 
             step = "eval-write-error"
             check_eval_write_error(page)
+            done(step)
+
+            step = "workflow-2x"
+            workflow_2x(page)
             done(step)
         except Exception as e:  # noqa: BLE001 - report any failure with a screenshot
             page.screenshot(path=str(OUT_DIR / f"FAILED-{step}.png"))

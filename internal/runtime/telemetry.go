@@ -181,7 +181,14 @@ func (t *Telemetry) startInvocation(ictx *InvocationContext) (context.Context, *
 	if t.tracer == nil {
 		return ctx, &invocationTrace{tel: t, span: noSpan, start: time.Now(), attrs: t.attrsOf(ictx.inv.app.Name)}
 	}
-	ctx, span := t.tracer.Start(ctx, "invocation", ictx.owner())
+	name, opts := "invocation", []trace.SpanStartOption{ictx.owner()}
+	if ictx.spans2x() {
+		// ADK 2.13's invocation span is the root's invoke_workflow.
+		var opt trace.SpanStartOption
+		name, opt = workflowSpan(ictx, ictx.inv.app.Tree.Root().Name(), false)
+		opts = append(opts, opt)
+	}
+	ctx, span := t.tracer.Start(ctx, name, opts...)
 	return ctx, &invocationTrace{tel: t, span: span, start: time.Now(), attrs: t.attrsOf(ictx.inv.app.Name)}
 }
 
@@ -223,6 +230,11 @@ func (t *Telemetry) storeError(ctx context.Context, err error) {
 func (t *Telemetry) startAgent(ictx *InvocationContext, agent Agent) (context.Context, trace.Span) {
 	if t == nil || t.tracer == nil {
 		return ictx.ctx, noSpan
+	}
+	if ictx.spans2x() {
+		if ctx, span, ok := t.startAgent2x(ictx, agent); ok {
+			return ctx, span
+		}
 	}
 	ctx, span := t.tracer.Start(ictx.ctx, "invoke_agent "+agent.Name(), ictx.owner())
 	if span.IsRecording() {

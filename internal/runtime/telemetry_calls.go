@@ -24,6 +24,21 @@ type ModelCall struct {
 	took  time.Duration
 	usage *v1.UsageMetadata
 	err   error
+	// v2 is ADK 2.13's generate_content span, which ends with the model's
+	// answer: the calls it makes run beside it.
+	v2    bool
+	ended bool
+}
+
+// AnswerContext returns the context the flow handles the call's answers in
+// (its function calls, a transfer), given the context the call runs in:
+// that one in ADK 1.x, whose call_llm span holds them; the agent's in ADK
+// 2.x, where they run beside the generate_content span.
+func (m *ModelCall) AnswerContext(inCall *InvocationContext) *InvocationContext {
+	if m == nil || !m.v2 {
+		return inCall
+	}
+	return m.ictx
 }
 
 // StartModelCall starts the trace of a call of req's model and returns the
@@ -39,6 +54,14 @@ func (ictx *InvocationContext) StartModelCall(req *v1.LlmRequest) (*InvocationCo
 	}
 	if tel.tracer == nil {
 		return ictx, &ModelCall{ictx: ictx, span: noSpan, start: time.Now()}
+	}
+	if ictx.spans2x() {
+		ctx, span := tel.tracer.Start(ictx.ctx, strings.TrimSpace(operationGenerate+" "+req.GetModel()), ictx.owner(),
+			trace.WithAttributes(generateContentAttrs(ictx, req)...))
+		if tel.content && span.IsRecording() {
+			span.SetAttributes(attrLLMRequest.String(requestJSON(req)))
+		}
+		return ictx.WithContext(ctx), &ModelCall{ictx: ictx, span: span, start: time.Now(), v2: true}
 	}
 	ctx, span := tel.tracer.Start(ictx.ctx, "call_llm", ictx.owner())
 	if span.IsRecording() {
@@ -98,6 +121,13 @@ func (m *ModelCall) Response(eventID string, resp *v1.LlmResponse) {
 		attrs = append(attrs, attrFinishReasons.StringSlice([]string{strings.ToLower(resp.FinishReason)}))
 	}
 	m.span.SetAttributes(attrs...)
+	if m.v2 && !resp.GetPartial() {
+		// The whole answer is in: ADK 2.13 ends the span here, before the
+		// flow acts on it.
+		failSpan(m.span, m.err)
+		m.span.End()
+		m.ended = true
+	}
 }
 
 // Fail records that the call failed with err.
@@ -112,8 +142,10 @@ func (m *ModelCall) End() {
 	if m == nil {
 		return
 	}
-	failSpan(m.span, m.err)
-	m.span.End()
+	if !m.ended {
+		failSpan(m.span, m.err)
+		m.span.End()
+	}
 	tel, ctx := m.ictx.inv.tel, m.ictx.ctx
 	if !tel.metrics {
 		return
@@ -198,13 +230,21 @@ func (c *ToolCall) End(resp *v1.Event, err error) {
 			attrToolDesc.String(c.tool.Description()),
 			attrToolName.String(c.tool.Name()),
 			attrToolType.String(kind),
-			// ADK sets them empty on tool spans for its web UI.
-			attrLLMRequest.String("{}"),
-			attrLLMResponse.String("{}"),
 		)
-		content := c.ictx.inv.tel.content
+		content, v2 := c.ictx.inv.tel.content, c.ictx.spans2x()
+		switch {
+		case v2 && c.ictx.Agent != nil:
+			attrs = append(attrs, attrAgentName.String(c.ictx.Agent.Name()))
+		case !v2:
+			// ADK 1.x sets them empty on tool spans for its web UI.
+			attrs = append(attrs, attrLLMRequest.String("{}"), attrLLMResponse.String("{}"))
+		}
 		if content {
-			attrs = append(attrs, attrToolCallArgs.String(structJSON(c.args)))
+			key := attrToolCallArgs
+			if v2 {
+				key = attrToolCallArguments
+			}
+			attrs = append(attrs, key.String(structJSON(c.args)))
 		}
 		callID, result := "<not specified>", (*structpb.Struct)(nil)
 		if resp != nil {
@@ -218,7 +258,10 @@ func (c *ToolCall) End(resp *v1.Event, err error) {
 			attrs = append(attrs, attrEventID.String(resp.Id))
 		}
 		attrs = append(attrs, attrToolCallID.String(callID))
-		if content {
+		switch {
+		case content && v2 && result != nil:
+			attrs = append(attrs, attrToolCallResult.String(structJSON(result)))
+		case content && !v2:
 			attrs = append(attrs, attrToolResponse.String(structJSON(result)))
 		}
 		c.span.SetAttributes(attrs...)
@@ -242,7 +285,16 @@ func (ictx *InvocationContext) TraceMergedCalls(merged *v1.Event) {
 		return
 	}
 	_, span := tel.tracer.Start(ictx.ctx, "execute_tool (merged)", ictx.owner())
-	if span.IsRecording() {
+	if span.IsRecording() && ictx.spans2x() {
+		// ADK 2.13: each merged call's own span carries its content.
+		span.SetAttributes(
+			attrOperation.String(operationTool),
+			attrToolName.String("(merged tools)"),
+			attrToolDesc.String("(merged tools)"),
+			attrToolCallID.String(merged.Id),
+			attrEventID.String(merged.Id),
+		)
+	} else if span.IsRecording() {
 		span.SetAttributes(
 			attrOperation.String(operationTool),
 			attrToolName.String("(merged tools)"),

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/emicklei/dot"
+	"google.golang.org/grpc/codes"
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -259,6 +260,17 @@ func (h *restRunner) graphRoutes() []handlerRoute {
 			a, err := h.s.app(p["app_name"])
 			if err != nil {
 				h.fail(w, r, err)
+				return
+			}
+			if a.Runner.App.Behavior == runtime.Behavior2x {
+				// ADK 2.x plots its serialized app: top to bottom, a
+				// graph per workflow.
+				graphs, ok := plotGraphs(a, r.URL.Query().Get("node"), dark(r))
+				if !ok {
+					h.fail(w, r, statusError(codes.NotFound, "NODE_NOT_FOUND", "Node not found: "+r.URL.Query().Get("node")))
+					return
+				}
+				writeTraceJSON(w, graphs)
 				return
 			}
 			writeTraceJSON(w, map[string]graphResult{"": {DotSrc: newAgentGraph(a, nil, dark(r)).String()}})

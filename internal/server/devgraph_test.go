@@ -92,13 +92,10 @@ func TestAgentGraph(t *testing.T) {
 	}
 }
 
-// TestAgentGraphWorkflow: workflow agents are clusters joined as ADK's
-// agent_graph joins them; the edges are those google-adk 2.13 draws for the
-// story_pipeline example.
-func TestAgentGraphWorkflow(t *testing.T) {
-	t.Parallel()
-	app := fstest.MapFS{}
-	files, err := filepath.Glob("../../examples/story_pipeline/*.yaml")
+// exampleApp adds the files of the example app name to app.
+func exampleApp(t *testing.T, name string, app fstest.MapFS) fstest.MapFS {
+	t.Helper()
+	files, err := filepath.Glob("../../examples/" + name + "/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("example files: %v %v", files, err)
 	}
@@ -107,9 +104,17 @@ func TestAgentGraphWorkflow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		app["story_pipeline/"+filepath.Base(f)] = &fstest.MapFile{Data: b}
+		app[name+"/"+filepath.Base(f)] = &fstest.MapFile{Data: b}
 	}
-	s := &restStack{fixture: newFixture(t, withoutGRPC(), withApp(app))}
+	return app
+}
+
+// TestAgentGraphWorkflow: workflow agents are clusters joined as ADK's
+// agent_graph joins them; the edges are those google-adk 2.13 draws for the
+// story_pipeline example.
+func TestAgentGraphWorkflow(t *testing.T) {
+	t.Parallel()
+	s := &restStack{fixture: newFixture(t, withoutGRPC(), withApp(exampleApp(t, "story_pipeline", fstest.MapFS{})))}
 	s.http = s.serveHTTP(t)
 	g := getGraph(t, s, "/dev/apps/story_pipeline/graph")
 	edges, _ := dotEdges(t, g.DotSrc)

@@ -96,6 +96,9 @@ type run struct {
 	// dyn tracks the dynamic nodes the run's function nodes run.
 	dyn dynamicRuns
 	wg  sync.WaitGroup
+	// spans holds the spans of the running nodes that are not agents, by
+	// path, which record the events their node emits.
+	spans sync.Map
 }
 
 func newRun(w *Workflow, ictx *runtime.InvocationContext) *run {
@@ -307,7 +310,16 @@ func (r *run) start(first int) {
 		}
 		go func() {
 			defer r.wg.Done()
+			var span *runtime.NodeSpan
+			if n.Kind != AgentNode {
+				// An agent node runs in its agent's own span.
+				if t.ictx, span = t.ictx.StartNode(n.Name); span != nil {
+					r.spans.Store(path, span)
+					defer r.spans.Delete(path)
+				}
+			}
 			o := r.runNode(n, path, t)
+			span.End(o.err)
 			o.node, o.in, o.branch, o.inflightKey = n.Name, t.in, t.branch, key
 			if o.path == "" {
 				o.path = path
@@ -319,6 +331,9 @@ func (r *run) start(first int) {
 
 // emit hands ev to the loop and reports whether the run goes on.
 func (r *run) emit(ev *v1.Event) bool {
+	if span, ok := r.spans.Load(ev.GetNodeInfo().GetPath()); ok {
+		span.(*runtime.NodeSpan).Event(ev)
+	}
 	ack := make(chan bool, 1)
 	select {
 	case r.events <- message{ev, ack}:

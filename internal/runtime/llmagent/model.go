@@ -48,7 +48,7 @@ func (a *Agent) callModel(ictx *runtime.InvocationContext, model models.Model, r
 		}
 		tctx, call := ictx.StartModelCall(req)
 		defer call.End()
-		*callCtx = tctx
+		*callCtx = call.AnswerContext(tctx)
 		cctx.InvocationContext = tctx
 		mctx := tctx.Context()
 		if a.cfg.Retry != nil {

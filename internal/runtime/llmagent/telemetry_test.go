@@ -31,17 +31,7 @@ func traced(t *testing.T, content bool) ([]sdktrace.ReadOnlySpan, metricdata.Res
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	reader := sdkmetric.NewManualReader()
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
-	tel, err := runtime.NewTelemetry(runtime.TelemetryConfig{TracerProvider: tp, MeterProvider: mp, CaptureContent: content})
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent := newAgent(t, llmagent.Config{Tools: []runtime.Tool{echoTool(t, "echo")}})
-	answer := et.Text("done")
-	answer.FinishReason = "STOP"
-	answer.UsageMetadata = &v1.UsageMetadata{PromptTokenCount: 12, CandidatesTokenCount: 3}
-	h, _, sid := setup(t, agent, []*v1.LlmResponse{et.Call("echo", `{"x":"secret"}`), answer})
-	h.Runner.Telemetry = tel
-	events := h.RunText(t, sid, "hi")
+	events := toolTurn(t, runtime.Behavior1x, runtime.TelemetryConfig{TracerProvider: tp, MeterProvider: mp, CaptureContent: content})
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)

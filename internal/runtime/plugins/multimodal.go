@@ -10,6 +10,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // partsReturnedKey is the state key under which ADK's plugin keeps the
@@ -75,7 +76,7 @@ func (p *multimodal) beforeModel(cctx *runtime.CallbackContext, req *v1.LlmReque
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	saved, _ := cctx.State().Get(partsReturnedKey)
-	if !truthy(saved) {
+	if !pyfmt.Truthy(saved) {
 		return nil, nil
 	}
 	if len(req.Contents) == 0 {

@@ -12,6 +12,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // newSaveFilesAsArtifacts is ADK's SaveFilesAsArtifactsPlugin: each
@@ -109,7 +110,7 @@ func (p *saveFiles) onUserMessage(ictx *runtime.InvocationContext, msg *v1.Conte
 // event of its own, as in ADK.
 func (p *saveFiles) beforeAgent(_ runtime.Agent, cctx *runtime.CallbackContext) (*v1.Content, error) {
 	pending, _ := cctx.State().Get(p.pendingKey)
-	if !truthy(pending) {
+	if !pyfmt.Truthy(pending) {
 		return nil, nil
 	}
 	if delta := pending.GetStructValue(); delta != nil {
@@ -167,20 +168,3 @@ func modelAccessible(uri string) bool {
 }
 
 func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-
-// truthy is Python's truth value of the object v stands for.
-func truthy(v *structpb.Value) bool {
-	switch k := v.GetKind().(type) {
-	case *structpb.Value_BoolValue:
-		return k.BoolValue
-	case *structpb.Value_NumberValue:
-		return k.NumberValue != 0
-	case *structpb.Value_StringValue:
-		return k.StringValue != ""
-	case *structpb.Value_StructValue:
-		return len(k.StructValue.GetFields()) > 0
-	case *structpb.Value_ListValue:
-		return len(k.ListValue.GetValues()) > 0
-	}
-	return false
-}
