@@ -319,6 +319,9 @@ func (r *run) start(first int) {
 				}
 			}
 			o := r.runNode(n, path, t)
+			for _, ev := range o.events { // released later, in ADK's order
+				span.Event(ev)
+			}
 			span.End(o.err)
 			o.node, o.in, o.branch, o.inflightKey = n.Name, t.in, t.branch, key
 			if o.path == "" {
