@@ -15,6 +15,8 @@ import (
 // session names the session an invocation runs in.
 type session struct {
 	appName, userID, sessionID string
+	// adk2 is set in an app that behaves as ADK 2.x.
+	adk2 bool
 }
 
 // metadata is ADK's _get_context_metadata: the event's origin under "adk_"
@@ -35,7 +37,12 @@ func (s session) metadata(ev *v1.Event) map[string]any {
 		m[metaPrefix+"grounding_metadata"] = ev.GetGroundingMetadata().AsMap()
 	}
 	if ev.GetCustomMetadata() != nil {
-		m[metaPrefix+"custom_metadata"] = ev.GetCustomMetadata().AsMap()
+		// ADK writes a dict as text: str() in 1.x, json.dumps() in 2.x.
+		if s.adk2 {
+			m[metaPrefix+"custom_metadata"] = pyJSON(ev.GetCustomMetadata().AsMap())
+		} else {
+			m[metaPrefix+"custom_metadata"] = pyRepr(ev.GetCustomMetadata().AsMap())
+		}
 	}
 	if u := ev.GetUsageMetadata(); u != nil {
 		m[metaPrefix+"usage_metadata"] = protoMap(u)

@@ -12,6 +12,7 @@ import (
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/a2a"
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
@@ -44,11 +45,13 @@ func CheckA2AURL(u string) error {
 // a2aRoutes are the A2A routes of every app.
 func (s *Server) a2aRoutes(baseURL string) ([]handlerRoute, error) {
 	infos := make([]*api.App, 0, len(s.apps))
-	for _, a := range s.apps {
+	adk2 := map[string]bool{}
+	for name, a := range s.apps {
 		infos = append(infos, a.Info)
+		adk2[name] = a.Runner.App.Behavior == runtime.Behavior2x
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].GetName() < infos[j].GetName() })
-	svc, err := a2a.NewService(a2a.Config{Apps: infos, Invoker: a2aInvoker{s}, BaseURL: baseURL, Logger: s.log})
+	svc, err := a2a.NewService(a2a.Config{Apps: infos, Invoker: a2aInvoker{s}, BaseURL: baseURL, ADK2: adk2, Logger: s.log})
 	if err != nil {
 		return nil, err
 	}
