@@ -139,6 +139,10 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 			msg = a2a.NewMessage(a2a.MessageRoleUser, parts...)
 			msg.ContextID = contextID
 		}
+		if a.streams(ictx) {
+			a.runStream(ictx, remote, msg, yield)
+			return
+		}
 		sendCtx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 		res, err := remote.SendMessage(sendCtx, &a2a.MessageSendParams{Message: msg})
 		cancel()
