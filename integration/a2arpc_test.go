@@ -3,7 +3,9 @@ package integration
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -250,5 +252,89 @@ func TestA2AResubscribeFinished(t *testing.T) {
 	}
 	if st := steps["unknown"]; st.Code != -32001 || st.Message != "Task not found" {
 		t.Errorf("unknown: %+v", st)
+	}
+}
+
+// TestRemoteA2aAgentStreamsAsADK2: through /run_sse, an ADK 2.x app's
+// RemoteA2aAgent streams the remote task as ADK 2.13's does: the task's
+// first update (the user's message) and its working update as thoughts,
+// the answer's artifact, and the closing status as an event of its own,
+// each with its a2a: metadata; an ADK 1.x app yields the one answer of
+// message/send, as ADK 1.39.1's does.
+func TestRemoteA2aAgentStreamsAsADK2(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	card := "agent_class: RemoteA2aAgent\nname: forecast\nagent_card: http://" + addr + "/a2a/weather" + "/.well-known/agent-card.json\n"
+	s := startStack(t, map[string]string{
+		"weather":                weatherAgent,
+		"front1/root_agent.yaml": card,
+		"front2/root_agent.yaml": card,
+		"front2/app.yaml":        "adk_behavior: \"2.x\"\n",
+	}, "--a2a", "--http-addr", addr)
+	for _, tc := range []struct {
+		app  string
+		want string
+	}{
+		{"front1", "Sunny."},
+		{"front2", "(thought)Forecast? | (thought)Sunny. | (partial=false)Sunny. | "},
+	} {
+		s.script(t, fakegemini.Text("Sunny."))
+		resp, err := http.Post(s.httpURL+"/apps/"+tc.app+"/users/u/sessions", "application/json", strings.NewReader(`{"sessionId": "s1"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		body := `{"appName": "` + tc.app + `", "userId": "u", "sessionId": "s1", "newMessage": {"role": "user", "parts": [{"text": "Forecast?"}]}}`
+		resp, err = http.Post(s.httpURL+"/run_sse", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var got []string
+		for _, line := range strings.Split(string(raw), "\n") {
+			data, ok := strings.CutPrefix(line, "data: ")
+			if !ok {
+				continue
+			}
+			var ev struct {
+				Author  string `json:"author"`
+				Partial *bool  `json:"partial"`
+				Content struct {
+					Parts []struct {
+						Text    string `json:"text"`
+						Thought bool   `json:"thought"`
+					} `json:"parts"`
+				} `json:"content"`
+				CustomMetadata map[string]any `json:"customMetadata"`
+			}
+			if err := json.Unmarshal([]byte(data), &ev); err != nil || ev.Author != "forecast" {
+				t.Fatalf("%s: event %s (%v)", tc.app, data, err)
+			}
+			for _, k := range []string{"a2a:task_id", "a2a:context_id", "a2a:request", "a2a:response"} {
+				if _, ok := ev.CustomMetadata[k]; !ok {
+					t.Errorf("%s: event without %s: %s", tc.app, k, data)
+				}
+			}
+			var b strings.Builder
+			if ev.Partial != nil {
+				fmt.Fprintf(&b, "(partial=%v)", *ev.Partial)
+			}
+			for _, p := range ev.Content.Parts {
+				if p.Thought {
+					b.WriteString("(thought)")
+				}
+				b.WriteString(p.Text)
+			}
+			got = append(got, b.String())
+		}
+		if strings.Join(got, " | ") != tc.want {
+			t.Errorf("%s streamed %q, want %q", tc.app, strings.Join(got, " | "), tc.want)
+		}
 	}
 }
