@@ -29,6 +29,10 @@ func pyJSON(v any) string {
 	return b.String()
 }
 
+// PyJSON writes a JSON value as Python's json.dumps does by default (see
+// pyJSON), as ADK 2.x writes a function response it sends as text.
+func PyJSON(v any) string { return pyJSON(v) }
+
 func writePy(b *strings.Builder, v any, asJSON bool) {
 	switch v := v.(type) {
 	case nil:

@@ -129,7 +129,8 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 		}
 		msg := requestForFunctionResponse(ictx.Events())
 		if msg == nil {
-			parts, contextID := a.messageParts(ictx.Events())
+			adk2 := ictx.App() != nil && ictx.App().Behavior == runtime.Behavior2x
+			parts, contextID := a.messageParts(ictx.Events(), adk2)
 			if len(parts) == 0 {
 				ev := ictx.NewEvent()
 				ev.Content = &v1.Content{}
