@@ -338,3 +338,62 @@ func TestRemoteA2aAgentStreamsAsADK2(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteA2aAgentUserInputParts: the parts a RemoteA2aAgent sends for
+// the user's turn, as its events record them under a2a:request, carry
+// is_user_input as ADK sets it; a function response that answers no call
+// of the remote agent is a data part in ADK 1.39.1 and the text "Tool
+// <name> returned: <JSON>" in ADK 2.13.
+func TestRemoteA2aAgentUserInputParts(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	card := "agent_class: RemoteA2aAgent\nname: forecast\nagent_card: http://" + addr + "/a2a/weather/.well-known/agent-card.json\n"
+	s := startStack(t, map[string]string{
+		"weather":                weatherAgent,
+		"front1/root_agent.yaml": card,
+		"front2/root_agent.yaml": card,
+		"front2/app.yaml":        "adk_behavior: \"2.x\"\n",
+	}, "--a2a", "--http-addr", addr)
+	for _, tc := range []struct{ app, want string }{
+		{"front1", `[{"kind":"text","metadata":{"is_user_input":true},"text":"hi"},` +
+			`{"data":{"id":"x","name":"lookup","response":{"a":1}},"kind":"data","metadata":{"adk_type":"function_response","is_user_input":true}}]`},
+		{"front2", `[{"kind":"text","metadata":{"is_user_input":true},"text":"hi"},` +
+			`{"kind":"text","metadata":{"is_user_input":true},"text":"Tool lookup returned: {\"a\": 1}"}]`},
+	} {
+		s.script(t, fakegemini.Text("Sunny."))
+		resp, err := http.Post(s.httpURL+"/apps/"+tc.app+"/users/u/sessions", "application/json", strings.NewReader(`{"sessionId": "s1"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		body := `{"appName": "` + tc.app + `", "userId": "u", "sessionId": "s1", "newMessage": {"role": "user", "parts": [` +
+			`{"text": "hi"}, {"functionResponse": {"id": "x", "name": "lookup", "response": {"a": 1}}}]}}`
+		resp, err = http.Post(s.httpURL+"/run", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []struct {
+			CustomMetadata struct {
+				Request struct {
+					Parts json.RawMessage `json:"parts"`
+				} `json:"a2a:request"`
+			} `json:"customMetadata"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&events)
+		resp.Body.Close()
+		if err != nil || len(events) == 0 {
+			t.Fatalf("%s: events %v (%v)", tc.app, events, err)
+		}
+		var parts any
+		_ = json.Unmarshal(events[0].CustomMetadata.Request.Parts, &parts)
+		got, _ := json.Marshal(parts)
+		if string(got) != tc.want {
+			t.Errorf("%s: a2a:request parts\n%s\nwant\n%s", tc.app, got, tc.want)
+		}
+	}
+}
