@@ -8,8 +8,10 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // session names the session an invocation runs in.
@@ -39,9 +41,9 @@ func (s session) metadata(ev *v1.Event) map[string]any {
 	if ev.GetCustomMetadata() != nil {
 		// ADK writes a dict as text: str() in 1.x, json.dumps() in 2.x.
 		if s.adk2 {
-			m[metaPrefix+"custom_metadata"] = pyJSON(ev.GetCustomMetadata().AsMap())
+			m[metaPrefix+"custom_metadata"] = pyfmt.JSONDumpsASCII(structpb.NewStructValue(ev.GetCustomMetadata()))
 		} else {
-			m[metaPrefix+"custom_metadata"] = pyRepr(ev.GetCustomMetadata().AsMap())
+			m[metaPrefix+"custom_metadata"] = pyfmt.StructRepr(ev.GetCustomMetadata())
 		}
 	}
 	if u := ev.GetUsageMetadata(); u != nil {

@@ -2,10 +2,12 @@ package remote
 
 import (
 	"github.com/a2aproject/a2a-go/a2a"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	a2aconv "github.com/agentsvc/agentsvc/internal/a2a"
 	"github.com/agentsvc/agentsvc/internal/runtime/contents"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 var (
@@ -116,7 +118,7 @@ func responseJSON(fr *v1.FunctionResponse) string {
 	if fr.GetResponse() == nil {
 		return "null"
 	}
-	return a2aconv.PyJSON(fr.GetResponse().AsMap())
+	return pyfmt.JSONDumpsASCII(structpb.NewStructValue(fr.GetResponse()))
 }
 
 // markUserInput sets ADK's is_user_input on a part of the user's.
