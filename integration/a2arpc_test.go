@@ -203,7 +203,11 @@ func TestA2ACancel(t *testing.T) {
 		"slow2/root_agent.yaml": weatherAgent,
 		"slow2/app.yaml":        "adk_behavior: \"2.x\"\n",
 	}, "--a2a")
-	s.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}, {Response: fakegemini.Text("Later.")}}})
+	// The model never answers the first message, whenever its call comes.
+	s.postScript(t, fakegemini.Script{Rules: []fakegemini.Rule{
+		{Contains: "Take your time", Item: fakegemini.Item{Hang: true}},
+		{Contains: "Again", Item: fakegemini.Item{Response: fakegemini.Text("Later.")}},
+	}})
 	steps := rpcChecks(t, s, "slow2", "cancel", "cancel-2")
 	state := func(step string) string {
 		var task struct {
@@ -225,7 +229,6 @@ func TestA2ACancel(t *testing.T) {
 		t.Errorf("send again: %+v", steps["send again"])
 	}
 
-	s.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{{Hang: true}}})
 	steps = rpcChecks(t, s, "slow", "cancel", "cancel-1")
 	if st := steps["cancel"]; st.Code != -32603 || st.Message != "Cancellation is not supported" {
 		t.Errorf("1.x cancel: %+v", st)

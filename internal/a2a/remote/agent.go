@@ -148,15 +148,7 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 		res, err := remote.SendMessage(sendCtx, &a2a.MessageSendParams{Message: msg})
 		cancel()
 		if err != nil {
-			if ctx.Err() != nil {
-				yield(nil, ctx.Err())
-				return
-			}
-			text := "A2A request failed: " + err.Error()
-			ev := ictx.NewEvent()
-			ev.ErrorMessage = text
-			ev.CustomMetadata = metadata(map[string]any{metaPrefix + "request": dump(msg), metaPrefix + "error": text})
-			yield(ev, nil)
+			yield(requestFailed(ictx, msg, err))
 			return
 		}
 		yield(a.responseEvent(ictx, msg, res), nil)

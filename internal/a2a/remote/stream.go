@@ -35,15 +35,7 @@ func (a *Agent) runStream(ictx *runtime.InvocationContext, remote *a2aclient.Cli
 	var task *a2a.Task
 	for item, err := range remote.SendStreamingMessage(sendCtx, &a2a.MessageSendParams{Message: msg}) {
 		if err != nil {
-			if ctx.Err() != nil {
-				yield(nil, ctx.Err())
-				return
-			}
-			text := "A2A request failed: " + err.Error()
-			ev := ictx.NewEvent()
-			ev.ErrorMessage = text
-			ev.CustomMetadata = metadata(map[string]any{metaPrefix + "request": dump(msg), metaPrefix + "error": text})
-			yield(ev, nil)
+			yield(requestFailed(ictx, msg, err))
 			return
 		}
 		var ev *v1.Event
@@ -76,6 +68,19 @@ func (a *Agent) runStream(ictx *runtime.InvocationContext, remote *a2aclient.Cli
 			return
 		}
 	}
+}
+
+// requestFailed is what a run yields for a request that failed: the
+// invocation's own end, or ADK's error event naming the failure.
+func requestFailed(ictx *runtime.InvocationContext, msg *a2a.Message, err error) (*v1.Event, error) {
+	if ictx.Context().Err() != nil {
+		return nil, ictx.Context().Err()
+	}
+	text := "A2A request failed: " + err.Error()
+	ev := ictx.NewEvent()
+	ev.ErrorMessage = text
+	ev.CustomMetadata = metadata(map[string]any{metaPrefix + "request": dump(msg), metaPrefix + "error": text})
+	return ev, nil
 }
 
 // boundaryStates are ADK's _TASK_RESPONSE_BOUNDARY_STATES: a status that
