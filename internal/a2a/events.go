@@ -8,13 +8,17 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // session names the session an invocation runs in.
 type session struct {
 	appName, userID, sessionID string
+	// adk2 is set in an app that behaves as ADK 2.x.
+	adk2 bool
 }
 
 // metadata is ADK's _get_context_metadata: the event's origin under "adk_"
@@ -35,7 +39,12 @@ func (s session) metadata(ev *v1.Event) map[string]any {
 		m[metaPrefix+"grounding_metadata"] = ev.GetGroundingMetadata().AsMap()
 	}
 	if ev.GetCustomMetadata() != nil {
-		m[metaPrefix+"custom_metadata"] = ev.GetCustomMetadata().AsMap()
+		// ADK writes a dict as text: str() in 1.x, json.dumps() in 2.x.
+		if s.adk2 {
+			m[metaPrefix+"custom_metadata"] = pyfmt.JSONDumpsASCII(structpb.NewStructValue(ev.GetCustomMetadata()))
+		} else {
+			m[metaPrefix+"custom_metadata"] = pyfmt.StructRepr(ev.GetCustomMetadata())
+		}
 	}
 	if u := ev.GetUsageMetadata(); u != nil {
 		m[metaPrefix+"usage_metadata"] = protoMap(u)

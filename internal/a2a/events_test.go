@@ -49,3 +49,23 @@ func TestBehaviorEventMetadata(t *testing.T) {
 		t.Fatalf("metadata\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestCustomMetadataText: an event's custom metadata travels as the text
+// ADK writes of the dict: str() in 1.x, json.dumps() in 2.x (both recorded
+// from ADK's A2A server).
+func TestCustomMetadataText(t *testing.T) {
+	t.Parallel()
+	meta, _ := structpb.NewStruct(map[string]any{"a2a_metadata": map[string]any{"trace": "t-1", "n": 2}})
+	ev := &v1.Event{CustomMetadata: meta}
+	for _, tc := range []struct {
+		adk2 bool
+		want string
+	}{
+		{false, `{'a2a_metadata': {'n': 2, 'trace': 't-1'}}`},
+		{true, `{"a2a_metadata": {"n": 2, "trace": "t-1"}}`},
+	} {
+		if got := (session{adk2: tc.adk2}).metadata(ev)["adk_custom_metadata"]; got != tc.want {
+			t.Errorf("adk2=%v: adk_custom_metadata = %#v, want %s", tc.adk2, got, tc.want)
+		}
+	}
+}

@@ -24,7 +24,8 @@ type Request struct {
 	// NewMessage is the message's parts as a user content.
 	NewMessage *v1.Content
 	// CustomMetadata is the run's custom metadata: the request's A2A
-	// metadata under "a2a_metadata", as ADK sets it; nil without.
+	// metadata (MessageSendParams.metadata) under "a2a_metadata", as ADK
+	// sets it; nil without.
 	CustomMetadata *structpb.Struct
 }
 
@@ -53,6 +54,8 @@ type executor struct {
 	app     string
 	invoker Invoker
 	now     func() time.Time
+	// adk2 is set for an app that behaves as ADK 2.x.
+	adk2 bool
 }
 
 var _ a2asrv.AgentExecutor = (*executor)(nil)
@@ -80,8 +83,8 @@ func (e *executor) request(ctx context.Context, rc *a2asrv.RequestContext) (Requ
 		content.Parts = append(content.Parts, part)
 	}
 	req := Request{AppName: e.app, UserID: e.userID(ctx, rc.ContextID), SessionID: rc.ContextID, NewMessage: content}
-	if len(rc.Metadata) > 0 {
-		meta, err := structpb.NewStruct(map[string]any{a2aMetadataKey: rc.Metadata})
+	if m := requestMetadata(ctx); len(m) > 0 {
+		meta, err := structpb.NewStruct(map[string]any{a2aMetadataKey: m})
 		if err != nil {
 			return Request{}, fmt.Errorf("%w: metadata: %v", a2a.ErrInvalidParams, err)
 		}
@@ -103,7 +106,7 @@ func (e *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 	if err != nil {
 		return startError(err)
 	}
-	s := session{appName: req.AppName, userID: req.UserID, sessionID: req.SessionID}
+	s := session{appName: req.AppName, userID: req.UserID, sessionID: req.SessionID, adk2: e.adk2}
 	write := func(ev a2a.Event) error { return q.Write(ctx, ev) }
 	var first []a2a.Event
 	if rc.StoredTask == nil {
@@ -169,10 +172,18 @@ func (e *executor) status(rc *a2asrv.RequestContext, state a2a.TaskState, msg *a
 	return u
 }
 
-// Cancel implements [a2asrv.AgentExecutor]; ADK's executor does not
-// support cancellation.
-func (e *executor) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queue) error {
-	return a2a.ErrUnsupportedOperation
+// Cancel implements [a2asrv.AgentExecutor]. ADK 2.x's executor writes the
+// task's final canceled update, on which the running execution, if any,
+// ends: its context is cancelled, which stops the invocation. ADK 1.x's
+// raises NotImplementedError, which a2a-sdk answers as an internal error
+// with its text.
+func (e *executor) Cancel(ctx context.Context, rc *a2asrv.RequestContext, q eventqueue.Queue) error {
+	if !e.adk2 {
+		return &rpcError{Code: -32603, Message: "Cancellation is not supported"}
+	}
+	final := e.status(rc, a2a.TaskStateCanceled, nil)
+	final.Final = true
+	return q.Write(ctx, final)
 }
 
 // startError maps a refused start to the A2A error a client reads,

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"context"
+	"fmt"
 	"iter"
 
 	"github.com/a2aproject/a2a-go/a2a"
@@ -20,18 +21,37 @@ type ownedTasks struct {
 	tasks *taskStore
 }
 
-// OnCancelTask implements [a2asrv.RequestHandler].
+// OnCancelTask implements [a2asrv.RequestHandler]: a finished task
+// (canceled included) is not cancelable, as a2a-sdk answers it.
 func (h ownedTasks) OnCancelTask(ctx context.Context, params *a2a.TaskIDParams) (*a2a.Task, error) {
-	if params != nil && !h.tasks.owns(ctx, params.ID) {
-		return nil, a2a.ErrTaskNotFound
+	if params == nil {
+		return nil, a2a.ErrInvalidParams
+	}
+	task, err := h.tasks.Get(ctx, params.ID)
+	if err != nil {
+		return nil, err
+	}
+	if task.Status.State.Terminal() {
+		return nil, &rpcError{Code: -32002, Message: "Task cannot be canceled - current state: TaskState." + string(task.Status.State)}
 	}
 	return h.RequestHandler.OnCancelTask(ctx, params)
 }
 
-// OnResubscribeToTask implements [a2asrv.RequestHandler].
+// OnResubscribeToTask implements [a2asrv.RequestHandler]: a finished task
+// is invalid params, as a2a-sdk answers it.
 func (h ownedTasks) OnResubscribeToTask(ctx context.Context, params *a2a.TaskIDParams) iter.Seq2[a2a.Event, error] {
-	if params != nil && !h.tasks.owns(ctx, params.ID) {
-		return func(yield func(a2a.Event, error) bool) { yield(nil, a2a.ErrTaskNotFound) }
+	fail := func(err error) iter.Seq2[a2a.Event, error] {
+		return func(yield func(a2a.Event, error) bool) { yield(nil, err) }
+	}
+	if params == nil {
+		return fail(a2a.ErrInvalidParams)
+	}
+	task, err := h.tasks.Get(ctx, params.ID)
+	if err != nil {
+		return fail(err)
+	}
+	if task.Status.State.Terminal() {
+		return fail(&rpcError{Code: -32602, Message: fmt.Sprintf("Task %s is in terminal state: %s", task.ID, task.Status.State)})
 	}
 	return h.RequestHandler.OnResubscribeToTask(ctx, params)
 }

@@ -30,7 +30,11 @@ type Config struct {
 	Cards map[string]CardOptions
 	// MaxTasks bounds the tasks kept per app; default [DefaultMaxTasks].
 	MaxTasks int
-	Logger   *slog.Logger
+	// ADK2 names the apps that behave as ADK 2.x (adk_behavior "2.x"):
+	// tasks/cancel stops their running tasks, and their events' custom
+	// metadata travels as JSON text rather than Python's.
+	ADK2   map[string]bool
+	Logger *slog.Logger
 }
 
 // Service serves apps as A2A agents. Safe for concurrent use.
@@ -59,11 +63,11 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	s := &Service{baseURL: cfg.BaseURL, apps: map[string]*servedApp{}}
 	for _, app := range cfg.Apps {
-		exec := &executor{app: app.GetName(), invoker: cfg.Invoker, now: time.Now}
+		exec := &executor{app: app.GetName(), invoker: cfg.Invoker, now: time.Now, adk2: cfg.ADK2[app.GetName()]}
 		tasks := newTaskStore(cfg.MaxTasks, cfg.Invoker.User)
 		h := a2asrv.NewHandler(exec, a2asrv.WithTaskStore(tasks), a2asrv.WithLogger(log))
 		s.apps[app.GetName()] = &servedApp{info: app, card: cfg.Cards[app.GetName()],
-			rpc: a2asrv.NewJSONRPCHandler(ownedTasks{RequestHandler: h, tasks: tasks})}
+			rpc: &rpcHandler{handler: ownedTasks{RequestHandler: h, tasks: tasks}, log: log}}
 	}
 	return s, nil
 }
@@ -71,9 +75,10 @@ func NewService(cfg Config) (*Service, error) {
 // Has reports whether app is served.
 func (s *Service) Has(app string) bool { return s.apps[app] != nil }
 
-// ServeRPC answers an A2A JSON-RPC request to app: message/send,
-// message/stream (server-sent events), tasks/get, tasks/resubscribe;
-// tasks/cancel is unsupported, as in ADK. The caller bounds the body.
+// ServeRPC answers an A2A JSON-RPC request to app as a2a-sdk's server
+// does: message/send, message/stream (server-sent events), tasks/get,
+// tasks/resubscribe and tasks/cancel, which stops a running task of an ADK
+// 2.x app and is unsupported in ADK 1.x. The caller bounds the body.
 func (s *Service) ServeRPC(w http.ResponseWriter, r *http.Request, app string) {
 	a := s.apps[app]
 	if a == nil {

@@ -463,6 +463,10 @@ func (r *Runner) appendUserEvent(ictx *InvocationContext, msg *v1.Content, delta
 		Timestamp:    Now(),
 		Actions:      &v1.EventActions{StateDelta: delta},
 	}
+	// ADK copies the run's custom metadata onto the user's event too.
+	if rc := ictx.RunConfig; rc != nil && rc.CustomMetadata != nil {
+		ev.CustomMetadata = rc.CustomMetadata
+	}
 	// A function response continues the branch of its call.
 	if resps := FunctionResponses(ev); len(resps) > 0 {
 		if call := findCallEvent(ictx.inv.session.Events, resps[0].Id); call != nil {

@@ -48,13 +48,16 @@ func CheckA2AURL(u string) error {
 func (s *Server) a2aRoutes(baseURL string) ([]handlerRoute, error) {
 	infos := make([]*api.App, 0, len(s.apps))
 	cards := map[string]a2a.CardOptions{}
-	for _, a := range s.apps {
+	adk2 := map[string]bool{}
+	for name, a := range s.apps {
 		infos = append(infos, a.Info)
 		cards[a.Info.GetName()] = a2a.CardOptions{Bearer: s.authn != nil && s.authn.Bearer(),
 			MutualTLS: s.authn != nil && s.authn.Certificates(), MaxIterations: loopBounds(a.Runner.App.Tree.Root())}
+		adk2[name] = a.Runner.App.Behavior == runtime.Behavior2x
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].GetName() < infos[j].GetName() })
-	svc, err := a2a.NewService(a2a.Config{Apps: infos, Invoker: a2aInvoker{s}, BaseURL: baseURL, Cards: cards, Logger: s.log})
+	svc, err := a2a.NewService(a2a.Config{Apps: infos, Invoker: a2aInvoker{s}, BaseURL: baseURL, Cards: cards, ADK2: adk2,
+		Logger: s.log})
 	if err != nil {
 		return nil, err
 	}

@@ -57,6 +57,8 @@ type Agent struct {
 
 	mu     sync.Mutex
 	remote sender
+	// streaming is set when the card declares streaming.
+	streaming bool
 }
 
 var _ runtime.Agent = (*Agent)(nil)
@@ -121,6 +123,7 @@ func (a *Agent) connect(ctx context.Context) (sender, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.streaming = c.Capabilities.Streaming
 	iface, _ := c.jsonRPCInterface()
 	if u, err := url.Parse(iface.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("Invalid RPC URL in agent card: %s", iface.URL)
@@ -145,7 +148,8 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 		}
 		msg := requestForFunctionResponse(ictx.Events())
 		if msg == nil {
-			parts, contextID := a.messageParts(ictx.Events())
+			adk2 := ictx.App() != nil && ictx.App().Behavior == runtime.Behavior2x
+			parts, contextID := a.messageParts(ictx.Events(), adk2)
 			if len(parts) == 0 {
 				ev := ictx.NewEvent()
 				ev.Content = &v1.Content{}
@@ -155,19 +159,15 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 			msg = a2a.NewMessage(a2a.MessageRoleUser, parts...)
 			msg.ContextID = contextID
 		}
+		if s, ok := remote.(streamer); ok && a.streams(ictx) {
+			a.runStream(ictx, s, msg, yield)
+			return
+		}
 		sendCtx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 		res, err := remote.SendMessage(sendCtx, &a2a.MessageSendParams{Message: msg})
 		cancel()
 		if err != nil {
-			if ctx.Err() != nil {
-				yield(nil, ctx.Err())
-				return
-			}
-			text := "A2A request failed: " + err.Error()
-			ev := ictx.NewEvent()
-			ev.ErrorMessage = text
-			ev.CustomMetadata = metadata(map[string]any{metaPrefix + "request": dump(msg), metaPrefix + "error": text})
-			yield(ev, nil)
+			yield(requestFailed(ictx, msg, err))
 			return
 		}
 		yield(a.responseEvent(ictx, msg, res), nil)

@@ -62,6 +62,9 @@ type card struct {
 		Transport string `json:"transport"`
 	} `json:"additionalInterfaces"`
 	SupportedInterfaces []cardInterface `json:"supportedInterfaces"`
+	Capabilities        struct {
+		Streaming bool `json:"streaming"`
+	} `json:"capabilities"`
 }
 
 // cardInterface is an A2A 1.0 AgentInterface.

@@ -2,10 +2,12 @@ package remote
 
 import (
 	"github.com/a2aproject/a2a-go/a2a"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	a2aconv "github.com/agentsvc/agentsvc/internal/a2a"
 	"github.com/agentsvc/agentsvc/internal/runtime/contents"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 var (
@@ -48,7 +50,11 @@ func truthy(v any) bool {
 // of the events since this agent's last remote answer, other agents'
 // replies presented as context, the user's parts marked is_user_input,
 // credential responses left out; and the A2A context id of that answer.
-func (a *Agent) messageParts(events []*v1.Event) ([]a2a.Part, string) {
+//
+// In ADK 2.x, a function response that answers no call of this agent is
+// history of someone else's call, which the remote side could not resume:
+// it travels as the text "Tool <name> returned: <response as JSON>".
+func (a *Agent) messageParts(events []*v1.Event, adk2 bool) ([]a2a.Part, string) {
 	start, contextID := 0, ""
 	for i := len(events) - 1; i >= 0; i-- {
 		if a.isRemoteResponse(events[i]) {
@@ -58,6 +64,10 @@ func (a *Agent) messageParts(events []*v1.Event) ([]a2a.Part, string) {
 			start = i + 1
 			break
 		}
+	}
+	var ownCalls map[string]bool
+	if adk2 {
+		ownCalls = a.callIDs(events)
 	}
 	var out []a2a.Part
 	for _, ev := range events[start:] {
@@ -74,6 +84,9 @@ func (a *Agent) messageParts(events []*v1.Event) ([]a2a.Part, string) {
 				continue
 			}
 			ap := a2aconv.PartToA2A(p)
+			if fr := p.GetFunctionResponse(); adk2 && fr != nil && !ownCalls[fr.GetId()] {
+				ap = a2a.TextPart{Text: "Tool " + fr.GetName() + " returned: " + responseJSON(fr)}
+			}
 			if ev.GetAuthor() == "user" {
 				ap = markUserInput(ap)
 			}
@@ -81,6 +94,31 @@ func (a *Agent) messageParts(events []*v1.Event) ([]a2a.Part, string) {
 		}
 	}
 	return out, contextID
+}
+
+// callIDs are the ids of the function calls this agent's events made.
+func (a *Agent) callIDs(events []*v1.Event) map[string]bool {
+	ids := map[string]bool{}
+	for _, ev := range events {
+		if ev.GetAuthor() != a.cfg.Name {
+			continue
+		}
+		for _, p := range ev.GetContent().GetParts() {
+			if fc := p.GetFunctionCall(); fc != nil && fc.GetId() != "" {
+				ids[fc.GetId()] = true
+			}
+		}
+	}
+	return ids
+}
+
+// responseJSON is a function response's payload as Python's json.dumps
+// writes it.
+func responseJSON(fr *v1.FunctionResponse) string {
+	if fr.GetResponse() == nil {
+		return "null"
+	}
+	return pyfmt.JSONDumpsASCII(structpb.NewStructValue(fr.GetResponse()))
 }
 
 // markUserInput sets ADK's is_user_input on a part of the user's.

@@ -14,13 +14,19 @@ import (
 // NaN/Infinity as Python writes them. Object keys are sorted (Python keeps
 // insertion order, which a protobuf Struct does not record).
 func JSONDumps(v *structpb.Value) string {
-	return string(appendJSON(nil, v))
+	return string(appendJSON(nil, v, false))
 }
 
-func appendJSON(dst []byte, v *structpb.Value) []byte {
+// JSONDumpsASCII returns Python's json.dumps(v) with its defaults: as
+// [JSONDumps], but every character beyond ASCII escaped (ensure_ascii).
+func JSONDumpsASCII(v *structpb.Value) string {
+	return string(appendJSON(nil, v, true))
+}
+
+func appendJSON(dst []byte, v *structpb.Value, ascii bool) []byte {
 	switch k := v.GetKind().(type) {
 	case *structpb.Value_StringValue:
-		return appendJSONString(dst, k.StringValue)
+		return appendJSONQuoted(dst, k.StringValue, ascii)
 	case *structpb.Value_NumberValue:
 		f := k.NumberValue
 		switch {
@@ -41,9 +47,9 @@ func appendJSON(dst []byte, v *structpb.Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendJSONString(dst, key)
+			dst = appendJSONQuoted(dst, key, ascii)
 			dst = append(dst, ": "...)
-			dst = appendJSON(dst, fields[key])
+			dst = appendJSON(dst, fields[key], ascii)
 		}
 		return append(dst, '}')
 	case *structpb.Value_ListValue:
@@ -52,17 +58,13 @@ func appendJSON(dst []byte, v *structpb.Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendJSON(dst, e)
+			dst = appendJSON(dst, e, ascii)
 		}
 		return append(dst, ']')
 	default:
 		return append(dst, "null"...)
 	}
 }
-
-// appendJSONString quotes s as Python's json module does with
-// ensure_ascii=False.
-func appendJSONString(dst []byte, s string) []byte { return appendJSONQuoted(dst, s, false) }
 
 // appendJSONQuoted quotes s as Python's json module does; with ascii
 // (ensure_ascii, its default), characters beyond ASCII become \uXXXX
@@ -105,7 +107,8 @@ func appendJSONQuoted(dst []byte, s string, ascii bool) []byte {
 		case '\f':
 			dst = append(dst, `\f`...)
 		default:
-			if c < 0x20 {
+			// ensure_ascii escapes all but printable ASCII, DEL included.
+			if c < 0x20 || (ascii && c == 0x7f) {
 				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			} else {
 				dst = append(dst, c)

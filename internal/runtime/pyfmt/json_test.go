@@ -55,3 +55,13 @@ func TestJSONDumpsIndent(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONDumpsASCII: json.dumps with its defaults escapes every character
+// beyond ASCII (the expected string from CPython 3.11).
+func TestJSONDumpsASCII(t *testing.T) {
+	t.Parallel()
+	v, _ := structpb.NewValue(map[string]any{"u": "é\n\x7f😀", "é": []any{1, 1.5, false, nil}})
+	if got, want := JSONDumpsASCII(v), `{"u": "\u00e9\n\u007f\ud83d\ude00", "\u00e9": [1, 1.5, false, null]}`; got != want {
+		t.Errorf("JSONDumpsASCII = %s, want %s", got, want)
+	}
+}

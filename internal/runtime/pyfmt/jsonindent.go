@@ -54,6 +54,6 @@ func appendJSONIndent(dst []byte, v *structpb.Value, unit, nl string) []byte {
 		dst = append(dst, nl...)
 		return append(dst, ']')
 	default:
-		return appendJSON(dst, v)
+		return appendJSON(dst, v, true)
 	}
 }
