@@ -84,11 +84,12 @@ func restSessions(t *testing.T, s *stack, app, user string) string {
 // TestA2AEnvelopeAsA2ASDK: malformed JSON-RPC requests are answered as
 // a2a-sdk's server answers them, with HTTP 200: a body that is no object
 // (a batch included), a missing method or an id neither string nor integer
-// is -32600 (Invalid Request) with pydantic's errors as data; object params
-// are required (-32600 for an array); a notification (no id) and an invalid
-// message (no messageId, role "robot", an unknown part kind) are -32602
-// (Invalid params), over message/stream too; an unknown method -32601. None
-// of them runs the model or stores a session.
+// is -32600 (Invalid Request) with pydantic's errors as data; params that
+// are an array and an invalid message (no messageId, role "robot", an
+// unknown part kind) are -32602 (Invalid params), over message/stream too;
+// an unknown method -32601; a notification (no id) gets no answer (HTTP 204,
+// as JSON-RPC 2.0 has it; a2a-sdk 0.3 answers it -32602 and an array
+// -32600). None of them runs the model or stores a session.
 func TestA2AEnvelopeAsA2ASDK(t *testing.T) {
 	t.Parallel()
 	needA2APython(t)
@@ -106,8 +107,7 @@ func TestA2AEnvelopeAsA2ASDK(t *testing.T) {
 		{"missing method", -32600, float64(3), "Request payload validation error", "missing@method"},
 		{"object id", -32600, nil, "Request payload validation error", "string_type@id.str"},
 		{"fractional id", -32600, nil, "Request payload validation error", "string_type@id.str"},
-		{"array params", -32600, float64(8), "Request payload validation error", "dict_type@params"},
-		{"notification", -32602, nil, "Invalid parameters", "missing@id"},
+		{"array params", -32602, float64(8), "Invalid parameters", "dict_type@params"},
 		{"no messageId", -32602, float64(9), "Invalid parameters", "missing@params.message.messageId"},
 		{"role robot", -32602, float64(10), "Invalid parameters", "enum@params.message.role"},
 		{"unknown part kind", -32602, float64(6), "Invalid parameters", "literal_error@params.message.parts.0.TextPart.kind"},
@@ -137,6 +137,9 @@ func TestA2AEnvelopeAsA2ASDK(t *testing.T) {
 			t.Errorf("%s: error %d %q id %v data %q, want %d %q id %v data %q", tc.step, e.Code, e.Message, st.Answer.ID, data,
 				tc.code, tc.message, tc.id, tc.data)
 		}
+	}
+	if st := steps["notification"]; st.Status != http.StatusNoContent || st.Answer.Error != nil || st.Answer.Result != nil {
+		t.Errorf("notification: HTTP %d, answer %+v", st.Status, st.Answer)
 	}
 	if n := len(s.modelRequests(t)); n != 0 {
 		t.Errorf("the model was called %d times", n)

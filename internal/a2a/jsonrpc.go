@@ -16,11 +16,13 @@ import (
 )
 
 // rpcHandler is A2A's JSON-RPC binding over an [a2asrv.RequestHandler],
-// answering as a2a-sdk's server (the one ADK's A2A apps run) does: the
-// envelope checked first (-32600 with pydantic's errors as data), then the
-// method (-32601), then the request of that method, whose id and params are
-// required (-32602, so a notification runs nothing and is answered with
-// that error); every answer is HTTP 200. Safe for concurrent use.
+// answering with a2a-sdk's server's texts (the one ADK's A2A apps run):
+// the envelope checked first (-32600 with pydantic's errors as data), then
+// the method (-32601), then the request of that method, whose params must
+// be an object (-32602); every answer is HTTP 200. A notification (a
+// request without an id) is not answered, as JSON-RPC 2.0 requires: it
+// runs nothing (every A2A method answers something) and gets HTTP 204,
+// where a2a-sdk 0.3 answers -32602. Safe for concurrent use.
 type rpcHandler struct {
 	handler a2asrv.RequestHandler
 	log     *slog.Logger
@@ -68,6 +70,10 @@ func (h *rpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := responseID(obj["id"])
 	if errs := checkEnvelope(body); len(errs) > 0 {
 		h.write(ctx, w, id, newRPCError(a2a.ErrInvalidRequest, errs))
+		return
+	}
+	if _, ok := obj["id"]; !ok {
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	method := obj["method"].(string)

@@ -47,8 +47,9 @@ func serveRPC(t *testing.T, h a2asrv.RequestHandler, body string) (*http.Respons
 	return rec.Result(), rec.Body.String()
 }
 
-// TestRPCEnvelope: every malformed request is answered, with HTTP 200, as
-// a2a-sdk's server answers it (its text, recorded from a2a-sdk 0.3), and
+// TestRPCEnvelope: every malformed request is answered, with HTTP 200, in
+// a2a-sdk's server's words (recorded from a2a-sdk 0.3; params that are an
+// array are -32602, as JSON-RPC 2.0 has it, where a2a-sdk says -32600), and
 // reaches no handler.
 func TestRPCEnvelope(t *testing.T) {
 	t.Parallel()
@@ -61,9 +62,8 @@ func TestRPCEnvelope(t *testing.T) {
 		{"missing method", `{"jsonrpc":"2.0","id":1}`, `{"id":1,"jsonrpc":"2.0","error":{"code":-32600,"message":"Request payload validation error","data":[{"type":"missing","loc":["method"],"msg":"Field required","input":{"id":1,"jsonrpc":"2.0"},"url":"https://errors.pydantic.dev/2.14/v/missing"}]}}`},
 		{"wrong version", `{"jsonrpc":"1.0","id":"a","method":"tasks/get","params":{"id":"x"}}`, `{"id":"a","jsonrpc":"2.0","error":{"code":-32600,"message":"Request payload validation error","data":[{"type":"literal_error","loc":["jsonrpc"],"msg":"Input should be '2.0'","input":"1.0","ctx":{"expected":"'2.0'"},"url":"https://errors.pydantic.dev/2.14/v/literal_error"}]}}`},
 		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"tasks/get","params":{"id":"x"}}`, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Request payload validation error","data":[{"type":"string_type","loc":["id","str"],"msg":"Input should be a valid string","input":1.5,"url":"https://errors.pydantic.dev/2.14/v/string_type"},{"type":"int_from_float","loc":["id","int"],"msg":"Input should be a valid integer, got a number with a fractional part","input":1.5,"url":"https://errors.pydantic.dev/2.14/v/int_from_float"}]}}`},
-		{"array params", `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":[1]}`, `{"id":2,"jsonrpc":"2.0","error":{"code":-32600,"message":"Request payload validation error","data":[{"type":"dict_type","loc":["params"],"msg":"Input should be a valid dictionary","input":[1],"url":"https://errors.pydantic.dev/2.14/v/dict_type"}]}}`},
+		{"array params", `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":[1]}`, `{"id":2,"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid parameters","data":[{"type":"dict_type","loc":["params"],"msg":"Input should be a valid dictionary","input":[1],"url":"https://errors.pydantic.dev/2.14/v/dict_type"}]}}`},
 		{"unknown method", `{"jsonrpc":"2.0","id":"u","method":"nope"}`, `{"id":"u","jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found"}}`},
-		{"notification", `{"jsonrpc":"2.0","method":"tasks/get","params":{"id":"x"}}`, `{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid parameters","data":[{"type":"missing","loc":["id"],"msg":"Field required","input":{"jsonrpc":"2.0","method":"tasks/get","params":{"id":"x"}},"url":"https://errors.pydantic.dev/2.14/v/missing"}]}}`},
 		{"no params", `{"jsonrpc":"2.0","id":3,"method":"tasks/get"}`, `{"id":3,"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid parameters","data":[{"type":"missing","loc":["params"],"msg":"Field required","input":{"id":3,"jsonrpc":"2.0","method":"tasks/get"},"url":"https://errors.pydantic.dev/2.14/v/missing"}]}}`},
 		{"no messageId", `{"jsonrpc":"2.0","id":4,"method":"message/send","params":{"message":{"role":"user","parts":[]}}}`, `{"id":4,"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid parameters","data":[{"type":"missing","loc":["params","message","messageId"],"msg":"Field required","input":{"parts":[],"role":"user"},"url":"https://errors.pydantic.dev/2.14/v/missing"}]}}`},
 		{"role robot", `{"jsonrpc":"2.0","id":5,"method":"message/stream","params":{"message":` + strings.Replace(msg, `"user"`, `"robot"`, 1) + `}}`, `{"id":5,"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid parameters","data":[{"type":"enum","loc":["params","message","role"],"msg":"Input should be 'agent' or 'user'","input":"robot","ctx":{"expected":"'agent' or 'user'"},"url":"https://errors.pydantic.dev/2.14/v/enum"}]}}`},
@@ -85,6 +85,23 @@ func TestRPCEnvelope(t *testing.T) {
 				t.Errorf("the handler got %+v", h.sent)
 			}
 		})
+	}
+}
+
+// TestRPCNotification: a request without an id is a notification, which
+// JSON-RPC 2.0 leaves unanswered: HTTP 204, no body, and nothing runs (a
+// message/send included).
+func TestRPCNotification(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","method":"tasks/get","params":{"id":"x"}}`,
+		`{"jsonrpc":"2.0","method":"message/send","params":{"message":{"role":"user","messageId":"m","parts":[{"kind":"text","text":"hi"}]}}}`,
+	} {
+		h := &stubHandler{}
+		resp, got := serveRPC(t, h, body)
+		if resp.StatusCode != http.StatusNoContent || got != "" || h.sent != nil {
+			t.Errorf("%s: HTTP %d %q, handler got %+v", body, resp.StatusCode, got, h.sent)
+		}
 	}
 }
 

@@ -150,9 +150,10 @@ func (c *checker) requestID(v any, loc []any) bool {
 	return false
 }
 
-// checkEnvelope is a2a-sdk's JSONRPCRequest: a JSON object with an
-// optional id (string or integer), jsonrpc "2.0" when given, a method and
-// object params when given.
+// checkEnvelope is JSON-RPC 2.0's request as a2a-sdk's JSONRPCRequest
+// checks it: a JSON object with an optional id (string or integer),
+// jsonrpc "2.0" when given, a method and structured params (an object or,
+// by position, an array, which [checkRequest] refuses) when given.
 func checkEnvelope(body any) []fieldError {
 	var c checker
 	obj, ok := c.model(body, "JSONRPCRequest", []any{})
@@ -166,7 +167,12 @@ func checkEnvelope(body any) []fieldError {
 	if v, ok := c.required(obj, "method", nil); ok {
 		c.str(v, []any{"method"})
 	}
-	c.optional(obj, "params", nil, c.dict)
+	c.optional(obj, "params", nil, func(v any, loc []any) bool {
+		if _, ok := v.([]any); ok {
+			return true
+		}
+		return c.dict(v, loc)
+	})
 	return c.errs
 }
 
@@ -178,7 +184,9 @@ func checkRequest(obj map[string]any, params func(*checker, map[string]any, []an
 		c.requestID(v, []any{"id"})
 	}
 	if v, ok := c.required(obj, "params", nil); ok {
-		if p, ok := v.(map[string]any); ok && params != nil {
+		if p, ok := v.(map[string]any); !ok {
+			c.dict(v, []any{"params"}) // A2A's methods take named params
+		} else if params != nil {
 			params(&c, p, []any{"params"})
 		}
 	}

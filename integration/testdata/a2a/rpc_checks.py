@@ -102,7 +102,7 @@ async def envelope(client, url, prefix):
   for name, body in cases:
     r = await client.post(url, content=body, headers={"content-type": "application/json"})
     try:
-      answer = r.json()
+      answer = r.json() if r.content else None
     except ValueError:
       answer = r.text
     emit(name, status=r.status_code, content_type=r.headers.get("content-type", ""), answer=answer)
