@@ -47,10 +47,12 @@ type Config struct {
 
 // Agent is ADK's RemoteA2aAgent (its default, legacy path): it resolves
 // the agent card (A2A 0.3 or 1.0, from a URL or a file) once, on first
-// run, sends the conversation since its last answer as one blocking A2A
-// message (SendMessage to a 1.0 interface, message/send to a 0.3 one) in
-// the A2A context of that answer, and yields the answer as an event. Safe
-// for concurrent invocations.
+// run, and sends the conversation since its last answer as one A2A
+// message in the A2A context of that answer. In an ADK 2.x app whose
+// remote card declares streaming it streams the message (SendStreamingMessage
+// to a 1.0 interface, message/stream to a 0.3 one) and yields an event per
+// update; otherwise it sends it blocking (SendMessage, message/send) and
+// yields the answer as an event. Safe for concurrent invocations.
 type Agent struct {
 	cfg    Config
 	client *http.Client

@@ -11,8 +11,8 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
-// streamer sends a message with message/stream (a2a-go's client, of a 0.3
-// interface).
+// streamer streams a message: a2a-go's client with message/stream, of a
+// 0.3 interface, or [jsonRPC1] with SendStreamingMessage, of a 1.0 one.
 type streamer interface {
 	SendStreamingMessage(ctx context.Context, params *a2a.MessageSendParams) iter.Seq2[a2a.Event, error]
 }
@@ -32,13 +32,19 @@ func (a *Agent) streams(ictx *runtime.InvocationContext) bool {
 // status update with a message (its parts thoughts while the task works),
 // each status update that ends an exchange (input or auth required, or a
 // final state) without one, and each artifact update, partial until its
-// last chunk, all chunks of one artifact sharing an event id.
+// last chunk, all chunks of one artifact sharing an event id. The task it
+// records on each event is kept as the client of the interface's version
+// keeps it.
 func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg *a2a.Message,
 	yield func(*v1.Event, error) bool) {
 	ctx := ictx.Context()
 	sendCtx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	var task *a2a.Task
+	merge := withStatus
+	if _, ok := remote.(*jsonRPC1); ok {
+		merge = withStatusV1
+	}
 	for item, err := range remote.SendStreamingMessage(sendCtx, &a2a.MessageSendParams{Message: msg}) {
 		if err != nil {
 			yield(requestFailed(ictx, msg, err))
@@ -52,7 +58,7 @@ func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg 
 		case *a2a.Message:
 			ev = a.responseEvent(ictx, msg, it)
 		case *a2a.TaskStatusUpdateEvent:
-			task = withStatus(task, it)
+			task = merge(task, it)
 			ev = statusEvent(ictx, it)
 		case *a2a.TaskArtifactUpdateEvent:
 			task = withArtifact(task, it)
@@ -140,13 +146,18 @@ func withStatus(task *a2a.Task, u *a2a.TaskStatusUpdateEvent) *a2a.Task {
 		t.History = append(t.History, t.Status.Message)
 	}
 	t.Status = u.Status
-	for k, v := range u.Metadata {
+	mergeMetadata(t, u.Metadata)
+	return t
+}
+
+// mergeMetadata sets each key of meta on the task's metadata.
+func mergeMetadata(t *a2a.Task, meta map[string]any) {
+	for k, v := range meta {
 		if t.Metadata == nil {
 			t.Metadata = map[string]any{}
 		}
 		t.Metadata[k] = v
 	}
-	return t
 }
 
 // withArtifact is the task after an artifact update: the chunk appended to
