@@ -80,11 +80,12 @@ func a2a1Server(t *testing.T, release <-chan struct{}) (*httptest.Server, func()
 // TestRemoteA2aAgentStreamsA2A1: an ADK 2.x app's RemoteA2aAgent streams
 // its message to an A2A 1.0 interface whose card declares streaming
 // (SendStreamingMessage, read as server-sent events) and yields an event
-// per update as it comes, as ADK 2.13's does: the task's user message and
-// the working update as thoughts, each artifact chunk (partial until its
-// last, one event id for the artifact) and the closing status, with the
-// task as a2a-sdk 1.x keeps it; an ADK 1.x app sends SendMessage and
-// yields the one answer.
+// per update as it comes, as ADK 2.13's does: the task (without content:
+// its history holds only the user's message), the working update's
+// message as thoughts, each artifact chunk (partial until its last, one
+// event id for the artifact) and the closing status, with the task as
+// a2a-sdk 1.x keeps it; an ADK 1.x app sends SendMessage and yields the
+// one answer.
 func TestRemoteA2aAgentStreamsA2A1(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
@@ -146,7 +147,7 @@ func TestRemoteA2aAgentStreamsA2A1(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	want := "(thought)Forecast? | (thought)Checking the sky. | (partial=true)Rain | (partial=false) tomorrow. | "
+	want := " | (thought)Checking the sky. | (partial=true)Rain | (partial=false) tomorrow. | "
 	if strings.Join(got, " | ") != want {
 		t.Fatalf("streamed %q, want %q", strings.Join(got, " | "), want)
 	}
