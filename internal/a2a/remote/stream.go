@@ -41,10 +41,7 @@ func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg 
 	sendCtx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	var task *a2a.Task
-	merge := withStatus
-	if _, ok := remote.(*jsonRPC1); ok {
-		merge = withStatusV1
-	}
+	_, isV1 := remote.(*jsonRPC1)
 	for item, err := range remote.SendStreamingMessage(sendCtx, &a2a.MessageSendParams{Message: msg}) {
 		if err != nil {
 			yield(requestFailed(ictx, msg, err))
@@ -58,7 +55,7 @@ func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg 
 		case *a2a.Message:
 			ev = a.responseEvent(ictx, msg, it)
 		case *a2a.TaskStatusUpdateEvent:
-			task = merge(task, it)
+			task = withStatus(task, it, isV1)
 			ev = statusEvent(ictx, it)
 		case *a2a.TaskArtifactUpdateEvent:
 			task = withArtifact(task, it)
@@ -139,11 +136,17 @@ func artifactEvent(ictx *runtime.InvocationContext, u *a2a.TaskArtifactUpdateEve
 }
 
 // withStatus is the task a2a-sdk's client keeps after a status update: the
-// new status, the previous status message moved to the history.
-func withStatus(task *a2a.Task, u *a2a.TaskStatusUpdateEvent) *a2a.Task {
+// new status and its metadata merged, with a2a-sdk 0.3's client (of a 0.3
+// interface) the previous status message moved to the history, with
+// a2a-sdk 1.x's (of a 1.0 interface, isV1) the update's own added to it.
+func withStatus(task *a2a.Task, u *a2a.TaskStatusUpdateEvent, isV1 bool) *a2a.Task {
 	t := taskOf(task, u.TaskID, u.ContextID)
-	if t.Status.Message != nil {
-		t.History = append(t.History, t.Status.Message)
+	kept := t.Status.Message
+	if isV1 {
+		kept = u.Status.Message
+	}
+	if kept != nil {
+		t.History = append(t.History, kept)
 	}
 	t.Status = u.Status
 	mergeMetadata(t, u.Metadata)

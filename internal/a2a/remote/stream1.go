@@ -122,16 +122,3 @@ func sseEvents(body io.Reader, max int) iter.Seq2[sseEvent, error] {
 		}
 	}
 }
-
-// withStatusV1 is the task a2a-sdk 1.x's RemoteA2aAgent keeps after a
-// status update: the update's status message added to the history, then
-// its status set and its metadata merged.
-func withStatusV1(task *a2a.Task, u *a2a.TaskStatusUpdateEvent) *a2a.Task {
-	t := taskOf(task, u.TaskID, u.ContextID)
-	if u.Status.Message != nil {
-		t.History = append(t.History, u.Status.Message)
-	}
-	t.Status = u.Status
-	mergeMetadata(t, u.Metadata)
-	return t
-}

@@ -15,8 +15,8 @@ func TestStreamedTask(t *testing.T) {
 	text := func(s string) a2a.ContentParts { return a2a.ContentParts{a2a.TextPart{Text: s}} }
 	first := a2a.NewMessage(a2a.MessageRoleUser, text("hi")...)
 	task := withStatus(nil, &a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c",
-		Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted, Message: first}})
-	task = withStatus(task, &a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}})
+		Status: a2a.TaskStatus{State: a2a.TaskStateSubmitted, Message: first}}, false)
+	task = withStatus(task, &a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}, false)
 	task = withArtifact(task, &a2a.TaskArtifactUpdateEvent{Artifact: &a2a.Artifact{ID: "a", Parts: text("Sun")}})
 	task = withArtifact(task, &a2a.TaskArtifactUpdateEvent{Append: true, Artifact: &a2a.Artifact{ID: "a", Parts: text("ny.")}})
 	task = withArtifact(task, &a2a.TaskArtifactUpdateEvent{Artifact: &a2a.Artifact{ID: "b", Parts: text("x")}})
@@ -64,5 +64,19 @@ func TestTaskMessage(t *testing.T) {
 				t.Errorf("%s (2.x %v): %q, want %q", tt.name, adk2, strings.Join(got, ","), want)
 			}
 		}
+	}
+}
+
+// TestStreamedTaskV1: over a 1.0 interface the task keeps each update's
+// status message in its history, as a2a-sdk 1.x's RemoteA2aAgent does.
+func TestStreamedTaskV1(t *testing.T) {
+	t.Parallel()
+	working := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: "Checking."})
+	task := withStatus(&a2a.Task{ID: "t", History: []*a2a.Message{a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "hi"})}},
+		&a2a.TaskStatusUpdateEvent{TaskID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateWorking, Message: working},
+			Metadata: map[string]any{"k": 1}}, true)
+	task = withStatus(task, &a2a.TaskStatusUpdateEvent{TaskID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}, true)
+	if len(task.History) != 2 || task.History[1] != working || task.Status.State != a2a.TaskStateCompleted || task.Metadata["k"] != 1 {
+		t.Fatalf("task = %+v", task)
 	}
 }
