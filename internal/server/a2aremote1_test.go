@@ -30,11 +30,11 @@ var a2a1Stream = []string{
 }
 
 // a2a1Server serves an A2A 1.0 card that declares streaming and answers
-// SendStreamingMessage with a2a1Stream as server-sent events, holding the
-// stream after its first event until release is closed; SendMessage gets
-// the finished task. It records the methods called and their Accept
+// SendStreamingMessage with stream's items as server-sent events, holding
+// the stream after its first event until release is closed; SendMessage
+// gets the finished task. It records the methods called and their Accept
 // headers.
-func a2a1Server(t *testing.T, release <-chan struct{}) (*httptest.Server, func() []string) {
+func a2a1Server(t *testing.T, stream []string, release <-chan struct{}) (*httptest.Server, func() []string) {
 	t.Helper()
 	var mu sync.Mutex
 	var calls []string
@@ -61,7 +61,7 @@ func a2a1Server(t *testing.T, release <-chan struct{}) (*httptest.Server, func()
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		for i, item := range a2a1Stream {
+		for i, item := range stream {
 			fmt.Fprintf(w, ": ping\n\ndata: %s\n\n", frame(item))
 			w.(http.Flusher).Flush()
 			if i == 0 {
@@ -89,26 +89,11 @@ func a2a1Server(t *testing.T, release <-chan struct{}) (*httptest.Server, func()
 func TestRemoteA2aAgentStreamsA2A1(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
-	ts, calls := a2a1Server(t, release)
-	remote := "agent_class: SequentialAgent\nname: front\nsub_agents:\n  - config_path: remote.yaml\n"
-	card := "agent_class: RemoteA2aAgent\nname: forecast\nagent_card: " + ts.URL + "/.well-known/agent-card.json\ntimeout: 30\n"
-	caller := func(app string, files fstest.MapFS) *fixture {
-		files[app+"/root_agent.yaml"] = &fstest.MapFile{Data: []byte(remote)}
-		files[app+"/remote.yaml"] = &fstest.MapFile{Data: []byte(card)}
-		return newFixture(t, withApp(files))
-	}
-	front1 := caller("front1", fstest.MapFS{})
-	front2 := caller("front2", fstest.MapFS{"front2/app.yaml": {Data: []byte("adk_behavior: \"2.x\"\n")}})
+	ts, calls := a2a1Server(t, a2a1Stream, release)
+	front1, front2 := remoteCaller(t, ts.URL, "front1", ""), remoteCaller(t, ts.URL, "front2", "2.x")
 	ctx := testContext(t)
-	session := func(f *fixture, app string) string {
-		sess, err := f.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: app, UserId: userID})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sess.GetSession().GetId()
-	}
 
-	stream, err := front2.runner.Run(ctx, &api.RunRequest{AppName: "front2", UserId: userID, SessionId: session(front2, "front2"),
+	stream, err := front2.runner.Run(ctx, &api.RunRequest{AppName: "front2", UserId: userID, SessionId: callerSession(t, front2, "front2"),
 		NewMessage: et.UserText("Forecast?")})
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +146,7 @@ func TestRemoteA2aAgentStreamsA2A1(t *testing.T) {
 		}
 	}
 
-	events, err = front1.run(ctx, &api.RunRequest{AppName: "front1", UserId: userID, SessionId: session(front1, "front1"),
+	events, err = front1.run(ctx, &api.RunRequest{AppName: "front1", UserId: userID, SessionId: callerSession(t, front1, "front1"),
 		NewMessage: et.UserText("Forecast?")})
 	if err != nil {
 		t.Fatal(err)
@@ -172,4 +157,51 @@ func TestRemoteA2aAgentStreamsA2A1(t *testing.T) {
 	if g := strings.Join(calls(), " | "); g != "SendStreamingMessage text/event-stream | SendMessage " {
 		t.Fatalf("calls = %q", g)
 	}
+}
+
+// TestRemoteA2aAgentStreamCutShort: a stream that ends while its task
+// still works ends the turn with ADK 2.13's error event.
+func TestRemoteA2aAgentStreamCutShort(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	close(release)
+	ts, _ := a2a1Server(t, a2a1Stream[:3], release)
+	front := remoteCaller(t, ts.URL, "front", "2.x")
+	ctx := testContext(t)
+	events, err := front.run(ctx, &api.RunRequest{AppName: "front", UserId: userID, SessionId: callerSession(t, front, "front"),
+		NewMessage: et.UserText("Forecast?")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := events[len(events)-1]
+	if len(events) != 3 || last.GetErrorMessage() != "A2A response stream ended before task t1 reached a terminal state." ||
+		last.GetCustomMetadata().GetFields()["a2a:request"] == nil {
+		t.Fatalf("events = %v", events)
+	}
+}
+
+// remoteCaller is a fixture of app, whose root agent's sub-agent forecast
+// is a RemoteA2aAgent of the card served at base, with adk_behavior
+// behavior when set.
+func remoteCaller(t *testing.T, base, app, behavior string) *fixture {
+	t.Helper()
+	files := fstest.MapFS{
+		app + "/root_agent.yaml": {Data: []byte("agent_class: SequentialAgent\nname: front\nsub_agents:\n  - config_path: remote.yaml\n")},
+		app + "/remote.yaml": {Data: []byte("agent_class: RemoteA2aAgent\nname: forecast\nagent_card: " + base +
+			"/.well-known/agent-card.json\ntimeout: 30\n")},
+	}
+	if behavior != "" {
+		files[app+"/app.yaml"] = &fstest.MapFile{Data: []byte("adk_behavior: \"" + behavior + "\"\n")}
+	}
+	return newFixture(t, withApp(files))
+}
+
+// callerSession is a new session of app for userID.
+func callerSession(t *testing.T, f *fixture, app string) string {
+	t.Helper()
+	sess, err := f.sessions.CreateSession(testContext(t), &api.CreateSessionRequest{AppName: app, UserId: userID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess.GetSession().GetId()
 }

@@ -32,9 +32,10 @@ func (a *Agent) streams(ictx *runtime.InvocationContext) bool {
 // status update with a message (its parts thoughts while the task works),
 // each status update that ends an exchange (input or auth required, or a
 // final state) without one, and each artifact update, partial until its
-// last chunk, all chunks of one artifact sharing an event id. The task it
-// records on each event is kept as the client of the interface's version
-// keeps it.
+// last chunk, all chunks of one artifact sharing an event id; then ADK's
+// error event when the stream ends before the task finishes or pauses.
+// The task it records on each event is kept as the client of the
+// interface's version keeps it.
 func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg *a2a.Message,
 	yield func(*v1.Event, error) bool) {
 	ctx := ictx.Context()
@@ -77,6 +78,19 @@ func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg 
 			return
 		}
 	}
+	if task != nil && unfinishedStates[task.Status.State] {
+		ev := ictx.NewEvent()
+		ev.ErrorMessage = "A2A response stream ended before task " + string(task.ID) + " reached a terminal state."
+		ev.CustomMetadata = metadata(map[string]any{metaPrefix + "request": dump(msg)})
+		yield(ev, nil)
+	}
+}
+
+// unfinishedStates are ADK's _UNFINISHED_TASK_STATES: a stream that ends
+// with its task in one was cut short (one waiting for input or auth stops
+// on purpose).
+var unfinishedStates = map[a2a.TaskState]bool{
+	a2a.TaskStateUnknown: true, a2a.TaskStateSubmitted: true, a2a.TaskStateWorking: true,
 }
 
 // requestFailed is what a run yields for a request that failed: the
