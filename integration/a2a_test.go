@@ -116,12 +116,7 @@ func TestRemoteA2aAgentCallsADKPython(t *testing.T) {
 // a card file of A2A 1.0 naming the server.
 func callADKServer(t *testing.T, python string, fromFile bool) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	card := fmt.Sprintf("http://127.0.0.1:%d/.well-known/agent-card.json", port)
 	if fromFile {
 		card = filepath.Join(t.TempDir(), "forecaster.json")
@@ -136,8 +131,7 @@ func callADKServer(t *testing.T, python string, fromFile bool) {
 		"front/root_agent.yaml": "agent_class: SequentialAgent\nname: front\nsub_agents:\n  - config_path: remote.yaml\n",
 		"front/remote.yaml":     "agent_class: RemoteA2aAgent\nname: forecast\nagent_card: " + card + "\ntimeout: 60\n",
 	})
-	start(t, regexp.MustCompile(`Uvicorn running on`), []string{"GOOGLE_GEMINI_BASE_URL=" + s.fakeURL, "GOOGLE_API_KEY=x",
-		"GOOGLE_GENAI_USE_VERTEXAI="}, python, "testdata/a2a/adk_server.py", strconv.Itoa(port))
+	startADKServer(t, python, s.fakeURL, port)
 	s.script(t, fakegemini.Text("Rain tomorrow."))
 
 	resp, err := http.Post(s.httpURL+"/apps/front/users/u/sessions", "application/json", strings.NewReader(`{"sessionId": "s1"}`))
@@ -172,4 +166,23 @@ func callADKServer(t *testing.T, python string, fromFile bool) {
 	if _, ok := ev.CustomMetadata["a2a:context_id"]; !ok {
 		t.Fatalf("no a2a:context_id: %s", raw)
 	}
+}
+
+// freePort is a TCP port of 127.0.0.1 free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startADKServer serves testdata/a2a/adk_server.py with python on port,
+// its model the fake Gemini server at fakeURL.
+func startADKServer(t *testing.T, python, fakeURL string, port int) {
+	t.Helper()
+	start(t, regexp.MustCompile(`Uvicorn running on`), []string{"GOOGLE_GEMINI_BASE_URL=" + fakeURL, "GOOGLE_API_KEY=x",
+		"GOOGLE_GENAI_USE_VERTEXAI="}, python, "testdata/a2a/adk_server.py", strconv.Itoa(port))
 }

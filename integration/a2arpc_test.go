@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -290,55 +289,7 @@ func TestRemoteA2aAgentStreamsAsADK2(t *testing.T) {
 		{"front2", "(thought)Forecast? | (thought)Sunny. | (partial=false)Sunny. | "},
 	} {
 		s.script(t, fakegemini.Text("Sunny."))
-		resp, err := http.Post(s.httpURL+"/apps/"+tc.app+"/users/u/sessions", "application/json", strings.NewReader(`{"sessionId": "s1"}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		body := `{"appName": "` + tc.app + `", "userId": "u", "sessionId": "s1", "newMessage": {"role": "user", "parts": [{"text": "Forecast?"}]}}`
-		resp, err = http.Post(s.httpURL+"/run_sse", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		var got []string
-		for _, line := range strings.Split(string(raw), "\n") {
-			data, ok := strings.CutPrefix(line, "data: ")
-			if !ok {
-				continue
-			}
-			var ev struct {
-				Author  string `json:"author"`
-				Partial *bool  `json:"partial"`
-				Content struct {
-					Parts []struct {
-						Text    string `json:"text"`
-						Thought bool   `json:"thought"`
-					} `json:"parts"`
-				} `json:"content"`
-				CustomMetadata map[string]any `json:"customMetadata"`
-			}
-			if err := json.Unmarshal([]byte(data), &ev); err != nil || ev.Author != "forecast" {
-				t.Fatalf("%s: event %s (%v)", tc.app, data, err)
-			}
-			for _, k := range []string{"a2a:task_id", "a2a:context_id", "a2a:request", "a2a:response"} {
-				if _, ok := ev.CustomMetadata[k]; !ok {
-					t.Errorf("%s: event without %s: %s", tc.app, k, data)
-				}
-			}
-			var b strings.Builder
-			if ev.Partial != nil {
-				fmt.Fprintf(&b, "(partial=%v)", *ev.Partial)
-			}
-			for _, p := range ev.Content.Parts {
-				if p.Thought {
-					b.WriteString("(thought)")
-				}
-				b.WriteString(p.Text)
-			}
-			got = append(got, b.String())
-		}
+		got := streamShapes(t, s, tc.app)
 		if strings.Join(got, " | ") != tc.want {
 			t.Errorf("%s streamed %q, want %q", tc.app, strings.Join(got, " | "), tc.want)
 		}

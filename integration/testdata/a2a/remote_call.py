@@ -3,7 +3,8 @@
 usage: remote_call.py AGENT_CARD_URL QUESTION
 
 Prints one JSON line per event the remote agent yields: its author, text
-and the "a2a:" keys of its custom metadata. With A2A_TOKEN set, every
+(thoughts left out) and the "a2a:" keys of its custom metadata, and its
+partial flag and parts (text and thought) as /run_sse writes them. With A2A_TOKEN set, every
 request carries it as a bearer token.
 """
 
@@ -44,6 +45,13 @@ async def main(card_url: str, question: str) -> None:
             "text": "".join(p.text or "" for p in parts if not p.thought),
             "error": event.error_message,
             "metadata": sorted((event.custom_metadata or {}).keys()),
+            "partial": event.partial,
+            "content": {
+                "parts": [
+                    {"text": p.text or "", "thought": bool(p.thought)}
+                    for p in parts
+                ]
+            },
         }),
         flush=True,
     )

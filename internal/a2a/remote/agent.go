@@ -47,10 +47,12 @@ type Config struct {
 
 // Agent is ADK's RemoteA2aAgent (its default, legacy path): it resolves
 // the agent card (A2A 0.3 or 1.0, from a URL or a file) once, on first
-// run, sends the conversation since its last answer as one blocking A2A
-// message (SendMessage to a 1.0 interface, message/send to a 0.3 one) in
-// the A2A context of that answer, and yields the answer as an event. Safe
-// for concurrent invocations.
+// run, and sends the conversation since its last answer as one A2A
+// message in the A2A context of that answer. In an ADK 2.x app whose
+// remote card declares streaming it streams the message (SendStreamingMessage
+// to a 1.0 interface, message/stream to a 0.3 one) and yields an event per
+// update; otherwise it sends it blocking (SendMessage, message/send) and
+// yields the answer as an event. Safe for concurrent invocations.
 type Agent struct {
 	cfg    Config
 	client *http.Client
@@ -174,29 +176,25 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 	}
 }
 
-// responseEvent is ADK's _handle_a2a_response for a blocking send: the
-// task's last artifact (else its status message, else its last history
-// message), thoughts while the task still works, or the message answered.
+// responseEvent is ADK's _handle_a2a_response for a task or a message
+// answered: the task's message (see [taskMessage]), thoughts while the
+// task still works, or the message answered.
 func (a *Agent) responseEvent(ictx *runtime.InvocationContext, req *a2a.Message, res a2a.SendMessageResult) *v1.Event {
 	ev := ictx.NewEvent()
 	meta := map[string]any{metaPrefix + "request": dump(req), metaPrefix + "response": dump(res)}
 	switch r := res.(type) {
 	case *a2a.Task:
-		var m *a2a.Message
-		switch {
-		case len(r.Artifacts) > 0:
-			m = &a2a.Message{Role: a2a.MessageRoleAgent, Parts: r.Artifacts[len(r.Artifacts)-1].Parts}
-		case r.Status.Message != nil && len(r.Status.Message.Parts) > 0:
-			m = r.Status.Message
-		case len(r.History) > 0:
-			m = r.History[len(r.History)-1]
-		}
-		if m != nil {
+		adk2 := ictx.App() != nil && ictx.App().Behavior == runtime.Behavior2x
+		if m := taskMessage(r, adk2); m != nil {
 			fillFromMessage(ev, m)
 			if r.Status.State == a2a.TaskStateSubmitted || r.Status.State == a2a.TaskStateWorking {
 				for _, p := range ev.GetContent().GetParts() {
 					p.Thought = true
 				}
+			}
+			if adk2 && len(ev.GetContent().GetParts()) > 0 && (r.Status.State == a2a.TaskStateCompleted ||
+				r.Status.State == a2a.TaskStateFailed || r.Status.State == a2a.TaskStateCanceled) {
+				ev.Actions = &v1.EventActions{SkipSummarization: true}
 			}
 		}
 		addMockInputCall(ev, r.Status.State)
@@ -212,6 +210,34 @@ func (a *Agent) responseEvent(ictx *runtime.InvocationContext, req *a2a.Message,
 	}
 	ev.CustomMetadata = metadata(meta)
 	return ev
+}
+
+// taskMessage is the message of a task answered, as ADK's
+// convert_a2a_task_to_event reads it: in ADK 1.x its last artifact, else
+// its status message, else its last history message; in ADK 2.x the parts
+// of all its artifacts, else its status message, else its last history
+// message from the agent (a user's message is not the agent's output).
+func taskMessage(t *a2a.Task, adk2 bool) *a2a.Message {
+	switch {
+	case len(t.Artifacts) > 0 && adk2:
+		m := &a2a.Message{Role: a2a.MessageRoleAgent}
+		for _, art := range t.Artifacts {
+			m.Parts = append(m.Parts, art.Parts...)
+		}
+		return m
+	case len(t.Artifacts) > 0:
+		return &a2a.Message{Role: a2a.MessageRoleAgent, Parts: t.Artifacts[len(t.Artifacts)-1].Parts}
+	case t.Status.Message != nil && len(t.Status.Message.Parts) > 0:
+		return t.Status.Message
+	case !adk2 && len(t.History) > 0:
+		return t.History[len(t.History)-1]
+	}
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if t.History[i].Role == a2a.MessageRoleAgent {
+			return t.History[i]
+		}
+	}
+	return nil
 }
 
 // fillFromMessage is ADK's convert_a2a_message_to_event: the parts that

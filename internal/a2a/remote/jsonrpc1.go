@@ -35,6 +35,30 @@ type jsonRPC1 struct {
 
 // SendMessage implements [sender].
 func (c *jsonRPC1) SendMessage(ctx context.Context, params *a2a.MessageSendParams) (a2a.SendMessageResult, error) {
+	resp, err := c.post(ctx, "SendMessage", params, "")
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := decodeResponse(raw)
+	if err != nil {
+		return nil, err
+	}
+	res, ok := ev.(a2a.SendMessageResult)
+	if !ok {
+		return nil, errors.New("response has neither task nor message")
+	}
+	return res, nil
+}
+
+// post sends a call of method with params in A2A 1.0's JSON, with the
+// Accept header accept when set; a response of another status than 200 is
+// an error.
+func (c *jsonRPC1) post(ctx context.Context, method string, params *a2a.MessageSendParams, accept string) (*http.Response, error) {
 	msg, err := toV1(params.Message)
 	if err != nil {
 		return nil, err
@@ -46,7 +70,7 @@ func (c *jsonRPC1) SendMessage(ctx context.Context, params *a2a.MessageSendParam
 	if c.tenant != "" {
 		p["tenant"] = c.tenant
 	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": a2a.NewMessageID(), "method": "SendMessage", "params": p})
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": a2a.NewMessageID(), "method": method, "params": p})
 	if err != nil {
 		return nil, err
 	}
@@ -55,46 +79,61 @@ func (c *jsonRPC1) SendMessage(ctx context.Context, params *a2a.MessageSendParam
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
 	req.Header.Set(versionHeader, "1.0")
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("failed to send HTTP request: %w", err)
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
 	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
 		return nil, fmt.Errorf("unexpected HTTP status: %s", resp.Status)
 	}
+	return resp, nil
+}
+
+// decodeResponse reads a JSON-RPC response of A2A 1.0: its error, or its
+// result (a task, a message, or a stream's status or artifact update) as
+// its 0.3 type.
+func decodeResponse(raw []byte) (a2a.Event, error) {
 	var out struct {
-		Result *struct {
-			Task    map[string]any `json:"task"`
-			Message map[string]any `json:"message"`
-		} `json:"result"`
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
+		Result map[string]any `json:"result"`
+		Error  *rpcError      `json:"error"`
 	}
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, fmt.Errorf("failed to decode response: %w", err)
 	}
+	obj := func(key string) map[string]any { m, _ := out.Result[key].(map[string]any); return m }
 	switch {
 	case out.Error != nil:
-		return nil, fmt.Errorf("%s (JSON-RPC error %d)", out.Error.Message, out.Error.Code)
+		return nil, out.Error
 	case out.Result == nil:
 		return nil, errors.New("invalid JSON-RPC response: it has neither result nor error")
-	case out.Result.Task != nil:
+	case obj("task") != nil:
 		t := &a2a.Task{}
-		return t, fromV1(taskFromV1(out.Result.Task), t)
-	case out.Result.Message != nil:
+		return t, fromV1(taskFromV1(obj("task")), t)
+	case obj("message") != nil:
 		m := &a2a.Message{}
-		return m, fromV1(messageFromV1(out.Result.Message), m)
+		return m, fromV1(messageFromV1(obj("message")), m)
+	case obj("statusUpdate") != nil:
+		u := &a2a.TaskStatusUpdateEvent{}
+		return u, fromV1(statusUpdateFromV1(obj("statusUpdate")), u)
+	case obj("artifactUpdate") != nil:
+		u := &a2a.TaskArtifactUpdateEvent{}
+		return u, fromV1(artifactUpdateFromV1(obj("artifactUpdate")), u)
 	}
 	return nil, errors.New("response has neither task nor message")
 }
+
+// rpcError is a JSON-RPC error answered.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *rpcError) Error() string { return fmt.Sprintf("%s (JSON-RPC error %d)", e.Message, e.Code) }
 
 // toV1 is a 0.3 message as A2A 1.0's JSON writes it.
 func toV1(m *a2a.Message) (map[string]any, error) {
@@ -190,14 +229,31 @@ func messageFromV1(m map[string]any) map[string]any {
 	return m
 }
 
-// taskFromV1 is a 1.0 task as a 0.3 one: its state TASK_STATE_INPUT_REQUIRED
-// becomes input-required, and so on.
+// taskFromV1 is a 1.0 task as a 0.3 one.
 func taskFromV1(t map[string]any) map[string]any {
 	t["kind"] = "task"
-	status, _ := t["status"].(map[string]any)
+	t["status"] = statusFromV1(t["status"])
+	history, _ := t["history"].([]any)
+	for i, h := range history {
+		if m, ok := h.(map[string]any); ok {
+			history[i] = messageFromV1(m)
+		}
+	}
+	artifacts, _ := t["artifacts"].([]any)
+	for _, a := range artifacts {
+		if a, ok := a.(map[string]any); ok {
+			artifactFromV1(a)
+		}
+	}
+	return t
+}
+
+// statusFromV1 is a 1.0 task status as a 0.3 one: its state
+// TASK_STATE_INPUT_REQUIRED becomes input-required, and so on.
+func statusFromV1(s any) map[string]any {
+	status, _ := s.(map[string]any)
 	if status == nil {
 		status = map[string]any{}
-		t["status"] = status
 	}
 	state, _ := status["state"].(string)
 	state = strings.TrimPrefix(state, "TASK_STATE_")
@@ -208,22 +264,34 @@ func taskFromV1(t map[string]any) map[string]any {
 	if m, ok := status["message"].(map[string]any); ok {
 		status["message"] = messageFromV1(m)
 	}
-	history, _ := t["history"].([]any)
-	for i, h := range history {
-		if m, ok := h.(map[string]any); ok {
-			history[i] = messageFromV1(m)
-		}
+	return status
+}
+
+// artifactFromV1 converts a 1.0 artifact's parts to 0.3 ones in place.
+func artifactFromV1(a map[string]any) {
+	parts, _ := a["parts"].([]any)
+	for i, p := range parts {
+		parts[i] = partFromV1(p)
 	}
-	artifacts, _ := t["artifacts"].([]any)
-	for _, a := range artifacts {
-		if a, ok := a.(map[string]any); ok {
-			parts, _ := a["parts"].([]any)
-			for i, p := range parts {
-				parts[i] = partFromV1(p)
-			}
-		}
+	if parts == nil {
+		a["parts"] = []any{}
 	}
-	return t
+}
+
+// statusUpdateFromV1 is a stream's 1.0 status update as a 0.3 one.
+func statusUpdateFromV1(u map[string]any) map[string]any {
+	u["kind"] = "status-update"
+	u["status"] = statusFromV1(u["status"])
+	return u
+}
+
+// artifactUpdateFromV1 is a stream's 1.0 artifact update as a 0.3 one.
+func artifactUpdateFromV1(u map[string]any) map[string]any {
+	u["kind"] = "artifact-update"
+	if a, ok := u["artifact"].(map[string]any); ok {
+		artifactFromV1(a)
+	}
+	return u
 }
 
 // fromV1 decodes a converted value into its 0.3 type.

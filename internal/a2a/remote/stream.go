@@ -11,8 +11,8 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
-// streamer sends a message with message/stream (a2a-go's client, of a 0.3
-// interface).
+// streamer streams a message: a2a-go's client with message/stream, of a
+// 0.3 interface, or [jsonRPC1] with SendStreamingMessage, of a 1.0 one.
 type streamer interface {
 	SendStreamingMessage(ctx context.Context, params *a2a.MessageSendParams) iter.Seq2[a2a.Event, error]
 }
@@ -32,13 +32,17 @@ func (a *Agent) streams(ictx *runtime.InvocationContext) bool {
 // status update with a message (its parts thoughts while the task works),
 // each status update that ends an exchange (input or auth required, or a
 // final state) without one, and each artifact update, partial until its
-// last chunk, all chunks of one artifact sharing an event id.
+// last chunk, all chunks of one artifact sharing an event id; then ADK's
+// error event when the stream ends before the task finishes or pauses.
+// The task it records on each event is kept as the client of the
+// interface's version keeps it.
 func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg *a2a.Message,
 	yield func(*v1.Event, error) bool) {
 	ctx := ictx.Context()
 	sendCtx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	var task *a2a.Task
+	_, isV1 := remote.(*jsonRPC1)
 	for item, err := range remote.SendStreamingMessage(sendCtx, &a2a.MessageSendParams{Message: msg}) {
 		if err != nil {
 			yield(requestFailed(ictx, msg, err))
@@ -52,7 +56,7 @@ func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg 
 		case *a2a.Message:
 			ev = a.responseEvent(ictx, msg, it)
 		case *a2a.TaskStatusUpdateEvent:
-			task = withStatus(task, it)
+			task = withStatus(task, it, isV1)
 			ev = statusEvent(ictx, it)
 		case *a2a.TaskArtifactUpdateEvent:
 			task = withArtifact(task, it)
@@ -74,6 +78,19 @@ func (a *Agent) runStream(ictx *runtime.InvocationContext, remote streamer, msg 
 			return
 		}
 	}
+	if task != nil && unfinishedStates[task.Status.State] {
+		ev := ictx.NewEvent()
+		ev.ErrorMessage = "A2A response stream ended before task " + string(task.ID) + " reached a terminal state."
+		ev.CustomMetadata = metadata(map[string]any{metaPrefix + "request": dump(msg)})
+		yield(ev, nil)
+	}
+}
+
+// unfinishedStates are ADK's _UNFINISHED_TASK_STATES: a stream that ends
+// with its task in one was cut short (one waiting for input or auth stops
+// on purpose).
+var unfinishedStates = map[a2a.TaskState]bool{
+	a2a.TaskStateUnknown: true, a2a.TaskStateSubmitted: true, a2a.TaskStateWorking: true,
 }
 
 // requestFailed is what a run yields for a request that failed: the
@@ -133,20 +150,31 @@ func artifactEvent(ictx *runtime.InvocationContext, u *a2a.TaskArtifactUpdateEve
 }
 
 // withStatus is the task a2a-sdk's client keeps after a status update: the
-// new status, the previous status message moved to the history.
-func withStatus(task *a2a.Task, u *a2a.TaskStatusUpdateEvent) *a2a.Task {
+// new status and its metadata merged, with a2a-sdk 0.3's client (of a 0.3
+// interface) the previous status message moved to the history, with
+// a2a-sdk 1.x's (of a 1.0 interface, isV1) the update's own added to it.
+func withStatus(task *a2a.Task, u *a2a.TaskStatusUpdateEvent, isV1 bool) *a2a.Task {
 	t := taskOf(task, u.TaskID, u.ContextID)
-	if t.Status.Message != nil {
-		t.History = append(t.History, t.Status.Message)
+	kept := t.Status.Message
+	if isV1 {
+		kept = u.Status.Message
+	}
+	if kept != nil {
+		t.History = append(t.History, kept)
 	}
 	t.Status = u.Status
-	for k, v := range u.Metadata {
+	mergeMetadata(t, u.Metadata)
+	return t
+}
+
+// mergeMetadata sets each key of meta on the task's metadata.
+func mergeMetadata(t *a2a.Task, meta map[string]any) {
+	for k, v := range meta {
 		if t.Metadata == nil {
 			t.Metadata = map[string]any{}
 		}
 		t.Metadata[k] = v
 	}
-	return t
 }
 
 // withArtifact is the task after an artifact update: the chunk appended to
