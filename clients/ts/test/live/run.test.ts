@@ -38,7 +38,7 @@ describe("live: plain runs, apps and sessions", () => {
   });
 
   test("listApps and getApp describe the served apps and their remote tools", async () => {
-    assert.deepEqual(await client.listApps(), ["approvals", "coder", "dynamic", "echo", "guarded", "weather"]);
+    assert.deepEqual(await client.listApps(), ["approvals", "coder", "dynamic", "echo", "fanout", "guarded", "weather"]);
     const app = await client.getApp("weather");
     assert.equal(app.rootAgent?.name, "weather_agent");
     assert.deepEqual(
