@@ -21,6 +21,9 @@ type savedState struct {
 	// Pending are the runs not finished when the state was recorded
 	// (queued, or running while another node asked): a resume runs them.
 	Pending []savedTrigger `json:"pending,omitempty"`
+	// Children are the records of the dynamic children of the waiting and
+	// pending runs, by path.
+	Children map[string]savedChild `json:"children,omitempty"`
 }
 
 type savedTrigger struct {
@@ -134,6 +137,16 @@ func (r *run) stateStruct() *structpb.Struct {
 	for _, t := range r.queue {
 		s.Pending = append(s.Pending, saveTrigger(t))
 	}
+	var callers []string
+	for _, w := range s.Waiting {
+		callers = append(callers, w.Path)
+	}
+	for _, p := range s.Pending {
+		if p.Path != "" {
+			callers = append(callers, p.Path)
+		}
+	}
+	s.Children = r.dyn.savedChildren(callers)
 	b, _ := json.Marshal(s)
 	var st structpb.Struct
 	_ = protojson.Unmarshal(b, &st)
@@ -187,6 +200,7 @@ func restore(agentState *structpb.Struct) (*state, bool) {
 		}
 		st.pending = append(st.pending, t)
 	}
+	st.children = restoreChildren(s.Children)
 	return st, true
 }
 
@@ -264,6 +278,10 @@ func (r *run) resume() (bool, error) {
 	}
 	if !matched {
 		return false, nil
+	}
+	r.dyn.records = st.children
+	if err := r.dyn.answer(got); err != nil {
+		return false, err
 	}
 	r.st, r.unrecorded = st, true
 	for name, n := range st.Runs {
