@@ -252,13 +252,12 @@ func (r *run) resume() (bool, error) {
 	matched := false
 	for _, w := range st.Waiting {
 		for _, id := range w.Interrupts {
-			a, ok := got[id]
-			if !ok {
-				continue
-			}
-			v, err := checkAnswer(id, w.Schemas[id], unwrapAnswer(structpb.NewStructValue(a)))
+			v, ok, err := answerTo(got, id, w.Schemas[id])
 			if err != nil {
 				return false, err
+			}
+			if !ok {
+				continue
 			}
 			if n := r.w.g.nodes[w.Node]; n != nil && n.Auth != nil && strings.HasPrefix(id, authInterruptPrefix) {
 				cred, ok := credentialFromAnswer(n.Auth, v)
@@ -323,6 +322,17 @@ func (r *run) resume() (bool, error) {
 func answersOnResume(agent runtime.Agent) bool {
 	w, ok := agent.(*Workflow)
 	return ok && w.cfg.AnswerOnResume
+}
+
+// answerTo is the answer got holds to the question id, unwrapped and
+// checked against the answer's schema; ok is false when it holds none.
+func answerTo(got map[string]*structpb.Struct, id string, schema *structpb.Value) (v *structpb.Value, ok bool, err error) {
+	a, ok := got[id]
+	if !ok {
+		return nil, false, nil
+	}
+	v, err = checkAnswer(id, schema, unwrapAnswer(structpb.NewStructValue(a)))
+	return v, err == nil, err
 }
 
 // answerStruct is a waiting node's answers by interrupt id.

@@ -163,13 +163,12 @@ func (d *dynamicRuns) answer(got map[string]*structpb.Struct) error {
 	defer d.mu.Unlock()
 	for _, c := range d.records {
 		for _, id := range c.Interrupts {
-			a, ok := got[id]
-			if !ok {
-				continue
-			}
-			v, err := checkAnswer(id, c.Schemas[id], unwrapAnswer(structpb.NewStructValue(a)))
+			v, ok, err := answerTo(got, id, c.Schemas[id])
 			if err != nil {
 				return err
+			}
+			if !ok {
+				continue
 			}
 			if c.Answers == nil {
 				c.Answers = map[string]*structpb.Value{}
