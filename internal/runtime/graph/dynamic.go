@@ -164,13 +164,6 @@ func isDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
-// runNumber is the next run number of name under parent.
-func runNumber(counters map[string]int, parent, name string) string {
-	key := parent + "/" + name
-	counters[key]++
-	return strconv.Itoa(counters[key])
-}
-
 // dynamicRuns tracks the dynamic children of one workflow run; safe for
 // concurrent use by the children of concurrent nodes.
 type dynamicRuns struct {
@@ -193,10 +186,17 @@ type dynamicRuns struct {
 func (d *dynamicRuns) admit(p *dynamicParent, name, runID string, useAsOutput bool) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	key, auto := p.path+"/"+name, runID == ""
+	if auto {
+		runID = strconv.Itoa(d.counters[key] + 1) // counted once admitted
+	}
+	path := key + "@" + runID
+	_, known := d.records[path]
 	switch {
 	case p.depth >= MaxDynamicDepth:
 		return "", &ChildError{Type: "RecursionError", Message: fmt.Sprintf("dynamic nodes nest at most %d deep", MaxDynamicDepth)}
-	case d.runs >= MaxDynamicRuns:
+	case d.runs >= MaxDynamicRuns || !known && len(d.records) >= MaxDynamicRuns:
+		// The records count those a paused workflow kept too.
 		return "", &ChildError{Type: "RuntimeError", Message: fmt.Sprintf("a workflow runs at most %d dynamic nodes", MaxDynamicRuns)}
 	case useAsOutput && d.claimed[p.path]:
 		return "", &ChildError{Type: "ValueError", Message: fmt.Sprintf("Node %s already has a use_as_output delegate.", p.path)}
@@ -208,10 +208,10 @@ func (d *dynamicRuns) admit(p *dynamicParent, name, runID string, useAsOutput bo
 	if useAsOutput {
 		d.claimed[p.path] = true
 	}
-	if runID == "" {
-		runID = runNumber(d.counters, p.path, name)
+	if auto {
+		d.counters[key]++
 	}
-	return p.path + "/" + name + "@" + runID, nil
+	return path, nil
 }
 
 // release forgets the use_as_output child of the node run at path, before
