@@ -106,7 +106,7 @@ func (r *run) runChild(ctx context.Context, p *dynamicParent, req *ChildRequest)
 	t := trigger{node: n.Name, in: input{value: req.Input}, branch: p.t.branch, path: path,
 		ictx: p.t.ictx.WithContext(ctx), depth: p.depth + 1}
 	if rec, ok := r.dyn.record(path); ok {
-		if res, err, done := r.replayChild(p, path, rec); done {
+		if res, err, done := r.replayChild(p, req, path, rec); done {
 			return res, err
 		}
 		t.resume = answerStruct(&waiting{Answers: rec.Answers})

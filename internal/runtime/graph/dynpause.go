@@ -58,8 +58,12 @@ func (c *childRecord) unanswered() []string {
 // path that ran before (as ADK's replay of a caller run again on resume):
 // a finished child returns its output, one still waiting on the user pauses
 // the caller again, and one answered returns the answer, unless it runs
-// again (done false) with its answers.
-func (r *run) replayChild(p *dynamicParent, path string, rec *childRecord) (res *ChildResult, err error, done bool) {
+// again (done false) with its answers. A use_as_output child replayed
+// stands for its caller, which emits no output event, as in ADK.
+func (r *run) replayChild(p *dynamicParent, req *ChildRequest, path string, rec *childRecord) (res *ChildResult, err error, done bool) {
+	if req.UseAsOutput && (rec.Done || rec.answered() && !rec.Rerun) {
+		r.dyn.delegated.Store(p.path, true)
+	}
 	switch {
 	case rec.Done:
 		return &ChildResult{Path: path, Output: rec.Output}, nil, true

@@ -23,9 +23,11 @@ import (
 // pausing is a client whose caller runs child a (doubling), then child b,
 // which asks the user unless answered, and records what ran.
 type pausing struct {
-	mu   sync.Mutex
-	runs []string
-	seen []any
+	// delegate runs a as use_as_output.
+	delegate bool
+	mu       sync.Mutex
+	runs     []string
+	seen     []any
 }
 
 func (p *pausing) ran(s string) {
@@ -47,7 +49,7 @@ func (p *pausing) client() *client {
 		"caller": func(call *graph.Call) (*graph.Result, error) {
 			p.ran("caller " + call.Path)
 			ctx := context.Background()
-			a, err := call.RunChild(ctx, &graph.ChildRequest{Function: "a", Input: structpb.NewNumberValue(3)})
+			a, err := call.RunChild(ctx, &graph.ChildRequest{Function: "a", Input: structpb.NewNumberValue(3), UseAsOutput: p.delegate})
 			if err != nil {
 				return nil, err
 			}
@@ -126,6 +128,29 @@ func TestBehaviorDynamicNodePauses(t *testing.T) {
 		map[string]any{"ask-1": "yes"}, "wf@1/caller@1/a@1", "wf@1/caller@1/b@1"}
 	if diff := cmp.Diff(wantSeen, p.seen); diff != "" {
 		t.Errorf("caller saw (-want +got):\n%s", diff)
+	}
+}
+
+// TestDynamicNodePauseReplaysDelegate: a use_as_output child replayed
+// still stands for its caller, which emits no output event of its own, as
+// ADK 2.13; its successors get what it returned.
+func TestDynamicNodePauseReplaysDelegate(t *testing.T) {
+	t.Parallel()
+	caller := fn("caller")
+	caller.RerunOnResume = true
+	h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{caller, fn("after")}, Edges: chain(graph.Start, "caller", "after")})
+	p := &pausing{delegate: true}
+	sid := h.NewSession(t, nil)
+	if _, err := run(t, h, sid, et.UserText("go"), p.client()); err != nil {
+		t.Fatal(err)
+	}
+	events, err := run(t, h, sid, answer(t, "ask-1", map[string]any{"result": "yes"}), p.client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`wf@1/after@1 output {"a":6,"b":"yes"}`}
+	if diff := cmp.Diff(want, pauseShapes(events)); diff != "" {
+		t.Errorf("resumed turn (-want +got):\n%s", diff)
 	}
 }
 
