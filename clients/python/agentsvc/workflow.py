@@ -43,8 +43,8 @@ from agentsvc import schema
 from agentsvc._values import from_struct, from_value, to_struct, to_value
 from agentsvc.v1 import runner_service_pb2
 
-__all__ = ["DynamicNodeFailError", "Node", "NodeActions", "NodeContext", "NodeError", "NodeSession", "NodeState",
-           "RequestInput", "WorkflowDataError", "node"]
+__all__ = ["DynamicNodeFailError", "Node", "NodeActions", "NodeContext", "NodeError", "NodeInterruptedError",
+           "NodeSession", "NodeState", "RequestInput", "WorkflowDataError", "node"]
 
 # Asks the service to run a dynamic node and waits for its answer: the
 # invocation sends the RunNodeRequest and resolves the RunNodeResponse.
@@ -83,6 +83,16 @@ class DynamicNodeFailError(Exception):
         super().__init__(message)
         self.error = error
         self.error_node_path = error_node_path
+
+
+class NodeInterruptedError(BaseException):
+    """Raised in a node by :meth:`NodeContext.run_node` when the dynamic node
+    asked the user for input, as ADK's error of that name. It derives from
+    ``BaseException`` so that ``except Exception`` lets it through: the node
+    ends, and the workflow waits on the child's question. Once the user
+    answered, the node runs again; each ``run_node`` of a child that
+    finished before returns its output without running it again, and the
+    child that asked returns the answer."""
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -243,6 +253,7 @@ class NodeContext:
 
         Raises:
             DynamicNodeFailError: the child failed.
+            NodeInterruptedError: the child asked the user for input.
             ValueError: the service refused the request (e.g. this node is
                 not declared ``rerun_on_resume: true``, as ADK requires).
         """
@@ -289,9 +300,11 @@ class NodeSession:
         return list(self._events)
 
 
-def _child_error(answer: runner_service_pb2.RunNodeResponse) -> Exception:
+def _child_error(answer: runner_service_pb2.RunNodeResponse) -> BaseException:
     """The exception a failed run_node raises in the calling node."""
     err = answer.error
+    if err.type == "NodeInterruptedError":
+        return NodeInterruptedError(err.message)
     if err.type == "DynamicNodeFailError":
         cause = NodeError(answer.cause.type, answer.cause.message) if answer.HasField("cause") else None
         return DynamicNodeFailError(err.message, error=cause, error_node_path=answer.node_path)
@@ -366,7 +379,7 @@ class Node:
             result.request_inputs.extend(r.to_proto() for r in requests)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:
+        except (Exception, NodeInterruptedError) as exc:
             result = runner_service_pb2.NodeResult(
                 call_id=call.call_id, error=runner_service_pb2.NodeError(type=type(exc).__name__, message=str(exc)))
         # Changes made before an exception go too, as ADK stores them with

@@ -167,3 +167,73 @@ async def test_dynamic_nodes_run_inside_a_node() -> None:
         assert outputs[4:] == [("dynamic@1/summary@1", "12 HI!"), ("dynamic@1/shout@1", "12 HI!!")]
         stored = await client.get_session("dynamic", uid, session.id)
         assert stored.state["plan"] == {"a": 6, "b": 12, "loud": "HI!"}
+
+
+def pausing_nodes(runs: Counter[str], seen: list[Any]) -> list[agentsvc.Node]:
+    """The dynamic app's nodes with a plan that runs double, then ask, a
+    dynamic node that asks the user; summary and shout pass the answer on."""
+
+    @agentsvc.node(dynamic=True)
+    def double(node_input: int) -> int:
+        runs["double"] += 1
+        return node_input * 2
+
+    @agentsvc.node(dynamic=True)
+    def ask(node_input: str) -> agentsvc.RequestInput:
+        runs["ask"] += 1
+        return agentsvc.RequestInput(message=node_input, interrupt_id="go-on")
+
+    @agentsvc.node
+    async def plan(node_input: Any, ctx: agentsvc.NodeContext) -> dict[str, Any]:
+        runs["plan"] += 1
+        a = await ctx.run_node(double, node_input=3)
+        try:
+            b = await ctx.run_node(ask, node_input="Go on?")
+        except Exception as exc:  # the pause is no Exception: never here
+            seen.append(exc)
+            raise
+        seen.append((ctx.resume_inputs, a, b))
+        return {"a": a, "b": b}
+
+    @agentsvc.node
+    def summary(node_input: dict[str, Any]) -> str:
+        return f"{node_input['a']} {node_input['b']}"
+
+    @agentsvc.node
+    def shout(node_input: str) -> str:
+        return node_input.upper()
+
+    return [plan, double, ask, summary, shout]
+
+
+async def test_a_dynamic_node_that_asks_pauses_its_caller_and_replays_on_resume() -> None:
+    runs: Counter[str] = Counter()
+    seen: list[Any] = []
+    nodes = pausing_nodes(runs, seen)
+    uid = user_id()
+    async with agentsvc.Client(ADDR, timeout=20) as client:
+        session = await client.create_session("dynamic", uid)
+        inv = client.connect("dynamic", uid, session.id, "go", nodes=nodes)
+        events = await bounded(inv.collect(), 40)
+        assert inv.completed
+        assert not any(e.error_code for e in events), [agentsvc.to_dict(e) for e in events]
+        outputs = [(e.node_info.path, agentsvc.to_dict(e).get("output")) for e in events if e.HasField("output")]
+        assert outputs == [("dynamic@1/plan@1/double@1", 6)]
+        [asked] = [e for e in events if agentsvc.get_request_input_interrupt_ids(e)]
+        assert asked.node_info.path == "dynamic@1/plan@1/ask@1"
+        assert agentsvc.get_request_input_interrupt_ids(asked) == ["go-on"]
+        assert runs == Counter(plan=1, double=1, ask=1)
+        assert seen == []
+
+        resume = agentsvc.request_input_message("go-on", {"result": "yes"})
+        inv = client.connect("dynamic", uid, session.id, resume, nodes=nodes)
+        events = await bounded(inv.collect(), 40)
+        assert inv.completed
+        outputs = [(e.node_info.path, agentsvc.to_dict(e).get("output")) for e in events if e.HasField("output")]
+        assert outputs == [
+            ("dynamic@1/plan@1", {"a": 6, "b": "yes"}),
+            ("dynamic@1/summary@1", "6 yes"),
+            ("dynamic@1/shout@1", "6 YES"),
+        ], outputs
+        assert runs == Counter(plan=2, double=1, ask=1)
+        assert seen == [({"go-on": "yes"}, 6, "yes")]

@@ -21,6 +21,9 @@ type savedState struct {
 	// Pending are the runs not finished when the state was recorded
 	// (queued, or running while another node asked): a resume runs them.
 	Pending []savedTrigger `json:"pending,omitempty"`
+	// Children are the records of the dynamic children of the waiting and
+	// pending runs, by path.
+	Children map[string]savedChild `json:"children,omitempty"`
 }
 
 type savedTrigger struct {
@@ -134,6 +137,16 @@ func (r *run) stateStruct() *structpb.Struct {
 	for _, t := range r.queue {
 		s.Pending = append(s.Pending, saveTrigger(t))
 	}
+	var callers []string
+	for _, w := range s.Waiting {
+		callers = append(callers, w.Path)
+	}
+	for _, p := range s.Pending {
+		if p.Path != "" {
+			callers = append(callers, p.Path)
+		}
+	}
+	s.Children = r.dyn.savedChildren(callers)
 	b, _ := json.Marshal(s)
 	var st structpb.Struct
 	_ = protojson.Unmarshal(b, &st)
@@ -187,6 +200,7 @@ func restore(agentState *structpb.Struct) (*state, bool) {
 		}
 		st.pending = append(st.pending, t)
 	}
+	st.children = restoreChildren(s.Children)
 	return st, true
 }
 
@@ -238,13 +252,12 @@ func (r *run) resume() (bool, error) {
 	matched := false
 	for _, w := range st.Waiting {
 		for _, id := range w.Interrupts {
-			a, ok := got[id]
-			if !ok {
-				continue
-			}
-			v, err := checkAnswer(id, w.Schemas[id], unwrapAnswer(structpb.NewStructValue(a)))
+			v, ok, err := answerTo(got, id, w.Schemas[id])
 			if err != nil {
 				return false, err
+			}
+			if !ok {
+				continue
 			}
 			if n := r.w.g.nodes[w.Node]; n != nil && n.Auth != nil && strings.HasPrefix(id, authInterruptPrefix) {
 				cred, ok := credentialFromAnswer(n.Auth, v)
@@ -264,6 +277,10 @@ func (r *run) resume() (bool, error) {
 	}
 	if !matched {
 		return false, nil
+	}
+	r.dyn.records = st.children
+	if err := r.dyn.answer(got); err != nil {
+		return false, err
 	}
 	r.st, r.unrecorded = st, true
 	for name, n := range st.Runs {
@@ -305,6 +322,17 @@ func (r *run) resume() (bool, error) {
 func answersOnResume(agent runtime.Agent) bool {
 	w, ok := agent.(*Workflow)
 	return ok && w.cfg.AnswerOnResume
+}
+
+// answerTo is the answer got holds to the question id, unwrapped and
+// checked against the answer's schema; ok is false when it holds none.
+func answerTo(got map[string]*structpb.Struct, id string, schema *structpb.Value) (v *structpb.Value, ok bool, err error) {
+	a, ok := got[id]
+	if !ok {
+		return nil, false, nil
+	}
+	v, err = checkAnswer(id, schema, unwrapAnswer(structpb.NewStructValue(a)))
+	return v, err == nil, err
 }
 
 // answerStruct is a waiting node's answers by interrupt id.

@@ -91,6 +91,9 @@ func (r *run) runChild(ctx context.Context, p *dynamicParent, req *ChildRequest)
 		return nil, &ChildError{Type: "ValueError", Message: fmt.Sprintf("Explicit run_id %q for node %q must contain "+
 			"non-numeric characters to prevent collision with auto-generated IDs.", req.RunID, n.Name)}
 	}
+	if _, _, paused := r.dyn.pausedCaller(p.path); paused {
+		return nil, childPaused(p.path) // ADK's caller ended already
+	}
 	path, err := r.dyn.admit(p, n.Name, req.RunID, req.UseAsOutput)
 	if err != nil {
 		return nil, err
@@ -102,10 +105,15 @@ func (r *run) runChild(ctx context.Context, p *dynamicParent, req *ChildRequest)
 	r.dyn.outputFor.Store(path, outFor)
 	t := trigger{node: n.Name, in: input{value: req.Input}, branch: p.t.branch, path: path,
 		ictx: p.t.ictx.WithContext(ctx), depth: p.depth + 1}
+	if rec, ok := r.dyn.record(path); ok {
+		if res, err, done := r.replayChild(p, req, path, rec); done {
+			return res, err
+		}
+		t.resume = answerStruct(&waiting{Answers: rec.Answers})
+	}
 	o := r.runNode(n, path, t)
 	if len(o.interrupts) > 0 && o.err == nil {
-		o.err = &NodeError{Type: "NotImplementedError", Message: fmt.Sprintf(
-			"dynamic node %s asked the user for input: a dynamic node that pauses the workflow is not supported", path)}
+		return nil, r.pauseChild(p, n, req, path, o)
 	}
 	if o.err != nil {
 		if ctx.Err() != nil {
@@ -127,6 +135,7 @@ func (r *run) runChild(ctx context.Context, p *dynamicParent, req *ChildRequest)
 	if req.UseAsOutput {
 		r.dyn.delegated.Store(p.path, true)
 	}
+	r.dyn.keep(path, &childRecord{Done: true, Output: o.output})
 	return &ChildResult{Path: path, Output: o.output}, nil
 }
 
@@ -155,13 +164,6 @@ func isDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
-// runNumber is the next run number of name under parent.
-func runNumber(counters map[string]int, parent, name string) string {
-	key := parent + "/" + name
-	counters[key]++
-	return strconv.Itoa(counters[key])
-}
-
 // dynamicRuns tracks the dynamic children of one workflow run; safe for
 // concurrent use by the children of concurrent nodes.
 type dynamicRuns struct {
@@ -169,6 +171,10 @@ type dynamicRuns struct {
 	runs     int
 	counters map[string]int  // by parent path + "/" + name
 	claimed  map[string]bool // parent paths with a use_as_output child
+	// records holds what each child did, by path: a caller run again on
+	// resume replays them; paused holds, by caller path, the questions its
+	// paused children wait on.
+	records, paused map[string]*childRecord
 	// outputFor holds the paths each child's output event stands for, by
 	// the child's path; delegated the parent paths whose use_as_output
 	// child finished.
@@ -180,10 +186,17 @@ type dynamicRuns struct {
 func (d *dynamicRuns) admit(p *dynamicParent, name, runID string, useAsOutput bool) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	key, auto := p.path+"/"+name, runID == ""
+	if auto {
+		runID = strconv.Itoa(d.counters[key] + 1) // counted once admitted
+	}
+	path := key + "@" + runID
+	_, known := d.records[path]
 	switch {
 	case p.depth >= MaxDynamicDepth:
 		return "", &ChildError{Type: "RecursionError", Message: fmt.Sprintf("dynamic nodes nest at most %d deep", MaxDynamicDepth)}
-	case d.runs >= MaxDynamicRuns:
+	case d.runs >= MaxDynamicRuns || !known && len(d.records) >= MaxDynamicRuns:
+		// The records count those a paused workflow kept too.
 		return "", &ChildError{Type: "RuntimeError", Message: fmt.Sprintf("a workflow runs at most %d dynamic nodes", MaxDynamicRuns)}
 	case useAsOutput && d.claimed[p.path]:
 		return "", &ChildError{Type: "ValueError", Message: fmt.Sprintf("Node %s already has a use_as_output delegate.", p.path)}
@@ -195,10 +208,10 @@ func (d *dynamicRuns) admit(p *dynamicParent, name, runID string, useAsOutput bo
 	if useAsOutput {
 		d.claimed[p.path] = true
 	}
-	if runID == "" {
-		runID = runNumber(d.counters, p.path, name)
+	if auto {
+		d.counters[key]++
 	}
-	return p.path + "/" + name + "@" + runID, nil
+	return path, nil
 }
 
 // release forgets the use_as_output child of the node run at path, before

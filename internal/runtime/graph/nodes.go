@@ -122,14 +122,23 @@ func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 	err := r.attempts(t.ictx, n, path, func(ctx context.Context, attempt int) error {
 		var err error
 		r.dyn.release(path) // a retry may name a use_as_output child again
+		r.dyn.clearPaused(path)
 		res, err = runner.RunNode(ctx, &Call{Function: n.Function, Workflow: r.w.cfg.Name, Node: n.Name, Path: path,
 			InvocationID: r.ictx.InvocationID, Input: t.in.value, State: r.ictx.StateSnapshot(), Attempt: attempt,
 			ResumeInputs: t.resume, SessionID: r.ictx.SessionID(), UserID: r.ictx.UserID(), Events: t.ictx.Events,
 			RunChild: r.childRunner(n, path, t.depth, t)})
+		if _, _, paused := r.dyn.pausedCaller(path); paused && ctx.Err() == nil {
+			return nil // what the node did after its child paused does not count
+		}
 		return err
 	})
 	if err != nil {
 		return outcome{err: r.nodeFailed(n, err)}
+	}
+	if ids, schemas, paused := r.dyn.pausedCaller(path); paused {
+		// A child asked the user: the node waits on its questions, with
+		// no event of its own, as ADK's caller of a waiting child.
+		return outcome{interrupts: ids, schemas: schemas}
 	}
 	if _, delegated := r.dyn.delegated.Load(path); !delegated || len(res.RequestInputs) > 0 {
 		return r.finish(t.ictx, n, path, res)

@@ -40,6 +40,8 @@ type state struct {
 	Waiting  []*waiting
 	// pending are the runs a restored state has left to run.
 	pending []trigger
+	// children are a restored state's records of dynamic children.
+	children map[string]*childRecord
 }
 
 func newState() *state {
