@@ -83,7 +83,7 @@ func (a *Agent) messageParts(events []*v1.Event, adk2 bool) ([]a2a.Part, string)
 			if fr := p.GetFunctionResponse(); fr != nil && isCredentialResponse(fr) {
 				continue
 			}
-			ap := a2aconv.PartToA2A(p)
+			ap := a2aconv.PartToA2A(p, adk2)
 			if fr := p.GetFunctionResponse(); adk2 && fr != nil && !ownCalls[fr.GetId()] {
 				ap = a2a.TextPart{Text: "Tool " + fr.GetName() + " returned: " + responseJSON(fr)}
 			}
