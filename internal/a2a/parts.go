@@ -202,13 +202,19 @@ func withPartMetadata(ap a2a.Part, pm *structpb.Struct) a2a.Part {
 	if len(pm.GetFields()) == 0 {
 		return ap
 	}
+	return WithMetadata(ap, pm.AsMap())
+}
+
+// WithMetadata returns p with add's keys set in a copy of its metadata
+// (over any already there); a part of another kind is returned as is.
+func WithMetadata(p a2a.Part, add map[string]any) a2a.Part {
 	merge := func(meta map[string]any) map[string]any {
-		out := make(map[string]any, len(meta)+len(pm.GetFields()))
+		out := make(map[string]any, len(meta)+len(add))
 		maps.Copy(out, meta)
-		maps.Copy(out, pm.AsMap())
+		maps.Copy(out, add)
 		return out
 	}
-	switch p := ap.(type) {
+	switch p := p.(type) {
 	case a2a.TextPart:
 		p.Metadata = merge(p.Metadata)
 		return p
@@ -219,7 +225,7 @@ func withPartMetadata(ap a2a.Part, pm *structpb.Struct) a2a.Part {
 		p.Metadata = merge(p.Metadata)
 		return p
 	}
-	return ap
+	return p
 }
 
 // partMetadata is an A2A part's metadata as ADK 2.13 keeps it on the
