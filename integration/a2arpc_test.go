@@ -354,3 +354,78 @@ func TestRemoteA2aAgentUserInputParts(t *testing.T) {
 		}
 	}
 }
+
+// TestA2APartMetadata: the metadata of an incoming message's parts (as
+// ADK's RemoteA2aAgent marks the user's parts is_user_input) is the stored
+// user event's partMetadata in an ADK 2.x app, and goes with the part to
+// the Gemini API, as ADK 2.13 keeps and sends it; an ADK 1.x app drops it
+// as ADK 1.39.1 does.
+func TestA2APartMetadata(t *testing.T) {
+	t.Parallel()
+	needA2APython(t)
+	s := startStack(t, map[string]string{
+		"weather":                  weatherAgent,
+		"weather2/root_agent.yaml": weatherAgent,
+		"weather2/app.yaml":        "adk_behavior: \"2.x\"\n",
+	}, "--a2a")
+	const meta2 = `[{"text":"Hi","partMetadata":{"is_user_input":true}},` +
+		`{"text":"from the front","partMetadata":{"is_user_input":true,"source":{"hop":1}}}]`
+	const meta1 = `[{"text":"Hi"},{"text":"from the front"}]`
+	for _, tc := range []struct{ app, ctx, want string }{
+		{"weather2", "pm-2", meta2},
+		{"weather", "pm-1", meta1},
+	} {
+		s.script(t, fakegemini.Text("Sunny."))
+		steps := rpcChecks(t, s, tc.app, "partmeta", tc.ctx)
+		var task struct {
+			Status struct{ State string } `json:"status"`
+		}
+		if err := json.Unmarshal(steps["send"].Result, &task); err != nil || task.Status.State != "completed" {
+			t.Fatalf("%s send: %+v (%v)", tc.app, steps["send"], err)
+		}
+		resp, err := http.Get(s.httpURL + "/apps/" + tc.app + "/users/A2A_USER_" + tc.ctx + "/sessions/" + tc.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sess struct {
+			Events []struct {
+				Author  string `json:"author"`
+				Content struct {
+					Parts json.RawMessage `json:"parts"`
+				} `json:"content"`
+			} `json:"events"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&sess)
+		resp.Body.Close()
+		if err != nil || len(sess.Events) == 0 || sess.Events[0].Author != "user" {
+			t.Fatalf("%s session events %+v (%v)", tc.app, sess, err)
+		}
+		if got := sortedJSON(t, sess.Events[0].Content.Parts); got != sortedJSON(t, []byte(tc.want)) {
+			t.Errorf("%s: stored user parts\n%s\nwant\n%s", tc.app, got, tc.want)
+		}
+	}
+	// The model requests in order: weather2's, then weather's.
+	reqs := s.modelRequests(t)
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	for i, want := range []string{meta2, meta1} {
+		contents, _ := reqs[i].Body["contents"].([]any)
+		last, _ := contents[len(contents)-1].(map[string]any)
+		b, _ := json.Marshal(last["parts"])
+		if string(b) != sortedJSON(t, []byte(want)) {
+			t.Errorf("model request %d: user parts\n%s\nwant\n%s", i, b, want)
+		}
+	}
+}
+
+// sortedJSON is b's JSON with its spacing removed and object keys sorted.
+func sortedJSON(t *testing.T, b []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}

@@ -97,7 +97,7 @@ func toA2AEvents(s session, info a2a.TaskInfoProvider, ev *v1.Event, now time.Ti
 	if ev.GetErrorCode() != "" {
 		out = append(out, errorStatus(s, info, ev, now))
 	}
-	if msg := toA2AMessage(ev); msg != nil {
+	if msg := toA2AMessage(ev, s.adk2); msg != nil {
 		out = append(out, messageStatus(s, info, ev, msg, now))
 	}
 	return out
@@ -137,8 +137,9 @@ func messageStatus(s session, info a2a.TaskInfoProvider, ev *v1.Event, msg *a2a.
 
 // toA2AMessage is ADK's convert_event_to_a2a_message: the event's parts,
 // function calls the event names long-running marked so; nil without
-// parts. The role is user for the user's events, agent otherwise.
-func toA2AMessage(ev *v1.Event) *a2a.Message {
+// parts. The role is user for the user's events, agent otherwise. adk2
+// carries each part's metadata as ADK 2.13 does.
+func toA2AMessage(ev *v1.Event, adk2 bool) *a2a.Message {
 	parts := ev.GetContent().GetParts()
 	if len(parts) == 0 {
 		return nil
@@ -149,7 +150,7 @@ func toA2AMessage(ev *v1.Event) *a2a.Message {
 	}
 	out := make(a2a.ContentParts, 0, len(parts))
 	for _, p := range parts {
-		ap := toA2APart(p)
+		ap := PartToA2A(p, adk2)
 		if dp, ok := ap.(a2a.DataPart); ok && dp.Metadata[metaType] == typeFunctionCall {
 			if id, _ := dp.Data["id"].(string); id != "" && slices.Contains(ev.GetLongRunningToolIds(), id) {
 				dp.Metadata[metaLongRunning] = true

@@ -77,6 +77,9 @@ func (e *executor) request(ctx context.Context, rc *a2asrv.RequestContext) (Requ
 	content := &v1.Content{Role: "user", Parts: make([]*v1.Part, 0, len(rc.Message.Parts))}
 	for _, p := range rc.Message.Parts {
 		part, err := fromA2APart(p)
+		if err == nil && e.adk2 {
+			part.PartMetadata, err = partMetadata(p)
+		}
 		if err != nil {
 			return Request{}, fmt.Errorf("%w: %v", a2a.ErrInvalidParams, err)
 		}

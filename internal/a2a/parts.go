@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -185,8 +186,75 @@ func fromDataPart(p a2a.DataPart) (*v1.Part, error) {
 }
 
 // PartToA2A converts a content part to its A2A form as ADK's
-// convert_genai_part_to_a2a_part does.
-func PartToA2A(p *v1.Part) a2a.Part { return toA2APart(p) }
+// convert_genai_part_to_a2a_part does; adk2 adds the part's metadata to
+// the A2A part's as ADK 2.13 does.
+func PartToA2A(p *v1.Part, adk2 bool) a2a.Part {
+	ap := toA2APart(p)
+	if adk2 {
+		ap = withPartMetadata(ap, p.GetPartMetadata())
+	}
+	return ap
+}
+
+// withPartMetadata adds a content part's metadata to its A2A form's, the
+// content part's keys winning, as ADK 2.13 does; ap unchanged without any.
+func withPartMetadata(ap a2a.Part, pm *structpb.Struct) a2a.Part {
+	if len(pm.GetFields()) == 0 {
+		return ap
+	}
+	return WithMetadata(ap, pm.AsMap())
+}
+
+// WithMetadata returns p with add's keys set in a copy of its metadata
+// (over any already there); a part of another kind is returned as is.
+func WithMetadata(p a2a.Part, add map[string]any) a2a.Part {
+	merge := func(meta map[string]any) map[string]any {
+		out := make(map[string]any, len(meta)+len(add))
+		maps.Copy(out, meta)
+		maps.Copy(out, add)
+		return out
+	}
+	switch p := p.(type) {
+	case a2a.TextPart:
+		p.Metadata = merge(p.Metadata)
+		return p
+	case a2a.FilePart:
+		p.Metadata = merge(p.Metadata)
+		return p
+	case a2a.DataPart:
+		p.Metadata = merge(p.Metadata)
+		return p
+	}
+	return p
+}
+
+// partMetadata is an A2A part's metadata as ADK 2.13 keeps it on the
+// content part: all of it, nil when there is none.
+func partMetadata(p a2a.Part) (*structpb.Struct, error) {
+	var meta map[string]any
+	switch p := p.(type) {
+	case a2a.TextPart:
+		meta = p.Metadata
+	case *a2a.TextPart:
+		meta = p.Metadata
+	case a2a.FilePart:
+		meta = p.Metadata
+	case *a2a.FilePart:
+		meta = p.Metadata
+	case a2a.DataPart:
+		meta = p.Metadata
+	case *a2a.DataPart:
+		meta = p.Metadata
+	}
+	if len(meta) == 0 {
+		return nil, nil
+	}
+	s, err := structpb.NewStruct(meta)
+	if err != nil {
+		return nil, fmt.Errorf("part metadata: %w", err)
+	}
+	return s, nil
+}
 
 // PartFromA2A converts an A2A part to a content part as ADK's
 // convert_a2a_part_to_genai_part does.

@@ -77,7 +77,7 @@ func (w *walker) part(p *v1.Part, json int) bool {
 	if fr := p.GetFunctionResponse(); fr != nil && w.structField(fr.GetResponse(), json, "response") {
 		return w.step(true, "function_response")
 	}
-	return false
+	return w.structField(p.GetPartMetadata(), json, "part_metadata")
 }
 
 // contentField walks a Content field named name.

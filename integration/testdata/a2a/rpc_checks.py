@@ -11,6 +11,8 @@ CHECK is one of:
   cancel CONTEXT    a running task cancelled, then cancelled again, and an
                     unknown one; then a second message in the same context
   resubscribe CONTEXT  tasks/resubscribe to a finished task and an unknown one
+  partmeta CONTEXT  message/send whose parts carry metadata as ADK's
+                    RemoteA2aAgent sends the user's turn (is_user_input)
 """
 
 import asyncio
@@ -108,6 +110,26 @@ async def envelope(client, url, prefix):
     emit(name, status=r.status_code, content_type=r.headers.get("content-type", ""), answer=answer)
 
 
+async def part_metadata(transport, context_id):
+  """Sends parts with metadata: is_user_input as RemoteA2aAgent sets it on
+  the user's parts, and one with a nested value."""
+  message = Message(
+      message_id=str(uuid.uuid4()),
+      role=Role.user,
+      parts=[
+          Part(root=TextPart(text="Hi", metadata={"is_user_input": True})),
+          Part(
+              root=TextPart(
+                  text="from the front",
+                  metadata={"is_user_input": True, "source": {"hop": 1}},
+              )
+          ),
+      ],
+      context_id=context_id,
+  )
+  await call("send", transport.send_message(MessageSendParams(message=message)))
+
+
 async def main(url, check, arg):
   async with httpx.AsyncClient(timeout=60) as client:
     transport = JsonRpcTransport(client, url=url)
@@ -159,6 +181,8 @@ async def main(url, check, arg):
             emit(step, result=ev.model_dump(mode="json", exclude_none=True))
         except A2AClientJSONRPCError as e:
           emit(step, **error_fields(e))
+    elif check == "partmeta":
+      await part_metadata(transport, arg)
     else:
       sys.exit(f"unknown check {check}")
 

@@ -148,9 +148,9 @@ func (a *Agent) Run(ictx *runtime.InvocationContext) iter.Seq2[*v1.Event, error]
 			yield(ev, nil)
 			return
 		}
-		msg := requestForFunctionResponse(ictx.Events())
+		adk2 := ictx.App() != nil && ictx.App().Behavior == runtime.Behavior2x
+		msg := requestForFunctionResponse(ictx.Events(), adk2)
 		if msg == nil {
-			adk2 := ictx.App() != nil && ictx.App().Behavior == runtime.Behavior2x
 			parts, contextID := a.messageParts(ictx.Events(), adk2)
 			if len(parts) == 0 {
 				ev := ictx.NewEvent()

@@ -83,7 +83,7 @@ func (a *Agent) messageParts(events []*v1.Event, adk2 bool) ([]a2a.Part, string)
 			if fr := p.GetFunctionResponse(); fr != nil && isCredentialResponse(fr) {
 				continue
 			}
-			ap := a2aconv.PartToA2A(p)
+			ap := a2aconv.PartToA2A(p, adk2)
 			if fr := p.GetFunctionResponse(); adk2 && fr != nil && !ownCalls[fr.GetId()] {
 				ap = a2a.TextPart{Text: "Tool " + fr.GetName() + " returned: " + responseJSON(fr)}
 			}
@@ -123,25 +123,7 @@ func responseJSON(fr *v1.FunctionResponse) string {
 
 // markUserInput sets ADK's is_user_input on a part of the user's.
 func markUserInput(p a2a.Part) a2a.Part {
-	set := func(m map[string]any) map[string]any {
-		if m == nil {
-			m = map[string]any{}
-		}
-		m["is_user_input"] = true
-		return m
-	}
-	switch p := p.(type) {
-	case a2a.TextPart:
-		p.Metadata = set(p.Metadata)
-		return p
-	case a2a.DataPart:
-		p.Metadata = set(p.Metadata)
-		return p
-	case a2a.FilePart:
-		p.Metadata = set(p.Metadata)
-		return p
-	}
-	return p
+	return a2aconv.WithMetadata(p, map[string]any{"is_user_input": true})
 }
 
 // isCredentialResponse is ADK's _is_credential_function_response without

@@ -51,8 +51,9 @@ func addMockInputCall(ev *v1.Event, state a2a.TaskState) {
 // requestForFunctionResponse is ADK's
 // _create_a2a_request_for_user_function_response: when the user's last
 // event answers a call, the answer goes back as the message, in the task
-// and context of the call's event; nil otherwise.
-func requestForFunctionResponse(events []*v1.Event) *a2a.Message {
+// and context of the call's event; nil otherwise. adk2 carries each part's
+// metadata as ADK 2.13 does.
+func requestForFunctionResponse(events []*v1.Event, adk2 bool) *a2a.Message {
 	if len(events) == 0 || events[len(events)-1].GetAuthor() != "user" {
 		return nil
 	}
@@ -92,7 +93,7 @@ func requestForFunctionResponse(events []*v1.Event) *a2a.Message {
 	}
 	out := make([]a2a.Part, 0, len(parts))
 	for _, p := range parts {
-		out = append(out, a2aconv.PartToA2A(p))
+		out = append(out, a2aconv.PartToA2A(p, adk2))
 	}
 	msg := a2a.NewMessage(a2a.MessageRoleUser, out...)
 	if f := call.GetCustomMetadata().GetFields(); len(f) > 0 {

@@ -51,7 +51,7 @@ func TestBehaviorUserFunctionResponse(t *testing.T) {
 			{FunctionCall: &v1.FunctionCall{Id: "m1", Name: mockInputCall}}}}}
 		answer := &v1.Event{Author: "user", Content: &v1.Content{Parts: []*v1.Part{
 			{FunctionResponse: &v1.FunctionResponse{Id: "m1", Name: mockInputCall, Response: resp(tt.response)}}}}}
-		msg := requestForFunctionResponse([]*v1.Event{call, answer})
+		msg := requestForFunctionResponse([]*v1.Event{call, answer}, false)
 		if msg == nil || msg.TaskID != "t1" || msg.ContextID != "c1" || len(msg.Parts) != 1 {
 			t.Fatalf("%s: message %+v", tt.name, msg)
 		}
@@ -62,7 +62,7 @@ func TestBehaviorUserFunctionResponse(t *testing.T) {
 	cred := &v1.Event{Author: "user", Content: &v1.Content{Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
 		Id: "c", Name: "adk_request_credential", Response: resp(map[string]any{"auth_scheme": "x"})}}}}}
 	credCall := &v1.Event{Author: "helper", Content: &v1.Content{Parts: []*v1.Part{{FunctionCall: &v1.FunctionCall{Id: "c", Name: "adk_request_credential"}}}}}
-	if msg := requestForFunctionResponse([]*v1.Event{credCall, cred}); msg != nil {
+	if msg := requestForFunctionResponse([]*v1.Event{credCall, cred}, false); msg != nil {
 		t.Fatalf("credential answer sent: %+v", msg)
 	}
 }

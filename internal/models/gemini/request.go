@@ -107,6 +107,11 @@ func (rc requestConverter) part(dst *genai.Part, p *v1.Part) {
 	if cr := p.GetCodeExecutionResult(); cr != nil {
 		dst.CodeExecutionResult = &genai.CodeExecutionResult{Outcome: genai.Outcome(cr.GetOutcome()), Output: cr.GetOutput()}
 	}
+	// google-genai sends a part's metadata to the Gemini API and refuses
+	// it for Vertex AI, where ADK leaves it out.
+	if !rc.vertex {
+		dst.PartMetadata = structMap(p.GetPartMetadata())
+	}
 }
 
 // structMap returns s as a map, nil for nil.

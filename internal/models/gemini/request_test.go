@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -98,5 +99,28 @@ func TestAggregatorWithoutChunks(t *testing.T) {
 	var a streamAggregator
 	if got := a.result(); got != nil {
 		t.Errorf("result of an empty stream = %v, want nil (no aggregate, as in ADK)", got)
+	}
+}
+
+// TestPartMetadataByBackend: a part's metadata goes to the Gemini API, as
+// google-genai sends it, and never to Vertex AI, which refuses it.
+func TestPartMetadataByBackend(t *testing.T) {
+	t.Parallel()
+	meta, err := structpb.NewStruct(map[string]any{"is_user_input": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &v1.LlmRequest{Contents: []*v1.Content{{Role: roleUser, Parts: []*v1.Part{{Text: "hi", PartMetadata: meta}}}}}
+	for _, tc := range []struct {
+		vertex bool
+		want   map[string]any
+	}{
+		{false, map[string]any{"is_user_input": true}},
+		{true, nil},
+	} {
+		got := requestConverter{vertex: tc.vertex}.contents(req)[0].Parts[0].PartMetadata
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("vertex=%v: part metadata %v, want %v", tc.vertex, got, tc.want)
+		}
 	}
 }

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61gentsvc/v1/content.proto\x12\x0b\x61gentsvc.v1\x1a\x1cgoogle/protobuf/struct.proto\"9\n\x07\x43ontent\x12\x0c\n\x04role\x18\x01 \x01(\t\x12 \n\x05parts\x18\x02 \x03(\x0b\x32\x11.agentsvc.v1.Part\"\xf5\x02\n\x04Part\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0f\n\x07thought\x18\x02 \x01(\x08\x12\x19\n\x11thought_signature\x18\x03 \x01(\x0c\x12&\n\x0binline_data\x18\x04 \x01(\x0b\x32\x11.agentsvc.v1.Blob\x12(\n\tfile_data\x18\x05 \x01(\x0b\x32\x15.agentsvc.v1.FileData\x12\x30\n\rfunction_call\x18\x06 \x01(\x0b\x32\x19.agentsvc.v1.FunctionCall\x12\x38\n\x11\x66unction_response\x18\x07 \x01(\x0b\x32\x1d.agentsvc.v1.FunctionResponse\x12\x34\n\x0f\x65xecutable_code\x18\x08 \x01(\x0b\x32\x1b.agentsvc.v1.ExecutableCode\x12?\n\x15\x63ode_execution_result\x18\t \x01(\x0b\x32 .agentsvc.v1.CodeExecutionResult\"=\n\x04\x42lob\x12\x11\n\tmime_type\x18\x01 \x01(\t\x12\x0c\n\x04\x64\x61ta\x18\x02 \x01(\x0c\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\"E\n\x08\x46ileData\x12\x11\n\tmime_type\x18\x01 \x01(\t\x12\x10\n\x08\x66ile_uri\x18\x02 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\"b\n\x0c\x46unctionCall\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12%\n\x04\x61rgs\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\tkey_order\x18\x04 \x03(\t\"W\n\x10\x46unctionResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12)\n\x08response\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\"0\n\x0e\x45xecutableCode\x12\x10\n\x08language\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\"6\n\x13\x43odeExecutionResult\x12\x0f\n\x07outcome\x18\x01 \x01(\t\x12\x0e\n\x06output\x18\x02 \x01(\tB<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61gentsvc/v1/content.proto\x12\x0b\x61gentsvc.v1\x1a\x1cgoogle/protobuf/struct.proto\"9\n\x07\x43ontent\x12\x0c\n\x04role\x18\x01 \x01(\t\x12 \n\x05parts\x18\x02 \x03(\x0b\x32\x11.agentsvc.v1.Part\"\xa5\x03\n\x04Part\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0f\n\x07thought\x18\x02 \x01(\x08\x12\x19\n\x11thought_signature\x18\x03 \x01(\x0c\x12&\n\x0binline_data\x18\x04 \x01(\x0b\x32\x11.agentsvc.v1.Blob\x12(\n\tfile_data\x18\x05 \x01(\x0b\x32\x15.agentsvc.v1.FileData\x12\x30\n\rfunction_call\x18\x06 \x01(\x0b\x32\x19.agentsvc.v1.FunctionCall\x12\x38\n\x11\x66unction_response\x18\x07 \x01(\x0b\x32\x1d.agentsvc.v1.FunctionResponse\x12\x34\n\x0f\x65xecutable_code\x18\x08 \x01(\x0b\x32\x1b.agentsvc.v1.ExecutableCode\x12?\n\x15\x63ode_execution_result\x18\t \x01(\x0b\x32 .agentsvc.v1.CodeExecutionResult\x12.\n\rpart_metadata\x18\n \x01(\x0b\x32\x17.google.protobuf.Struct\"=\n\x04\x42lob\x12\x11\n\tmime_type\x18\x01 \x01(\t\x12\x0c\n\x04\x64\x61ta\x18\x02 \x01(\x0c\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\"E\n\x08\x46ileData\x12\x11\n\tmime_type\x18\x01 \x01(\t\x12\x10\n\x08\x66ile_uri\x18\x02 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\"b\n\x0c\x46unctionCall\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12%\n\x04\x61rgs\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\tkey_order\x18\x04 \x03(\t\"W\n\x10\x46unctionResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12)\n\x08response\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\"0\n\x0e\x45xecutableCode\x12\x10\n\x08language\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\"6\n\x13\x43odeExecutionResult\x12\x0f\n\x07outcome\x18\x01 \x01(\t\x12\x0e\n\x06output\x18\x02 \x01(\tB<Z:github.com/agentsvc/agentsvc/gen/go/agentsvc/v1;agentsvcv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,17 +36,17 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CONTENT']._serialized_start=72
   _globals['_CONTENT']._serialized_end=129
   _globals['_PART']._serialized_start=132
-  _globals['_PART']._serialized_end=505
-  _globals['_BLOB']._serialized_start=507
-  _globals['_BLOB']._serialized_end=568
-  _globals['_FILEDATA']._serialized_start=570
-  _globals['_FILEDATA']._serialized_end=639
-  _globals['_FUNCTIONCALL']._serialized_start=641
-  _globals['_FUNCTIONCALL']._serialized_end=739
-  _globals['_FUNCTIONRESPONSE']._serialized_start=741
-  _globals['_FUNCTIONRESPONSE']._serialized_end=828
-  _globals['_EXECUTABLECODE']._serialized_start=830
-  _globals['_EXECUTABLECODE']._serialized_end=878
-  _globals['_CODEEXECUTIONRESULT']._serialized_start=880
-  _globals['_CODEEXECUTIONRESULT']._serialized_end=934
+  _globals['_PART']._serialized_end=553
+  _globals['_BLOB']._serialized_start=555
+  _globals['_BLOB']._serialized_end=616
+  _globals['_FILEDATA']._serialized_start=618
+  _globals['_FILEDATA']._serialized_end=687
+  _globals['_FUNCTIONCALL']._serialized_start=689
+  _globals['_FUNCTIONCALL']._serialized_end=787
+  _globals['_FUNCTIONRESPONSE']._serialized_start=789
+  _globals['_FUNCTIONRESPONSE']._serialized_end=876
+  _globals['_EXECUTABLECODE']._serialized_start=878
+  _globals['_EXECUTABLECODE']._serialized_end=926
+  _globals['_CODEEXECUTIONRESULT']._serialized_start=928
+  _globals['_CODEEXECUTIONRESULT']._serialized_end=982
 # @@protoc_insertion_point(module_scope)

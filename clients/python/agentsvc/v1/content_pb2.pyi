@@ -16,7 +16,7 @@ class Content(_message.Message):
     def __init__(self, role: _Optional[str] = ..., parts: _Optional[_Iterable[_Union[Part, _Mapping]]] = ...) -> None: ...
 
 class Part(_message.Message):
-    __slots__ = ("text", "thought", "thought_signature", "inline_data", "file_data", "function_call", "function_response", "executable_code", "code_execution_result")
+    __slots__ = ("text", "thought", "thought_signature", "inline_data", "file_data", "function_call", "function_response", "executable_code", "code_execution_result", "part_metadata")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     THOUGHT_FIELD_NUMBER: _ClassVar[int]
     THOUGHT_SIGNATURE_FIELD_NUMBER: _ClassVar[int]
@@ -26,6 +26,7 @@ class Part(_message.Message):
     FUNCTION_RESPONSE_FIELD_NUMBER: _ClassVar[int]
     EXECUTABLE_CODE_FIELD_NUMBER: _ClassVar[int]
     CODE_EXECUTION_RESULT_FIELD_NUMBER: _ClassVar[int]
+    PART_METADATA_FIELD_NUMBER: _ClassVar[int]
     text: str
     thought: bool
     thought_signature: bytes
@@ -35,7 +36,8 @@ class Part(_message.Message):
     function_response: FunctionResponse
     executable_code: ExecutableCode
     code_execution_result: CodeExecutionResult
-    def __init__(self, text: _Optional[str] = ..., thought: _Optional[bool] = ..., thought_signature: _Optional[bytes] = ..., inline_data: _Optional[_Union[Blob, _Mapping]] = ..., file_data: _Optional[_Union[FileData, _Mapping]] = ..., function_call: _Optional[_Union[FunctionCall, _Mapping]] = ..., function_response: _Optional[_Union[FunctionResponse, _Mapping]] = ..., executable_code: _Optional[_Union[ExecutableCode, _Mapping]] = ..., code_execution_result: _Optional[_Union[CodeExecutionResult, _Mapping]] = ...) -> None: ...
+    part_metadata: _struct_pb2.Struct
+    def __init__(self, text: _Optional[str] = ..., thought: _Optional[bool] = ..., thought_signature: _Optional[bytes] = ..., inline_data: _Optional[_Union[Blob, _Mapping]] = ..., file_data: _Optional[_Union[FileData, _Mapping]] = ..., function_call: _Optional[_Union[FunctionCall, _Mapping]] = ..., function_response: _Optional[_Union[FunctionResponse, _Mapping]] = ..., executable_code: _Optional[_Union[ExecutableCode, _Mapping]] = ..., code_execution_result: _Optional[_Union[CodeExecutionResult, _Mapping]] = ..., part_metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class Blob(_message.Message):
     __slots__ = ("mime_type", "data", "display_name")

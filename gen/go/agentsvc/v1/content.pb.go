@@ -89,8 +89,16 @@ type Part struct {
 	FunctionResponse    *FunctionResponse      `protobuf:"bytes,7,opt,name=function_response,json=functionResponse,proto3" json:"function_response,omitempty"`
 	ExecutableCode      *ExecutableCode        `protobuf:"bytes,8,opt,name=executable_code,json=executableCode,proto3" json:"executable_code,omitempty"`
 	CodeExecutionResult *CodeExecutionResult   `protobuf:"bytes,9,opt,name=code_execution_result,json=codeExecutionResult,proto3" json:"code_execution_result,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+	// metadata the part carries for the application. Apps that behave as
+	// ADK 2.x keep an incoming A2A part's metadata here (e.g.
+	// {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+	// user's turn) and send it back out on the part's A2A form. It goes to the
+	// Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+	// every other Struct.
+	PartMetadata  *structpb.Struct `protobuf:"bytes,10,opt,name=part_metadata,json=partMetadata,proto3" json:"part_metadata,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Part) Reset() {
@@ -182,6 +190,13 @@ func (x *Part) GetExecutableCode() *ExecutableCode {
 func (x *Part) GetCodeExecutionResult() *CodeExecutionResult {
 	if x != nil {
 		return x.CodeExecutionResult
+	}
+	return nil
+}
+
+func (x *Part) GetPartMetadata() *structpb.Struct {
+	if x != nil {
+		return x.PartMetadata
 	}
 	return nil
 }
@@ -561,7 +576,7 @@ const file_agentsvc_v1_content_proto_rawDesc = "" +
 	"\x19agentsvc/v1/content.proto\x12\vagentsvc.v1\x1a\x1cgoogle/protobuf/struct.proto\"F\n" +
 	"\aContent\x12\x12\n" +
 	"\x04role\x18\x01 \x01(\tR\x04role\x12'\n" +
-	"\x05parts\x18\x02 \x03(\v2\x11.agentsvc.v1.PartR\x05parts\"\xf1\x03\n" +
+	"\x05parts\x18\x02 \x03(\v2\x11.agentsvc.v1.PartR\x05parts\"\xaf\x04\n" +
 	"\x04Part\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x18\n" +
 	"\athought\x18\x02 \x01(\bR\athought\x12+\n" +
@@ -572,7 +587,9 @@ const file_agentsvc_v1_content_proto_rawDesc = "" +
 	"\rfunction_call\x18\x06 \x01(\v2\x19.agentsvc.v1.FunctionCallR\ffunctionCall\x12J\n" +
 	"\x11function_response\x18\a \x01(\v2\x1d.agentsvc.v1.FunctionResponseR\x10functionResponse\x12D\n" +
 	"\x0fexecutable_code\x18\b \x01(\v2\x1b.agentsvc.v1.ExecutableCodeR\x0eexecutableCode\x12T\n" +
-	"\x15code_execution_result\x18\t \x01(\v2 .agentsvc.v1.CodeExecutionResultR\x13codeExecutionResult\"Z\n" +
+	"\x15code_execution_result\x18\t \x01(\v2 .agentsvc.v1.CodeExecutionResultR\x13codeExecutionResult\x12<\n" +
+	"\rpart_metadata\x18\n" +
+	" \x01(\v2\x17.google.protobuf.StructR\fpartMetadata\"Z\n" +
 	"\x04Blob\x12\x1b\n" +
 	"\tmime_type\x18\x01 \x01(\tR\bmimeType\x12\x12\n" +
 	"\x04data\x18\x02 \x01(\fR\x04data\x12!\n" +
@@ -622,20 +639,21 @@ var file_agentsvc_v1_content_proto_goTypes = []any{
 	(*structpb.Struct)(nil),     // 8: google.protobuf.Struct
 }
 var file_agentsvc_v1_content_proto_depIdxs = []int32{
-	1, // 0: agentsvc.v1.Content.parts:type_name -> agentsvc.v1.Part
-	2, // 1: agentsvc.v1.Part.inline_data:type_name -> agentsvc.v1.Blob
-	3, // 2: agentsvc.v1.Part.file_data:type_name -> agentsvc.v1.FileData
-	4, // 3: agentsvc.v1.Part.function_call:type_name -> agentsvc.v1.FunctionCall
-	5, // 4: agentsvc.v1.Part.function_response:type_name -> agentsvc.v1.FunctionResponse
-	6, // 5: agentsvc.v1.Part.executable_code:type_name -> agentsvc.v1.ExecutableCode
-	7, // 6: agentsvc.v1.Part.code_execution_result:type_name -> agentsvc.v1.CodeExecutionResult
-	8, // 7: agentsvc.v1.FunctionCall.args:type_name -> google.protobuf.Struct
-	8, // 8: agentsvc.v1.FunctionResponse.response:type_name -> google.protobuf.Struct
-	9, // [9:9] is the sub-list for method output_type
-	9, // [9:9] is the sub-list for method input_type
-	9, // [9:9] is the sub-list for extension type_name
-	9, // [9:9] is the sub-list for extension extendee
-	0, // [0:9] is the sub-list for field type_name
+	1,  // 0: agentsvc.v1.Content.parts:type_name -> agentsvc.v1.Part
+	2,  // 1: agentsvc.v1.Part.inline_data:type_name -> agentsvc.v1.Blob
+	3,  // 2: agentsvc.v1.Part.file_data:type_name -> agentsvc.v1.FileData
+	4,  // 3: agentsvc.v1.Part.function_call:type_name -> agentsvc.v1.FunctionCall
+	5,  // 4: agentsvc.v1.Part.function_response:type_name -> agentsvc.v1.FunctionResponse
+	6,  // 5: agentsvc.v1.Part.executable_code:type_name -> agentsvc.v1.ExecutableCode
+	7,  // 6: agentsvc.v1.Part.code_execution_result:type_name -> agentsvc.v1.CodeExecutionResult
+	8,  // 7: agentsvc.v1.Part.part_metadata:type_name -> google.protobuf.Struct
+	8,  // 8: agentsvc.v1.FunctionCall.args:type_name -> google.protobuf.Struct
+	8,  // 9: agentsvc.v1.FunctionResponse.response:type_name -> google.protobuf.Struct
+	10, // [10:10] is the sub-list for method output_type
+	10, // [10:10] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_agentsvc_v1_content_proto_init() }

@@ -78,7 +78,7 @@ public final class ContentOuterClass extends com.google.protobuf.GeneratedFile {
       "\n\031agentsvc/v1/content.proto\022\013agentsvc.v1" +
       "\032\034google/protobuf/struct.proto\"9\n\007Conten" +
       "t\022\014\n\004role\030\001 \001(\t\022 \n\005parts\030\002 \003(\0132\021.agentsv" +
-      "c.v1.Part\"\365\002\n\004Part\022\014\n\004text\030\001 \001(\t\022\017\n\007thou" +
+      "c.v1.Part\"\245\003\n\004Part\022\014\n\004text\030\001 \001(\t\022\017\n\007thou" +
       "ght\030\002 \001(\010\022\031\n\021thought_signature\030\003 \001(\014\022&\n\013" +
       "inline_data\030\004 \001(\0132\021.agentsvc.v1.Blob\022(\n\t" +
       "file_data\030\005 \001(\0132\025.agentsvc.v1.FileData\0220" +
@@ -87,20 +87,21 @@ public final class ContentOuterClass extends com.google.protobuf.GeneratedFile {
       "entsvc.v1.FunctionResponse\0224\n\017executable" +
       "_code\030\010 \001(\0132\033.agentsvc.v1.ExecutableCode" +
       "\022?\n\025code_execution_result\030\t \001(\0132 .agents" +
-      "vc.v1.CodeExecutionResult\"=\n\004Blob\022\021\n\tmim" +
-      "e_type\030\001 \001(\t\022\014\n\004data\030\002 \001(\014\022\024\n\014display_na" +
-      "me\030\003 \001(\t\"E\n\010FileData\022\021\n\tmime_type\030\001 \001(\t\022" +
-      "\020\n\010file_uri\030\002 \001(\t\022\024\n\014display_name\030\003 \001(\t\"" +
-      "b\n\014FunctionCall\022\n\n\002id\030\001 \001(\t\022\014\n\004name\030\002 \001(" +
-      "\t\022%\n\004args\030\003 \001(\0132\027.google.protobuf.Struct" +
-      "\022\021\n\tkey_order\030\004 \003(\t\"W\n\020FunctionResponse\022" +
-      "\n\n\002id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022)\n\010response\030\003 " +
-      "\001(\0132\027.google.protobuf.Struct\"0\n\016Executab" +
-      "leCode\022\020\n\010language\030\001 \001(\t\022\014\n\004code\030\002 \001(\t\"6" +
-      "\n\023CodeExecutionResult\022\017\n\007outcome\030\001 \001(\t\022\016" +
-      "\n\006output\030\002 \001(\tBO\n\017dev.agentsvc.v1P\001Z:git" +
-      "hub.com/agentsvc/agentsvc/gen/go/agentsv" +
-      "c/v1;agentsvcv1b\006proto3"
+      "vc.v1.CodeExecutionResult\022.\n\rpart_metada" +
+      "ta\030\n \001(\0132\027.google.protobuf.Struct\"=\n\004Blo" +
+      "b\022\021\n\tmime_type\030\001 \001(\t\022\014\n\004data\030\002 \001(\014\022\024\n\014di" +
+      "splay_name\030\003 \001(\t\"E\n\010FileData\022\021\n\tmime_typ" +
+      "e\030\001 \001(\t\022\020\n\010file_uri\030\002 \001(\t\022\024\n\014display_nam" +
+      "e\030\003 \001(\t\"b\n\014FunctionCall\022\n\n\002id\030\001 \001(\t\022\014\n\004n" +
+      "ame\030\002 \001(\t\022%\n\004args\030\003 \001(\0132\027.google.protobu" +
+      "f.Struct\022\021\n\tkey_order\030\004 \003(\t\"W\n\020FunctionR" +
+      "esponse\022\n\n\002id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022)\n\010res" +
+      "ponse\030\003 \001(\0132\027.google.protobuf.Struct\"0\n\016" +
+      "ExecutableCode\022\020\n\010language\030\001 \001(\t\022\014\n\004code" +
+      "\030\002 \001(\t\"6\n\023CodeExecutionResult\022\017\n\007outcome" +
+      "\030\001 \001(\t\022\016\n\006output\030\002 \001(\tBO\n\017dev.agentsvc.v" +
+      "1P\001Z:github.com/agentsvc/agentsvc/gen/go" +
+      "/agentsvc/v1;agentsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -118,7 +119,7 @@ public final class ContentOuterClass extends com.google.protobuf.GeneratedFile {
     internal_static_agentsvc_v1_Part_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_agentsvc_v1_Part_descriptor,
-        new java.lang.String[] { "Text", "Thought", "ThoughtSignature", "InlineData", "FileData", "FunctionCall", "FunctionResponse", "ExecutableCode", "CodeExecutionResult", });
+        new java.lang.String[] { "Text", "Thought", "ThoughtSignature", "InlineData", "FileData", "FunctionCall", "FunctionResponse", "ExecutableCode", "CodeExecutionResult", "PartMetadata", });
     internal_static_agentsvc_v1_Blob_descriptor =
       getDescriptor().getMessageType(2);
     internal_static_agentsvc_v1_Blob_fieldAccessorTable = new

@@ -268,6 +268,62 @@ private static final long serialVersionUID = 0L;
     return codeExecutionResult_ == null ? dev.agentsvc.v1.CodeExecutionResult.getDefaultInstance() : codeExecutionResult_;
   }
 
+  public static final int PART_METADATA_FIELD_NUMBER = 10;
+  private com.google.protobuf.Struct partMetadata_;
+  /**
+   * <pre>
+   * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+   * metadata the part carries for the application. Apps that behave as
+   * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+   * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+   * user's turn) and send it back out on the part's A2A form. It goes to the
+   * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+   * every other Struct.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct part_metadata = 10;</code>
+   * @return Whether the partMetadata field is set.
+   */
+  @java.lang.Override
+  public boolean hasPartMetadata() {
+    return ((bitField0_ & 0x00000040) != 0);
+  }
+  /**
+   * <pre>
+   * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+   * metadata the part carries for the application. Apps that behave as
+   * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+   * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+   * user's turn) and send it back out on the part's A2A form. It goes to the
+   * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+   * every other Struct.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct part_metadata = 10;</code>
+   * @return The partMetadata.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Struct getPartMetadata() {
+    return partMetadata_ == null ? com.google.protobuf.Struct.getDefaultInstance() : partMetadata_;
+  }
+  /**
+   * <pre>
+   * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+   * metadata the part carries for the application. Apps that behave as
+   * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+   * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+   * user's turn) and send it back out on the part's A2A form. It goes to the
+   * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+   * every other Struct.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct part_metadata = 10;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.StructOrBuilder getPartMetadataOrBuilder() {
+    return partMetadata_ == null ? com.google.protobuf.Struct.getDefaultInstance() : partMetadata_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -308,6 +364,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000020) != 0)) {
       output.writeMessage(9, getCodeExecutionResult());
+    }
+    if (((bitField0_ & 0x00000040) != 0)) {
+      output.writeMessage(10, getPartMetadata());
     }
     getUnknownFields().writeTo(output);
   }
@@ -352,6 +411,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000020) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(9, getCodeExecutionResult());
+    }
+    if (((bitField0_ & 0x00000040) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(10, getPartMetadata());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -404,6 +467,11 @@ private static final long serialVersionUID = 0L;
       if (!getCodeExecutionResult()
           .equals(other.getCodeExecutionResult())) return false;
     }
+    if (hasPartMetadata() != other.hasPartMetadata()) return false;
+    if (hasPartMetadata()) {
+      if (!getPartMetadata()
+          .equals(other.getPartMetadata())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -445,6 +513,10 @@ private static final long serialVersionUID = 0L;
     if (hasCodeExecutionResult()) {
       hash = (37 * hash) + CODE_EXECUTION_RESULT_FIELD_NUMBER;
       hash = (53 * hash) + getCodeExecutionResult().hashCode();
+    }
+    if (hasPartMetadata()) {
+      hash = (37 * hash) + PART_METADATA_FIELD_NUMBER;
+      hash = (53 * hash) + getPartMetadata().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -587,6 +659,7 @@ private static final long serialVersionUID = 0L;
         internalGetFunctionResponseFieldBuilder();
         internalGetExecutableCodeFieldBuilder();
         internalGetCodeExecutionResultFieldBuilder();
+        internalGetPartMetadataFieldBuilder();
       }
     }
     @java.lang.Override
@@ -625,6 +698,11 @@ private static final long serialVersionUID = 0L;
       if (codeExecutionResultBuilder_ != null) {
         codeExecutionResultBuilder_.dispose();
         codeExecutionResultBuilder_ = null;
+      }
+      partMetadata_ = null;
+      if (partMetadataBuilder_ != null) {
+        partMetadataBuilder_.dispose();
+        partMetadataBuilder_ = null;
       }
       return this;
     }
@@ -705,6 +783,12 @@ private static final long serialVersionUID = 0L;
             : codeExecutionResultBuilder_.build();
         to_bitField0_ |= 0x00000020;
       }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.partMetadata_ = partMetadataBuilder_ == null
+            ? partMetadata_
+            : partMetadataBuilder_.build();
+        to_bitField0_ |= 0x00000040;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -748,6 +832,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasCodeExecutionResult()) {
         mergeCodeExecutionResult(other.getCodeExecutionResult());
+      }
+      if (other.hasPartMetadata()) {
+        mergePartMetadata(other.getPartMetadata());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -832,6 +919,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 74
+            case 82: {
+              input.readMessage(
+                  internalGetPartMetadataFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1709,6 +1803,217 @@ private static final long serialVersionUID = 0L;
         codeExecutionResult_ = null;
       }
       return codeExecutionResultBuilder_;
+    }
+
+    private com.google.protobuf.Struct partMetadata_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> partMetadataBuilder_;
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     * @return Whether the partMetadata field is set.
+     */
+    public boolean hasPartMetadata() {
+      return ((bitField0_ & 0x00000200) != 0);
+    }
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     * @return The partMetadata.
+     */
+    public com.google.protobuf.Struct getPartMetadata() {
+      if (partMetadataBuilder_ == null) {
+        return partMetadata_ == null ? com.google.protobuf.Struct.getDefaultInstance() : partMetadata_;
+      } else {
+        return partMetadataBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     */
+    public Builder setPartMetadata(com.google.protobuf.Struct value) {
+      if (partMetadataBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        partMetadata_ = value;
+      } else {
+        partMetadataBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     */
+    public Builder setPartMetadata(
+        com.google.protobuf.Struct.Builder builderForValue) {
+      if (partMetadataBuilder_ == null) {
+        partMetadata_ = builderForValue.build();
+      } else {
+        partMetadataBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     */
+    public Builder mergePartMetadata(com.google.protobuf.Struct value) {
+      if (partMetadataBuilder_ == null) {
+        if (((bitField0_ & 0x00000200) != 0) &&
+          partMetadata_ != null &&
+          partMetadata_ != com.google.protobuf.Struct.getDefaultInstance()) {
+          getPartMetadataBuilder().mergeFrom(value);
+        } else {
+          partMetadata_ = value;
+        }
+      } else {
+        partMetadataBuilder_.mergeFrom(value);
+      }
+      if (partMetadata_ != null) {
+        bitField0_ |= 0x00000200;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     */
+    public Builder clearPartMetadata() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      partMetadata_ = null;
+      if (partMetadataBuilder_ != null) {
+        partMetadataBuilder_.dispose();
+        partMetadataBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     */
+    public com.google.protobuf.Struct.Builder getPartMetadataBuilder() {
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return internalGetPartMetadataFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     */
+    public com.google.protobuf.StructOrBuilder getPartMetadataOrBuilder() {
+      if (partMetadataBuilder_ != null) {
+        return partMetadataBuilder_.getMessageOrBuilder();
+      } else {
+        return partMetadata_ == null ?
+            com.google.protobuf.Struct.getDefaultInstance() : partMetadata_;
+      }
+    }
+    /**
+     * <pre>
+     * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+     * metadata the part carries for the application. Apps that behave as
+     * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+     * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+     * user's turn) and send it back out on the part's A2A form. It goes to the
+     * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+     * every other Struct.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct part_metadata = 10;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> 
+        internalGetPartMetadataFieldBuilder() {
+      if (partMetadataBuilder_ == null) {
+        partMetadataBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder>(
+                getPartMetadata(),
+                getParentForChildren(),
+                isClean());
+        partMetadata_ = null;
+      }
+      return partMetadataBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:agentsvc.v1.Part)

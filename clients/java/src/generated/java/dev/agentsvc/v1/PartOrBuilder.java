@@ -123,4 +123,49 @@ public interface PartOrBuilder extends
    * <code>.agentsvc.v1.CodeExecutionResult code_execution_result = 9;</code>
    */
   dev.agentsvc.v1.CodeExecutionResultOrBuilder getCodeExecutionResultOrBuilder();
+
+  /**
+   * <pre>
+   * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+   * metadata the part carries for the application. Apps that behave as
+   * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+   * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+   * user's turn) and send it back out on the part's A2A form. It goes to the
+   * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+   * every other Struct.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct part_metadata = 10;</code>
+   * @return Whether the partMetadata field is set.
+   */
+  boolean hasPartMetadata();
+  /**
+   * <pre>
+   * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+   * metadata the part carries for the application. Apps that behave as
+   * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+   * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+   * user's turn) and send it back out on the part's A2A form. It goes to the
+   * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+   * every other Struct.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct part_metadata = 10;</code>
+   * @return The partMetadata.
+   */
+  com.google.protobuf.Struct getPartMetadata();
+  /**
+   * <pre>
+   * part_metadata is google.genai's Part.part_metadata (JSON partMetadata):
+   * metadata the part carries for the application. Apps that behave as
+   * ADK 2.x keep an incoming A2A part's metadata here (e.g.
+   * {"is_user_input": true} on the parts an ADK RemoteA2aAgent sends for the
+   * user's turn) and send it back out on the part's A2A form. It goes to the
+   * Gemini API as google-genai sends it, never to Vertex AI. Bounded like
+   * every other Struct.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct part_metadata = 10;</code>
+   */
+  com.google.protobuf.StructOrBuilder getPartMetadataOrBuilder();
 }
