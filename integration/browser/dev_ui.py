@@ -91,6 +91,27 @@ def check_eval_write_error(page):
     assert "not installed" in answer.json().get("detail", ""), answer.text()
 
 
+def check_long_running_answer(page, run_bodies, app, same):
+    """Answers get_user_choice's long-running call in the UI's response box: in ADK 2.x the answer and the reply
+    continue the invocation that asked (same), in ADK 1.x (an app that is not resumable) they start their own."""
+    script_model([reply([{"functionCall": {"name": "get_user_choice", "args": {"options": ["tea", "coffee"]}}}]),
+                  reply([{"text": "Tea it is."}])])
+    page.goto(BASE + f"/dev-ui/?app={app}", wait_until="networkidle")
+    sent = len(run_bodies)
+    page.fill("textarea", "Tea or coffee?")
+    page.keyboard.press("Enter")
+    answer = page.locator("app-long-running-response").first
+    answer.locator("input.response-input").fill("tea")
+    answer.locator("button.send-button").click()
+    expect(page.get_by_text("Tea it is.").first).to_be_visible()
+    session_id = run_bodies[sent]["sessionId"]
+    with urllib.request.urlopen(f"{BASE}/apps/{app}/users/user/sessions/{session_id}", timeout=5) as r:
+        events = json.load(r)["events"]
+    ids = [ev["invocationId"] for ev in events]
+    assert len(ids) == 4, ids
+    assert (len(set(ids)) == 1) == same and ids[0] == ids[1] and ids[2] == ids[3], ids
+
+
 def center(node):
     """The centre of an SVG node group's shape."""
     box = node.locator("path, polygon, ellipse").first.bounding_box()
@@ -254,6 +275,14 @@ def main():
 
             step = "eval-write-error"
             check_eval_write_error(page)
+            done(step)
+
+            step = "long-running-answer-2x"
+            check_long_running_answer(page, run_bodies, "choice_2x", same=True)
+            done(step)
+
+            step = "long-running-answer-1x"
+            check_long_running_answer(page, run_bodies, "choice_1x", same=False)
             done(step)
 
             step = "workflow-2x"
