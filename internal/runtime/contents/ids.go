@@ -146,4 +146,5 @@ func copyPart(dst, src *v1.Part) {
 	dst.FunctionResponse = src.GetFunctionResponse()
 	dst.ExecutableCode = src.GetExecutableCode()
 	dst.CodeExecutionResult = src.GetCodeExecutionResult()
+	dst.PartMetadata = src.GetPartMetadata()
 }
