@@ -1,0 +1,2 @@
+// Package archdoc holds only a test: every package under internal/ is named in docs/architecture.md.
+package archdoc
