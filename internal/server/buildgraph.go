@@ -7,8 +7,6 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
-	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
 )
 
 // buildGraph answers GET /dev/apps/{app}/build_graph with ADK 2.x's
@@ -56,9 +54,9 @@ func serializeAgent(agent runtime.Agent, remote map[string][]string) orderedJSON
 	}
 	out := orderedJSON{{"name", agent.Name()}, {"description", agent.Description()},
 		{"rerun_on_resume", false}, {"wait_for_output", false}, {"sub_agents", subs}}
-	switch t := agent.(type) {
-	case *llmagent.Agent:
-		cfg := t.Config()
+	switch d := runtime.Describe(agent); d.Kind {
+	case runtime.KindLLM:
+		cfg := d.LLM
 		tools := []any{}
 		for _, tool := range cfg.Tools {
 			tools = append(tools, orderedJSON{{"name", tool.Name()}, {"type", "tool"}})
@@ -84,8 +82,8 @@ func serializeAgent(agent runtime.Agent, remote map[string][]string) orderedJSON
 		if cfg.OutputKey != "" {
 			out = append(out, orderedJSON{{"output_key", cfg.OutputKey}}...)
 		}
-	case *workflow.Loop:
-		if n := t.MaxIterations(); n > 0 {
+	case runtime.KindLoop:
+		if n := d.MaxIterations; n > 0 {
 			out = append(out, orderedJSON{{"max_iterations", n}}...)
 		}
 	}

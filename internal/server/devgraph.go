@@ -9,8 +9,6 @@ import (
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
-	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
@@ -75,22 +73,26 @@ type node struct {
 }
 
 func (n node) name() string {
-	switch n.agent.(type) {
-	case nil:
+	if n.agent == nil {
 		return n.tool
-	case *workflow.Sequential:
+	}
+	switch runtime.Describe(n.agent).Kind {
+	case runtime.KindSequential:
 		return n.agent.Name() + " (Sequential Agent)"
-	case *workflow.Loop:
+	case runtime.KindLoop:
 		return n.agent.Name() + " (Loop Agent)"
-	case *workflow.Parallel:
+	case runtime.KindParallel:
 		return n.agent.Name() + " (Parallel Agent)"
 	}
 	return n.agent.Name()
 }
 
 func (n node) cluster() bool {
-	switch n.agent.(type) {
-	case *workflow.Sequential, *workflow.Loop, *workflow.Parallel:
+	if n.agent == nil {
+		return false
+	}
+	switch runtime.Describe(n.agent).Kind {
+	case runtime.KindSequential, runtime.KindLoop, runtime.KindParallel:
 		return true
 	}
 	return false
@@ -108,9 +110,9 @@ func (ag *agentGraph) build(g *dot.Graph, agent runtime.Agent, parent runtime.Ag
 			edge(agent.Name(), sub.Name())
 		}
 	}
-	if l, ok := agent.(*llmagent.Agent); ok {
+	if l := runtime.Describe(agent).LLM; l != nil {
 		var tools []string
-		for _, t := range l.Config().Tools {
+		for _, t := range l.Tools {
 			tools = append(tools, t.Name())
 		}
 		for _, name := range append(tools, ag.remote[agent.Name()]...) {
@@ -162,8 +164,8 @@ func (ag *agentGraph) cluster(c *dot.Graph, agent, parent runtime.Agent, edge fu
 	if len(subs) == 0 {
 		return
 	}
-	switch agent.(type) {
-	case *workflow.Parallel:
+	kind := runtime.Describe(agent).Kind
+	if kind == runtime.KindParallel {
 		for _, sub := range subs {
 			ag.build(c, sub, nil)
 			if parent != nil {
@@ -177,7 +179,7 @@ func (ag *agentGraph) cluster(c *dot.Graph, agent, parent runtime.Agent, edge fu
 	for _, sub := range subs {
 		ag.build(c, sub, nil)
 	}
-	_, loop := agent.(*workflow.Loop)
+	loop := kind == runtime.KindLoop
 	if parent != nil {
 		edge(parent.Name(), subs[0].Name())
 	}
