@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc/peer"
 
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/server/devui"
 )
 
 // AuthOptions returns the interceptors that authenticate every gRPC call
@@ -116,7 +117,7 @@ func openPath(path string) bool {
 // client certificate in its context; a refused request is answered 401
 // with WWW-Authenticate: Bearer.
 func (g *guard) authenticateHTTP(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	if g.authn == nil || openPath(r.URL.Path) || g.cfg.devUI != nil && openUIPath(r.URL.Path) ||
+	if g.authn == nil || openPath(r.URL.Path) || g.cfg.devUI != nil && devui.OpenPath(r.URL.Path) ||
 		g.cfg.a2a && r.Method == http.MethodGet && isA2ACardPath(r.URL.Path) {
 		return r, true
 	}

@@ -55,3 +55,21 @@ func (s *Server) authorizeState(ctx context.Context, field string, state *struct
 	}
 	return nil
 }
+
+// traceUser returns the user whose spans the caller may read: its own
+// subject; "" (every user's) for an admin or without authentication. It is
+// false for a caller without an identity. Another user's spans read as no
+// trace, whether or not they exist.
+func (s *Server) traceUser(ctx context.Context) (string, bool) {
+	if s.authn == nil {
+		return "", true
+	}
+	id, ok := auth.FromContext(ctx)
+	switch {
+	case !ok:
+		return "", false
+	case id.Admin:
+		return "", true
+	}
+	return id.Subject, id.Subject != ""
+}

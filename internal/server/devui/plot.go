@@ -1,4 +1,4 @@
-package server
+package devui
 
 import (
 	"html"
@@ -52,9 +52,9 @@ type plotEdge struct {
 // workflow under the agent at path (the root for ""), by path, and of the
 // agent itself as a tree when it is not a workflow; false when no agent is
 // at path.
-func plotGraphs(a *App, path string, dark bool) (map[string]graphResult, bool) {
-	target := a.Runner.App.Tree.Root()
-	remote := remoteTools(a)
+func plotGraphs(a App, path string, dark bool) (map[string]graphResult, bool) {
+	target := a.Root
+	remote := a.ClientTools
 	if path != "" {
 		if target = plotFind(target, path); target == nil {
 			return nil, false

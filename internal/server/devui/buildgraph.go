@@ -1,9 +1,9 @@
-package server
+package devui
 
 import (
+	"encoding/json"
 	"net/http"
 
-	"encoding/json"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -12,15 +12,15 @@ import (
 // buildGraph answers GET /dev/apps/{app}/build_graph with ADK 2.x's
 // serialized app (its serialize_app_info): the name and the agent tree,
 // each agent with the fields ADK's agent classes hold, in their order.
-func (h *restRunner) buildGraph(w http.ResponseWriter, r *http.Request, p map[string]string) {
-	a, err := h.s.app(p["app_name"])
+func buildGraph(h Host, w http.ResponseWriter, r *http.Request, p map[string]string) {
+	a, err := h.App(p["app_name"])
 	if err != nil {
-		h.fail(w, r, err)
+		h.Fail(w, r, err)
 		return
 	}
 	writeTraceJSON(w, orderedJSON{
-		{"name", a.Info.GetName()},
-		{"root_agent", serializeAgent(a.Runner.App.Tree.Root(), remoteTools(a))},
+		{"name", a.Name},
+		{"root_agent", serializeAgent(a.Root, a.ClientTools)},
 	})
 }
 
