@@ -5,7 +5,7 @@ import (
 	"net/http"
 )
 
-// evalRoutes answer the reads of ADK's evaluation and agent builder that
+// EvalRoutes answer the reads of ADK's evaluation and agent builder that
 // the dev UI makes on every app load as an ADK API server without eval
 // sets, eval results or builder files answers them: the lists empty, the
 // builder's YAML "" (which keeps the UI's builder switch off). Writes,
