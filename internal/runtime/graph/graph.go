@@ -25,11 +25,11 @@ import (
 )
 
 // Start is the name of the graph's entry, ADK's START node.
-const Start = "START"
+const Start = runtime.GraphStart
 
 // DefaultRoute is the route of an edge taken when no other routed edge of
 // its node matched, ADK's DEFAULT_ROUTE.
-const DefaultRoute = "__DEFAULT__"
+const DefaultRoute = runtime.GraphDefaultRoute
 
 // Kind is what a node runs.
 type Kind int

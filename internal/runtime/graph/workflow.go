@@ -50,6 +50,23 @@ func (w *Workflow) Nodes() []*Node { return w.cfg.Nodes }
 // Edges returns the workflow's edges.
 func (w *Workflow) Edges() []Edge { return w.cfg.Edges }
 
+// Describe implements [runtime.Describer]: its nodes and edges.
+func (w *Workflow) Describe() runtime.AgentDescription {
+	g := &runtime.GraphDescription{Nodes: make([]runtime.GraphNode, 0, len(w.cfg.Nodes)),
+		Edges: make([]runtime.GraphEdge, 0, len(w.cfg.Edges))}
+	for _, n := range w.cfg.Nodes {
+		g.Nodes = append(g.Nodes, runtime.GraphNode{Name: n.Name, Kind: nodeKinds[n.Kind], Function: n.Function, Agent: n.Agent})
+	}
+	for _, e := range w.cfg.Edges {
+		g.Edges = append(g.Edges, runtime.GraphEdge{From: e.From, To: e.To, Routes: e.Routes})
+	}
+	return runtime.AgentDescription{Kind: runtime.KindWorkflow, Graph: g}
+}
+
+// nodeKinds are the described kinds of the node kinds.
+var nodeKinds = map[Kind]runtime.NodeKind{Function: runtime.NodeFunction, AgentNode: runtime.NodeAgent,
+	Join: runtime.NodeJoin, ToolNode: runtime.NodeTool, TaskNode: runtime.NodeTask}
+
 // RunsEveryInvocation implements [runtime.RootRunner]: a workflow resumes
 // its own nodes.
 func (w *Workflow) RunsEveryInvocation() bool { return true }

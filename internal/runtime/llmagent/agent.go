@@ -131,6 +131,22 @@ func (a *Agent) Callbacks() *runtime.AgentCallbacks { return &a.cfg.AgentCallbac
 // Config returns the agent's declaration; it must not be modified.
 func (a *Agent) Config() *Config { return &a.cfg }
 
+// Describe implements [runtime.Describer].
+func (a *Agent) Describe() runtime.AgentDescription {
+	d := &runtime.LLMDescription{Model: a.cfg.Model, Instruction: a.cfg.Instruction,
+		StaticInstruction: a.cfg.StaticInstruction, GlobalInstruction: a.cfg.GlobalInstruction, Tools: a.cfg.Tools,
+		OutputKey: a.cfg.OutputKey, IncludeContents: a.cfg.IncludeContents,
+		DisallowTransferToParent: a.cfg.DisallowTransferToParent, DisallowTransferToPeers: a.cfg.DisallowTransferToPeers,
+		GenerateContentConfig: a.cfg.GenerateContentConfig,
+		ClientCode:            a.cfg.CodeExecutor != nil && a.cfg.CodeExecutor.Kind() == codeexec.Client}
+	for _, t := range a.cfg.Tools {
+		if at, ok := t.(*tools.AgentTool); ok {
+			d.AgentTools = append(d.AgentTools, at.Agent())
+		}
+	}
+	return runtime.AgentDescription{Kind: runtime.KindLLM, LLM: d}
+}
+
 // DisallowTransferToParent implements [runtime.TransferPolicy].
 func (a *Agent) DisallowTransferToParent() bool { return a.cfg.DisallowTransferToParent }
 

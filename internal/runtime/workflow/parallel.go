@@ -24,6 +24,11 @@ func NewParallel(cfg Config) (*Parallel, error) {
 	return &Parallel{base{cfg}}, nil
 }
 
+// Describe implements [runtime.Describer].
+func (p *Parallel) Describe() runtime.AgentDescription {
+	return runtime.AgentDescription{Kind: runtime.KindParallel}
+}
+
 // childEvent is one event of a child, with the channel on which the child
 // waits until the event has been handled downstream (stored by the runner),
 // as ADK's merge does.

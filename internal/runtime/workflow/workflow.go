@@ -54,6 +54,11 @@ func NewSequential(cfg Config) (*Sequential, error) {
 	return &Sequential{base{cfg}}, nil
 }
 
+// Describe implements [runtime.Describer].
+func (s *Sequential) Describe() runtime.AgentDescription {
+	return runtime.AgentDescription{Kind: runtime.KindSequential}
+}
+
 // Run implements [runtime.Agent]. In a resumable invocation it records the
 // sub-agent it is in, resumes from it, stops when a sub-agent pauses, and
 // records its own end.
@@ -145,6 +150,11 @@ func NewLoop(cfg Config, maxIterations int) (*Loop, error) {
 
 // MaxIterations returns the bound on rounds, zero for none.
 func (l *Loop) MaxIterations() int { return l.maxIterations }
+
+// Describe implements [runtime.Describer].
+func (l *Loop) Describe() runtime.AgentDescription {
+	return runtime.AgentDescription{Kind: runtime.KindLoop, MaxIterations: l.maxIterations}
+}
 
 // Run implements [runtime.Agent]. The sub-agent whose events escalate
 // finishes (its remaining events still flow) and the loop ends. In a

@@ -19,6 +19,7 @@ import (
 	"github.com/agentsvc/agentsvc/gen/openapi"
 	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/runtime"
+	"github.com/agentsvc/agentsvc/internal/server/devui"
 )
 
 var (
@@ -96,14 +97,13 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 		routes = append(routes, handlerRoute{"GET", "/metrics", serve}, handlerRoute{"HEAD", "/metrics", serve})
 	}
 	if cfg.devUI != nil {
-		routes = append(routes, devUIRoutes(cfg.devUI)...)
+		routes = append(routes, devRoutes(devui.FileRoutes(cfg.devUI))...)
 	}
-	routes = append(routes, evalRoutes()...)
+	routes = append(routes, devRoutes(devui.EvalRoutes())...)
 	for _, r := range notServedRoutes {
 		routes = append(routes, handlerRoute{r.method, r.path, h.notServed(r.what)})
 	}
-	routes = append(routes, h.graphRoutes()...)
-	routes = append(routes, handlerRoute{"GET", "/dev/apps/{app_name}/build_graph", h.buildGraph})
+	routes = append(routes, devRoutes(devui.GraphRoutes(devHost{h}))...)
 	if cfg.a2a {
 		a2aRoutes, err := s.a2aRoutes(cfg.a2aBaseURL)
 		if err != nil {
@@ -113,7 +113,7 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 	}
 	if cfg.traces != nil {
 		// Registered after the 501 routes, so that they win.
-		routes = append(routes, h.traceRoutes(cfg.traces)...)
+		routes = append(routes, devRoutes(devui.TraceRoutes(devHost{h}, cfg.traces))...)
 	}
 	for _, r := range routes {
 		if err := mux.HandlePath(r.method, r.path, r.handle); err != nil {
@@ -125,6 +125,12 @@ func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...H
 		gwruntime.HTTPError(r.Context(), mux, marshaler, w, r, err)
 	}
 	return &requestIDs{s: s, next: &guard{next: mux, cfg: cfg, origins: origins, fail: fail, authn: s.authn, budget: s.budget, log: s.log, routes: table}}, nil
+}
+
+// handlerRoute is one REST route of the handler and what serves it.
+type handlerRoute struct {
+	method, path string
+	handle       gwruntime.HandlerFunc
 }
 
 // restRunner serves ADK's run routes.

@@ -1,4 +1,4 @@
-package server
+package devui
 
 import (
 	"html"
@@ -8,8 +8,6 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/graph"
-	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
@@ -54,9 +52,9 @@ type plotEdge struct {
 // workflow under the agent at path (the root for ""), by path, and of the
 // agent itself as a tree when it is not a workflow; false when no agent is
 // at path.
-func plotGraphs(a *App, path string, dark bool) (map[string]graphResult, bool) {
-	target := a.Runner.App.Tree.Root()
-	remote := remoteTools(a)
+func plotGraphs(a App, path string, dark bool) (map[string]graphResult, bool) {
+	target := a.Root
+	remote := a.ClientTools
 	if path != "" {
 		if target = plotFind(target, path); target == nil {
 			return nil, false
@@ -69,8 +67,8 @@ func plotGraphs(a *App, path string, dark bool) (map[string]graphResult, bool) {
 	out := map[string]graphResult{}
 	var walk func(agent runtime.Agent, at string)
 	walk = func(agent runtime.Agent, at string) {
-		if w, ok := agent.(*graph.Workflow); ok {
-			out[at] = graphResult{DotSrc: plotWorkflow(w, remote, theme)}
+		if g := runtime.Describe(agent).Graph; g != nil {
+			out[at] = graphResult{DotSrc: plotWorkflow(g, remote, theme)}
 		}
 		for _, c := range plotChildren(agent) {
 			walk(c, strings.TrimPrefix(at+"/"+c.Name(), "/"))
@@ -86,13 +84,13 @@ func plotGraphs(a *App, path string, dark bool) (map[string]graphResult, bool) {
 // plotChildren are the agents under agent as ADK's serialized app holds
 // them: a workflow's agent nodes, any other agent's sub-agents.
 func plotChildren(agent runtime.Agent) []runtime.Agent {
-	w, ok := agent.(*graph.Workflow)
-	if !ok {
+	g := runtime.Describe(agent).Graph
+	if g == nil {
 		return agent.SubAgents()
 	}
 	var out []runtime.Agent
-	for _, n := range w.Nodes() {
-		if n.Kind == graph.AgentNode {
+	for _, n := range g.Nodes {
+		if n.Kind == runtime.NodeAgent {
 			out = append(out, n.Agent)
 		}
 	}
@@ -125,12 +123,12 @@ func plotFind(root runtime.Agent, path string) runtime.Agent {
 
 // plotTools names an LLM agent's tools as the serialized app lists them.
 func plotTools(agent runtime.Agent, remote map[string][]string) []string {
-	l, ok := agent.(*llmagent.Agent)
-	if !ok {
+	l := runtime.Describe(agent).LLM
+	if l == nil {
 		return nil
 	}
 	var out []string
-	for _, t := range l.Config().Tools {
+	for _, t := range l.Tools {
 		out = append(out, t.Name())
 	}
 	return append(out, remote[agent.Name()]...)
@@ -157,28 +155,28 @@ func plotTree(root runtime.Agent, remote map[string][]string, theme plotTheme) s
 // plotWorkflow draws a workflow's graph as ADK 2.x does: START, its nodes
 // and edges (routes as labels), the agents' tools, and END after every
 // node without a way out.
-func plotWorkflow(w *graph.Workflow, remote map[string][]string, theme plotTheme) string {
+func plotWorkflow(w *runtime.GraphDescription, remote map[string][]string, theme plotTheme) string {
 	var nodes []plotNode
-	for _, n := range w.Nodes() {
+	for _, n := range w.Nodes {
 		pn := plotNode{name: n.Name, kind: "function"}
 		switch n.Kind {
-		case graph.AgentNode:
+		case runtime.NodeAgent:
 			pn.kind, pn.tools = "agent", plotTools(n.Agent, remote)
-			if _, ok := n.Agent.(*graph.Workflow); ok {
+			if runtime.Describe(n.Agent).Kind == runtime.KindWorkflow {
 				pn.kind = "workflow"
 			}
-		case graph.Join:
+		case runtime.NodeJoin:
 			pn.kind = "join"
-		case graph.ToolNode:
+		case runtime.NodeTool:
 			// ADK's tool node class (_ToolNode) has no type of its own.
 			pn.kind = "node"
 		}
 		nodes = append(nodes, pn)
 	}
 	var edges []plotEdge
-	for _, e := range w.Edges() {
+	for _, e := range w.Edges {
 		from := e.From
-		if from == graph.Start {
+		if from == runtime.GraphStart {
 			from = "__START__"
 		}
 		pe := plotEdge{from: from, to: e.To}
@@ -286,7 +284,7 @@ func plotNodeLine(b *strings.Builder, n plotNode, edges []plotEdge, theme plotTh
 	conditional, fallback := false, false
 	for _, e := range out {
 		conditional = conditional || e.routed
-		fallback = fallback || !e.routed || e.label == graph.DefaultRoute
+		fallback = fallback || !e.routed || e.label == runtime.GraphDefaultRoute
 	}
 	b.WriteString("\t" + dotID(n.name) + " [label=")
 	switch {

@@ -1,17 +1,12 @@
-package server
+package devui
 
 import (
 	"net/http"
 	"strconv"
 
 	"github.com/emicklei/dot"
-	"google.golang.org/grpc/codes"
 
-	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
-	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
-	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // The colours of ADK's agent graph.
@@ -41,29 +36,14 @@ type agentGraph struct {
 	remote map[string][]string
 }
 
-func newAgentGraph(a *App, highlights [][2]string, dark bool) *agentGraph {
+func newAgentGraph(a App, highlights [][2]string, dark bool) *agentGraph {
 	g := dot.NewGraph(dot.Directed, dot.Strict)
 	g.Attr("rankdir", "LR")
 	g.Attr("bgcolor", map[bool]string{true: "#333537", false: "#ffffff"}[dark])
-	ag := &agentGraph{root: g, highlights: highlights, remote: remoteTools(a),
+	ag := &agentGraph{root: g, highlights: highlights, remote: a.ClientTools,
 		nodes: map[string]dot.Node{}, edges: map[[2]string]bool{}, clusters: map[string]*dot.Graph{}}
-	ag.build(g, a.Runner.App.Tree.Root(), nil)
+	ag.build(g, a.Root, nil)
 	return ag
-}
-
-// remoteTools names each agent's client tools, in the Agent Config's order.
-func remoteTools(a *App) map[string][]string {
-	infos := map[string]*api.AgentInfo{}
-	indexAgents(a.Info.GetRootAgent(), infos)
-	remote := map[string][]string{}
-	for name, info := range infos {
-		for _, t := range info.GetTools() {
-			if t.GetRemote() {
-				remote[name] = append(remote[name], t.GetName())
-			}
-		}
-	}
-	return remote
 }
 
 func (ag *agentGraph) String() string { return ag.root.String() }
@@ -75,22 +55,26 @@ type node struct {
 }
 
 func (n node) name() string {
-	switch n.agent.(type) {
-	case nil:
+	if n.agent == nil {
 		return n.tool
-	case *workflow.Sequential:
+	}
+	switch runtime.Describe(n.agent).Kind {
+	case runtime.KindSequential:
 		return n.agent.Name() + " (Sequential Agent)"
-	case *workflow.Loop:
+	case runtime.KindLoop:
 		return n.agent.Name() + " (Loop Agent)"
-	case *workflow.Parallel:
+	case runtime.KindParallel:
 		return n.agent.Name() + " (Parallel Agent)"
 	}
 	return n.agent.Name()
 }
 
 func (n node) cluster() bool {
-	switch n.agent.(type) {
-	case *workflow.Sequential, *workflow.Loop, *workflow.Parallel:
+	if n.agent == nil {
+		return false
+	}
+	switch runtime.Describe(n.agent).Kind {
+	case runtime.KindSequential, runtime.KindLoop, runtime.KindParallel:
 		return true
 	}
 	return false
@@ -108,9 +92,9 @@ func (ag *agentGraph) build(g *dot.Graph, agent runtime.Agent, parent runtime.Ag
 			edge(agent.Name(), sub.Name())
 		}
 	}
-	if l, ok := agent.(*llmagent.Agent); ok {
+	if l := runtime.Describe(agent).LLM; l != nil {
 		var tools []string
-		for _, t := range l.Config().Tools {
+		for _, t := range l.Tools {
 			tools = append(tools, t.Name())
 		}
 		for _, name := range append(tools, ag.remote[agent.Name()]...) {
@@ -162,8 +146,8 @@ func (ag *agentGraph) cluster(c *dot.Graph, agent, parent runtime.Agent, edge fu
 	if len(subs) == 0 {
 		return
 	}
-	switch agent.(type) {
-	case *workflow.Parallel:
+	kind := runtime.Describe(agent).Kind
+	if kind == runtime.KindParallel {
 		for _, sub := range subs {
 			ag.build(c, sub, nil)
 			if parent != nil {
@@ -177,7 +161,7 @@ func (ag *agentGraph) cluster(c *dot.Graph, agent, parent runtime.Agent, edge fu
 	for _, sub := range subs {
 		ag.build(c, sub, nil)
 	}
-	_, loop := agent.(*workflow.Loop)
+	loop := kind == runtime.KindLoop
 	if parent != nil {
 		edge(parent.Name(), subs[0].Name())
 	}
@@ -241,33 +225,36 @@ type graphResult struct {
 	DotSrc string `json:"dotSrc"`
 }
 
-// graphRoutes are the agent graph routes of the dev UI.
-func (h *restRunner) graphRoutes() []handlerRoute {
+// GraphRoutes are the agent graph routes of the dev UI: the graph of an
+// app (ADK 1.x's drawing), its image (2.x's plot for a 2.x app), an
+// event's graph and the serialized app of build_graph.
+func GraphRoutes(h Host) []Route {
 	dark := func(r *http.Request) bool {
 		b, _ := strconv.ParseBool(r.URL.Query().Get("dark_mode"))
 		return b
 	}
-	return []handlerRoute{
+	return []Route{
 		{"GET", "/dev/apps/{app_name}/graph", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
-			a, err := h.s.app(p["app_name"])
+			a, err := h.App(p["app_name"])
 			if err != nil {
-				h.fail(w, r, err)
+				h.Fail(w, r, err)
 				return
 			}
 			writeTraceJSON(w, graphResult{DotSrc: newAgentGraph(a, nil, dark(r)).String()})
 		}},
 		{"GET", "/dev/apps/{app_name}/build_graph_image", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
-			a, err := h.s.app(p["app_name"])
+			a, err := h.App(p["app_name"])
 			if err != nil {
-				h.fail(w, r, err)
+				h.Fail(w, r, err)
 				return
 			}
-			if a.Runner.App.Behavior == runtime.Behavior2x {
+			if a.Behavior == runtime.Behavior2x {
 				// ADK 2.x plots its serialized app: top to bottom, a
 				// graph per workflow.
 				graphs, ok := plotGraphs(a, r.URL.Query().Get("node"), dark(r))
 				if !ok {
-					h.fail(w, r, statusError(codes.NotFound, "NODE_NOT_FOUND", "Node not found: "+r.URL.Query().Get("node")))
+					h.Fail(w, r, &runtime.Error{Code: runtime.CodeNotFound, Reason: "NODE_NOT_FOUND",
+						Message: "Node not found: " + r.URL.Query().Get("node")})
 					return
 				}
 				writeTraceJSON(w, graphs)
@@ -275,27 +262,32 @@ func (h *restRunner) graphRoutes() []handlerRoute {
 			}
 			writeTraceJSON(w, map[string]graphResult{"": {DotSrc: newAgentGraph(a, nil, dark(r)).String()}})
 		}},
-		{"GET", "/dev/apps/{app_name}/users/{user_id}/sessions/{session_id}/events/{event_id}/graph", h.eventGraph},
+		{"GET", "/dev/apps/{app_name}/users/{user_id}/sessions/{session_id}/events/{event_id}/graph", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+			eventGraph(h, w, r, p)
+		}},
+		{"GET", "/dev/apps/{app_name}/build_graph", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
+			buildGraph(h, w, r, p)
+		}},
 	}
 }
 
 // eventGraph answers ADK's event graph: the agent graph with the event's
 // author and the functions it called or answered highlighted; {} for an
 // event the session does not hold.
-func (h *restRunner) eventGraph(w http.ResponseWriter, r *http.Request, p map[string]string) {
+func eventGraph(h Host, w http.ResponseWriter, r *http.Request, p map[string]string) {
 	ctx := r.Context()
-	if err := h.s.checkSessionKey(ctx, p["app_name"], p["user_id"], p["session_id"]); err != nil {
-		h.fail(w, r, err)
+	if err := h.CheckSessionKey(ctx, p["app_name"], p["user_id"], p["session_id"]); err != nil {
+		h.Fail(w, r, err)
 		return
 	}
-	a, err := h.s.app(p["app_name"])
+	a, err := h.App(p["app_name"])
 	if err != nil {
-		h.fail(w, r, err)
+		h.Fail(w, r, err)
 		return
 	}
-	sess, err := h.s.sessions.Get(ctx, sessions.GetRequest{AppName: p["app_name"], UserID: p["user_id"], SessionID: p["session_id"]})
+	sess, err := h.Session(ctx, p["app_name"], p["user_id"], p["session_id"])
 	if err != nil {
-		h.fail(w, r, err)
+		h.Fail(w, r, err)
 		return
 	}
 	for _, ev := range sess.GetEvents() {

@@ -1,36 +1,19 @@
-package server
+package devui
 
 import (
-	"fmt"
 	"io/fs"
 	"net/http"
 	"strings"
-
-	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 )
 
 // devUIPrefix is where ADK's web UI is served, as `adk web` serves it.
 const devUIPrefix = "/dev-ui/"
 
-// WithDevUI serves ADK's web UI (the built files of google-adk's
-// cli/browser folder, index.html at the top) at /dev-ui/, with its runtime
-// config pointing at this server, and redirects / there, as `adk web` does.
-// The files are served to every caller; the API routes they call are
-// authenticated as usual.
-func WithDevUI(files fs.FS) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.devUI = files })
-}
-
-// CheckDevUI reports whether files hold the dev UI.
-func CheckDevUI(files fs.FS) error {
-	if _, err := fs.Stat(files, "index.html"); err != nil {
-		return fmt.Errorf("no index.html: %w", err)
-	}
-	return nil
-}
-
-// devUIRoutes are the routes of the dev UI.
-func devUIRoutes(files fs.FS) []handlerRoute {
+// FileRoutes are the routes of the dev UI's files: the built files of
+// google-adk's cli/browser folder (index.html at the top) at /dev-ui/,
+// with its runtime config pointing at this server, and / redirected
+// there, as `adk web` serves them.
+func FileRoutes(files fs.FS) []Route {
 	redirect := func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
 		http.Redirect(w, r, devUIPrefix, http.StatusTemporaryRedirect)
 	}
@@ -59,7 +42,7 @@ func devUIRoutes(files fs.FS) []handlerRoute {
 	}
 	// The gateway tries the routes registered last first: the files
 	// come first, so that the config routes win.
-	return []handlerRoute{
+	return []Route{
 		{"GET", "/dev-ui/{path=**}", serve},
 		{"GET", "/", redirect},
 		{"GET", "/dev-ui", redirect},
@@ -76,14 +59,8 @@ func devUIRoutes(files fs.FS) []handlerRoute {
 	}
 }
 
-// handlerRoute is one REST route of the handler and what serves it.
-type handlerRoute struct {
-	method, path string
-	handle       gwruntime.HandlerFunc
-}
-
-// openUIPath reports whether path is a file of the dev UI, served without
+// OpenPath reports whether path is a file of the dev UI, served without
 // authentication.
-func openUIPath(path string) bool {
+func OpenPath(path string) bool {
 	return path == "/" || path == "/dev-ui" || strings.HasPrefix(path, devUIPrefix)
 }

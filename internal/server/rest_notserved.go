@@ -24,7 +24,7 @@ const (
 
 // notServedRoutes are ADK 2.13's API-server routes that agentsvc does not
 // serve. The evaluation and builder routes that the dev UI reads on every
-// app load answer as an ADK without eval sets does (see evalRoutes).
+// app load answer as an ADK without eval sets does (see [devui.EvalRoutes]).
 var notServedRoutes = []notServedRoute{
 	{"POST", "/agent-identity/finalize", identityFeature},
 	{"GET", "/run_live", liveFeature},

@@ -1,17 +1,17 @@
-package server
+package devui
 
 import (
 	"io"
 	"net/http"
 )
 
-// evalRoutes answer the reads of ADK's evaluation and agent builder that
+// EvalRoutes answer the reads of ADK's evaluation and agent builder that
 // the dev UI makes on every app load as an ADK API server without eval
 // sets, eval results or builder files answers them: the lists empty, the
 // builder's YAML "" (which keeps the UI's builder switch off). Writes,
-// runs and single items stay not served (see notServedRoutes) until
-// evaluation exists.
-func evalRoutes() []handlerRoute {
+// runs and single items stay not served (answered 501 by the server)
+// until evaluation exists.
+func EvalRoutes() []Route {
 	emptyList := func(w http.ResponseWriter, _ *http.Request, _ map[string]string) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, "[]")
@@ -22,7 +22,7 @@ func evalRoutes() []handlerRoute {
 			_, _ = io.WriteString(w, body)
 		}
 	}
-	return []handlerRoute{
+	return []Route{
 		{"GET", "/dev/apps/{app_name}/eval_sets", emptyList},
 		{"GET", "/dev/apps/{app_name}/eval-sets", emptyObject(`{"evalSetIds":[]}`)},
 		{"GET", "/dev/apps/{app_name}/eval_results", emptyList},

@@ -27,11 +27,11 @@ const (
 // functionNodes lists the function nodes of the workflows in agent's tree,
 // as "workflow/node" by function name.
 func functionNodes(agent runtime.Agent, set map[string]string) map[string]string {
-	if w, ok := agent.(*graph.Workflow); ok {
-		for _, n := range w.Nodes() {
-			if n.Kind == graph.Function {
+	if g := runtime.Describe(agent).Graph; g != nil {
+		for _, n := range g.Nodes {
+			if n.Kind == runtime.NodeFunction {
 				if _, seen := set[n.Function]; !seen {
-					set[n.Function] = w.Name() + "/" + n.Name
+					set[n.Function] = agent.Name() + "/" + n.Name
 				}
 			}
 		}

@@ -1,28 +1,26 @@
-package server
+package devui
 
 import (
+	"encoding/json"
 	"net/http"
 
-	"encoding/json"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
-	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
 )
 
 // buildGraph answers GET /dev/apps/{app}/build_graph with ADK 2.x's
 // serialized app (its serialize_app_info): the name and the agent tree,
 // each agent with the fields ADK's agent classes hold, in their order.
-func (h *restRunner) buildGraph(w http.ResponseWriter, r *http.Request, p map[string]string) {
-	a, err := h.s.app(p["app_name"])
+func buildGraph(h Host, w http.ResponseWriter, r *http.Request, p map[string]string) {
+	a, err := h.App(p["app_name"])
 	if err != nil {
-		h.fail(w, r, err)
+		h.Fail(w, r, err)
 		return
 	}
 	writeTraceJSON(w, orderedJSON{
-		{"name", a.Info.GetName()},
-		{"root_agent", serializeAgent(a.Runner.App.Tree.Root(), remoteTools(a))},
+		{"name", a.Name},
+		{"root_agent", serializeAgent(a.Root, a.ClientTools)},
 	})
 }
 
@@ -56,9 +54,9 @@ func serializeAgent(agent runtime.Agent, remote map[string][]string) orderedJSON
 	}
 	out := orderedJSON{{"name", agent.Name()}, {"description", agent.Description()},
 		{"rerun_on_resume", false}, {"wait_for_output", false}, {"sub_agents", subs}}
-	switch t := agent.(type) {
-	case *llmagent.Agent:
-		cfg := t.Config()
+	switch d := runtime.Describe(agent); d.Kind {
+	case runtime.KindLLM:
+		cfg := d.LLM
 		tools := []any{}
 		for _, tool := range cfg.Tools {
 			tools = append(tools, orderedJSON{{"name", tool.Name()}, {"type", "tool"}})
@@ -84,8 +82,8 @@ func serializeAgent(agent runtime.Agent, remote map[string][]string) orderedJSON
 		if cfg.OutputKey != "" {
 			out = append(out, orderedJSON{{"output_key", cfg.OutputKey}}...)
 		}
-	case *workflow.Loop:
-		if n := t.MaxIterations(); n > 0 {
+	case runtime.KindLoop:
+		if n := d.MaxIterations; n > 0 {
 			out = append(out, orderedJSON{{"max_iterations", n}}...)
 		}
 	}

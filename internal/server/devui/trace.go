@@ -1,39 +1,31 @@
-package server
+package devui
 
 import (
-	"context"
 	"encoding/json"
 	"math/big"
 	"net/http"
 
 	"go.opentelemetry.io/otel/attribute"
-	"google.golang.org/grpc/codes"
 
-	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
 
-// WithTraces serves ADK's trace routes of the web UI
-// (/dev/apps/{app}/debug/trace/...) from the spans buf keeps; without it
-// they answer 501.
-func WithTraces(buf *tracebuffer.Buffer) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.traces = buf })
-}
-
-// traceRoutes are the trace routes served from buf. Every lookup is keyed
-// by the app of the path and the caller's user (see [Server.traceUser]):
-// a span answers only under its own app and to its own user, whatever
-// session or event id the caller names.
-func (h *restRunner) traceRoutes(buf *tracebuffer.Buffer) []handlerRoute {
-	return []handlerRoute{
+// TraceRoutes are ADK's trace routes of the web UI
+// (/dev/apps/{app}/debug/trace/...), served from the spans buf keeps.
+// Every lookup is keyed by the app of the path and the caller's user (see
+// [Host.TraceUser]): a span answers only under its own app and to its own
+// user, whatever session or event id the caller names.
+func TraceRoutes(h Host, buf *tracebuffer.Buffer) []Route {
+	return []Route{
 		{"GET", "/dev/apps/{app_name}/debug/trace/{event_id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
-			user, ok := h.s.traceUser(r.Context())
+			user, ok := h.TraceUser(r.Context())
 			var sp tracebuffer.Span
 			if ok {
 				sp, ok = buf.Event(p["app_name"], user, p["event_id"])
 			}
 			if !ok {
-				h.fail(w, r, statusError(codes.NotFound, "TRACE_NOT_FOUND", "Trace not found"))
+				h.Fail(w, r, &runtime.Error{Code: runtime.CodeNotFound, Reason: "TRACE_NOT_FOUND", Message: "Trace not found"})
 				return
 			}
 			out := attributes(sp.Attributes)
@@ -43,7 +35,7 @@ func (h *restRunner) traceRoutes(buf *tracebuffer.Buffer) []handlerRoute {
 		}},
 		{"GET", "/dev/apps/{app_name}/debug/trace/session/{session_id}", func(w http.ResponseWriter, r *http.Request, p map[string]string) {
 			out := []webUISpan{}
-			if user, ok := h.s.traceUser(r.Context()); ok {
+			if user, ok := h.TraceUser(r.Context()); ok {
 				for _, sp := range buf.Session(p["app_name"], user, p["session_id"]) {
 					out = append(out, uiSpan(sp))
 				}
@@ -90,22 +82,4 @@ func attributes(kvs []attribute.KeyValue) map[string]any {
 func writeTraceJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(v)
-}
-
-// traceUser returns the user whose spans the caller may read: its own
-// subject; "" (every user's) for an admin or without authentication. It is
-// false for a caller without an identity. Another user's spans read as no
-// trace, whether or not they exist.
-func (s *Server) traceUser(ctx context.Context) (string, bool) {
-	if s.authn == nil {
-		return "", true
-	}
-	id, ok := auth.FromContext(ctx)
-	switch {
-	case !ok:
-		return "", false
-	case id.Admin:
-		return "", true
-	}
-	return id.Subject, id.Subject != ""
 }

@@ -11,23 +11,19 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/codeexec"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
-	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 )
 
 // clientCodeAgent returns the first agent of the tree (sub-agents and the
 // agents of agent tools included) whose code executor runs in the client,
 // or "".
 func clientCodeAgent(agent runtime.Agent) string {
-	la, ok := agent.(*llmagent.Agent)
-	if ok {
-		if e := la.Config().CodeExecutor; e != nil && e.Kind() == codeexec.Client {
-			return la.Name()
+	if llm := runtime.Describe(agent).LLM; llm != nil {
+		if llm.ClientCode {
+			return agent.Name()
 		}
-		for _, t := range la.Config().Tools {
-			if at, ok := t.(*tools.AgentTool); ok {
-				if name := clientCodeAgent(at.Agent()); name != "" {
-					return name
-				}
+		for _, at := range llm.AgentTools {
+			if name := clientCodeAgent(at); name != "" {
+				return name
 			}
 		}
 	}

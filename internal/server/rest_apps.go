@@ -9,7 +9,6 @@ import (
 
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 )
 
 // appSummary is ADK's AppInfo as GET /list-apps?detailed=true lists it.
@@ -80,15 +79,16 @@ func (h *restRunner) appInfo(w http.ResponseWriter, r *http.Request, params map[
 		h.fail(w, r, err)
 		return
 	}
-	root, ok := a.Runner.App.Tree.Root().(*llmagent.Agent)
-	if !ok {
+	root := a.Runner.App.Tree.Root()
+	llm := runtime.Describe(root).LLM
+	if llm == nil {
 		h.fail(w, r, invalid("Root agent is not an LlmAgent"))
 		return
 	}
 	out := appInfo{appSummary: summary(a), Agents: map[string]agentInfo{}}
 	infos := map[string]*api.AgentInfo{}
 	indexAgents(a.Info.GetRootAgent(), infos)
-	addAgentInfo(out.Agents, root, infos)
+	addAgentInfo(out.Agents, root, llm, infos)
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)
 }
@@ -96,21 +96,20 @@ func (h *restRunner) appInfo(w http.ResponseWriter, r *http.Request, params map[
 // addAgentInfo adds agent and its LLM descendants, as ADK walks them.
 // Its tools come in the Agent Config's order (infos, by agent name): the
 // declarations of the service's tools, the names of the client's.
-func addAgentInfo(into map[string]agentInfo, agent *llmagent.Agent, infos map[string]*api.AgentInfo) {
+func addAgentInfo(into map[string]agentInfo, agent runtime.Agent, llm *runtime.LLMDescription, infos map[string]*api.AgentInfo) {
 	if _, seen := into[agent.Name()]; seen {
 		return
 	}
-	cfg := agent.Config()
-	info := agentInfo{Name: agent.Name(), Description: agent.Description(), Instruction: cfg.Instruction,
+	info := agentInfo{Name: agent.Name(), Description: agent.Description(), Instruction: llm.Instruction,
 		Tools: []json.RawMessage{}, SubAgents: []string{}}
 	for _, sub := range agent.SubAgents() {
-		if l, ok := sub.(*llmagent.Agent); ok {
-			addAgentInfo(into, l, infos)
-			info.SubAgents = append(info.SubAgents, l.Name())
+		if l := runtime.Describe(sub).LLM; l != nil {
+			addAgentInfo(into, sub, l, infos)
+			info.SubAgents = append(info.SubAgents, sub.Name())
 		}
 	}
-	builtins := make(map[string]runtime.Tool, len(cfg.Tools))
-	for _, t := range cfg.Tools {
+	builtins := make(map[string]runtime.Tool, len(llm.Tools))
+	for _, t := range llm.Tools {
 		builtins[t.Name()] = t
 	}
 	for _, ti := range infos[agent.Name()].GetTools() {

@@ -14,7 +14,6 @@ import (
 	"github.com/agentsvc/agentsvc/internal/a2a"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"github.com/agentsvc/agentsvc/internal/runtime/workflow"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
@@ -77,8 +76,8 @@ func loopBounds(root runtime.Agent) map[string]int {
 	out := map[string]int{}
 	var walk func(runtime.Agent)
 	walk = func(a runtime.Agent) {
-		if l, ok := a.(*workflow.Loop); ok && l.MaxIterations() > 0 {
-			out[l.Name()] = l.MaxIterations()
+		if d := runtime.Describe(a); d.Kind == runtime.KindLoop && d.MaxIterations > 0 {
+			out[a.Name()] = d.MaxIterations
 		}
 		for _, s := range a.SubAgents() {
 			walk(s)
