@@ -30,6 +30,12 @@ func TestNewSettings(t *testing.T) {
 		pageBytes:               DefaultPageBytes,
 		maxInflightRequestBytes: DefaultMaxInflightRequestBytes,
 	}
+	// but is defaults changed by f.
+	but := func(f func(*settings)) settings {
+		s := defaults
+		f(&s)
+		return s
+	}
 	tests := []struct {
 		name string
 		cfg  Config
@@ -47,11 +53,7 @@ func TestNewSettings(t *testing.T) {
 			},
 			// Bounds that a negative value turns off are zero; the others
 			// take their defaults.
-			want: func() settings {
-				s := defaults
-				s.busyWait, s.maxConnectStreams, s.maxInflightRequestBytes = 0, 0, 0
-				return s
-			}(),
+			want: but(func(s *settings) { s.busyWait, s.maxConnectStreams, s.maxInflightRequestBytes = 0, 0, 0 }),
 		},
 		{
 			// A negative ToolTimeout is kept: the client's tool calls
@@ -59,30 +61,18 @@ func TestNewSettings(t *testing.T) {
 			// nodes time out at once.
 			name: "negative tool timeout",
 			cfg:  Config{ToolTimeout: -time.Second},
-			want: func() settings {
-				s := defaults
-				s.toolTimeout = -time.Second
-				return s
-			}(),
+			want: but(func(s *settings) { s.toolTimeout = -time.Second }),
 		},
 		{name: "NaN rate", cfg: Config{UserRate: math.NaN(), UserBurst: 5}, want: defaults},
 		{
 			name: "rate without burst",
 			cfg:  Config{UserRate: 2.5},
-			want: func() settings {
-				s := defaults
-				s.userRate, s.userBurst = 2.5, 3
-				return s
-			}(),
+			want: but(func(s *settings) { s.userRate, s.userBurst = 2.5, 3 }),
 		},
 		{
 			name: "rate below one without burst",
 			cfg:  Config{UserRate: 0.1},
-			want: func() settings {
-				s := defaults
-				s.userRate, s.userBurst = 0.1, 1
-				return s
-			}(),
+			want: but(func(s *settings) { s.userRate, s.userBurst = 0.1, 1 }),
 		},
 		{
 			name: "burst without rate",
