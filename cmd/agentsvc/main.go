@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/limits"
+	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -138,9 +140,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.DurationVar(&o.sessionTTL, "session-ttl", 0, "with Redis, expire a session this long after its last write (0 keeps sessions)")
 	fs.StringVar(&o.geminiBaseURL, "gemini-base-url", "", "Gemini API endpoint override (also GOOGLE_GEMINI_BASE_URL)")
 	fs.DurationVar(&o.shutdownGrace, "shutdown-grace", 30*time.Second, "how long running invocations may take to finish on SIGTERM")
-	fs.DurationVar(&o.toolTimeout, "tool-timeout", 60*time.Second, "how long a Connect client may take to answer one tool call; then the model gets an error response")
-	fs.DurationVar(&o.connectStartTimeout, "connect-start-timeout", 10*time.Second, "how long a new Connect stream may take to send its start message; then it ends DEADLINE_EXCEEDED")
-	fs.IntVar(&o.maxConnectStreams, "max-connect-streams", 20000, "Connect streams open at once; one more ends RESOURCE_EXHAUSTED (0: no cap)")
+	fs.DurationVar(&o.toolTimeout, "tool-timeout", tools.DefaultClientToolTimeout, "how long a Connect client may take to answer one tool call; then the model gets an error response")
+	fs.DurationVar(&o.connectStartTimeout, "connect-start-timeout", server.DefaultConnectStartTimeout, "how long a new Connect stream may take to send its start message; then it ends DEADLINE_EXCEEDED")
+	fs.IntVar(&o.maxConnectStreams, "max-connect-streams", server.DefaultMaxConnectStreams, "Connect streams open at once; one more ends RESOURCE_EXHAUSTED (0: no cap)")
 	fs.Float64Var(&o.userRate, "user-rate", server.DefaultUserRate, "requests per second one user (app and user id) may make to this replica over every RPC and REST route naming a user; past it RESOURCE_EXHAUSTED with RetryInfo, 429 with Retry-After (0: off)")
 	fs.IntVar(&o.userBurst, "user-burst", server.DefaultUserBurst, "requests one user may make at once above --user-rate (0: --user-rate rounded up)")
 	fs.IntVar(&o.maxUserSessions, "max-sessions-per-user", server.DefaultMaxSessionsPerUser, "sessions one user (app and user id) may hold; CreateSession of one more is RESOURCE_EXHAUSTED (0: no cap)")
@@ -148,9 +150,9 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.Int64Var(&o.maxInflightRequestBytes, "max-inflight-request-bytes", server.DefaultMaxInflightRequestBytes, "memory that the requests served at once may take, each charged "+strconv.Itoa(server.RequestAmplification)+" times its body (received gRPC message) size until it is answered; past it RESOURCE_EXHAUSTED with RetryInfo, 503 with Retry-After (0: no bound)")
 	fs.IntVar(&o.historySessions, "history-sessions", -1, "how many recently used sessions keep the model contents built from their history between invocations, in memory (0: none; default: 1024 with memory://, 0 with Redis, whose reads decode events anew)")
 	fs.DurationVar(&o.modelTimeout, "model-timeout", 120*time.Second, "how long one model call (a whole streamed answer included) may take; then it fails with DEADLINE_EXCEEDED")
-	fs.Int64Var(&o.maxModelResponseBytes, "max-model-response-bytes", 8<<20, "the most bytes one model answer (a response, or the sum of a stream's chunks) may have; past it the call fails with RESOURCE_EXHAUSTED")
-	fs.IntVar(&o.maxModelChunks, "max-model-chunks", 10_000, "the most chunks one streamed model answer may have; past it the call fails with RESOURCE_EXHAUSTED")
-	fs.DurationVar(&o.maxInvocationTime, "max-invocation-time", 10*time.Minute, "how long one invocation (Run, Connect, /run, /run_sse) may take, its session lease included; then it fails with DEADLINE_EXCEEDED")
+	fs.Int64Var(&o.maxModelResponseBytes, "max-model-response-bytes", gemini.DefaultMaxResponseBytes, "the most bytes one model answer (a response, or the sum of a stream's chunks) may have; past it the call fails with RESOURCE_EXHAUSTED")
+	fs.IntVar(&o.maxModelChunks, "max-model-chunks", gemini.DefaultMaxChunks, "the most chunks one streamed model answer may have; past it the call fails with RESOURCE_EXHAUSTED")
+	fs.DurationVar(&o.maxInvocationTime, "max-invocation-time", server.DefaultMaxInvocationTime, "how long one invocation (Run, Connect, /run, /run_sse) may take, its session lease included; then it fails with DEADLINE_EXCEEDED")
 	fs.DurationVar(&o.sessionLeaseTTL, "session-lease-ttl", server.DefaultLeaseTTL, "how long a session stays busy after the replica running an invocation on it died (the other replicas take it over then); a running invocation renews its lease every fifth of it, and ends (ABORTED or UNAVAILABLE) when the session store cannot renew it for the whole ttl")
 	fs.DurationVar(&o.sessionBusyWait, "session-busy-wait", server.DefaultSessionBusyWait, "how long a call on a session that runs another invocation (Run, Connect, /run, /run_sse, A2A, state PATCH, rewind) waits for that invocation to end before failing ABORTED \"session is busy\" (0: fail at once)")
 	fs.StringVar(&o.debugAddr, "debug-addr", "", "serve Go runtime profiles (net/http/pprof) on this address; off when empty")

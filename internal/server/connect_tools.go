@@ -1,7 +1,6 @@
 package server
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -52,7 +51,7 @@ func newClientTools(app *api.App, decls []*api.ToolDeclaration, send func(*api.C
 		log:         log,
 		pending:     map[string]*waiter{},
 		inputClosed: make(chan struct{}),
-		timeout:     cmp.Or(timeout, tools.DefaultClientToolTimeout),
+		timeout:     timeout,
 	}
 	if len(decls) == 0 {
 		return c, nil

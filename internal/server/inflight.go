@@ -15,13 +15,6 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
-// DefaultMaxInflightRequestBytes is the default budget of request memory
-// in flight (see [Config.MaxInflightRequestBytes]): 16 bodies of the
-// default maximum size, so that four maximum-size requests, each charged
-// [RequestAmplification] times its size, are served at once, and tens of
-// thousands of ordinary ones (a few KiB each).
-const DefaultMaxInflightRequestBytes = 16 * DefaultMaxRequestBytes
-
 // RequestAmplification is what one byte of a request body costs in memory
 // while the request is served, and so what the request budget charges per
 // byte. Measured on a maximum-size /run (TestRequestAmplification): the
@@ -50,13 +43,10 @@ type requestBudget struct {
 }
 
 // newRequestBudget returns a budget of capacity bytes, nil (no bound) when
-// capacity is negative and the default when it is zero.
+// capacity is not positive. Its default is applied by [newSettings].
 func newRequestBudget(capacity int64) *requestBudget {
-	switch {
-	case capacity < 0:
+	if capacity <= 0 {
 		return nil
-	case capacity == 0:
-		capacity = DefaultMaxInflightRequestBytes
 	}
 	return &requestBudget{capacity: capacity}
 }

@@ -71,7 +71,7 @@ func TestRequestBudgetDefaults(t *testing.T) {
 	if b := newRequestBudget(-1); b != nil || !b.take(1<<40) || b.charge(1<<30) != 0 {
 		t.Error("a negative capacity should take everything")
 	}
-	if b := newRequestBudget(0); b.capacity != DefaultMaxInflightRequestBytes {
+	if b := newRequestBudget(newSettings(Config{}).maxInflightRequestBytes); b.capacity != DefaultMaxInflightRequestBytes {
 		t.Errorf("default capacity %d", b.capacity)
 	}
 	if n := DefaultMaxInflightRequestBytes / (DefaultMaxRequestBytes * RequestAmplification); n < 3 {

@@ -11,21 +11,6 @@ import (
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
-// Defaults of the session lease; see [Config.LeaseTTL] and
-// [Config.SessionBusyWait].
-const (
-	// DefaultLeaseTTL lets another replica take a session over about 5 s
-	// after the replica running an invocation on it died, while a running
-	// invocation, renewing every second, keeps its lease through a store
-	// outage of about 4 s.
-	DefaultLeaseTTL = 5 * time.Second
-	// DefaultSessionBusyWait covers the end of an invocation whose client
-	// went away (noticing the cancellation, storing nothing more, one store
-	// round trip to release) several times over on a loaded replica, and
-	// keeps the refusal of a real second invocation prompt.
-	DefaultSessionBusyWait = 2 * time.Second
-)
-
 // Polling of a busy session's lease: the first retry after firstBusyPoll,
 // each later one after twice the previous pause, at most maxBusyPoll, each
 // pause jittered down by up to half so that waiting callers spread out.

@@ -82,8 +82,8 @@ func TestLeaseSessionWaitsForABusySession(t *testing.T) {
 			if tc.freeAfter >= 0 {
 				store.freeAt = start.Add(tc.freeAfter)
 			}
-			s := &Server{sessions: store, leaseTTL: DefaultLeaseTTL, busyWait: tc.wait, owner: "test",
-				log: slog.New(slog.DiscardHandler)}
+			s := &Server{sessions: store, owner: "test",
+				settings: settings{leaseTTL: DefaultLeaseTTL, busyWait: tc.wait, log: slog.New(slog.DiscardHandler)}}
 			ctx := t.Context()
 			if tc.cancelAfter > 0 {
 				var cancel context.CancelFunc

@@ -17,13 +17,9 @@ import (
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
-// Response limits of GetSession; see [Config].
+// Page sizes of GetSession, in events; [Config.PageBytes] bounds a page's
+// bytes.
 const (
-	// DefaultMaxResponseBytes is the gRPC send limit agentsvc serves with.
-	DefaultMaxResponseBytes = 64 << 20
-	// DefaultPageBytes is gRPC's default receive limit, so that a client
-	// with default settings can always read a page.
-	DefaultPageBytes = 4 << 20
 	// defaultPageSize applies to a page_token sent without page_size.
 	defaultPageSize = 100
 	// maxPageSize caps page_size; larger values are served as this.

@@ -39,13 +39,11 @@ type userShard struct {
 }
 
 // newUserLimiter returns a limiter of perSecond requests per user with
-// bursts of burst (at least 1), or nil when perSecond is not positive.
+// bursts of burst, or nil when perSecond is not positive. The burst's
+// default is applied by [newSettings].
 func newUserLimiter(perSecond float64, burst int) *userLimiter {
 	if !(perSecond > 0) {
 		return nil
-	}
-	if burst < 1 {
-		burst = max(1, int(math.Ceil(perSecond)))
 	}
 	idle := time.Duration(float64(burst) / perSecond * float64(time.Second))
 	return &userLimiter{limit: rate.Limit(perSecond), burst: burst, idle: max(idle, time.Second), seed: maphash.MakeSeed()}

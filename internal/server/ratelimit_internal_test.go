@@ -29,7 +29,8 @@ func TestUserLimiterBucket(t *testing.T) {
 	if newUserLimiter(0, 5) != nil {
 		t.Error("a limiter without rate is not nil")
 	}
-	if l := newUserLimiter(2.5, 0); l.burst != 3 {
+	s := newSettings(Config{UserRate: 2.5})
+	if l := newUserLimiter(s.userRate, s.userBurst); l.burst != 3 {
 		t.Errorf("default burst = %d, want 3", l.burst)
 	}
 }
