@@ -187,6 +187,8 @@ type Server struct {
 	budget *requestBudget
 
 	invocations tracker
+	// releases owns the retries of lease releases; Stop ends them.
+	releases releasers
 	// userRate is nil without Config.UserRate.
 	userRate *userLimiter
 	// maxSessionsPerUser is Config.MaxSessionsPerUser; 0 means no cap.
