@@ -58,7 +58,7 @@ func (s *stack) session(t *testing.T, ctx context.Context, app string) string {
 func TestClientCodeExecutionJourney(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"coder": coderAgent})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.session(t, ctx, "coder")
 	s.script(t, fakegemini.Text("```python\nprint(x)\n```"), fakegemini.Text("Fixed.\n```python\nprint(2+2)\n```"),
@@ -133,7 +133,7 @@ func TestClientCodeExecutionJourney(t *testing.T) {
 func TestBuiltInCodeExecutionJourney(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"calc": builtInCoderAgent})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.session(t, ctx, "calc")
 	answer := json.RawMessage(`{"candidates":[{"content":{"role":"model","parts":[{"text":"Computing."},` +

@@ -22,7 +22,7 @@ func TestCompactionOverGRPC(t *testing.T) {
 		"chat":          "name: chat\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n",
 		"chat/app.yaml": "events_compaction_config:\n  compaction_interval: 2\n  overlap_size: 0\n",
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid, _ := s.runApp(t, ctx, "chat", "", "one")
 	_, events := s.runApp(t, ctx, "chat", sid, "two")
@@ -100,7 +100,7 @@ func TestTokenThresholdCompactionOverGRPC(t *testing.T) {
 			`"usageMetadata":{"promptTokenCount":%d,"candidatesTokenCount":1,"totalTokenCount":%d}}`, text, prompt, prompt+1))
 	}
 	s.script(t, answer("r1", 10), answer("r2", 1000), answer("The user said one and two.", 20), answer("r3", 30))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid, _ := s.runApp(t, ctx, "chat", "", "one")
 	_, events := s.runApp(t, ctx, "chat", sid, "two")

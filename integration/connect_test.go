@@ -183,7 +183,7 @@ func equalLines(t *testing.T, what string, got, want []string) {
 func TestConnectRemoteToolRoundTrip(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"assistant": assistantAgent})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.connectSession(t, ctx)
 	s.script(t, fakegemini.FunctionCalls(weatherCall("Paris")), fakegemini.Text("It is sunny in Paris."))
@@ -234,7 +234,7 @@ func TestConnectRemoteToolRoundTrip(t *testing.T) {
 func TestConnectParallelRemoteCallsMergedInCallOrder(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"assistant": assistantAgent})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.connectSession(t, ctx)
 	s.script(t, fakegemini.FunctionCalls(weatherCall("Paris"), weatherCall("Rome"), weatherCall("Oslo")),
@@ -277,7 +277,7 @@ func TestConnectParallelRemoteCallsMergedInCallOrder(t *testing.T) {
 func TestConnectToolTimeout(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"assistant": assistantAgent}, "--tool-timeout", "300ms")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.connectSession(t, ctx)
 	s.script(t, fakegemini.FunctionCalls(weatherCall("Paris")), fakegemini.Text("The weather service did not answer."))
@@ -346,7 +346,7 @@ func TestConnectEndedMidCallLeavesSessionConsistent(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			s := startStack(t, map[string]string{"assistant": assistantAgent})
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 			defer cancel()
 			sid := s.connectSession(t, ctx)
 			s.script(t, fakegemini.FunctionCalls(weatherCall("Paris")))
@@ -396,7 +396,7 @@ func TestConnectEndedMidCallLeavesSessionConsistent(t *testing.T) {
 func TestConnectUndeclaredRemoteTool(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"assistant": assistantAgent})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.connectSession(t, ctx)
 	s.script(t, fakegemini.FunctionCalls(weatherCall("Paris")))
@@ -419,7 +419,7 @@ func TestConnectUndeclaredRemoteTool(t *testing.T) {
 func TestConnectLongRunningToolWithoutResult(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"assistant": assistantAgent})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.connectSession(t, ctx)
 	s.script(t, fakegemini.FunctionCalls(fakegemini.Call{Name: "request_approval", Args: map[string]any{"amount": 10}}))

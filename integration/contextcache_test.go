@@ -49,7 +49,7 @@ func TestEngineContextCacheOverGeminiAPI(t *testing.T) {
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
 	clock := &manualClock{now: time.Unix(1_800_000_000, 0)}
-	provider, err := gemini.New(context.Background(), gemini.Config{APIKey: "test-key", BaseURL: srv.URL, Now: clock.Now})
+	provider, err := gemini.New(t.Context(), gemini.Config{APIKey: "test-key", BaseURL: srv.URL, Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestContextCacheFromAppYAML(t *testing.T) {
 		"cached":          "name: reader\nmodel: gemini-2.5-flash\ninstruction: " + strings.Repeat("rule ", 5000) + "\n",
 		"cached/app.yaml": "context_cache_config: {cache_intervals: 2, ttl_seconds: 600}\n",
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := ""
 	for _, text := range []string{"one", "two", "three", "four"} {

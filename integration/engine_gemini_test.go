@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"testing"
@@ -24,7 +23,7 @@ func engineOverGemini(t *testing.T) (*et.Harness, *fakegemini.Server, string) {
 	fake := fakegemini.New()
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
-	provider, err := gemini.New(context.Background(), gemini.Config{APIKey: "test-key", BaseURL: srv.URL})
+	provider, err := gemini.New(t.Context(), gemini.Config{APIKey: "test-key", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +104,7 @@ func TestEngineStreamingOverGeminiAPI(t *testing.T) {
 	if err := fake.Enqueue(fakegemini.TextChunks("It is ", "sunny.")); err != nil {
 		t.Fatal(err)
 	}
-	events, err := h.Run(context.Background(), sid, et.UserText("Weather?"), runtime.RunConfig{Streaming: true})
+	events, err := h.Run(t.Context(), sid, et.UserText("Weather?"), runtime.RunConfig{Streaming: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func TestConnectToolConfirmation(t *testing.T) {
 			"event banker: Done.", "done"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 			defer cancel()
 			s.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{
 				fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "transfer_money", Args: map[string]any{"amount": 5}})),
@@ -144,7 +144,7 @@ sub_agents:
 		"approver.yaml":  "name: approver\nmodel: gemini-2.5-flash\ntools:\n  - name: request_approval\n",
 		"publisher.yaml": "name: publisher\nmodel: gemini-2.5-flash\n",
 	}})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	s.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{
 		fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "request_approval"})),

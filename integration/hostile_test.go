@@ -119,7 +119,7 @@ func TestHostileInputs(t *testing.T) {
 			run := fmt.Sprintf("%d", time.Now().UnixNano())
 			for _, tc := range hostileCases() {
 				t.Run(tc.name, func(t *testing.T) {
-					ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+					ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 					defer cancel()
 					h := &hostileTarget{s: s, user: "victim-" + run + "-" + tc.name}
 					h.sid = h.prepare(t, ctx)

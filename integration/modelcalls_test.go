@@ -80,7 +80,7 @@ func (s *stack) wantSessionUsable(t *testing.T, ctx context.Context, user, sid s
 func TestHungModelTimesOut(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"weather": weatherAgent}, "--model-timeout", "2s")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	for _, sse := range []bool{false, true} {
 		sid := s.weatherSession(t, ctx, "u")
@@ -102,7 +102,7 @@ func TestEndlessModelIsCutOff(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"weather": weatherAgent},
 		"--max-model-response-bytes", "65536", "--max-model-chunks", "500")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	// 500 small chunks (about 80 bytes each) stay under 64 KiB, 500 of
 	// endlessChunk do not: the chunk cap comes first with one, the byte cap
@@ -173,7 +173,7 @@ func postRunSSE(t *testing.T, base, sid, text string) (int, []string) {
 func TestModelErrorsReachCallers(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"weather": weatherAgent})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	tests := []struct {
 		code    int
@@ -228,7 +228,7 @@ func hungModelReleasesItsRedisLease(t *testing.T, url string) {
 	apps := map[string]string{"weather": weatherAgent}
 	a := startStack(t, apps, "--sessions", url, "--model-timeout", "1h", "--max-invocation-time", "1s")
 	b := startStack(t, apps, "--sessions", url)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	user := "hung-" + randomHex(t)
 	sid := a.weatherSession(t, ctx, user)

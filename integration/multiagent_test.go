@@ -82,7 +82,7 @@ func TestStoryPipelineOverGRPC(t *testing.T) {
 	s.postScript(t, fakegemini.Script{Rules: []fakegemini.Rule{{
 		Tools: ptr(true), Item: fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "exit_loop"})),
 	}}})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid, events := s.runApp(t, ctx, "story_pipeline", "", "a cat who sails")
 
@@ -142,7 +142,7 @@ func TestDispatcherTransferOverGRPC(t *testing.T) {
 		fakegemini.Reply(fakegemini.Text("Our premium plan costs 10 euros.")),
 		fakegemini.Reply(fakegemini.Text("It includes support.")),
 	}})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid, events := s.runApp(t, ctx, "dispatcher", "", "How much is the premium plan?")
 	var got []string
@@ -177,7 +177,7 @@ func TestDispatcherSpecialistCallsClientTool(t *testing.T) {
 		fakegemini.Reply(fakegemini.Text("You were charged twice; a refund is on its way.")),
 		fakegemini.Reply(fakegemini.Text("The refund takes three days.")),
 	}})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := newSession(t, ctx, s, "dispatcher")
 	invoice := &api.ToolDeclaration{Name: "get_invoice", Description: "Returns an invoice."}
@@ -223,7 +223,7 @@ func TestOtherAgentCallRetoldInModelKeyOrder(t *testing.T) {
 		fakegemini.Reply(fakegemini.FunctionCalls(fakegemini.Call{Name: "transfer_to_agent", Args: map[string]any{"agent_name": "dispatcher"}})),
 		fakegemini.Reply(fakegemini.Text("Anything else?")),
 	}})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := newSession(t, ctx, s, "dispatcher")
 	invoice := &api.ToolDeclaration{Name: "get_invoice", Description: "Returns an invoice."}

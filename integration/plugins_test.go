@@ -16,7 +16,7 @@ func TestBuiltInPluginFromAppYAML(t *testing.T) {
 		"kind/app.yaml": "plugins:\n  - name: GlobalInstructionPlugin\n    args:\n" +
 			"      global_instruction: \"Company policy: be kind{suffix?}.\"\n",
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	s.runApp(t, ctx, "kind", "", "hello")
 	reqs := s.modelRequests(t)

@@ -308,7 +308,7 @@ func TestRedisKilledMidRun(t *testing.T) {
 	t.Parallel()
 	redis := startRedisProcess(t)
 	s := startStack(t, exampleApps(t), "--sessions", redis.url())
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	sessions := api.NewSessionServiceClient(s.conn)
 
@@ -421,7 +421,7 @@ func replicasShareRedisSessions(t *testing.T, url string) {
 	if a.grpcAddr == b.grpcAddr {
 		t.Fatalf("both replicas serve %s", a.grpcAddr)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	// Other tests may share the server: this test's sessions have a user
 	// of their own, and are deleted afterwards.

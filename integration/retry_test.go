@@ -19,7 +19,7 @@ func TestAgentRetryConfigOverGRPC(t *testing.T) {
 	})
 	bad := fakegemini.Item{Error: &fakegemini.APIError{Code: 400, Message: "bad"}}
 	s.postScript(t, fakegemini.Script{Responses: []fakegemini.Item{bad, bad}})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	_, events := s.runApp(t, ctx, "chat", "", "hi")
 	if len(events) != 1 || events[0].GetContent().GetParts()[0].GetText() != "Echo: hi" {

@@ -28,7 +28,7 @@ func TestShutdownDrainsRunningInvocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	created, err := api.NewSessionServiceClient(s.conn).CreateSession(ctx, &api.CreateSessionRequest{AppName: "weather", UserId: "u"})
 	if err != nil {

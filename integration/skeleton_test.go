@@ -117,7 +117,7 @@ func systemInstruction(t *testing.T, body map[string]any) string {
 func TestSkeletonRunOverGRPC(t *testing.T) {
 	t.Parallel()
 	s := startStack(t, map[string]string{"weather": weatherAgent})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 
 	health, err := healthpb.NewHealthClient(s.conn).Check(ctx, &healthpb.HealthCheckRequest{})

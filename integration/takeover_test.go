@@ -56,7 +56,7 @@ func startHungRun(t *testing.T, ctx, runCtx context.Context, url, text string) *
 }
 
 func crashedReplicaSessionIsTakenOver(t *testing.T, url string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	h := startHungRun(t, ctx, ctx, url, "before the crash")
 	a, b, user, sid := h.a, h.b, h.user, h.sid
@@ -116,7 +116,7 @@ func TestRunOnABusySessionWaitsBriefly(t *testing.T) {
 }
 
 func runOnABusySessionWaitsBriefly(t *testing.T, url string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	first, giveUp := context.WithCancel(ctx)
 	defer giveUp()

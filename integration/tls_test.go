@@ -35,7 +35,7 @@ func TestMutualTLS(t *testing.T) {
 		"--tls-cert", tlstest.WriteFile(t, dir, "server.pem", cert),
 		"--tls-key", tlstest.WriteFile(t, dir, "server-key.pem", key),
 		"--client-ca", tlstest.WriteFile(t, dir, "ca.pem", ca.PEM))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	good := &tls.Config{RootCAs: ca.Pool(), Certificates: []tls.Certificate{ca.ClientCert(t)}}
 
@@ -115,7 +115,7 @@ func TestMutualTLS(t *testing.T) {
 // interfaces without TLS or --insecure-listen.
 func TestNonLoopbackNeedsTLS(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bins.agentsvc, "serve", "--gemini-base-url", "http://127.0.0.1:1",
 		"--grpc-addr", "127.0.0.1:0", "--http-addr", "0.0.0.0:0")

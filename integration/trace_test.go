@@ -156,7 +156,7 @@ func scrape(t *testing.T, url string) map[string]float64 {
 func TestTraceOfAToolTurnOverGRPC(t *testing.T) {
 	t.Parallel()
 	s, rcv := tracedStack(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.connectSession(t, ctx)
 	s.script(t, fakegemini.FunctionCalls(weatherCall("Paris")), fakegemini.Text("It is sunny in Paris."))
@@ -235,7 +235,7 @@ func TestTraceOfAToolTurnOverGRPC(t *testing.T) {
 func TestTraceOfARunOverREST(t *testing.T) {
 	t.Parallel()
 	s, rcv := tracedStack(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	sid := s.connectSession(t, ctx)
 	s.script(t, fakegemini.Text("Hello there."))

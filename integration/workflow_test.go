@@ -112,7 +112,7 @@ func TestWorkflowResumesAfterRestartOnRedis(t *testing.T) {
 	url := sharedRedisURL(t)
 	dir := approvalsDir(t)
 	first := startStack(t, nil, "--agents", dir, "--sessions", url)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	sid := newSession(t, ctx, first, "approvals")
 	client := &nodeClient{}

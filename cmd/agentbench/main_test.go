@@ -108,7 +108,7 @@ func TestLoad(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			err := run(context.Background(), append([]string{"--addr", addr}, tt.args...), &out, io.Discard)
+			err := run(t.Context(), append([]string{"--addr", addr}, tt.args...), &out, io.Discard)
 			if tt.want == nil {
 				if err == nil || !strings.Contains(err.Error(), `app "nope"`) {
 					t.Errorf("err = %v, want one naming the app", err)
@@ -154,7 +154,7 @@ func TestScriptFake(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fake.Close()
-	if err := scriptFake(context.Background(), url, "get_weather"); err != nil {
+	if err := scriptFake(t.Context(), url, "get_weather"); err != nil {
 		t.Fatal(err)
 	}
 	ask := func(body string) string {
@@ -173,7 +173,7 @@ func TestScriptFake(t *testing.T) {
 	if got := ask(`{` + user + `}`); !strings.Contains(got, "Echo: Weather?") {
 		t.Errorf("without tools: %s, want the default answer", got)
 	}
-	if err := scriptFake(context.Background(), url+"/nowhere", "x"); err == nil {
+	if err := scriptFake(t.Context(), url+"/nowhere", "x"); err == nil {
 		t.Error("want an error from a bad URL")
 	}
 }

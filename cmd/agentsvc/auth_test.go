@@ -88,7 +88,7 @@ func TestServeAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, o, func(string) string { return "" }, slog.New(slog.DiscardHandler)) }()
 	t.Cleanup(func() {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"google.golang.org/grpc/health"
@@ -32,46 +33,49 @@ func (s *flakyStore) Ping(context.Context) error {
 // answers.
 func TestReadinessFollowsTheStore(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	hs := health.NewServer()
-	ready := newReadiness(hs)
-	store := &flakyStore{}
-	log := slog.New(slog.DiscardHandler)
+	// In a bubble the store checks tick on a fake clock.
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		hs := health.NewServer()
+		ready := newReadiness(hs)
+		store := &flakyStore{}
+		log := slog.New(slog.DiscardHandler)
 
-	status := func() healthpb.HealthCheckResponse_ServingStatus {
-		r, err := hs.Check(ctx, &healthpb.HealthCheckRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Status
-	}
-	waitFor := func(want healthpb.HealthCheckResponse_ServingStatus) {
-		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for status() != want || ready.serving() != (want == healthpb.HealthCheckResponse_SERVING) {
-			if time.Now().After(deadline) {
-				t.Fatalf("health = %v, serving() = %v; want %v", status(), ready.serving(), want)
+		status := func() healthpb.HealthCheckResponse_ServingStatus {
+			r, err := hs.Check(ctx, &healthpb.HealthCheckRequest{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			time.Sleep(5 * time.Millisecond)
+			return r.Status
 		}
-	}
+		waitFor := func(want healthpb.HealthCheckResponse_ServingStatus) {
+			t.Helper()
+			deadline := time.Now().Add(5 * time.Second)
+			for status() != want || ready.serving() != (want == healthpb.HealthCheckResponse_SERVING) {
+				if time.Now().After(deadline) {
+					t.Fatalf("health = %v, serving() = %v; want %v", status(), ready.serving(), want)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
 
-	waitFor(healthpb.HealthCheckResponse_NOT_SERVING) // not listening yet
-	ready.checkStore(ctx, store, time.Second, log)
-	ready.setListening(true)
-	waitFor(healthpb.HealthCheckResponse_SERVING)
-	go ready.watchStore(ctx, store, 10*time.Millisecond, time.Second, log)
+		waitFor(healthpb.HealthCheckResponse_NOT_SERVING) // not listening yet
+		ready.checkStore(ctx, store, time.Second, log)
+		ready.setListening(true)
+		waitFor(healthpb.HealthCheckResponse_SERVING)
+		go ready.watchStore(ctx, store, 10*time.Millisecond, time.Second, log)
 
-	store.down.Store(true)
-	waitFor(healthpb.HealthCheckResponse_NOT_SERVING)
-	store.down.Store(false)
-	waitFor(healthpb.HealthCheckResponse_SERVING)
+		store.down.Store(true)
+		waitFor(healthpb.HealthCheckResponse_NOT_SERVING)
+		store.down.Store(false)
+		waitFor(healthpb.HealthCheckResponse_SERVING)
 
-	ready.setListening(false)
-	hs.Shutdown()
-	time.Sleep(30 * time.Millisecond) // a few more checks of a store that answers
-	waitFor(healthpb.HealthCheckResponse_NOT_SERVING)
+		ready.setListening(false)
+		hs.Shutdown()
+		time.Sleep(30 * time.Millisecond) // a few more checks of a store that answers
+		waitFor(healthpb.HealthCheckResponse_NOT_SERVING)
+	})
 }
 
 func TestReadinessStoreDownAtStart(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 func TestMetricsRoute(t *testing.T) {
 	t.Parallel()
-	tel, err := newTelemetry(context.Background(), func(string) string { return "" }, slog.New(slog.DiscardHandler), nil)
+	tel, err := newTelemetry(t.Context(), func(string) string { return "" }, slog.New(slog.DiscardHandler), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package a2a
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -36,7 +35,7 @@ func TestRequestPartMetadata(t *testing.T) {
 		{false, `{"role":"user","parts":[{"text":"hi"},{"functionResponse":{"name":"f","response":{"a":1}}},{"text":"plain"}]}`},
 	} {
 		e := &executor{app: "app", invoker: hangingInvoker{}, adk2: tc.adk2}
-		req, err := e.request(context.Background(), &a2asrv.RequestContext{Message: msg, ContextID: "c"})
+		req, err := e.request(t.Context(), &a2asrv.RequestContext{Message: msg, ContextID: "c"})
 		if err != nil {
 			t.Fatal(err)
 		}

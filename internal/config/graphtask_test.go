@@ -1,7 +1,6 @@
 package config
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -109,12 +108,12 @@ func TestBehaviorTaskOutputErrorsInWrittenOrder(t *testing.T) {
 		&v1.LlmResponse{Content: &v1.Content{Role: "model", Parts: []*v1.Part{{FunctionCall: good}}}})
 	store := memory.New()
 	runner := &runtime.Runner{App: app, Sessions: store, Models: scripted.NewResolver(m)}
-	s, err := store.Create(context.Background(), sessions.CreateRequest{AppName: app.Name, UserID: "u"})
+	s, err := store.Create(t.Context(), sessions.CreateRequest{AppName: app.Name, UserID: "u"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var events []*v1.Event
-	for ev, err := range runner.Run(context.Background(), runtime.RunRequest{UserID: "u", SessionID: s.Id,
+	for ev, err := range runner.Run(t.Context(), runtime.RunRequest{UserID: "u", SessionID: s.Id,
 		NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "Apple Inc. was founded by Steve Jobs in Cupertino."}}},
 		RunConfig:  runtime.RunConfig{MaxLLMCalls: runtime.DefaultMaxLLMCalls}}) {
 		if err != nil {

@@ -1,7 +1,6 @@
 package config_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -71,7 +70,7 @@ func sentDeclarations(t *testing.T, app *config.AppConfig) map[string][]map[stri
 	fake := fakegemini.New()
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
-	ctx := context.Background()
+	ctx := t.Context()
 	provider, err := gemini.New(ctx, gemini.Config{APIKey: "test-key", BaseURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package conformance_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,11 +69,11 @@ func run(t *testing.T, h *et.Harness, user, root, text string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := h.Sessions.Create(context.Background(), sessions.CreateRequest{AppName: et.AppName, UserID: user, State: st})
+	s, err := h.Sessions.Create(t.Context(), sessions.CreateRequest{AppName: et.AppName, UserID: user, State: st})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: user, SessionID: s.Id, NewMessage: et.UserText(text)}) {
+	for _, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: user, SessionID: s.Id, NewMessage: et.UserText(text)}) {
 		if err != nil {
 			t.Fatalf("%s's run: %v", user, err)
 		}

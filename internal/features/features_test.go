@@ -2,7 +2,6 @@ package features_test
 
 import (
 	"bytes"
-	"context"
 	"log/slog"
 	"strings"
 	"testing"
@@ -40,7 +39,7 @@ func TestBehaviorFeatureFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := features.FromEnv(context.Background(), slog.New(slog.DiscardHandler), tt.environ)
+			s := features.FromEnv(t.Context(), slog.New(slog.DiscardHandler), tt.environ)
 			if got := s.Enabled(tt.feature); got != tt.want {
 				t.Errorf("Enabled(%s) = %v, want %v", tt.feature, got, tt.want)
 			}
@@ -70,7 +69,7 @@ func TestUnknownFlagsWarnOnce(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, nil))
-	features.FromEnv(context.Background(), log, []string{
+	features.FromEnv(t.Context(), log, []string{
 		"ADK_ENABLE_TELEPORT=1", "ADK_ENABLE_TELEPORT=1", "ADK_DISABLE_WARP=0",
 		"ADK_DISABLE_GEMINI_MODEL_ID_CHECK=1", "ADK_ENABLE_PROGRESSIVE_SSE_STREAMING=1", "HOME=/root",
 	})
@@ -98,7 +97,7 @@ func TestEnvEnabled(t *testing.T) {
 
 func TestChanged(t *testing.T) {
 	t.Parallel()
-	s := features.FromEnv(context.Background(), slog.New(slog.DiscardHandler), []string{
+	s := features.FromEnv(t.Context(), slog.New(slog.DiscardHandler), []string{
 		"ADK_ENABLE_PROGRESSIVE_SSE_STREAMING=1", "ADK_DISABLE_TOOL_CONFIRMATION=1", "ADK_ENABLE_JSON_SCHEMA_FOR_FUNC_DECL=true"})
 	got := s.Changed()
 	want := []features.Name{features.JSONSchemaForFuncDecl, features.ToolConfirmation}

@@ -115,7 +115,7 @@ func TestDoWaitsAsTheFormulaSays(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	calls := 0
-	err := retry.Do(context.Background(), retry.Default(), env, func(context.Context, int) error { calls++; return boom })
+	err := retry.Do(t.Context(), retry.Default(), env, func(context.Context, int) error { calls++; return boom })
 	if !errors.Is(err, boom) || calls != 5 {
 		t.Fatalf("Do = %v after %d calls, want boom after 5", err, calls)
 	}
@@ -146,7 +146,7 @@ func TestDoStops(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			calls := 0
-			err := retry.Do(context.Background(), tt.c, retry.Env{Classify: classify, Sleep: noSleep}, func(_ context.Context, attempt int) error {
+			err := retry.Do(t.Context(), tt.c, retry.Env{Classify: classify, Sleep: noSleep}, func(_ context.Context, attempt int) error {
 				calls++
 				if attempt != calls {
 					t.Errorf("attempt %d on call %d", attempt, calls)
@@ -166,7 +166,7 @@ func TestDoStops(t *testing.T) {
 
 func TestDoEndsWithTheContext(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	err := retry.Do(ctx, retry.Default(), retry.Env{}, func(context.Context, int) error { return errors.New("x") })
 	if !errors.Is(err, context.Canceled) {

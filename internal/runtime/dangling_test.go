@@ -65,13 +65,13 @@ func TestDanglingCallsClosedWhenTheInvocationEndsEarly(t *testing.T) {
 		text string
 	}{
 		{"cancelled", func() (context.Context, func()) {
-			ctx, cancel := context.WithCancel(context.Background())
+			ctx, cancel := context.WithCancel(t.Context())
 			return ctx, cancel
 		}, "The tool call was not completed: the invocation was cancelled."},
 		{"deadline", func() (context.Context, func()) {
 			// A deadline that passes once the tools run, as the
 			// invocation's context reports it.
-			ctx, cancel := context.WithCancelCause(context.Background())
+			ctx, cancel := context.WithCancelCause(t.Context())
 			return ctx, func() { cancel(context.DeadlineExceeded) }
 		}, "The tool call was not completed: the invocation ran out of time."},
 	}
@@ -132,7 +132,7 @@ func TestDanglingCallsRepairedOnLoad(t *testing.T) {
 		if fc := ev.Content.Parts[0].FunctionCall; fc != nil {
 			fc.Id = "dead-call"
 		}
-		if err := h.Sessions.AppendEvent(context.Background(), sess, ev); err != nil {
+		if err := h.Sessions.AppendEvent(t.Context(), sess, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -184,7 +184,7 @@ func TestFailedInvocationClosesItsCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, _, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{boom}}, []*v1.LlmResponse{et.Call("boom", `{}`)})
-	if _, err := h.Run(context.Background(), sid, et.UserText("go"), runtime.RunConfig{}); err == nil {
+	if _, err := h.Run(t.Context(), sid, et.UserText("go"), runtime.RunConfig{}); err == nil {
 		t.Fatal("the invocation did not fail")
 	}
 	want := []string{"user: go", "root_agent: call boom{}",
@@ -210,7 +210,7 @@ func TestDanglingCallRepairedAfterLaterTurns(t *testing.T) {
 		{InvocationId: "e-2", Author: "user", Content: et.UserText("hello?")},
 		{InvocationId: "e-2", Author: "root_agent", Content: et.Text("hi").Content},
 	} {
-		if err := h.Sessions.AppendEvent(context.Background(), sess, ev); err != nil {
+		if err := h.Sessions.AppendEvent(t.Context(), sess, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -271,7 +271,7 @@ func TestClosingCallsOutlastsAShortStoreOutage(t *testing.T) {
 			}
 			h, _, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{boom}}, []*v1.LlmResponse{et.Call("boom", `{}`)})
 			h.Runner.Sessions = &flakyStore{Service: h.Sessions, lost: lost, failures: 2}
-			if _, err := h.Run(context.Background(), sid, et.UserText("go"), runtime.RunConfig{}); err == nil {
+			if _, err := h.Run(t.Context(), sid, et.UserText("go"), runtime.RunConfig{}); err == nil {
 				t.Fatal("the invocation did not fail")
 			}
 			want := []string{"user: go", "root_agent: call boom{}",
@@ -294,7 +294,7 @@ func TestDanglingCallsFoundAfterAKeptScan(t *testing.T) {
 	sess := h.Session(t, sid)
 	call := &v1.Event{InvocationId: "e-dead", Author: "root_agent", Content: et.Call("a", `{}`).Content}
 	call.Content.Parts[0].FunctionCall.Id = "late-call"
-	if err := h.Sessions.AppendEvent(context.Background(), sess, call); err != nil {
+	if err := h.Sessions.AppendEvent(t.Context(), sess, call); err != nil {
 		t.Fatal(err)
 	}
 	m.Enqueue(et.Text("second"))

@@ -93,7 +93,7 @@ func TestPluginHooksOrder(t *testing.T) {
 	}
 	h, m, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{echo}}, []*v1.LlmResponse{et.Call("echo", `{}`), et.Text("done")}, p)
 	h.RunText(t, sid, "original")
-	if err := h.Runner.App.Plugins.Close(context.Background()); err != nil {
+	if err := h.Runner.App.Plugins.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -153,7 +153,7 @@ func TestPluginEarlyExits(t *testing.T) {
 			return nil, errors.New("quota check failed")
 		}}
 		h, _, sid := newHarness(t, llmagent.Config{}, nil, p)
-		_, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{})
+		_, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{})
 		if err == nil || !strings.Contains(err.Error(), "quota check failed") {
 			t.Errorf("err = %v", err)
 		}
@@ -180,7 +180,7 @@ func TestCancellationStopsToolAndKeepsSessionConsistent(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, m, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{slow}}, []*v1.LlmResponse{et.Call("slow", `{}`)})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	go func() { <-started; cancel() }()
 	begin := time.Now()
 	_, err = h.Run(ctx, sid, et.UserText("go"), runtime.RunConfig{})

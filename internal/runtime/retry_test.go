@@ -43,7 +43,7 @@ func TestRetryOfFinishedRunReplays(t *testing.T) {
 	t.Parallel()
 	h, m, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{quickTool(t, "a", false)}},
 		[]*v1.LlmResponse{et.Call("a", `{}`), et.Text("done")})
-	first, err := runWithID(context.Background(), h, sid, "go", "req-1")
+	first, err := runWithID(t.Context(), h, sid, "go", "req-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestRetryOfFinishedRunReplays(t *testing.T) {
 		t.Errorf("user event request_id = %q, want req-1", stored[0].RequestId)
 	}
 	calls := m.Calls()
-	again, err := runWithID(context.Background(), h, sid, "go", "req-1")
+	again, err := runWithID(t.Context(), h, sid, "go", "req-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,13 +75,13 @@ func TestRetryOfCancelledRunContinues(t *testing.T) {
 	started := make(chan struct{}, 1)
 	h, m, sid := newHarness(t, llmagent.Config{Tools: []runtime.Tool{blockingTool(t, "slow", started)}},
 		[]*v1.LlmResponse{et.Call("slow", `{}`)})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	go func() { <-started; cancel() }()
 	if _, err := runWithID(ctx, h, sid, "go", "req-1"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 	m.Enqueue(et.Text("sorry, it was cancelled"))
-	events, err := runWithID(context.Background(), h, sid, "go", "req-1")
+	events, err := runWithID(t.Context(), h, sid, "go", "req-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestRetryOfCancelledRunContinues(t *testing.T) {
 		t.Errorf("model request of the retry (-want +got):\n%s", d)
 	}
 	// Now finished: a third try replays the answer.
-	again, err := runWithID(context.Background(), h, sid, "go", "req-1")
+	again, err := runWithID(t.Context(), h, sid, "go", "req-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +116,11 @@ func TestRetryAfterUserMessageOnly(t *testing.T) {
 	t.Parallel()
 	h, m, sid := newHarness(t, llmagent.Config{}, []*v1.LlmResponse{et.Text("hello")})
 	sess := h.Session(t, sid)
-	if err := h.Sessions.AppendEvent(context.Background(), sess,
+	if err := h.Sessions.AppendEvent(t.Context(), sess,
 		&v1.Event{InvocationId: "e-first", Author: "user", RequestId: "r", Content: et.UserText("hi")}); err != nil {
 		t.Fatal(err)
 	}
-	events, err := runWithID(context.Background(), h, sid, "hi", "r")
+	events, err := runWithID(t.Context(), h, sid, "hi", "r")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestRequestIDValidated(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h, _, sid := newHarness(t, llmagent.Config{}, []*v1.LlmResponse{et.Text("never")})
-			_, err := runWithID(context.Background(), h, sid, "hi", tt.id)
+			_, err := runWithID(t.Context(), h, sid, "hi", tt.id)
 			var rerr *runtime.Error
 			if !errors.As(err, &rerr) || rerr.Code != runtime.CodeInvalidArgument || !strings.Contains(rerr.Message, tt.want) {
 				t.Errorf("err = %v, want INVALID_ARGUMENT %q", err, tt.want)

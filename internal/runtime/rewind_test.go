@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -30,7 +29,7 @@ func TestBehaviorC6RewindRestoresStateAndHidesEvents(t *testing.T) {
 		t.Fatalf("state before the rewind: last = %v", got)
 	}
 
-	sess, err := h.Runner.Rewind(context.Background(), et.UserID, sid, second[0].InvocationId)
+	sess, err := h.Runner.Rewind(t.Context(), et.UserID, sid, second[0].InvocationId)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func TestBehaviorC6RewindRestoresStateAndHidesEvents(t *testing.T) {
 		t.Errorf("contents after the rewind (-want +got):\n%s", d)
 	}
 
-	_, err = h.Runner.Rewind(context.Background(), et.UserID, sid, "e-unknown")
+	_, err = h.Runner.Rewind(t.Context(), et.UserID, sid, "e-unknown")
 	var rerr *runtime.Error
 	if !errors.As(err, &rerr) || rerr.Code != runtime.CodeNotFound || rerr.Message != "Invocation ID not found: e-unknown" {
 		t.Errorf("unknown invocation: err = %v", err)

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -147,7 +146,7 @@ func TestA2ARejectedStoresNothing(t *testing.T) {
 	if _, err := s.client.SendMessage(t.Context(), userMessage(long, "Hi")); err == nil {
 		t.Fatal("send succeeded")
 	}
-	list, err := s.store.List(context.Background(), "help", "A2A_USER_"+long)
+	list, err := s.store.List(t.Context(), "help", "A2A_USER_"+long)
 	if err != nil || len(list) != 0 {
 		t.Fatalf("sessions = %v, %v", list, err)
 	}

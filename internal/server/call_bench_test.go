@@ -33,7 +33,7 @@ func BenchmarkRequestCall(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s := &Server{audit: bc.audit}
-			ctx := grpc.NewContextWithServerTransportStream(context.Background(), headerStream{})
+			ctx := grpc.NewContextWithServerTransportStream(b.Context(), headerStream{})
 			if bc.id != "" {
 				ctx = metadata.NewIncomingContext(ctx, metadata.Pairs(RequestIDHeader, bc.id))
 			}

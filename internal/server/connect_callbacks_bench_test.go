@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"testing"
 	"testing/fstest"
 
@@ -27,7 +26,7 @@ func BenchmarkConnectBeforeModelCallbackMemoryStoreScriptedModel(b *testing.B) {
 			}
 			fx := newFixture(b, withApp(fstest.MapFS{appName + "/root_agent.yaml": {Data: []byte(agent)}}))
 			fx.model.SetRecording(false)
-			ctx := context.Background()
+			ctx := b.Context()
 			turn := func() {
 				created, err := fx.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID})
 				if err != nil {

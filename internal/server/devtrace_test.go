@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -33,7 +32,7 @@ func TestTraceRoutes(t *testing.T) {
 	a := newJWTAuthenticator(t, key)
 	buf := tracebuffer.New(100)
 	tr := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(buf)).Tracer("test")
-	ctx, inv := tr.Start(context.Background(), "invocation")
+	ctx, inv := tr.Start(t.Context(), "invocation")
 	_, call := tr.Start(ctx, "call_llm")
 	call.SetAttributes(attribute.String("gcp.vertex.agent.session_id", "s1"), attribute.String("gcp.vertex.agent.event_id", "ev1"),
 		attribute.Int("gen_ai.usage.input_tokens", 7), attribute.String(tracebuffer.AttrApp, appName),

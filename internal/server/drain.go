@@ -146,7 +146,9 @@ func (s *Server) Wait(ctx context.Context) error {
 // Stop drains the server, cancels every running invocation (its client gets
 // UNAVAILABLE) and waits, until ctx ends, for each to end and release its
 // session's lease, so that other replicas can run on those sessions at once.
-// Call it before closing the session store.
+// Releases the store refused earlier, and retries in the background, then
+// make their last attempt at once, and Stop waits for them too; later ones
+// are not retried. Call it before closing the session store.
 func (s *Server) Stop(ctx context.Context) error {
 	s.Drain()
 	s.invocations.mu.Lock()
@@ -154,7 +156,11 @@ func (s *Server) Stop(ctx context.Context) error {
 		cancel(errShuttingDown)
 	}
 	s.invocations.mu.Unlock()
-	return s.invocations.wait(ctx)
+	err := s.invocations.wait(ctx)
+	if rerr := s.releases.close(ctx); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 // running returns how many invocations run.

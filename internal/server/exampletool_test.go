@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -60,7 +59,7 @@ func TestExampleTool(t *testing.T) {
 	t.Run("other model", func(t *testing.T) {
 		t.Parallel()
 		fx := newFixture(t, withApp(fstest.MapFS{appName + "/root_agent.yaml": {Data: []byte(strings.Replace(exampleAgent, "MODEL", modelName, 1))}}))
-		ctx := context.Background()
+		ctx := t.Context()
 		created, err := fx.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID})
 		if err != nil {
 			t.Fatal(err)

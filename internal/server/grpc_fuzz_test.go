@@ -64,7 +64,7 @@ func (g *grpcFuzzFixture) checkSessionUsable(t *testing.T, ctx context.Context) 
 }
 
 func fuzzContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }

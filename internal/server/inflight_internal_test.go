@@ -144,7 +144,7 @@ func TestReceiveBudgetUnary(t *testing.T) {
 				t.Fatal(err)
 			}
 			var inHandler int64
-			_, err := f.unary(context.Background(), got, &grpc.UnaryServerInfo{}, func(context.Context, any) (any, error) {
+			_, err := f.unary(t.Context(), got, &grpc.UnaryServerInfo{}, func(context.Context, any) (any, error) {
 				inHandler = b.inUse()
 				return nil, nil
 			})

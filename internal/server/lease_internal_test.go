@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -77,35 +78,38 @@ func TestLeaseSessionWaitsForABusySession(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			start := time.Now()
-			store := &busyStore{err: tc.storeErr}
-			if tc.freeAfter >= 0 {
-				store.freeAt = start.Add(tc.freeAfter)
-			}
-			s := &Server{sessions: store, owner: "test",
-				settings: settings{leaseTTL: DefaultLeaseTTL, busyWait: tc.wait, log: slog.New(slog.DiscardHandler)}}
-			ctx := t.Context()
-			if tc.cancelAfter > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tc.cancelAfter)
-				defer cancel()
-			}
-			lease, err := s.leaseSession(ctx, "app", "user", "session")
-			took := time.Since(start)
-			switch {
-			case tc.wantErr == nil && (err != nil || lease == nil):
-				t.Errorf("leaseSession = %v, %v; want a lease", lease, err)
-			case tc.wantErr != nil && !errors.Is(err, tc.wantErr):
-				t.Errorf("leaseSession error = %v, want %v", err, tc.wantErr)
-			}
-			if took < tc.minTook || took >= tc.minTook+slack {
-				t.Errorf("leaseSession took %v, want from %v to %v", took, tc.minTook, tc.minTook+slack)
-			}
-			store.mu.Lock()
-			defer store.mu.Unlock()
-			if !tc.wantCalls(store.calls) {
-				t.Errorf("the store was asked %d times", store.calls)
-			}
+			// In a bubble the polls and the waits pass on a fake clock.
+			synctest.Test(t, func(t *testing.T) {
+				start := time.Now()
+				store := &busyStore{err: tc.storeErr}
+				if tc.freeAfter >= 0 {
+					store.freeAt = start.Add(tc.freeAfter)
+				}
+				s := &Server{sessions: store, owner: "test",
+					settings: settings{leaseTTL: DefaultLeaseTTL, busyWait: tc.wait, log: slog.New(slog.DiscardHandler)}}
+				ctx := t.Context()
+				if tc.cancelAfter > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, tc.cancelAfter)
+					defer cancel()
+				}
+				lease, err := s.leaseSession(ctx, "app", "user", "session")
+				took := time.Since(start)
+				switch {
+				case tc.wantErr == nil && (err != nil || lease == nil):
+					t.Errorf("leaseSession = %v, %v; want a lease", lease, err)
+				case tc.wantErr != nil && !errors.Is(err, tc.wantErr):
+					t.Errorf("leaseSession error = %v, want %v", err, tc.wantErr)
+				}
+				if took < tc.minTook || took >= tc.minTook+slack {
+					t.Errorf("leaseSession took %v, want from %v to %v", took, tc.minTook, tc.minTook+slack)
+				}
+				store.mu.Lock()
+				defer store.mu.Unlock()
+				if !tc.wantCalls(store.calls) {
+					t.Errorf("the store was asked %d times", store.calls)
+				}
+			})
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -45,7 +44,7 @@ func TestMemoryTools(t *testing.T) {
 				c.Memory, c.Apps[0].Runner.Memory = mem, mem
 			}))
 			httpURL := fx.serveHTTP(t).URL
-			ctx := context.Background()
+			ctx := t.Context()
 			run := func(text string) string {
 				created, err := fx.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID})
 				if err != nil {
@@ -116,7 +115,7 @@ func TestMemoryTools(t *testing.T) {
 func TestMemoryNotConfigured(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t, withApp(memoryApp))
-	ctx := context.Background()
+	ctx := t.Context()
 	created, err := fx.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID})
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +138,7 @@ func TestSearchMemoryHostileQuery(t *testing.T) {
 	t.Parallel()
 	mem := inmemory.New()
 	fx := newFixture(t, withApp(memoryApp), withConfig(func(c *server.Config) { c.Memory = mem }))
-	_, err := fx.sessions.SearchMemory(context.Background(), &api.SearchMemoryRequest{AppName: appName, UserId: userID,
+	_, err := fx.sessions.SearchMemory(t.Context(), &api.SearchMemoryRequest{AppName: appName, UserId: userID,
 		Query: strings.Repeat("cat ", 1<<13)})
 	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "too long") {
 		t.Errorf("SearchMemory: %v", err)
@@ -154,7 +153,7 @@ func TestLoadMemoryQueryTooLong(t *testing.T) {
 	fx := newFixture(t, withApp(memoryApp), withConfig(func(c *server.Config) {
 		c.Memory, c.Apps[0].Runner.Memory = mem, mem
 	}))
-	ctx := context.Background()
+	ctx := t.Context()
 	created, err := fx.sessions.CreateSession(ctx, &api.CreateSessionRequest{AppName: appName, UserId: userID})
 	if err != nil {
 		t.Fatal(err)

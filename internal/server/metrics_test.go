@@ -16,7 +16,7 @@ import (
 func gauges(t *testing.T, reader sdkmetric.Reader) map[string]int64 {
 	t.Helper()
 	var rm metricdata.ResourceMetrics
-	if err := reader.Collect(context.Background(), &rm); err != nil {
+	if err := reader.Collect(t.Context(), &rm); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]int64{}
@@ -35,7 +35,7 @@ func TestMetricsReportOpenStreamsAndRunningInvocations(t *testing.T) {
 	reader := sdkmetric.NewManualReader()
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
 	s := newStackWith(t, func(cfg *server.Config) { cfg.MeterProvider = mp })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	if g := gauges(t, reader); g["agentsvc.connect.streams"] != 0 || g["agentsvc.invocations.running"] != 0 {
 		t.Fatalf("idle gauges = %v, want zeros", g)

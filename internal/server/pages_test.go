@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -144,7 +143,7 @@ func TestGetSessionPagesOverREST(t *testing.T) {
 	sid := filledSession(t, store, 10, 10, 10, 10, 10)
 	get := func(query url.Values) (*v1.Session, string) {
 		t.Helper()
-		req := httptest.NewRequestWithContext(context.Background(), "GET",
+		req := httptest.NewRequestWithContext(t.Context(), "GET",
 			"http://127.0.0.1/apps/"+appName+"/users/"+userID+"/sessions/"+sid+"?"+query.Encode(), nil)
 		w := httptest.NewRecorder()
 		r.http.ServeHTTP(w, req)

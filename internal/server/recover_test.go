@@ -19,7 +19,7 @@ func TestRecoveryTurnsPanicsIntoInternal(t *testing.T) {
 		call func() error
 	}{
 		{"unary", func() error {
-			_, err := r.unary(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/x/Unary"},
+			_, err := r.unary(t.Context(), nil, &grpc.UnaryServerInfo{FullMethod: "/x/Unary"},
 				func(context.Context, any) (any, error) { panic("boom") })
 			return err
 		}},
@@ -28,7 +28,7 @@ func TestRecoveryTurnsPanicsIntoInternal(t *testing.T) {
 				func(any, grpc.ServerStream) error { panic("boom") })
 		}},
 		{"no panic", func() error {
-			_, err := r.unary(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/x/Unary"},
+			_, err := r.unary(t.Context(), nil, &grpc.UnaryServerInfo{FullMethod: "/x/Unary"},
 				func(context.Context, any) (any, error) { return nil, status.Error(codes.NotFound, "x") })
 			if status.Code(err) != codes.NotFound {
 				t.Errorf("a handler's own error became %v", err)

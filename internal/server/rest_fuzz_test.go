@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -55,7 +54,7 @@ func FuzzRESTBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
 		r := fuzzRoutes[int(route)%len(fuzzRoutes)]
 		fx := newFuzzFixture(t)
-		h, err := fx.srv.HTTPHandler(context.Background(), func() bool { return true })
+		h, err := fx.srv.HTTPHandler(t.Context(), func() bool { return true })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,6 +47,8 @@ type Server struct {
 	budget *requestBudget
 
 	invocations tracker
+	// releases owns the retries of lease releases; Stop ends them.
+	releases releasers
 	// userRate is nil without Config.UserRate.
 	userRate *userLimiter
 	// audit is Config.AuditLogger; nil means no audit log.

@@ -46,7 +46,7 @@ func BenchmarkConnectToolTurnTelemetryMemoryStoreScriptedModel(b *testing.B) {
 	key := authtest.NewKey(b, "k1")
 	for _, mode := range []string{"off", "metrics", "traces", "auth+traces"} {
 		b.Run(mode, func(b *testing.B) {
-			ctx := context.Background()
+			ctx := b.Context()
 			var tp trace.TracerProvider = tracenoop.NewTracerProvider()
 			var mp metric.MeterProvider = metricnoop.NewMeterProvider()
 			var opts []fixtureOption

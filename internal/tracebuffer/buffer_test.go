@@ -57,8 +57,8 @@ func TestBufferKeepsTheLastSpans(t *testing.T) {
 	t.Parallel()
 	buf := tracebuffer.New(8)
 	tr := tracer(buf)
-	invocation(context.Background(), tr, "app", "u1", "s1", "e1")
-	invocation(context.Background(), tr, "app", "u1", "s2", "e2")
+	invocation(t.Context(), tr, "app", "u1", "s1", "e1")
+	invocation(t.Context(), tr, "app", "u1", "s2", "e2")
 	if sp, ok := buf.Event("app", "u1", "e1"); !ok || sp.Name != "call_llm" || sp.Owner != (tracebuffer.Owner{App: "app", User: "u1", Session: "s1"}) {
 		t.Fatalf("Event(e1) = %+v, %v", sp, ok)
 	}
@@ -75,7 +75,7 @@ func TestBufferKeepsTheLastSpans(t *testing.T) {
 		}
 	}
 	for i := range 2 {
-		invocation(context.Background(), tr, "app", "u1", fmt.Sprintf("s%d", 3+i), fmt.Sprintf("e%d", 3+i))
+		invocation(t.Context(), tr, "app", "u1", fmt.Sprintf("s%d", 3+i), fmt.Sprintf("e%d", 3+i))
 	}
 	if spans := buf.Session("app", "u1", "s1"); len(spans) != 0 {
 		t.Errorf("Session(s1) after 8 more spans = %v, want none: the buffer holds 8", names(spans))
@@ -90,11 +90,11 @@ func TestBufferKeepsTheLastSpans(t *testing.T) {
 	// trace, though its first was indexed before theirs.
 	buf = tracebuffer.New(8)
 	tr = tracer(buf)
-	invocation(context.Background(), tr, "app", "u1", "long", "first")
+	invocation(t.Context(), tr, "app", "u1", "long", "first")
 	for i := range 7 {
-		invocation(context.Background(), tr, "app", "u1", fmt.Sprintf("short%d", i), "")
+		invocation(t.Context(), tr, "app", "u1", fmt.Sprintf("short%d", i), "")
 	}
-	invocation(context.Background(), tr, "app", "u1", "long", "last")
+	invocation(t.Context(), tr, "app", "u1", "long", "last")
 	if got := buf.Session("app", "u1", "long"); len(got) != 4 || got[1].Attributes[1].Value.AsString() != "last" {
 		t.Errorf("Session(long) after 7 other sessions = %v, want its last invocation's 4 spans", names(got))
 	}
@@ -108,17 +108,17 @@ func TestBufferKeysByOwner(t *testing.T) {
 	t.Parallel()
 	buf := tracebuffer.New(100)
 	tr := tracer(buf)
-	invocation(context.Background(), tr, "app", "alice", "s1", "e1")
-	invocation(context.Background(), tr, "app", "bob", "s1", "e1")
-	invocation(context.Background(), tr, "other", "alice", "s1", "e9")
+	invocation(t.Context(), tr, "app", "alice", "s1", "e1")
+	invocation(t.Context(), tr, "app", "bob", "s1", "e1")
+	invocation(t.Context(), tr, "other", "alice", "s1", "e9")
 	// Bob joins alice's trace of session s2, as a caller sending her trace
 	// context would, under a request span owned by nobody.
-	ctx, req := tr.Start(context.Background(), "POST /run")
+	ctx, req := tr.Start(t.Context(), "POST /run")
 	invocation(ctx, tr, "app", "alice", "s2", "e2")
 	invocation(ctx, tr, "app", "bob", "s2", "e3")
 	req.End()
 	// An agent tool's session of alice, in the trace of her session s3.
-	ctx, req = tr.Start(context.Background(), "POST /run")
+	ctx, req = tr.Start(t.Context(), "POST /run")
 	ctx, inv := tr.Start(ctx, "invocation", owner("app", "alice", "s3"))
 	invocation(ctx, tr, "app", "alice", "child", "e4")
 	inv.End()
@@ -168,7 +168,7 @@ func TestBufferKeysByOwner(t *testing.T) {
 func TestBufferIgnoresUnownedIDs(t *testing.T) {
 	t.Parallel()
 	buf := tracebuffer.New(10)
-	_, call := tracer(buf).Start(context.Background(), "call_llm")
+	_, call := tracer(buf).Start(t.Context(), "call_llm")
 	call.SetAttributes(attribute.String("gcp.vertex.agent.session_id", "s1"), attribute.String("gcp.vertex.agent.event_id", "e1"))
 	call.End()
 	if got := buf.Session("app", "", "s1"); len(got) != 0 {
@@ -184,7 +184,7 @@ func TestBufferIgnoresUnownedIDs(t *testing.T) {
 func BenchmarkBufferInvocation(b *testing.B) {
 	buf := tracebuffer.New(10000)
 	tr := tracer(buf)
-	ctx := context.Background()
+	ctx := b.Context()
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		invocation(ctx, tr, "app", "u1", fmt.Sprintf("s%d", i%5000), fmt.Sprintf("e%d", i))

@@ -21,7 +21,7 @@ func TestOperationsAreBounded(t *testing.T) {
 	defer store.Close()
 	time.Sleep(time.Millisecond)
 	key := artifacts.Key{AppName: "a", UserID: "u", SessionID: "s", Filename: "f.txt"}
-	if _, err := store.Save(context.Background(), key, &v1.Part{Text: "x"}, nil); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := store.Save(t.Context(), key, &v1.Part{Text: "x"}, nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Save past the timeout: %v", err)
 	}
 }

@@ -247,7 +247,7 @@ func BenchmarkContextCacheReuse(b *testing.B) {
 		c.cfg = new(genai.GenerateContentConfig)
 		*c.cfg = cfg
 		c.meta = meta
-		if got := cm.handle(context.Background(), &c); got.CacheName == nil {
+		if got := cm.handle(b.Context(), &c); got.CacheName == nil {
 			b.Fatal("cache not reused")
 		}
 	}

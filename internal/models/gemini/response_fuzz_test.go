@@ -90,7 +90,7 @@ func FuzzGenerateContent(f *testing.F) {
 	req := userText("hi")
 	f.Fuzz(func(t *testing.T, status uint8, stream bool, body []byte) {
 		a := fuzzAnswer{status: fuzzStatuses[int(status)%len(fuzzStatuses)], body: body}
-		ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), bodyKey{}, a), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.WithValue(t.Context(), bodyKey{}, a), 10*time.Second)
 		defer cancel()
 		var got []*v1.LlmResponse
 		for resp, err := range m.GenerateContent(ctx, req, stream) {

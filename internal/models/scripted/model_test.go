@@ -229,7 +229,7 @@ func BenchmarkGenerateContent(b *testing.B) {
 			for range b.N {
 				m.Enqueue(resp)
 			}
-			ctx := context.Background()
+			ctx := b.Context()
 			var failed error
 			yield := func(_ *v1.LlmResponse, err error) bool {
 				failed = err

@@ -1,7 +1,6 @@
 package graph_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -33,7 +32,7 @@ func TestBehaviorDynamicNodes(t *testing.T) {
 	c := &client{fns: map[string]nodeFn{
 		"double": double,
 		"parent": func(call *graph.Call) (*graph.Result, error) {
-			ctx := context.Background()
+			ctx := t.Context()
 			a, err := call.RunChild(ctx, &graph.ChildRequest{Function: "double", Input: structpb.NewNumberValue(3)})
 			if err != nil {
 				return nil, err
@@ -87,7 +86,7 @@ func TestBehaviorDynamicNodeUseAsOutput(t *testing.T) {
 	c := &client{fns: map[string]nodeFn{
 		"double": double,
 		"parent": func(call *graph.Call) (*graph.Result, error) {
-			if _, err := call.RunChild(context.Background(), &graph.ChildRequest{Function: "double",
+			if _, err := call.RunChild(t.Context(), &graph.ChildRequest{Function: "double",
 				Input: structpb.NewNumberValue(5), UseAsOutput: true}); err != nil {
 				return nil, err
 			}
@@ -142,7 +141,7 @@ func TestDynamicNodeErrors(t *testing.T) {
 				return nil, &graph.NodeError{Type: "KeyError", Message: "'nope'"}
 			},
 			"parent": func(call *graph.Call) (*graph.Result, error) {
-				_, got = call.RunChild(context.Background(), tc.req)
+				_, got = call.RunChild(t.Context(), tc.req)
 				return &graph.Result{}, nil
 			},
 		}}
@@ -172,7 +171,7 @@ func TestDynamicNodeDepthBound(t *testing.T) {
 	var rec nodeFn
 	rec = func(call *graph.Call) (*graph.Result, error) {
 		depth++
-		_, err := call.RunChild(context.Background(), &graph.ChildRequest{Function: "rec"})
+		_, err := call.RunChild(t.Context(), &graph.ChildRequest{Function: "rec"})
 		return nil, err
 	}
 	c := &client{fns: map[string]nodeFn{"rec": func(call *graph.Call) (*graph.Result, error) { return rec(call) }}}
@@ -199,7 +198,7 @@ func TestBehaviorDynamicAgentNode(t *testing.T) {
 	var got *graph.ChildResult
 	c := &client{fns: map[string]nodeFn{"parent": func(call *graph.Call) (*graph.Result, error) {
 		var err error
-		got, err = call.RunChild(context.Background(), &graph.ChildRequest{Node: "writer", Input: structpb.NewStringValue("a poem")})
+		got, err = call.RunChild(t.Context(), &graph.ChildRequest{Node: "writer", Input: structpb.NewStringValue("a poem")})
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +240,7 @@ func TestDynamicNodeRetriedCallerDelegatesAgain(t *testing.T) {
 		"double": double,
 		"parent": func(call *graph.Call) (*graph.Result, error) {
 			attempts++
-			if _, err := call.RunChild(context.Background(), &graph.ChildRequest{Function: "double",
+			if _, err := call.RunChild(t.Context(), &graph.ChildRequest{Function: "double",
 				Input: structpb.NewNumberValue(1), UseAsOutput: true}); err != nil {
 				return nil, err
 			}

@@ -175,7 +175,7 @@ func TestDynamicNodePauseNested(t *testing.T) {
 		},
 		"mid": func(call *graph.Call) (*graph.Result, error) {
 			ran(call)
-			res, err := call.RunChild(context.Background(), &graph.ChildRequest{Function: "ask"})
+			res, err := call.RunChild(t.Context(), &graph.ChildRequest{Function: "ask"})
 			if err != nil {
 				return nil, err
 			}
@@ -183,7 +183,7 @@ func TestDynamicNodePauseNested(t *testing.T) {
 		},
 		"caller": func(call *graph.Call) (*graph.Result, error) {
 			ran(call)
-			res, err := call.RunChild(context.Background(), &graph.ChildRequest{Function: "mid"})
+			res, err := call.RunChild(t.Context(), &graph.ChildRequest{Function: "mid"})
 			if err != nil {
 				return nil, err
 			}
@@ -224,7 +224,7 @@ func TestDynamicNodePauseNotCaught(t *testing.T) {
 			return &graph.Result{RequestInputs: []*graph.RequestInput{{InterruptID: "q"}}}, nil
 		},
 		"caller": func(call *graph.Call) (*graph.Result, error) {
-			_, err := call.RunChild(context.Background(), &graph.ChildRequest{Function: "ask"})
+			_, err := call.RunChild(t.Context(), &graph.ChildRequest{Function: "ask"})
 			if ce := (*graph.ChildError)(nil); errors.As(err, &ce) && ce.Type == graph.ChildPausedType {
 				return nil, &graph.NodeError{Type: ce.Type, Message: ce.Message}
 			}
@@ -261,7 +261,7 @@ func TestDynamicAgentNodePauses(t *testing.T) {
 	var mu sync.Mutex
 	var runs []string
 	c := &client{fns: map[string]nodeFn{"parent": func(call *graph.Call) (*graph.Result, error) {
-		res, err := call.RunChild(context.Background(), &graph.ChildRequest{Node: "writer", Input: structpb.NewStringValue("a poem")})
+		res, err := call.RunChild(t.Context(), &graph.ChildRequest{Node: "writer", Input: structpb.NewStringValue("a poem")})
 		mu.Lock()
 		defer mu.Unlock()
 		runs = append(runs, call.Path)

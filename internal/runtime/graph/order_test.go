@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,38 +77,42 @@ func TestBehaviorConcurrentBranchOrder(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := harness(t, graph.Config{Name: "wf", Nodes: tc.nodes, Edges: tc.edges})
-			others := make(chan struct{}, len(tc.results))
-			fns := map[string]nodeFn{}
-			for name, res := range tc.results {
-				fns[name] = func(*graph.Call) (*graph.Result, error) {
-					if name == tc.slow {
-						// Answer after a sibling did, and give its answer
-						// time to arrive first.
-						select {
-						case <-others:
-						case <-time.After(10 * time.Second):
+			// In a bubble the slow node's pause ends only once every other
+			// goroutine waits: its sibling's answer has been handled.
+			synctest.Test(t, func(t *testing.T) {
+				h := harness(t, graph.Config{Name: "wf", Nodes: tc.nodes, Edges: tc.edges})
+				others := make(chan struct{}, len(tc.results))
+				fns := map[string]nodeFn{}
+				for name, res := range tc.results {
+					fns[name] = func(*graph.Call) (*graph.Result, error) {
+						if name == tc.slow {
+							// Answer after a sibling did, and give its answer
+							// time to arrive first.
+							select {
+							case <-others:
+							case <-time.After(10 * time.Second):
+							}
+							time.Sleep(20 * time.Millisecond)
+						} else if name != "split" {
+							others <- struct{}{}
 						}
-						time.Sleep(20 * time.Millisecond)
-					} else if name != "split" {
-						others <- struct{}{}
+						return res, nil
 					}
-					return res, nil
 				}
-			}
-			c := &client{fns: fns}
-			events, err := run(t, h, h.NewSession(t, nil), et.UserText("go"), c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, eventOrder(events)); diff != "" {
-				t.Errorf("events (-ADK 2.13 +got):\n%s", diff)
-			}
-			if tc.name == "two arrivals run a node twice, one after the other" {
-				if got := c.paths(); !strings.HasSuffix(strings.Join(got, " "), "wf@1/d@1 wf@1/d@2") {
-					t.Errorf("calls = %v, want d@1 then d@2 last", got)
+				c := &client{fns: fns}
+				events, err := run(t, h, h.NewSession(t, nil), et.UserText("go"), c)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
+				if diff := cmp.Diff(tc.want, eventOrder(events)); diff != "" {
+					t.Errorf("events (-ADK 2.13 +got):\n%s", diff)
+				}
+				if tc.name == "two arrivals run a node twice, one after the other" {
+					if got := c.paths(); !strings.HasSuffix(strings.Join(got, " "), "wf@1/d@1 wf@1/d@2") {
+						t.Errorf("calls = %v, want d@1 then d@2 last", got)
+					}
+				}
+			})
 		})
 	}
 }
@@ -167,40 +172,43 @@ func TestBehaviorConcurrentOrderRandomGraphs(t *testing.T) {
 	for i, tc := range cases {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			t.Parallel()
-			var nodes []*graph.Node
-			var edges []graph.Edge
-			fns := map[string]nodeFn{}
-			rng := rand.New(rand.NewPCG(uint64(i), 1))
-			var mu sync.Mutex
-			for _, e := range tc.Edges {
-				edges = append(edges, graph.Edge{From: e[0], To: e[1]})
-				name := e[1]
-				if _, ok := fns[name]; ok || slices.ContainsFunc(nodes, func(n *graph.Node) bool { return n.Name == name }) {
-					continue
+			// In a bubble the answers' random delays pass on a fake clock.
+			synctest.Test(t, func(t *testing.T) {
+				var nodes []*graph.Node
+				var edges []graph.Edge
+				fns := map[string]nodeFn{}
+				rng := rand.New(rand.NewPCG(uint64(i), 1))
+				var mu sync.Mutex
+				for _, e := range tc.Edges {
+					edges = append(edges, graph.Edge{From: e[0], To: e[1]})
+					name := e[1]
+					if _, ok := fns[name]; ok || slices.ContainsFunc(nodes, func(n *graph.Node) bool { return n.Name == name }) {
+						continue
+					}
+					if slices.Contains(tc.Joins, name) {
+						nodes = append(nodes, &graph.Node{Name: name, Kind: graph.Join})
+						continue
+					}
+					nodes = append(nodes, fn(name))
+					res := &graph.Result{}
+					if !slices.Contains(tc.Silent, name) {
+						res.Output = structpb.NewStringValue(name)
+					}
+					fns[name] = func(*graph.Call) (*graph.Result, error) {
+						mu.Lock()
+						d := time.Duration(rng.IntN(3000)) * time.Microsecond
+						mu.Unlock()
+						time.Sleep(d)
+						return res, nil
+					}
 				}
-				if slices.Contains(tc.Joins, name) {
-					nodes = append(nodes, &graph.Node{Name: name, Kind: graph.Join})
-					continue
+				h := harness(t, graph.Config{Name: "wf", Nodes: nodes, Edges: edges, MaxConcurrency: tc.MaxConcurrency})
+				events, _ := run(t, h, h.NewSession(t, nil), et.UserText("go"), &client{fns: fns})
+				if diff := cmp.Diff(tc.Want, eventOrder(events), cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("edges %v, joins %v, silent %v, max_concurrency %d: events (-ADK 2.13 +got):\n%s",
+						tc.Edges, tc.Joins, tc.Silent, tc.MaxConcurrency, diff)
 				}
-				nodes = append(nodes, fn(name))
-				res := &graph.Result{}
-				if !slices.Contains(tc.Silent, name) {
-					res.Output = structpb.NewStringValue(name)
-				}
-				fns[name] = func(*graph.Call) (*graph.Result, error) {
-					mu.Lock()
-					d := time.Duration(rng.IntN(3000)) * time.Microsecond
-					mu.Unlock()
-					time.Sleep(d)
-					return res, nil
-				}
-			}
-			h := harness(t, graph.Config{Name: "wf", Nodes: nodes, Edges: edges, MaxConcurrency: tc.MaxConcurrency})
-			events, _ := run(t, h, h.NewSession(t, nil), et.UserText("go"), &client{fns: fns})
-			if diff := cmp.Diff(tc.Want, eventOrder(events), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("edges %v, joins %v, silent %v, max_concurrency %d: events (-ADK 2.13 +got):\n%s",
-					tc.Edges, tc.Joins, tc.Silent, tc.MaxConcurrency, diff)
-			}
+			})
 		})
 	}
 }

@@ -51,7 +51,7 @@ func FuzzInject(f *testing.F) {
 		if artifact != "" {
 			artifacts = everyArtifact(artifact)
 		}
-		out, err := instructions.Inject(context.Background(), template, state, artifacts)
+		out, err := instructions.Inject(t.Context(), template, state, artifacts)
 		if err != nil {
 			return
 		}

@@ -75,7 +75,7 @@ func TestBehaviorI1StateInjection(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.template, func(t *testing.T) {
 			t.Parallel()
-			got, err := instructions.Inject(context.Background(), tc.template, state, nil)
+			got, err := instructions.Inject(t.Context(), tc.template, state, nil)
 			if err != nil {
 				t.Fatalf("Inject(%q) error: %v", tc.template, err)
 			}
@@ -94,7 +94,7 @@ func TestBehaviorI1InvalidNamesStayVerbatim(t *testing.T) {
 	} {
 		t.Run(template, func(t *testing.T) {
 			t.Parallel()
-			got, err := instructions.Inject(context.Background(), template, testState(t), nil)
+			got, err := instructions.Inject(t.Context(), template, testState(t), nil)
 			if err != nil {
 				t.Fatalf("Inject(%q) error: %v", template, err)
 			}
@@ -119,7 +119,7 @@ func TestBehaviorI1MissingVariable(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.template, func(t *testing.T) {
 			t.Parallel()
-			got, err := instructions.Inject(context.Background(), tc.template, tc.state, nil)
+			got, err := instructions.Inject(t.Context(), tc.template, tc.state, nil)
 			if err == nil {
 				t.Fatalf("Inject(%q) = %q, want an error", tc.template, got)
 			}
@@ -148,7 +148,7 @@ func TestBehaviorI1NullValue(t *testing.T) {
 		}
 		return nil, false
 	}
-	got, err := instructions.Inject(context.Background(), "[{null}][{nilptr}]", state, nil)
+	got, err := instructions.Inject(t.Context(), "[{null}][{nilptr}]", state, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestBehaviorI1Artifacts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.template, func(t *testing.T) {
 			t.Parallel()
-			got, err := instructions.Inject(context.Background(), tc.template, testState(t), tc.artifacts)
+			got, err := instructions.Inject(t.Context(), tc.template, testState(t), tc.artifacts)
 			if tc.wantErr == "" {
 				if err != nil || got != tc.want {
 					t.Errorf("Inject(%q) = %q, %v; want %q", tc.template, got, err, tc.want)
@@ -198,7 +198,7 @@ func TestBehaviorI1Artifacts(t *testing.T) {
 func TestInjectLoaderError(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("boom")
-	_, err := instructions.Inject(context.Background(), "{artifact.f}", nil, failingLoader{boom})
+	_, err := instructions.Inject(t.Context(), "{artifact.f}", nil, failingLoader{boom})
 	if !errors.Is(err, boom) {
 		t.Errorf("error = %v, want it to wrap %v", err, boom)
 	}
@@ -206,7 +206,7 @@ func TestInjectLoaderError(t *testing.T) {
 
 // Not parallel: testing.AllocsPerRun refuses to run in parallel tests.
 func TestInjectDoesNotAllocateWithoutReplacements(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	state := testState(t)
 	for _, template := range []string{"static instruction, no braces", `verbatim {a-b} and {"k": 1}`} {
 		allocs := testing.AllocsPerRun(100, func() {
@@ -221,7 +221,7 @@ func TestInjectDoesNotAllocateWithoutReplacements(t *testing.T) {
 }
 
 func BenchmarkInject(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context()
 	state := testState(b)
 	for _, bc := range []struct{ name, template string }{
 		{"static", "You are a helpful assistant. Answer briefly and cite sources."},

@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -46,7 +45,7 @@ func TestBehaviorProfileUnknownTool(t *testing.T) {
 	t.Run("1.x fails the run", func(t *testing.T) {
 		t.Parallel()
 		h, m, sid := setup(t, critic(t), []*v1.LlmResponse{et.Call("no_such_tool", `{"x":1}`), et.Text("done")})
-		events, err := h.Run(context.Background(), sid, et.UserText("hello"), runtime.RunConfig{})
+		events, err := h.Run(t.Context(), sid, et.UserText("hello"), runtime.RunConfig{})
 		var rerr *runtime.Error
 		if !errors.As(err, &rerr) || rerr.Code != runtime.CodeFailedPrecondition ||
 			!strings.HasPrefix(rerr.Message, "Tool 'no_such_tool' not found.\nAvailable tools: transfer_to_agent, exit_loop\n") {
@@ -147,7 +146,7 @@ func TestBehaviorProfileRunWithoutMessage(t *testing.T) {
 	t.Parallel()
 	noMessage := func(h *et.Harness, sid string, delta *structpb.Struct) ([]*v1.Event, error) {
 		var events []*v1.Event
-		for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, StateDelta: delta}) {
+		for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, StateDelta: delta}) {
 			if err != nil {
 				return events, err
 			}
@@ -248,13 +247,13 @@ func TestBehaviorProfileStreamedEventIDs(t *testing.T) {
 				scripted.Stream(et.Text("Let me "), et.Call("exit_loop", `{}`)),
 				scripted.Stream(et.Text("Done"), et.Text("."))))
 			sid := h.NewSession(t, nil)
-			events, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{Streaming: true})
+			events, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{Streaming: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			// exit_loop skips summarization: run the second response in a
 			// turn of its own.
-			more, err := h.Run(context.Background(), sid, et.UserText("go on"), runtime.RunConfig{Streaming: true})
+			more, err := h.Run(t.Context(), sid, et.UserText("go on"), runtime.RunConfig{Streaming: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -410,7 +409,7 @@ func TestBehaviorProfileModelError(t *testing.T) {
 			h, m, sid := setup(t, agent, nil)
 			withBehavior(h, tc.b)
 			m.Push(scripted.Fail(tc.cause))
-			events, err := h.Run(context.Background(), sid, et.UserText("hello"), runtime.RunConfig{})
+			events, err := h.Run(t.Context(), sid, et.UserText("hello"), runtime.RunConfig{})
 			var merr *models.Error
 			if !errors.As(err, &merr) || merr != tc.cause {
 				t.Fatalf("err = %v, want the model's error", err)

@@ -89,7 +89,7 @@ func BenchmarkTwoStepInvocation(b *testing.B) {
 			}
 			call, answer := et.Call("echo", `{"x":1}`), et.Text("done")
 			req := runtime.RunRequest{UserID: et.UserID, SessionID: "s", RunConfig: runtime.RunConfig{MaxLLMCalls: 500}}
-			ctx := context.Background()
+			ctx := b.Context()
 			b.ReportAllocs()
 			for b.Loop() {
 				model.Enqueue(cloneResp(call), answer)

@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -28,7 +27,7 @@ func TestBehaviorL5Callbacks(t *testing.T) {
 			func(*runtime.CallbackContext, *v1.LlmRequest) (*v1.LlmResponse, error) { return et.Text("cached"), nil },
 		}}}
 		h, m, sid := setup(t, newAgent(t, cfg), nil)
-		events, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{MaxLLMCalls: 1})
+		events, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{MaxLLMCalls: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +180,7 @@ func TestBehaviorL3StreamingPartialEvents(t *testing.T) {
 		scripted.Stream(partial(et.Text("Let me ")), partial(et.Text("check.")), callChunk),
 		scripted.Stream(partial(et.Text("Done")), partial(et.Text(".")))))
 	sid := h.NewSession(t, nil)
-	events, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{Streaming: true})
+	events, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{Streaming: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func eventLines(events []*v1.Event) []string {
 func runWithClient(t *testing.T, h *et.Harness, sid string, msg *v1.Content, client runtime.ClientTools) ([]*v1.Event, error) {
 	t.Helper()
 	var events []*v1.Event
-	for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, NewMessage: msg,
+	for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, NewMessage: msg,
 		RunConfig: runtime.RunConfig{MaxLLMCalls: runtime.DefaultMaxLLMCalls}, Client: client}) {
 		if err != nil {
 			return events, err
@@ -254,7 +254,7 @@ func TestBehaviorBuiltInCodeExecutor(t *testing.T) {
 		agent := newAgent(t, llmagent.Config{Name: "b", Model: "gemini-1.5-flash", CodeExecutor: builtIn})
 		h, _, sid := setup(t, agent, nil)
 		h.Models.Add(newScripted("gemini-1.5-flash"))
-		_, err := h.Run(context.Background(), sid, et.UserText("go"), runtime.RunConfig{})
+		_, err := h.Run(t.Context(), sid, et.UserText("go"), runtime.RunConfig{})
 		var rerr *runtime.Error
 		if !errors.As(err, &rerr) || rerr.Message != "Gemini code execution tool is not supported for model gemini-1.5-flash" {
 			t.Errorf("err = %v, want ADK's text", err)
@@ -266,7 +266,7 @@ func TestClientCodeExecutorWithoutClientFails(t *testing.T) {
 	t.Parallel()
 	agent := newAgent(t, llmagent.Config{Name: "coder", CodeExecutor: clientExecutor(t, codeexec.Options{})})
 	h, _, sid := setup(t, agent, []*v1.LlmResponse{et.Text("```python\nx()\n```")})
-	events, err := h.Run(context.Background(), sid, et.UserText("go"), runtime.RunConfig{})
+	events, err := h.Run(t.Context(), sid, et.UserText("go"), runtime.RunConfig{})
 	var rerr *runtime.Error
 	if !errors.As(err, &rerr) || rerr.Reason != "CODE_EXECUTOR_NOT_DECLARED" {
 		t.Errorf("err = %v, want CODE_EXECUTOR_NOT_DECLARED", err)
@@ -355,7 +355,7 @@ func TestCodeExecutionStreaming(t *testing.T) {
 	h.Models.Add(m)
 	client := &codeClient{results: []*codeexec.Result{{Stdout: "1"}}}
 	var events []*v1.Event
-	for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+	for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
 		NewMessage: et.UserText("go"), RunConfig: runtime.RunConfig{Streaming: true}, Client: client}) {
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -70,7 +69,7 @@ func TestBehaviorT7Confirmation(t *testing.T) {
 
 			answer := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
 				Id: req.Id, Name: "adk_request_confirmation", Response: et.Struct(tt.answer)}}}}
-			events, err = h.Run(context.Background(), sid, answer, runtime.RunConfig{})
+			events, err = h.Run(t.Context(), sid, answer, runtime.RunConfig{})
 			if err != nil {
 				t.Fatal(err)
 			}

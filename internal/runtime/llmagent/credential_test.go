@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -57,7 +56,7 @@ func TestBehaviorT8CredentialRequest(t *testing.T) {
 	answer := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
 		Id: req.Id, Name: "adk_request_credential",
 		Response: et.Struct(`{"credentialKey":"gmail","exchangedAuthCredential":{"authType":"oauth2","oauth2":{"accessToken":"tok-1"}}}`)}}}}
-	events, err = h.Run(context.Background(), sid, answer, runtime.RunConfig{})
+	events, err = h.Run(t.Context(), sid, answer, runtime.RunConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -64,7 +63,7 @@ func TestModelResponseDepthCap(t *testing.T) {
 			h.Runner.MaxDepth = tt.maxDepth
 			h.Models.Add(scripted.New(modelName).Push(tt.steps...))
 			sid := h.NewSession(t, nil)
-			events, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{Streaming: tt.stream, MaxLLMCalls: 10})
+			events, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{Streaming: tt.stream, MaxLLMCalls: 10})
 			if diff := cmpDiff(tt.want, nilIfEmpty(et.Events(events))); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}

@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -126,7 +125,7 @@ func TestBehaviorL4UserEventStored(t *testing.T) {
 	msg := &v1.Content{Parts: []*v1.Part{{Text: "hello"}}} // no role
 	delta := et.Struct(`{"k":"v"}`)
 	var got []*v1.Event
-	for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, NewMessage: msg, StateDelta: delta}) {
+	for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid, NewMessage: msg, StateDelta: delta}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +149,7 @@ func TestBehaviorL4UserEventStored(t *testing.T) {
 		t.Errorf("state = %v, want k=v", stored.State)
 	}
 
-	_, err := h.Run(context.Background(), sid, &v1.Content{Role: "user"}, runtime.RunConfig{})
+	_, err := h.Run(t.Context(), sid, &v1.Content{Role: "user"}, runtime.RunConfig{})
 	var rerr *runtime.Error
 	if !errors.As(err, &rerr) || rerr.Code != runtime.CodeInvalidArgument {
 		t.Errorf("message without parts: err = %v, want invalid argument", err)
@@ -181,7 +180,7 @@ func TestBehaviorL6MaxLLMCalls(t *testing.T) {
 			t.Parallel()
 			agent := newAgent(t, llmagent.Config{Tools: []runtime.Tool{echoTool(t, "echo")}})
 			h, m, sid := setup(t, agent, loop())
-			_, err := h.Run(context.Background(), sid, et.UserText("go"), runtime.RunConfig{MaxLLMCalls: tt.limit})
+			_, err := h.Run(t.Context(), sid, et.UserText("go"), runtime.RunConfig{MaxLLMCalls: tt.limit})
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || err.Error() != tt.wantErr) {
 				t.Errorf("err = %v, want %q", err, tt.wantErr)
 			}
@@ -253,7 +252,7 @@ func TestBehaviorI3Identity(t *testing.T) {
 func TestBehaviorI1MissingVariableFailsInvocation(t *testing.T) {
 	t.Parallel()
 	h, m, sid := setup(t, newAgent(t, llmagent.Config{Instruction: "Hello {name}, {opt?}."}), []*v1.LlmResponse{et.Text("ok")})
-	_, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{})
+	_, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{})
 	var rerr *runtime.Error
 	if !errors.As(err, &rerr) || rerr.Code != runtime.CodeFailedPrecondition || rerr.Message != "Context variable not found: `name`." {
 		t.Fatalf("err = %#v, want FAILED_PRECONDITION with ADK's message", err)

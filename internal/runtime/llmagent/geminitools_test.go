@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -48,7 +47,7 @@ func TestGeminiToolsInRequest(t *testing.T) {
 		m := scripted.New(tt.model, et.Text("ok"))
 		h.Models.Add(m)
 		sid := h.NewSession(t, nil)
-		_, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{})
+		_, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{})
 		if tt.err != "" {
 			var rerr *runtime.Error
 			if !errors.As(err, &rerr) || rerr.Message != tt.err || rerr.Code != runtime.CodeFailedPrecondition {

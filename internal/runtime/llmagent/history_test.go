@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -42,7 +41,7 @@ func TestHistoryKeptBetweenInvocations(t *testing.T) {
 		h.RunText(t, c, "third session")
 		m.Enqueue(et.Call("echo", `{"n":2}`), et.Text("two"))
 		h.RunText(t, a, "second")
-		if _, err := h.Runner.Rewind(context.Background(), et.UserID, a, first[len(first)-1].InvocationId); err != nil {
+		if _, err := h.Runner.Rewind(t.Context(), et.UserID, a, first[len(first)-1].InvocationId); err != nil {
 			t.Fatal(err)
 		}
 		m.Enqueue(et.Text("three"))

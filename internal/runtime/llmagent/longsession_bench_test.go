@@ -165,7 +165,7 @@ func BenchmarkTurnRedis(b *testing.B) {
 				Models: constModels{modelName: constModel{modelName, "An answer of a few words."},
 					"summarizer": constModel{"summarizer", "The user asked questions and got short answers."}},
 			}
-			ctx := context.Background()
+			ctx := b.Context()
 			newSession := func() string {
 				s, err := store.Create(ctx, sessions.CreateRequest{AppName: et.AppName, UserID: et.UserID})
 				if err != nil {

@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -68,7 +67,7 @@ func TestBehaviorPlanReActStreaming(t *testing.T) {
 	h.Models.Add(scripted.New(modelName).Push(
 		scripted.Stream(et.Text("/*PLANNING*/p"), et.Text(" more\n/*FINAL_ANSWER*/x"))))
 	sid := h.NewSession(t, nil)
-	events, err := h.Run(context.Background(), sid, et.UserText("q"), runtime.RunConfig{Streaming: true})
+	events, err := h.Run(t.Context(), sid, et.UserText("q"), runtime.RunConfig{Streaming: true})
 	if err != nil {
 		t.Fatal(err)
 	}

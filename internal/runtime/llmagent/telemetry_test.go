@@ -33,7 +33,7 @@ func traced(t *testing.T, content bool) ([]sdktrace.ReadOnlySpan, metricdata.Res
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
 	events := toolTurn(t, runtime.Behavior1x, runtime.TelemetryConfig{TracerProvider: tp, MeterProvider: mp, CaptureContent: content})
 	var rm metricdata.ResourceMetrics
-	if err := reader.Collect(context.Background(), &rm); err != nil {
+	if err := reader.Collect(t.Context(), &rm); err != nil {
 		t.Fatal(err)
 	}
 	return rec.Ended(), rm, events
@@ -208,11 +208,11 @@ func TestTelemetryCountsSessionStoreErrors(t *testing.T) {
 	h, _, sid := setup(t, newAgent(t, llmagent.Config{}), []*v1.LlmResponse{et.Text("done")})
 	h.Runner.Telemetry = tel
 	h.Runner.Sessions = failingStore{h.Sessions}
-	if _, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{}); !errors.Is(err, sessions.ErrUnavailable) {
+	if _, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{}); !errors.Is(err, sessions.ErrUnavailable) {
 		t.Fatalf("run error = %v, want the store's", err)
 	}
 	var rm metricdata.ResourceMetrics
-	if err := reader.Collect(context.Background(), &rm); err != nil {
+	if err := reader.Collect(t.Context(), &rm); err != nil {
 		t.Fatal(err)
 	}
 	for _, sm := range rm.ScopeMetrics {
@@ -276,7 +276,7 @@ func TestTelemetryMarksFailedCalls(t *testing.T) {
 	h, m, sid := setup(t, newAgent(t, llmagent.Config{}), nil)
 	m.Push(scripted.Fail(errors.New("model down")))
 	h.Runner.Telemetry = tel
-	if _, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{}); err == nil {
+	if _, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{}); err == nil {
 		t.Fatal("run succeeded, want the model's error")
 	}
 	got := map[string]string{}

@@ -1,12 +1,12 @@
 package llmagent_test
 
 import (
-	"context"
 	"errors"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"google.golang.org/protobuf/types/known/structpb"
@@ -109,7 +109,7 @@ func TestBehaviorT4UnknownTool(t *testing.T) {
 	t.Parallel()
 	agent := newAgent(t, llmagent.Config{Tools: []runtime.Tool{echoTool(t, "echo")}})
 	h, _, sid := setup(t, agent, []*v1.LlmResponse{et.Call("nope", `{}`)})
-	events, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{})
+	events, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{})
 	var rerr *runtime.Error
 	if !errors.As(err, &rerr) || rerr.Code != runtime.CodeFailedPrecondition ||
 		!strings.HasPrefix(rerr.Message, "Tool 'nope' not found.\nAvailable tools: echo\n") {
@@ -132,7 +132,7 @@ func TestBehaviorT4UnknownTool(t *testing.T) {
 	parent := newAgent(t, llmagent.Config{SubAgents: []runtime.Agent{child},
 		Tools: []runtime.Tool{echoTool(t, "zeta"), echoTool(t, "alpha"), echoTool(t, "mid")}})
 	h, _, sid = setup(t, parent, []*v1.LlmResponse{et.Call("nope", `{}`)})
-	_, err = h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{})
+	_, err = h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{})
 	if !errors.As(err, &rerr) || !strings.HasPrefix(rerr.Message, "Tool 'nope' not found.\nAvailable tools: transfer_to_agent, zeta, alpha, mid\n") {
 		t.Errorf("err = %v, want the tools in declaration order", err)
 	}
@@ -151,57 +151,61 @@ func TestBehaviorT4UnknownTool(t *testing.T) {
 
 func TestBehaviorT5ParallelCallsMerge(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	running, peak := 0, 0
-	slow := func(delay time.Duration, key string) func(*runtime.ToolContext, *structpb.Struct) (any, error) {
-		return func(tctx *runtime.ToolContext, args *structpb.Struct) (any, error) {
-			mu.Lock()
-			running++
-			peak = max(peak, running)
-			mu.Unlock()
-			time.Sleep(delay)
-			mu.Lock()
-			running--
-			mu.Unlock()
-			tctx.State().Set(key, structpb.NewStringValue(args.Fields["v"].GetStringValue()))
-			tctx.State().Set("nested", structpb.NewStructValue(et.Struct(`{"`+key+`":true}`)))
-			return "ok " + key, nil
+	// In a bubble the tools' pauses pass on a fake clock, all at once
+	// when the calls run in parallel.
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		running, peak := 0, 0
+		slow := func(delay time.Duration, key string) func(*runtime.ToolContext, *structpb.Struct) (any, error) {
+			return func(tctx *runtime.ToolContext, args *structpb.Struct) (any, error) {
+				mu.Lock()
+				running++
+				peak = max(peak, running)
+				mu.Unlock()
+				time.Sleep(delay)
+				mu.Lock()
+				running--
+				mu.Unlock()
+				tctx.State().Set(key, structpb.NewStringValue(args.Fields["v"].GetStringValue()))
+				tctx.State().Set("nested", structpb.NewStructValue(et.Struct(`{"`+key+`":true}`)))
+				return "ok " + key, nil
+			}
 		}
-	}
-	a := toolFunc(t, "a", false, slow(40*time.Millisecond, "ka"))
-	b := toolFunc(t, "b", false, slow(5*time.Millisecond, "kb"))
-	calls := et.Calls(
-		&v1.FunctionCall{Name: "a", Args: et.Struct(`{"v":"1"}`)},
-		&v1.FunctionCall{Name: "b", Args: et.Struct(`{"v":"2"}`)},
-		&v1.FunctionCall{Name: "a", Args: et.Struct(`{"v":"3"}`)},
-	)
-	h, _, sid := setup(t, newAgent(t, llmagent.Config{Tools: []runtime.Tool{a, b}}), []*v1.LlmResponse{calls, et.Text("done")})
-	events := h.RunText(t, sid, "hi")
-	if len(events) != 3 {
-		t.Fatalf("events = %v, want call, one merged response, answer", et.Events(events))
-	}
-	resp := events[1]
-	diffPairs(t, "merged parts", et.Events([]*v1.Event{resp}), []string{
-		`root_agent: response a{"result":"ok ka"}`,
-		`root_agent: response b{"result":"ok kb"}`,
-		`root_agent: response a{"result":"ok ka"}`,
+		a := toolFunc(t, "a", false, slow(40*time.Millisecond, "ka"))
+		b := toolFunc(t, "b", false, slow(5*time.Millisecond, "kb"))
+		calls := et.Calls(
+			&v1.FunctionCall{Name: "a", Args: et.Struct(`{"v":"1"}`)},
+			&v1.FunctionCall{Name: "b", Args: et.Struct(`{"v":"2"}`)},
+			&v1.FunctionCall{Name: "a", Args: et.Struct(`{"v":"3"}`)},
+		)
+		h, _, sid := setup(t, newAgent(t, llmagent.Config{Tools: []runtime.Tool{a, b}}), []*v1.LlmResponse{calls, et.Text("done")})
+		events := h.RunText(t, sid, "hi")
+		if len(events) != 3 {
+			t.Fatalf("events = %v, want call, one merged response, answer", et.Events(events))
+		}
+		resp := events[1]
+		diffPairs(t, "merged parts", et.Events([]*v1.Event{resp}), []string{
+			`root_agent: response a{"result":"ok ka"}`,
+			`root_agent: response b{"result":"ok kb"}`,
+			`root_agent: response a{"result":"ok ka"}`,
+		})
+		for i, p := range resp.Content.Parts {
+			if p.FunctionResponse.Id != events[0].Content.Parts[i].FunctionCall.Id {
+				t.Errorf("part %d id does not match call %d", i, i)
+			}
+		}
+		if peak < 2 {
+			t.Errorf("peak concurrency = %d, want calls to run in parallel", peak)
+		}
+		delta := resp.Actions.StateDelta.AsMap()
+		if delta["ka"] != "3" && delta["ka"] != "1" || delta["kb"] != "2" {
+			t.Errorf("merged delta = %v", delta)
+		}
+		nested, _ := delta["nested"].(map[string]any)
+		if nested["ka"] != true || nested["kb"] != true {
+			t.Errorf("nested delta not deep-merged: %v", delta["nested"])
+		}
 	})
-	for i, p := range resp.Content.Parts {
-		if p.FunctionResponse.Id != events[0].Content.Parts[i].FunctionCall.Id {
-			t.Errorf("part %d id does not match call %d", i, i)
-		}
-	}
-	if peak < 2 {
-		t.Errorf("peak concurrency = %d, want calls to run in parallel", peak)
-	}
-	delta := resp.Actions.StateDelta.AsMap()
-	if delta["ka"] != "3" && delta["ka"] != "1" || delta["kb"] != "2" {
-		t.Errorf("merged delta = %v", delta)
-	}
-	nested, _ := delta["nested"].(map[string]any)
-	if nested["ka"] != true || nested["kb"] != true {
-		t.Errorf("nested delta not deep-merged: %v", delta["nested"])
-	}
 }
 
 func TestBehaviorT6LongRunning(t *testing.T) {
@@ -225,7 +229,7 @@ func TestBehaviorT6LongRunning(t *testing.T) {
 	// The user later answers the call: the agent summarises without re-running the tool.
 	answer := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
 		Id: call.Id, Name: "approve", Response: et.Struct(`{"status":"approved"}`)}}}}
-	events, err := h.Run(context.Background(), sid, answer, runtime.RunConfig{})
+	events, err := h.Run(t.Context(), sid, answer, runtime.RunConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package llmagent_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -105,7 +104,7 @@ func TestBehaviorL8TransferRunsTargetInSameInvocation(t *testing.T) {
 	}
 
 	h.Models.Add(scripted.New(modelName, et.Call("transfer_to_agent", `{"agent_name":"ghost"}`)))
-	_, err := h.Run(context.Background(), sid, et.UserText("again"), runtime.RunConfig{})
+	_, err := h.Run(t.Context(), sid, et.UserText("again"), runtime.RunConfig{})
 	var rerr *runtime.Error
 	if !errors.As(err, &rerr) || rerr.Message != "Agent ghost not found in the agent tree." || rerr.Code != runtime.CodeFailedPrecondition {
 		t.Errorf("unknown target: err = %v", err)

@@ -1,7 +1,6 @@
 package plugins_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -64,7 +63,7 @@ func debugScenario(t *testing.T, args map[string]any) string {
 	answer.FinishReason, answer.ModelVersion = "STOP", "scripted-v1"
 	h, _, _ := harness(t, "DebugLoggingPlugin", args, debugAgent(t),
 		et.Calls(&v1.FunctionCall{Id: "c1", Name: "lookup", Args: et.Struct(`{"city": "Paris", "days": 3}`)}), answer, et.Text("again"))
-	ctx := context.Background()
+	ctx := t.Context()
 	sid := h.NewSession(t, map[string]any{"f": 1.5, "n": 1, "t": "true", "user_name": "Ada"})
 	msg := &v1.Content{Role: "user", Parts: []*v1.Part{{Text: "weather?"},
 		{InlineData: &v1.Blob{MimeType: "image/png", Data: []byte("x"), DisplayName: "a.png"}}}}
@@ -167,7 +166,7 @@ func debugRun(t *testing.T, path string, state map[string]any, cfg llmagent.Conf
 	ps ...*runtime.Plugin) (string, error) {
 	t.Helper()
 	h, _, _ := pluginHarness(t, cfg, script, ps...)
-	_, err := h.Run(context.Background(), h.NewSession(t, state), et.UserText("go"), runtime.RunConfig{})
+	_, err := h.Run(t.Context(), h.NewSession(t, state), et.UserText("go"), runtime.RunConfig{})
 	data, rerr := os.ReadFile(path)
 	if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 		t.Fatal(rerr)

@@ -1,7 +1,6 @@
 package plugins_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -111,7 +110,7 @@ func TestGlobalInstructionLeadsTheSystemInstruction(t *testing.T) {
 	}
 
 	h, _, sid = harness(t, "GlobalInstructionPlugin", map[string]any{"global_instruction": "Hi {missing}."}, llmagent.Config{})
-	_, err := h.Run(context.Background(), sid, et.UserText("hi"), runtime.RunConfig{})
+	_, err := h.Run(t.Context(), sid, et.UserText("hi"), runtime.RunConfig{})
 	var rerr *runtime.Error
 	if !errors.As(err, &rerr) || rerr.Message != "Context variable not found: `missing`." {
 		t.Errorf("err = %v, want ADK's missing variable error", err)
@@ -191,7 +190,7 @@ func TestReflectAndRetryLimit(t *testing.T) {
 
 	h, _, sid := harness(t, "ReflectAndRetryToolPlugin", map[string]any{"max_retries": 1},
 		llmagent.Config{Tools: []runtime.Tool{failing(t, 5, down)}}, calls...)
-	if _, err := h.Run(context.Background(), sid, et.UserText("find"), runtime.RunConfig{}); !errors.Is(err, down) {
+	if _, err := h.Run(t.Context(), sid, et.UserText("find"), runtime.RunConfig{}); !errors.Is(err, down) {
 		t.Errorf("past the limit err = %v, want the tool's error", err)
 	}
 

@@ -58,7 +58,7 @@ func (g gcsLike) GetArtifactVersion(ctx context.Context, key artifacts.Key, vers
 
 func memoryArtifacts(t *testing.T) artifacts.Service {
 	t.Helper()
-	store, err := blobstore.Open(context.Background(), "memory://")
+	store, err := blobstore.Open(t.Context(), "memory://")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestSaveFilesAsArtifacts(t *testing.T) {
 			h, m, sid := harness(t, "SaveFilesAsArtifactsPlugin", tt.args, llmagent.Config{}, et.Text("a1"), et.Text("a2"))
 			store := tt.artifacts(t)
 			h.Runner.Artifacts = store
-			events, err := h.Run(context.Background(), sid, uploadMessage(), runtime.RunConfig{})
+			events, err := h.Run(t.Context(), sid, uploadMessage(), runtime.RunConfig{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +146,7 @@ func TestSaveFilesAsArtifacts(t *testing.T) {
 			// The whole part is saved, its display name included.
 			for name, want := range map[string]*v1.Part{"report.pdf": uploadMessage().Parts[1], generated: uploadMessage().Parts[2],
 				"user:notes.txt": uploadMessage().Parts[3]} {
-				got, err := store.Load(context.Background(), artifacts.Key{AppName: et.AppName, UserID: et.UserID, SessionID: sid, Filename: name}, artifacts.Latest)
+				got, err := store.Load(t.Context(), artifacts.Key{AppName: et.AppName, UserID: et.UserID, SessionID: sid, Filename: name}, artifacts.Latest)
 				if err != nil || !proto.Equal(got, want) {
 					t.Errorf("artifact %s = %v, %v; want %v", name, got, err, want)
 				}
@@ -168,7 +168,7 @@ func TestSaveFilesAsArtifactsFailsSoft(t *testing.T) {
 	h.Runner.Artifacts = memoryArtifacts(t)
 	bad := &v1.Part{InlineData: &v1.Blob{MimeType: "text/plain", Data: []byte("x"), DisplayName: "../escape"}}
 	msg := &v1.Content{Role: "user", Parts: []*v1.Part{bad, {InlineData: &v1.Blob{MimeType: "text/plain", Data: []byte("y"), DisplayName: "ok.txt"}}}}
-	events, err := h.Run(context.Background(), sid, msg, runtime.RunConfig{})
+	events, err := h.Run(t.Context(), sid, msg, runtime.RunConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

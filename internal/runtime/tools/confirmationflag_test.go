@@ -95,7 +95,7 @@ func TestBehaviorToolConfirmationOff(t *testing.T) {
 		sid := h.NewSession(t, nil)
 		var events []*v1.Event
 		var runErr error
-		for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+		for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
 			NewMessage: et.UserText("hi"), RunConfig: runtime.RunConfig{MaxLLMCalls: 10}, Client: client{confirmed, askingClient}}) {
 			if err != nil {
 				runErr = err

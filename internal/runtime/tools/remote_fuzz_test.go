@@ -51,7 +51,7 @@ func FuzzClientResult(f *testing.F) {
 		}
 		ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return res, nil })
 		tool := clientTool(t, tools.ClientDeclaration{Name: "t", LongRunning: longRunning}, ch, 0)
-		events, h, sid, _ := remoteRun(t, context.Background(), []string{"t"}, client{tool}, map[string]any{"city": "Paris"},
+		events, h, sid, _ := remoteRun(t, t.Context(), []string{"t"}, client{tool}, map[string]any{"city": "Paris"},
 			et.Call("t", `{"city": "Paris"}`), et.Text("ok"), et.Text("ok"))
 		for _, ev := range append(events, h.Session(t, sid).GetEvents()...) {
 			for _, p := range ev.GetContent().GetParts() {

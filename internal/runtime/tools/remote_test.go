@@ -82,7 +82,7 @@ func TestClientToolCall(t *testing.T) {
 		return &tools.ClientResult{Response: structpb.NewStringValue("sunny")}, nil
 	})
 	tool := clientTool(t, tools.ClientDeclaration{Name: "get_weather"}, ch, 0)
-	events, _, _, err := remoteRun(t, context.Background(), []string{"get_weather"}, client{tool},
+	events, _, _, err := remoteRun(t, t.Context(), []string{"get_weather"}, client{tool},
 		map[string]any{"city": "Paris"}, et.Call("get_weather", `{"city":"Paris"}`), et.Text("It is sunny."))
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestClientToolResults(t *testing.T) {
 			t.Parallel()
 			ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return tt.result, nil })
 			tool := clientTool(t, tools.ClientDeclaration{Name: "t", LongRunning: tt.longRunning}, ch, 0)
-			events, _, _, err := remoteRun(t, context.Background(), []string{"t"}, client{tool}, nil,
+			events, _, _, err := remoteRun(t, t.Context(), []string{"t"}, client{tool}, nil,
 				et.Call("t", `{}`), et.Text("ok"))
 			if err != nil {
 				t.Fatal(err)
@@ -163,7 +163,7 @@ func TestClientToolActions(t *testing.T) {
 		}}, nil
 	})
 	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, 0)
-	events, h, sid, err := remoteRun(t, context.Background(), []string{"t"}, client{tool}, map[string]any{"count": 1},
+	events, h, sid, err := remoteRun(t, t.Context(), []string{"t"}, client{tool}, map[string]any{"count": 1},
 		et.Call("t", `{}`))
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +201,7 @@ func TestClientToolTransfer(t *testing.T) {
 	h.Models.Add(scripted.New(modelName, et.Call("t", `{}`), et.Text("helper here")))
 	sid := h.NewSession(t, nil)
 	var authors []string
-	for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+	for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
 		NewMessage: et.UserText("hi"), RunConfig: runtime.RunConfig{MaxLLMCalls: 10}, Client: client{tool}}) {
 		if err != nil {
 			t.Fatal(err)
@@ -237,7 +237,7 @@ func TestClientToolStateSeesPendingDelta(t *testing.T) {
 	h := et.New(t, agent)
 	h.Models.Add(scripted.New(modelName, et.Call("t", `{}`), et.Text("ok")))
 	sid := h.NewSession(t, map[string]any{"a": "stored", "b": "old"})
-	for _, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+	for _, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
 		NewMessage: et.UserText("hi"), RunConfig: runtime.RunConfig{MaxLLMCalls: 10}, Client: client{tool}}) {
 		if err != nil {
 			t.Fatal(err)
@@ -257,7 +257,7 @@ func TestClientToolMissingArgsNotSent(t *testing.T) {
 	})
 	decl := tools.ClientDeclaration{Name: "book", Parameters: et.Struct(`{"type":"object","required":["city","date"]}`)}
 	tool := clientTool(t, decl, ch, 0)
-	events, _, _, err := remoteRun(t, context.Background(), []string{"book"}, client{tool}, nil,
+	events, _, _, err := remoteRun(t, t.Context(), []string{"book"}, client{tool}, nil,
 		et.Call("book", `{"date":"today"}`), et.Text("ok"))
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +277,7 @@ func TestClientToolTimeout(t *testing.T) {
 		return nil, ctx.Err()
 	})
 	tool := clientTool(t, tools.ClientDeclaration{Name: "slow"}, ch, 20*time.Millisecond)
-	events, _, _, err := remoteRun(t, context.Background(), []string{"slow"}, client{tool}, nil,
+	events, _, _, err := remoteRun(t, t.Context(), []string{"slow"}, client{tool}, nil,
 		et.Call("slow", `{}`), et.Text("gave up"))
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +291,7 @@ func TestClientToolTimeout(t *testing.T) {
 
 func TestClientToolCancelledInvocationFails(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	ch := channelFunc(func(ctx context.Context, _ *tools.ClientCall) (*tools.ClientResult, error) {
 		cancel()
 		<-ctx.Done()
@@ -316,7 +316,7 @@ func TestClientToolChannelErrorFails(t *testing.T) {
 	boom := errors.New("stream broken")
 	ch := channelFunc(func(context.Context, *tools.ClientCall) (*tools.ClientResult, error) { return nil, boom })
 	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, time.Minute)
-	_, _, _, err := remoteRun(t, context.Background(), []string{"t"}, client{tool}, nil, et.Call("t", `{}`))
+	_, _, _, err := remoteRun(t, t.Context(), []string{"t"}, client{tool}, nil, et.Call("t", `{}`))
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want the channel's error", err)
 	}
@@ -352,7 +352,7 @@ func TestRemoteToolsetOffersDeclaredTools(t *testing.T) {
 			m := scripted.New(modelName, et.Text("ok"))
 			h.Models.Add(m)
 			sid := h.NewSession(t, nil)
-			for _, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+			for _, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
 				NewMessage: et.UserText("hi"), RunConfig: runtime.RunConfig{MaxLLMCalls: 10}, Client: tt.client}) {
 				if err != nil {
 					t.Fatal(err)
@@ -377,7 +377,7 @@ func TestRemoteToolsetOffersDeclaredTools(t *testing.T) {
 func TestUndeclaredRemoteToolIsNotFound(t *testing.T) {
 	t.Parallel()
 	for _, c := range []runtime.ClientTools{nil, client{}} {
-		events, _, _, err := remoteRun(t, context.Background(), []string{"get_weather"}, c, nil, et.Call("get_weather", `{}`))
+		events, _, _, err := remoteRun(t, t.Context(), []string{"get_weather"}, c, nil, et.Call("get_weather", `{}`))
 		var rerr *runtime.Error
 		if !errors.As(err, &rerr) || rerr.Code != runtime.CodeFailedPrecondition ||
 			!strings.HasPrefix(rerr.Message, "Tool 'get_weather' not found.") {
@@ -402,7 +402,7 @@ func TestClientToolParallelCalls(t *testing.T) {
 	tool := clientTool(t, tools.ClientDeclaration{Name: "t"}, ch, 5*time.Second)
 	calls := et.Calls(&v1.FunctionCall{Name: "t", Args: et.Struct(`{"n":"1"}`)},
 		&v1.FunctionCall{Name: "t", Args: et.Struct(`{"n":"2"}`)}, &v1.FunctionCall{Name: "t", Args: et.Struct(`{"n":"3"}`)})
-	events, _, _, err := remoteRun(t, context.Background(), []string{"t"}, client{tool}, nil, calls, et.Text("ok"))
+	events, _, _, err := remoteRun(t, t.Context(), []string{"t"}, client{tool}, nil, calls, et.Text("ok"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +466,7 @@ func BenchmarkRemoteToolInvocation(b *testing.B) {
 		m.Enqueue(et.Call("t", `{"city":"Paris"}`), et.Text("It is sunny."))
 		b.StartTimer()
 		n := 0
-		for _, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+		for _, err := range h.Runner.Run(b.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
 			NewMessage: et.UserText("hi"), RunConfig: runtime.RunConfig{MaxLLMCalls: 10}, Client: c}) {
 			if err != nil {
 				b.Fatal(err)

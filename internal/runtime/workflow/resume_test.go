@@ -75,7 +75,7 @@ func TestBehaviorL10PauseAndResume(t *testing.T) {
 	answer := &v1.Content{Role: "user", Parts: []*v1.Part{{FunctionResponse: &v1.FunctionResponse{
 		Id: call.Id, Name: "approve", Response: et.Struct(`{"status":"ok"}`)}}}}
 	var resumed []*v1.Event
-	for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+	for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
 		NewMessage: answer, InvocationID: inv, RunConfig: runtime.RunConfig{MaxLLMCalls: 10}}) {
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package workflow_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -35,7 +34,7 @@ func TestRetryContinuesResumableInvocation(t *testing.T) {
 	sid := h.NewSession(t, nil)
 	run := func() ([]*v1.Event, error) {
 		var out []*v1.Event
-		for ev, err := range h.Runner.Run(context.Background(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
+		for ev, err := range h.Runner.Run(t.Context(), runtime.RunRequest{UserID: et.UserID, SessionID: sid,
 			NewMessage: et.UserText("go"), RequestID: "r1", RunConfig: runtime.RunConfig{MaxLLMCalls: 10}}) {
 			if err != nil {
 				return out, err

@@ -120,7 +120,7 @@ func startCluster(t *testing.T) []*clusterNode {
 // offset it has not yet learnt, and clients then know of none to read from).
 func waitClusterReady(t *testing.T, nodes []*clusterNode, within time.Duration) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	deadline := time.Now().Add(within)
 	for {
 		ready := true
@@ -350,7 +350,7 @@ func replicaOf(t *testing.T, nodes []*clusterNode, primary *clusterNode) *cluste
 	t.Helper()
 	for _, n := range nodes {
 		c := goredis.NewClient(&goredis.Options{Addr: n.addr(), DisableIdentity: true, MaxRetries: -1})
-		repl, err := c.Info(context.Background(), "replication").Result()
+		repl, err := c.Info(t.Context(), "replication").Result()
 		c.Close()
 		if err == nil && strings.Contains(repl, fmt.Sprintf("master_port:%d\r\n", primary.port)) {
 			return n
@@ -364,7 +364,7 @@ func replicaOf(t *testing.T, nodes []*clusterNode, primary *clusterNode) *cluste
 // cluster_state:ok.
 func waitFailover(t *testing.T, survivors []*clusterNode, replica *clusterNode, within time.Duration) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	deadline := time.Now().Add(within)
 	for {
 		ok := true

@@ -1,7 +1,6 @@
 package redis
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -16,7 +15,7 @@ func TestCommandsAreSpansWithoutTheirArguments(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	svc := newTestService(t, Options{TracerProvider: tp})
-	ctx, parent := tp.Tracer("test").Start(context.Background(), "caller")
+	ctx, parent := tp.Tracer("test").Start(t.Context(), "caller")
 	sess, err := svc.Create(ctx, sessions.CreateRequest{AppName: "app", UserID: "u"})
 	if err != nil {
 		t.Fatal(err)

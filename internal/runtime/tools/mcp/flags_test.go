@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -57,7 +56,7 @@ func TestBehaviorMCPGracefulErrorHandlingOff(t *testing.T) {
 			if tt.off {
 				h.Runner.App.Features = features.Set{}.With(features.MCPGracefulErrorHandling, false)
 			}
-			events, err := h.Run(context.Background(), h.NewSession(t, nil), et.UserText("go"),
+			events, err := h.Run(t.Context(), h.NewSession(t, nil), et.UserText("go"),
 				runtime.RunConfig{MaxLLMCalls: runtime.DefaultMaxLLMCalls})
 			var rerr *runtime.Error
 			switch {

@@ -57,6 +57,13 @@ func newTestServer(t *testing.T) *testServer {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, &jsonrpc.Error{Code: -32000, Message: "no luck"}
 		})
+	// A session whose client went away with the connection (a server
+	// stopped under it) stays on the MCP server until closed.
+	t.Cleanup(func() {
+		for ss := range ts.srv.Sessions() {
+			_ = ss.Close()
+		}
+	})
 	ts.http = httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ts.srv }, nil))
 	t.Cleanup(ts.http.Close)
 	return ts
