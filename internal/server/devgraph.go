@@ -7,6 +7,7 @@ import (
 	"github.com/emicklei/dot"
 	"google.golang.org/grpc/codes"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
@@ -267,7 +268,7 @@ func (h *restRunner) graphRoutes() []handlerRoute {
 				// graph per workflow.
 				graphs, ok := plotGraphs(a, r.URL.Query().Get("node"), dark(r))
 				if !ok {
-					h.fail(w, r, statusError(codes.NotFound, "NODE_NOT_FOUND", "Node not found: "+r.URL.Query().Get("node")))
+					h.fail(w, r, statusError(codes.NotFound, v1.ErrorReason_NODE_NOT_FOUND.String(), "Node not found: "+r.URL.Query().Get("node")))
 					return
 				}
 				writeTraceJSON(w, graphs)

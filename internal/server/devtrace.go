@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"google.golang.org/grpc/codes"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
@@ -33,7 +34,7 @@ func (h *restRunner) traceRoutes(buf *tracebuffer.Buffer) []handlerRoute {
 				sp, ok = buf.Event(p["app_name"], user, p["event_id"])
 			}
 			if !ok {
-				h.fail(w, r, statusError(codes.NotFound, "TRACE_NOT_FOUND", "Trace not found"))
+				h.fail(w, r, statusError(codes.NotFound, v1.ErrorReason_TRACE_NOT_FOUND.String(), "Trace not found"))
 				return
 			}
 			out := attributes(sp.Attributes)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/artifacts"
 
 	"github.com/agentsvc/agentsvc/internal/memory"
@@ -267,7 +268,7 @@ func (s *Server) app(name string) (*App, error) {
 	}
 	a := s.apps[name]
 	if a == nil {
-		return nil, &runtime.Error{Code: runtime.CodeNotFound, Reason: "APP_NOT_FOUND", Message: "App not found: " + name}
+		return nil, &runtime.Error{Code: runtime.CodeNotFound, Reason: v1.ErrorReason_APP_NOT_FOUND.String(), Message: "App not found: " + name}
 	}
 	return a, nil
 }
