@@ -92,7 +92,8 @@ const (
 	// The caller may not act for this user; also a REST status of code
 	// PERMISSION_DENIED that carried no reason.
 	ErrorReason_PERMISSION_DENIED ErrorReason = 23
-	// The caller may not change app-scoped state ("app:" keys).
+	// Writing app-scoped state ("app:" keys, e.g. in a run's state_delta)
+	// needs the admin scope, which the caller lacks.
 	ErrorReason_APP_STATE_DENIED ErrorReason = 24
 	// The server holds as many request bytes in flight as it allows; retry
 	// after the delay the message (and REST's Retry-After) names.
@@ -134,7 +135,7 @@ const (
 	ErrorReason_SESSION_STORE_UNAVAILABLE ErrorReason = 46
 	// No invocation of this id in the session (rewind, resume).
 	ErrorReason_INVOCATION_NOT_FOUND ErrorReason = 47
-	// Dev UI: no trace of this event or session.
+	// Dev UI: no trace of this event, for this app and caller.
 	ErrorReason_TRACE_NOT_FOUND ErrorReason = 48
 	// Dev UI: the workflow graph has no node of this name.
 	ErrorReason_NODE_NOT_FOUND ErrorReason = 49
@@ -204,8 +205,9 @@ const (
 	ErrorReason_MCP_UNAVAILABLE ErrorReason = 82
 	// An MCP server lists a tool whose name ADK reserves.
 	ErrorReason_MCP_TOOL_RESERVED ErrorReason = 83
-	// An MCP tool call failed and the agent does not handle MCP errors
-	// gracefully; the message is the tool's error.
+	// An MCP tool call failed with graceful error handling off (ADK's
+	// MCP_GRACEFUL_ERROR_HANDLING) and no on-tool-error callback answered
+	// for it; the message is the tool's error.
 	ErrorReason_MCP_TOOL_FAILED ErrorReason = 84
 	// The client closed its side of the stream without answering a tool
 	// call.

@@ -190,7 +190,8 @@ export enum ErrorReason {
   PERMISSION_DENIED = 23,
 
   /**
-   * The caller may not change app-scoped state ("app:" keys).
+   * Writing app-scoped state ("app:" keys, e.g. in a run's state_delta)
+   * needs the admin scope, which the caller lacks.
    *
    * @generated from enum value: APP_STATE_DENIED = 24;
    */
@@ -317,7 +318,7 @@ export enum ErrorReason {
   INVOCATION_NOT_FOUND = 47,
 
   /**
-   * Dev UI: no trace of this event or session.
+   * Dev UI: no trace of this event, for this app and caller.
    *
    * @generated from enum value: TRACE_NOT_FOUND = 48;
    */
@@ -527,8 +528,9 @@ export enum ErrorReason {
   MCP_TOOL_RESERVED = 83,
 
   /**
-   * An MCP tool call failed and the agent does not handle MCP errors
-   * gracefully; the message is the tool's error.
+   * An MCP tool call failed with graceful error handling off (ADK's
+   * MCP_GRACEFUL_ERROR_HANDLING) and no on-tool-error callback answered
+   * for it; the message is the tool's error.
    *
    * @generated from enum value: MCP_TOOL_FAILED = 84;
    */

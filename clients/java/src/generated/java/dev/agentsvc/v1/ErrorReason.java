@@ -206,7 +206,8 @@ public enum ErrorReason
   PERMISSION_DENIED(23),
   /**
    * <pre>
-   * The caller may not change app-scoped state ("app:" keys).
+   * Writing app-scoped state ("app:" keys, e.g. in a run's state_delta)
+   * needs the admin scope, which the caller lacks.
    * </pre>
    *
    * <code>APP_STATE_DENIED = 24 [(.agentsvc.v1.reason_codes) = "PERMISSION_DENIED"];</code>
@@ -350,7 +351,7 @@ public enum ErrorReason
   INVOCATION_NOT_FOUND(47),
   /**
    * <pre>
-   * Dev UI: no trace of this event or session.
+   * Dev UI: no trace of this event, for this app and caller.
    * </pre>
    *
    * <code>TRACE_NOT_FOUND = 48 [(.agentsvc.v1.reason_codes) = "NOT_FOUND"];</code>
@@ -588,8 +589,9 @@ public enum ErrorReason
   MCP_TOOL_RESERVED(83),
   /**
    * <pre>
-   * An MCP tool call failed and the agent does not handle MCP errors
-   * gracefully; the message is the tool's error.
+   * An MCP tool call failed with graceful error handling off (ADK's
+   * MCP_GRACEFUL_ERROR_HANDLING) and no on-tool-error callback answered
+   * for it; the message is the tool's error.
    * </pre>
    *
    * <code>MCP_TOOL_FAILED = 84 [(.agentsvc.v1.reason_codes) = "UNKNOWN"];</code>
@@ -1053,7 +1055,8 @@ public enum ErrorReason
   public static final int PERMISSION_DENIED_VALUE = 23;
   /**
    * <pre>
-   * The caller may not change app-scoped state ("app:" keys).
+   * Writing app-scoped state ("app:" keys, e.g. in a run's state_delta)
+   * needs the admin scope, which the caller lacks.
    * </pre>
    *
    * <code>APP_STATE_DENIED = 24 [(.agentsvc.v1.reason_codes) = "PERMISSION_DENIED"];</code>
@@ -1197,7 +1200,7 @@ public enum ErrorReason
   public static final int INVOCATION_NOT_FOUND_VALUE = 47;
   /**
    * <pre>
-   * Dev UI: no trace of this event or session.
+   * Dev UI: no trace of this event, for this app and caller.
    * </pre>
    *
    * <code>TRACE_NOT_FOUND = 48 [(.agentsvc.v1.reason_codes) = "NOT_FOUND"];</code>
@@ -1435,8 +1438,9 @@ public enum ErrorReason
   public static final int MCP_TOOL_RESERVED_VALUE = 83;
   /**
    * <pre>
-   * An MCP tool call failed and the agent does not handle MCP errors
-   * gracefully; the message is the tool's error.
+   * An MCP tool call failed with graceful error handling off (ADK's
+   * MCP_GRACEFUL_ERROR_HANDLING) and no on-tool-error callback answered
+   * for it; the message is the tool's error.
    * </pre>
    *
    * <code>MCP_TOOL_FAILED = 84 [(.agentsvc.v1.reason_codes) = "UNKNOWN"];</code>
