@@ -30,9 +30,9 @@ const (
 // invalid or whose recordings cannot be read (ADK's ReplayConfigError).
 // Errors match them with errors.Is and carry the whole story.
 var (
-	ErrVerification = &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "REPLAY_VERIFICATION_FAILED",
+	ErrVerification = &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_REPLAY_VERIFICATION_FAILED.String(),
 		Message: "replay verification failed"}
-	ErrConfig = &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "REPLAY_CONFIG",
+	ErrConfig = &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_REPLAY_CONFIG.String(),
 		Message: "replay configuration"}
 )
 

@@ -40,7 +40,7 @@ func NewTree(root Agent) (*Tree, error) {
 	var walk func(a, parent Agent) error
 	walk = func(a, parent Agent) error {
 		if _, dup := t.byName[a.Name()]; dup {
-			return AppConfigError("DUPLICATE_AGENT", fmt.Errorf("agent name %q is used twice in the tree", a.Name()))
+			return AppConfigError(v1.ErrorReason_DUPLICATE_AGENT.String(), fmt.Errorf("agent name %q is used twice in the tree", a.Name()))
 		}
 		t.byName[a.Name()] = a
 		if parent != nil {

@@ -137,13 +137,13 @@ func (ictx *InvocationContext) ClientTools() ClientTools { return ictx.inv.clien
 // service.
 func (ictx *InvocationContext) SearchMemory(query string) ([]memory.Entry, error) {
 	if ictx.inv.memory == nil {
-		return nil, &Error{Code: CodeFailedPrecondition, Reason: "MEMORY_NOT_CONFIGURED", Message: "Memory service is not available."}
+		return nil, &Error{Code: CodeFailedPrecondition, Reason: v1.ErrorReason_MEMORY_NOT_CONFIGURED.String(), Message: "Memory service is not available."}
 	}
 	return ictx.inv.memory.Search(ictx.ctx, ictx.inv.app.Name, ictx.inv.session.UserId, query)
 }
 
 // errNoArtifacts is ADK's error when an app has no artifact service.
-var errNoArtifacts = &Error{Code: CodeFailedPrecondition, Reason: "ARTIFACTS_NOT_CONFIGURED", Message: "Artifact service is not initialized."}
+var errNoArtifacts = &Error{Code: CodeFailedPrecondition, Reason: v1.ErrorReason_ARTIFACTS_NOT_CONFIGURED.String(), Message: "Artifact service is not initialized."}
 
 // artifactKey is the key of the session's artifact called filename.
 func (ictx *InvocationContext) artifactKey(filename string) artifacts.Key {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/features"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
@@ -57,13 +58,12 @@ func (e *Error) Is(target error) bool {
 // Sentinel errors; test with errors.Is. The errors the engine returns carry
 // a more specific message.
 var (
-	ErrSessionNotFound  = &Error{Code: CodeNotFound, Reason: "SESSION_NOT_FOUND", Message: "Session not found"}
-	ErrInvalidRequest   = &Error{Code: CodeInvalidArgument, Reason: "INVALID_REQUEST", Message: "invalid request"}
-	ErrLLMCallsExceeded = &Error{Code: CodeResourceExhausted, Reason: "LLM_CALLS_EXCEEDED",
+	ErrSessionNotFound  = &Error{Code: CodeNotFound, Reason: v1.ErrorReason_SESSION_NOT_FOUND.String(), Message: "Session not found"}
+	ErrInvalidRequest   = &Error{Code: CodeInvalidArgument, Reason: v1.ErrorReason_INVALID_REQUEST.String(), Message: "invalid request"}
+	ErrLLMCallsExceeded = &Error{Code: CodeResourceExhausted, Reason: v1.ErrorReason_LLM_CALLS_EXCEEDED.String(),
 		Message: "Max number of llm calls exceeded"}
-	ErrAgentNotFound = &Error{Code: CodeFailedPrecondition, Reason: "AGENT_NOT_FOUND", Message: "agent not found"}
-	ErrToolNotFound  = &Error{Code: CodeFailedPrecondition, Reason: "TOOL_NOT_FOUND", Message: "tool not found"}
-	ErrAppConfig     = &Error{Code: CodeFailedPrecondition, Reason: "APP_CONFIGURATION", Message: "app configuration error"}
+	ErrAgentNotFound = &Error{Code: CodeFailedPrecondition, Reason: v1.ErrorReason_AGENT_NOT_FOUND.String(), Message: "agent not found"}
+	ErrToolNotFound  = &Error{Code: CodeFailedPrecondition, Reason: v1.ErrorReason_TOOL_NOT_FOUND.String(), Message: "tool not found"}
 )
 
 func newLLMCallsExceeded(limit int) error {
@@ -151,6 +151,6 @@ func ModelErrorType(err error) string {
 // of a feature that is turned off is used: the RuntimeError ADK raises,
 // worded as Python formats its FeatureName ("FeatureName.<NAME>").
 func FeatureNotEnabled(n features.Name) error {
-	return &Error{Code: CodeFailedPrecondition, Reason: "FEATURE_NOT_ENABLED",
+	return &Error{Code: CodeFailedPrecondition, Reason: v1.ErrorReason_FEATURE_NOT_ENABLED.String(),
 		Message: "Feature FeatureName." + string(n) + " is not enabled."}
 }

@@ -35,7 +35,7 @@ func (r *Runner) Rewind(ctx context.Context, userID, sessionID, invocationID str
 		}
 	}
 	if at < 0 {
-		return nil, &Error{Code: CodeNotFound, Reason: "INVOCATION_NOT_FOUND", Message: "Invocation ID not found: " + invocationID}
+		return nil, &Error{Code: CodeNotFound, Reason: v1.ErrorReason_INVOCATION_NOT_FOUND.String(), Message: "Invocation ID not found: " + invocationID}
 	}
 	ev := &v1.Event{
 		Id:           NewEventID(),

@@ -235,7 +235,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 			return nil, InvalidRequest("invocation_id: app %s is not resumable", r.App.Name)
 		}
 		if !slices.ContainsFunc(sess.Events, func(ev *v1.Event) bool { return ev.InvocationId == req.InvocationID }) {
-			return nil, &Error{Code: CodeNotFound, Reason: "INVOCATION_NOT_FOUND", Message: "Invocation ID not found: " + req.InvocationID}
+			return nil, &Error{Code: CodeNotFound, Reason: v1.ErrorReason_INVOCATION_NOT_FOUND.String(), Message: "Invocation ID not found: " + req.InvocationID}
 		}
 		ictx.InvocationID = req.InvocationID
 	}

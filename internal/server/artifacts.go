@@ -6,6 +6,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
@@ -21,7 +22,7 @@ func (s *Server) artifactKey(ctx context.Context, app, user, session, filename s
 		return artifacts.Key{}, err
 	}
 	if s.artifacts == nil {
-		return artifacts.Key{}, statusError(codes.FailedPrecondition, "ARTIFACTS_NOT_CONFIGURED", "Artifact service is not initialized.")
+		return artifacts.Key{}, statusError(codes.FailedPrecondition, v1.ErrorReason_ARTIFACTS_NOT_CONFIGURED.String(), "Artifact service is not initialized.")
 	}
 	return artifacts.Key{AppName: app, UserID: user, SessionID: session, Filename: filename}, nil
 }

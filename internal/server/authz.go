@@ -8,14 +8,15 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // Reasons of the authorisation errors.
-const (
-	reasonPermissionDenied = "PERMISSION_DENIED"
-	reasonAppStateDenied   = "APP_STATE_DENIED"
+var (
+	reasonPermissionDenied = v1.ErrorReason_PERMISSION_DENIED.String()
+	reasonAppStateDenied   = v1.ErrorReason_APP_STATE_DENIED.String()
 )
 
 // authorize fails with PERMISSION_DENIED unless the caller may act for

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/auth"
 )
 
@@ -230,7 +231,7 @@ func (h *requestIDs) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.note(app, user, session)
 	defer func() {
 		if p := recover(); p != nil {
-			h.s.auditCall(ctx, c, statusError(codes.Internal, "INTERNAL", "internal error"))
+			h.s.auditCall(ctx, c, statusError(codes.Internal, v1.ErrorReason_INTERNAL.String(), "internal error"))
 			panic(p)
 		}
 		c.mu.Lock()

@@ -13,11 +13,13 @@ import (
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 	protov2 "google.golang.org/protobuf/proto"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // reasonMalformed is the ErrorInfo reason of a request whose bytes do not
 // decode.
-const reasonMalformed = "MALFORMED_REQUEST"
+var reasonMalformed = v1.ErrorReason_MALFORMED_REQUEST.String()
 
 // DecodeOptions returns the gRPC server options that answer a request
 // whose bytes do not decode (a string that is not UTF-8, nesting past

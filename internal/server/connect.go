@@ -48,7 +48,7 @@ type connectStream = grpc.BidiStreamingServer[api.ConnectRequest, api.ConnectRes
 func (s *Server) Connect(stream connectStream) error {
 	if n := s.connectStreams.Add(1); s.maxConnectStreams > 0 && n > s.maxConnectStreams {
 		s.connectStreams.Add(-1)
-		return statusError(codes.ResourceExhausted, "TOO_MANY_CONNECT_STREAMS",
+		return statusError(codes.ResourceExhausted, v1.ErrorReason_TOO_MANY_CONNECT_STREAMS.String(),
 			fmt.Sprintf("the server holds its limit of %d open Connect streams; retry later", s.maxConnectStreams))
 	}
 	defer s.connectStreams.Add(-1)
@@ -135,7 +135,7 @@ func (s *Server) recvStart(stream connectStream) (*api.ConnectRequest, error) {
 	case r := <-ch:
 		return r.msg, r.err
 	case <-timer.C:
-		return nil, statusError(codes.DeadlineExceeded, "CONNECT_START_TIMEOUT",
+		return nil, statusError(codes.DeadlineExceeded, v1.ErrorReason_CONNECT_START_TIMEOUT.String(),
 			fmt.Sprintf("no start message within %v of opening the Connect stream", s.connectStart))
 	}
 }

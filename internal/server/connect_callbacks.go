@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/clientcb"
@@ -74,12 +75,12 @@ func usesCallback(uses []callbackUse, name string) bool {
 func requireCallbacks(app *api.App, client *clientTools) error {
 	for _, u := range callbackUses(app.GetRootAgent(), nil) {
 		if client == nil {
-			return statusError(codes.FailedPrecondition, "CALLBACK_NOT_DECLARED",
+			return statusError(codes.FailedPrecondition, v1.ErrorReason_CALLBACK_NOT_DECLARED.String(),
 				fmt.Sprintf("agent %s names the callback %q (%s), which lives in a client: run app %s over Connect and declare it",
 					u.agent, u.cb.GetName(), u.cb.GetField(), app.GetName()))
 		}
 		if !client.callbacks[u.cb.GetName()] {
-			return statusError(codes.FailedPrecondition, "CALLBACK_NOT_DECLARED",
+			return statusError(codes.FailedPrecondition, v1.ErrorReason_CALLBACK_NOT_DECLARED.String(),
 				fmt.Sprintf("agent %s names the callback %q (%s), which the client did not declare in start.callbacks",
 					u.agent, u.cb.GetName(), u.cb.GetField()))
 		}
@@ -122,12 +123,12 @@ func (c *clientTools) CallCallback(ctx context.Context, call *runtime.CallbackCa
 	defer cancel()
 	answer, err := c.await(ctx, msg.CallId, waitCallback, &api.ConnectResponse{Kind: &api.ConnectResponse_CallbackCall{CallbackCall: msg}},
 		func() error {
-			return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "CALLBACK_RESULT_MISSING",
+			return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_CALLBACK_RESULT_MISSING.String(),
 				Message: fmt.Sprintf("the client closed its side of the stream without answering callback call %s (%s)", msg.CallId, call.Name)}
 		})
 	if err != nil {
 		if parent.Err() == nil && errors.Is(context.Cause(ctx), errCallbackTimeout) {
-			return nil, &runtime.Error{Code: runtime.CodeDeadlineExceeded, Reason: "CALLBACK_TIMEOUT",
+			return nil, &runtime.Error{Code: runtime.CodeDeadlineExceeded, Reason: v1.ErrorReason_CALLBACK_TIMEOUT.String(),
 				Message: fmt.Sprintf("the %s callback %s of agent %s did not answer within %s", call.Kind, call.Name, call.AgentName, c.timeout),
 				Err:     err}
 		}

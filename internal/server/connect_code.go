@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/codeexec"
@@ -50,7 +51,7 @@ func requireCodeExecutor(app *App, client *clientTools) error {
 	if client != nil {
 		where = "the client did not set start.code_executor"
 	}
-	return statusError(codes.FailedPrecondition, "CODE_EXECUTOR_NOT_DECLARED",
+	return statusError(codes.FailedPrecondition, v1.ErrorReason_CODE_EXECUTOR_NOT_DECLARED.String(),
 		fmt.Sprintf("agent %s runs the code it writes with a ClientCodeExecutor, in the client: %s", agent, where))
 }
 
@@ -76,12 +77,12 @@ func (c *clientTools) RunCode(ctx context.Context, call *codeexec.Call) (*codeex
 	defer cancel()
 	answer, err := c.await(ctx, msg.CallId, waitCode, &api.ConnectResponse{Kind: &api.ConnectResponse_CodeExecution{CodeExecution: msg}},
 		func() error {
-			return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "CODE_RESULT_MISSING",
+			return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_CODE_RESULT_MISSING.String(),
 				Message: fmt.Sprintf("the client closed its side of the stream without answering code execution call %s", msg.CallId)}
 		})
 	if err != nil {
 		if parent.Err() == nil && errors.Is(context.Cause(ctx), errCodeTimeout) {
-			return nil, &runtime.Error{Code: runtime.CodeDeadlineExceeded, Reason: "CODE_EXECUTION_TIMEOUT",
+			return nil, &runtime.Error{Code: runtime.CodeDeadlineExceeded, Reason: v1.ErrorReason_CODE_EXECUTION_TIMEOUT.String(),
 				Message: fmt.Sprintf("the code of agent %s did not finish within %s", call.AgentName, c.timeout), Err: err}
 		}
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -89,7 +90,7 @@ func requireNodes(app *App, client *clientTools) error {
 		if client != nil {
 			where = "the client did not declare it in start.nodes"
 		}
-		return statusError(codes.FailedPrecondition, "NODE_NOT_DECLARED",
+		return statusError(codes.FailedPrecondition, v1.ErrorReason_NODE_NOT_DECLARED.String(),
 			fmt.Sprintf("workflow node %s runs the function %q, which lives in a client: %s", known[name], name, where))
 	}
 	return nil
@@ -102,8 +103,7 @@ var errNodeTimeout = errors.New("server: node call timed out")
 // client's node_result, waiting at most the tool timeout.
 func (c *clientTools) RunNode(ctx context.Context, call *graph.Call) (*graph.Result, error) {
 	if c == nil || !c.nodes[call.Function] {
-		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NODE_NOT_DECLARED",
-			Message: graph.ErrNoNodeRunner(call.Workflow, call.Node).Error()}
+		return nil, graph.ErrNoNodeRunner(call.Workflow, call.Node)
 	}
 	msg := &api.NodeCall{CallId: "node-" + runtime.NewEventID(), Name: call.Function, InvocationId: call.InvocationID,
 		Workflow: call.Workflow, NodeName: call.Node, NodePath: call.Path, NodeInput: call.Input, State: call.State,
@@ -115,12 +115,12 @@ func (c *clientTools) RunNode(ctx context.Context, call *graph.Call) (*graph.Res
 	defer c.openChildren(ctx, msg.CallId, call)()
 	answer, err := c.await(ctx, msg.CallId, waitNode, &api.ConnectResponse{Kind: &api.ConnectResponse_NodeCall{NodeCall: msg}},
 		func() error {
-			return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "NODE_RESULT_MISSING",
+			return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_NODE_RESULT_MISSING.String(),
 				Message: fmt.Sprintf("the client closed its side of the stream without answering node call %s", msg.CallId)}
 		})
 	if err != nil {
 		if parent.Err() == nil && errors.Is(context.Cause(ctx), errNodeTimeout) {
-			return nil, &runtime.Error{Code: runtime.CodeDeadlineExceeded, Reason: "NODE_TIMEOUT",
+			return nil, &runtime.Error{Code: runtime.CodeDeadlineExceeded, Reason: v1.ErrorReason_NODE_TIMEOUT.String(),
 				Message: fmt.Sprintf("workflow node %s did not finish within %s", call.Path, c.timeout), Err: err}
 		}
 		return nil, err

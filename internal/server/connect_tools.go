@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
@@ -172,7 +173,7 @@ func (c *clientTools) await(ctx context.Context, id string, kind waitKind, msg *
 		return nil, closedErr()
 	case c.pending[id] != nil:
 		c.mu.Unlock()
-		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "DUPLICATE_TOOL_CALL_ID",
+		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_DUPLICATE_TOOL_CALL_ID.String(),
 			Message: fmt.Sprintf("two calls of the invocation have the id %q", id)}
 	}
 	c.pending[id] = w
@@ -241,7 +242,7 @@ func (c *clientTools) closeInput() {
 
 // inputClosedError fails a call that the client can no longer answer.
 func inputClosedError(call *api.ToolCall) error {
-	return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "TOOL_RESULT_MISSING",
+	return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_TOOL_RESULT_MISSING.String(),
 		Message: fmt.Sprintf("the client closed its side of the stream without answering tool call %s (%s)",
 			call.GetCallId(), call.GetFunctionCall().GetName())}
 }

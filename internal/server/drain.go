@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"sync"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // errShuttingDown refuses invocations once the server drains, and ends those
 // that [Server.Stop] cancels.
-var errShuttingDown = &runtime.Error{Code: runtime.CodeUnavailable, Reason: "SHUTTING_DOWN", Message: "server is shutting down"}
+var errShuttingDown = &runtime.Error{Code: runtime.CodeUnavailable, Reason: v1.ErrorReason_SHUTTING_DOWN.String(), Message: "server is shutting down"}
 
 // tracker knows the running invocations, so that a stopping server can end
 // them and give their leases back before the store closes.
@@ -32,7 +33,7 @@ type userKey struct{ app, user string }
 // errUserInvocationLimit refuses an invocation of a user who has
 // Config.MaxConcurrentInvocationsPerUser running.
 func errUserInvocationLimit(limit int) error {
-	return &runtime.Error{Code: runtime.CodeResourceExhausted, Reason: "USER_INVOCATION_LIMIT",
+	return &runtime.Error{Code: runtime.CodeResourceExhausted, Reason: v1.ErrorReason_USER_INVOCATION_LIMIT.String(),
 		Message: fmt.Sprintf("too many invocations running for this user (limit %d); retry when one ends", limit)}
 }
 

@@ -13,6 +13,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // RequestAmplification is what one byte of a request body costs in memory
@@ -29,7 +31,7 @@ const budgetRetryDelay = time.Second
 
 // reasonServerBusy is the ErrorInfo reason of a request refused for the
 // request budget.
-const reasonServerBusy = "SERVER_BUSY"
+var reasonServerBusy = v1.ErrorReason_SERVER_BUSY.String()
 
 // requestBudget bounds the memory of requests in flight across the process:
 // each request takes its charge before its body is read or decoded and puts

@@ -11,13 +11,14 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/limits"
 )
 
 // reasonTooDeep is the ErrorInfo reason of a request holding a value nested
 // deeper than the server's cap.
-const reasonTooDeep = "NESTING_TOO_DEEP"
+var reasonTooDeep = v1.ErrorReason_NESTING_TOO_DEEP.String()
 
 // checkDepth returns INVALID_ARGUMENT naming the first value of m nested
 // more than the server's cap, with the field in ErrorInfo's metadata and in

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -110,7 +111,7 @@ func (s *Server) listSessionsPage(ctx context.Context, req *api.ListSessionsRequ
 // transport could not send.
 func (s *Server) checkListSize(n int) error {
 	if n > s.maxResponseBytes {
-		return statusError(codes.ResourceExhausted, "RESPONSE_TOO_LARGE", fmt.Sprintf(
+		return statusError(codes.ResourceExhausted, v1.ErrorReason_RESPONSE_TOO_LARGE.String(), fmt.Sprintf(
 			"the sessions (%d bytes) are more than the %d bytes a response may carry; list them in pages with page_size and page_token",
 			n, s.maxResponseBytes))
 	}

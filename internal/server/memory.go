@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -22,7 +23,7 @@ func (s *Server) AddSessionToMemory(ctx context.Context, req *api.AddSessionToMe
 		return nil, err
 	}
 	if s.memory == nil {
-		return nil, statusError(codes.FailedPrecondition, "MEMORY_NOT_CONFIGURED", "Memory service is not configured.")
+		return nil, statusError(codes.FailedPrecondition, v1.ErrorReason_MEMORY_NOT_CONFIGURED.String(), "Memory service is not configured.")
 	}
 	sess, err := s.sessions.Get(ctx, sessions.GetRequest{AppName: req.AppName, UserID: req.UserId, SessionID: req.SessionId})
 	if err != nil {
@@ -50,7 +51,7 @@ func (s *Server) SearchMemory(ctx context.Context, req *api.SearchMemoryRequest)
 		return nil, err
 	}
 	if s.memory == nil {
-		return nil, statusError(codes.FailedPrecondition, "MEMORY_NOT_CONFIGURED", "Memory service is not configured.")
+		return nil, statusError(codes.FailedPrecondition, v1.ErrorReason_MEMORY_NOT_CONFIGURED.String(), "Memory service is not configured.")
 	}
 	found, err := s.memory.Search(ctx, req.AppName, req.UserId, req.GetQuery())
 	if err != nil {
@@ -62,7 +63,7 @@ func (s *Server) SearchMemory(ctx context.Context, req *api.SearchMemoryRequest)
 			Id: e.ID, Author: e.Author, Timestamp: e.Timestamp})
 	}
 	if n := proto.Size(resp); n > s.maxResponseBytes {
-		return nil, statusError(codes.ResourceExhausted, "RESPONSE_TOO_LARGE", fmt.Sprintf(
+		return nil, statusError(codes.ResourceExhausted, v1.ErrorReason_RESPONSE_TOO_LARGE.String(), fmt.Sprintf(
 			"the memories found (%d bytes) are more than the %d bytes a response may carry; narrow the query", n, s.maxResponseBytes))
 	}
 	return resp, nil

@@ -9,13 +9,14 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
 )
 
 // reasonModelError is the ErrorInfo reason of a failure the model reported
 // (or a model call the service cut off), with metadata http_status (when an
 // answer came) and model_status.
-const reasonModelError = "MODEL_ERROR"
+var reasonModelError = v1.ErrorReason_MODEL_ERROR.String()
 
 // maxModelErrorFrame bounds the message of a model's failure in a /run_sse
 // error frame: google-genai's text quotes the model's error answer.

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -131,7 +132,7 @@ func (s *Server) getSessionPage(ctx context.Context, req *api.GetSessionRequest,
 // send, telling the caller to page instead.
 func (s *Server) checkResponseSize(resp *api.GetSessionResponse) error {
 	if n := proto.Size(resp); n > s.maxResponseBytes {
-		return statusError(codes.ResourceExhausted, "RESPONSE_TOO_LARGE", fmt.Sprintf(
+		return statusError(codes.ResourceExhausted, v1.ErrorReason_RESPONSE_TOO_LARGE.String(), fmt.Sprintf(
 			"the session (%d bytes) is larger than the %d bytes a response may carry; read it in pages with page_size and page_token",
 			n, s.maxResponseBytes))
 	}

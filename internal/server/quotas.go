@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -31,7 +32,7 @@ func (s *Server) checkUserSessions(ctx context.Context, app, user string) error 
 		return fmt.Errorf("server: count the user's sessions: %w", err)
 	}
 	if len(list) >= s.maxSessionsPerUser {
-		return &runtime.Error{Code: runtime.CodeResourceExhausted, Reason: "USER_SESSION_LIMIT",
+		return &runtime.Error{Code: runtime.CodeResourceExhausted, Reason: v1.ErrorReason_USER_SESSION_LIMIT.String(),
 			Message: fmt.Sprintf("too many sessions for this user (limit %d); delete one first", s.maxSessionsPerUser)}
 	}
 	return nil

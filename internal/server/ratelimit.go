@@ -12,6 +12,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // userShards splits the limiter's buckets, so that requests of different
@@ -122,7 +124,7 @@ func (s *Server) limitUser(app, user string) error {
 func errUserRateLimited(delay time.Duration) error {
 	st := status.New(codes.ResourceExhausted, "too many requests for this user; retry after "+delay.Round(time.Millisecond).String())
 	if withDetails, err := st.WithDetails(
-		&errdetails.ErrorInfo{Reason: "USER_RATE_LIMITED", Domain: errorDomain},
+		&errdetails.ErrorInfo{Reason: v1.ErrorReason_USER_RATE_LIMITED.String(), Domain: errorDomain},
 		&errdetails.RetryInfo{RetryDelay: durationpb.New(delay)},
 	); err == nil {
 		st = withDetails

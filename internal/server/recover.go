@@ -7,6 +7,8 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // RecoveryOptions returns interceptors that turn a panic in a gRPC handler
@@ -41,5 +43,5 @@ func (r recoverer) recover(ctx context.Context, method string, err *error) {
 		return
 	}
 	r.log.ErrorContext(ctx, "handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
-	*err = statusError(codes.Internal, "INTERNAL", "internal error")
+	*err = statusError(codes.Internal, v1.ErrorReason_INTERNAL.String(), "internal error")
 }

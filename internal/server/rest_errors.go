@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/limits"
 )
 
@@ -70,13 +71,13 @@ func (g *gatewayErrors) routing(ctx context.Context, mux *gwruntime.ServeMux, m 
 		if allow := g.routes.allowed(r.URL.Path); len(allow) > 0 {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
 		}
-		err = statusError(codes.Unimplemented, "METHOD_NOT_ALLOWED", "Method Not Allowed")
+		err = statusError(codes.Unimplemented, v1.ErrorReason_METHOD_NOT_ALLOWED.String(), "Method Not Allowed")
 	case http.StatusNotFound:
-		err = statusError(codes.NotFound, "ROUTE_NOT_FOUND", "Not Found")
+		err = statusError(codes.NotFound, v1.ErrorReason_ROUTE_NOT_FOUND.String(), "Not Found")
 	case http.StatusBadRequest:
-		err = statusError(codes.InvalidArgument, "INVALID_ARGUMENT", "Bad Request")
+		err = statusError(codes.InvalidArgument, v1.ErrorReason_INVALID_ARGUMENT.String(), "Bad Request")
 	default:
-		err = statusError(codes.Internal, "INTERNAL", "internal error")
+		err = statusError(codes.Internal, v1.ErrorReason_INTERNAL.String(), "internal error")
 	}
 	g.handle(ctx, mux, m, w, r, &gwruntime.HTTPStatusError{HTTPStatus: httpStatus, Err: err})
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
@@ -144,7 +145,7 @@ func bodyTimedOut(r *http.Request) (time.Duration, bool) {
 func errBodyTimeout(timeout time.Duration) error {
 	return &gwruntime.HTTPStatusError{
 		HTTPStatus: http.StatusRequestTimeout,
-		Err: statusError(codes.DeadlineExceeded, "REQUEST_TIMEOUT",
+		Err: statusError(codes.DeadlineExceeded, v1.ErrorReason_REQUEST_TIMEOUT.String(),
 			fmt.Sprintf("request body not received within %s", timeout)),
 	}
 }
@@ -155,7 +156,7 @@ func errBodyTimeout(timeout time.Duration) error {
 func errBodyTooLarge(limit int64) error {
 	return &gwruntime.HTTPStatusError{
 		HTTPStatus: http.StatusRequestEntityTooLarge,
-		Err: statusError(codes.ResourceExhausted, "REQUEST_TOO_LARGE",
+		Err: statusError(codes.ResourceExhausted, v1.ErrorReason_REQUEST_TOO_LARGE.String(),
 			fmt.Sprintf("request body is larger than %d bytes", limit)),
 	}
 }
@@ -190,7 +191,7 @@ func checkContentType(r *http.Request) error {
 	}
 	return &gwruntime.HTTPStatusError{
 		HTTPStatus: http.StatusUnsupportedMediaType,
-		Err:        statusError(codes.InvalidArgument, "UNSUPPORTED_MEDIA_TYPE", "request body must be sent as application/json"),
+		Err:        statusError(codes.InvalidArgument, v1.ErrorReason_UNSUPPORTED_MEDIA_TYPE.String(), "request body must be sent as application/json"),
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // notServedRoute is a route of ADK's API server that agentsvc answers 501,
@@ -61,7 +63,7 @@ var notServedRoutes = []notServedRoute{
 // writes it, which the dev UI shows (a failed eval run's "not installed").
 func (h *restRunner) notServed(what string) func(http.ResponseWriter, *http.Request, map[string]string) {
 	return func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
-		st := withErrorInfo(status.Convert(statusError(codes.Unimplemented, "NOT_SERVED", what)))
+		st := withErrorInfo(status.Convert(statusError(codes.Unimplemented, v1.ErrorReason_NOT_SERVED.String(), what)))
 		body, err := h.marshaler.Marshal(st.Proto())
 		if err != nil || len(body) < 2 || body[0] != '{' {
 			h.fail(w, r, st.Err())

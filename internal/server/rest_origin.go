@@ -10,6 +10,8 @@ import (
 
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc/codes"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // corsMaxAge is how long, in seconds, a browser may keep a preflight's
@@ -89,7 +91,7 @@ func (p *originPolicy) checkOrigin(origin string) error {
 		u.Path == "" && isLoopbackHost(u.Hostname()) {
 		return nil
 	}
-	return forbidden("ORIGIN_NOT_ALLOWED", fmt.Sprintf("origin %s is not allowed", echo(origin)))
+	return forbidden(v1.ErrorReason_ORIGIN_NOT_ALLOWED.String(), fmt.Sprintf("origin %s is not allowed", echo(origin)))
 }
 
 // checkHost admits any Host when hosts are not restricted, else a loopback
@@ -107,7 +109,7 @@ func (p *originPolicy) checkHost(r *http.Request) error {
 	if isLoopbackHost(host) || p.hosts[strings.ToLower(host)] {
 		return nil
 	}
-	return forbidden("HOST_NOT_ALLOWED", fmt.Sprintf("host %s is not allowed", echo(r.Host)))
+	return forbidden(v1.ErrorReason_HOST_NOT_ALLOWED.String(), fmt.Sprintf("host %s is not allowed", echo(r.Host)))
 }
 
 func forbidden(reason, msg string) error {

@@ -158,7 +158,7 @@ func (i *invocation) endedBy(ctx context.Context, err error) error {
 	case errors.Is(cause, errShuttingDown):
 		return errShuttingDown
 	case errors.Is(cause, errInvocationTimeout):
-		return statusError(codes.DeadlineExceeded, "INVOCATION_TIMEOUT",
+		return statusError(codes.DeadlineExceeded, v1.ErrorReason_INVOCATION_TIMEOUT.String(),
 			fmt.Sprintf("invocation exceeded its maximum time of %s", i.s.maxInvocationTime))
 	case errors.Is(cause, sessions.ErrLeaseLost):
 		return cause

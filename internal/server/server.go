@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/agentsvc/agentsvc/internal/auth"
@@ -93,7 +94,7 @@ func (s *Server) app(name string) (*App, error) {
 	}
 	a := s.apps[name]
 	if a == nil {
-		return nil, &runtime.Error{Code: runtime.CodeNotFound, Reason: "APP_NOT_FOUND", Message: "App not found: " + name}
+		return nil, &runtime.Error{Code: runtime.CodeNotFound, Reason: v1.ErrorReason_APP_NOT_FOUND.String(), Message: "App not found: " + name}
 	}
 	return a, nil
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/artifacts"
 
 	"github.com/agentsvc/agentsvc/internal/memory"
@@ -75,45 +76,45 @@ func classify(err error) (codes.Code, string, string) {
 	case errors.As(err, &rerr):
 		return runtimeCodes[rerr.Code], rerr.Reason, rerr.Message
 	case errors.Is(err, sessions.ErrNotFound):
-		return codes.NotFound, "SESSION_NOT_FOUND", "Session not found"
+		return codes.NotFound, v1.ErrorReason_SESSION_NOT_FOUND.String(), "Session not found"
 	case errors.Is(err, sessions.ErrAlreadyExists):
-		return codes.AlreadyExists, "SESSION_EXISTS", "Session already exists"
+		return codes.AlreadyExists, v1.ErrorReason_SESSION_EXISTS.String(), "Session already exists"
 	case errors.Is(err, sessions.ErrBusy):
-		return codes.Aborted, "SESSION_BUSY", "session is busy: another invocation is running on it"
+		return codes.Aborted, v1.ErrorReason_SESSION_BUSY.String(), "session is busy: another invocation is running on it"
 	case errors.Is(err, sessions.ErrStale):
-		return codes.Aborted, "SESSION_STALE", "session was modified concurrently; retry"
+		return codes.Aborted, v1.ErrorReason_SESSION_STALE.String(), "session was modified concurrently; retry"
 	case errors.Is(err, sessions.ErrTooLarge):
-		return codes.ResourceExhausted, "SESSION_TOO_LARGE", "session is too large: it has reached its limit of events or bytes; start a new session"
+		return codes.ResourceExhausted, v1.ErrorReason_SESSION_TOO_LARGE.String(), "session is too large: it has reached its limit of events or bytes; start a new session"
 	case errors.Is(err, sessions.ErrUnavailable):
-		return codes.Unavailable, "SESSION_STORE_UNAVAILABLE", "session store unavailable"
+		return codes.Unavailable, v1.ErrorReason_SESSION_STORE_UNAVAILABLE.String(), "session store unavailable"
 	case errors.As(err, &aerr):
-		return codes.InvalidArgument, "ARTIFACT_INVALID", aerr.Message
+		return codes.InvalidArgument, v1.ErrorReason_ARTIFACT_INVALID.String(), aerr.Message
 	case errors.Is(err, artifacts.ErrNotFound):
-		return codes.NotFound, "ARTIFACT_NOT_FOUND", "Artifact not found"
+		return codes.NotFound, v1.ErrorReason_ARTIFACT_NOT_FOUND.String(), "Artifact not found"
 	case errors.Is(err, artifacts.ErrTooLarge):
-		return codes.ResourceExhausted, "ARTIFACT_TOO_LARGE", "the artifact is larger than the store accepts"
+		return codes.ResourceExhausted, v1.ErrorReason_ARTIFACT_TOO_LARGE.String(), "the artifact is larger than the store accepts"
 	case errors.Is(err, artifacts.ErrConflict):
-		return codes.Aborted, "ARTIFACT_CONFLICT", "concurrent saves of the artifact kept taking its next version; retry"
+		return codes.Aborted, v1.ErrorReason_ARTIFACT_CONFLICT.String(), "concurrent saves of the artifact kept taking its next version; retry"
 	case errors.Is(err, memory.ErrTooLarge):
-		return codes.ResourceExhausted, "MEMORY_FULL", "the user's memory is full"
+		return codes.ResourceExhausted, v1.ErrorReason_MEMORY_FULL.String(), "the user's memory is full"
 	case errors.Is(err, memory.ErrQueryTooLarge):
-		return codes.InvalidArgument, "MEMORY_QUERY_TOO_LARGE", "the memory query is too long"
+		return codes.InvalidArgument, v1.ErrorReason_MEMORY_QUERY_TOO_LARGE.String(), "the memory query is too long"
 	case errors.Is(err, memory.ErrUnavailable):
-		return codes.Unavailable, "MEMORY_UNAVAILABLE", "memory service unavailable"
+		return codes.Unavailable, v1.ErrorReason_MEMORY_UNAVAILABLE.String(), "memory service unavailable"
 	case errors.As(err, &merr):
 		return modelCode(merr), reasonModelError, modelMessage(merr)
 	case errors.Is(err, models.ErrUnavailable):
-		return codes.Unavailable, "MODEL_UNAVAILABLE", "model unavailable"
+		return codes.Unavailable, v1.ErrorReason_MODEL_UNAVAILABLE.String(), "model unavailable"
 	case errors.Is(err, context.Canceled):
-		return codes.Canceled, "CANCELLED", "invocation cancelled"
+		return codes.Canceled, v1.ErrorReason_CANCELLED.String(), "invocation cancelled"
 	case errors.Is(err, context.DeadlineExceeded):
-		return codes.DeadlineExceeded, "DEADLINE_EXCEEDED", "deadline exceeded"
+		return codes.DeadlineExceeded, v1.ErrorReason_DEADLINE_EXCEEDED.String(), "deadline exceeded"
 	default:
-		return codes.Internal, "INTERNAL", "internal error"
+		return codes.Internal, v1.ErrorReason_INTERNAL.String(), "internal error"
 	}
 }
 
 // invalid returns an INVALID_ARGUMENT status.
 func invalid(msg string) error {
-	return statusError(codes.InvalidArgument, "INVALID_ARGUMENT", msg)
+	return statusError(codes.InvalidArgument, v1.ErrorReason_INVALID_ARGUMENT.String(), msg)
 }

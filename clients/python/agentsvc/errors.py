@@ -10,10 +10,14 @@ gRPC code, the service's message and the ``reason`` of the
     except agentsvc.NotFoundError:
         ...
 
-The reasons a caller acts on have a subclass of their code's class (for
-example :class:`SessionTooLargeError` of :class:`ResourceExhaustedError`);
+The reasons are the values of the ``ErrorReason`` enum
+(``agentsvc.v1.error_reason_pb2``, from proto/agentsvc/v1/error_reason.proto),
+each documented with the codes it comes with. The reasons a caller acts on
+have a subclass of their code's class (for example
+:class:`SessionTooLargeError` of :class:`ResourceExhaustedError`);
 :class:`ModelError`, whose code depends on the model's answer, is mixed into
-the class of whichever code it comes with.
+the class of whichever code it comes with; the others raise their code's
+class.
 """
 
 from __future__ import annotations
@@ -275,19 +279,123 @@ _BY_CODE: dict[grpc.StatusCode, type[AgentsvcError]] = {
     if cls.grpc_code is not None
 }
 
-# A reason's class applies only with the code it was defined for.
-_BY_REASON: dict[str, type[AgentsvcError]] = {
-    "SESSION_BUSY": SessionBusyError,
-    "INVOCATION_TIMEOUT": InvocationTimeoutError,
-    "CONNECT_START_TIMEOUT": ConnectStartTimeoutError,
-    "SESSION_TOO_LARGE": SessionTooLargeError,
-    "RESPONSE_TOO_LARGE": ResponseTooLargeError,
-    "TOO_MANY_CONNECT_STREAMS": TooManyConnectStreamsError,
-    "NESTING_TOO_DEEP": NestingTooDeepError,
-    "SHUTTING_DOWN": ShuttingDownError,
-}
-
 _MODEL_ERROR = "MODEL_ERROR"
+
+# The class of every reason of ErrorReason: a subclass of its code's class,
+# or None for the class of the status code. A reason's class applies only
+# with the code it was defined for; an unknown reason (from a newer service)
+# gets its code's class. tests/test_errors.py checks that every reason of
+# the enum is here.
+_BY_REASON: dict[str, type[AgentsvcError] | None] = {
+    # Requests.
+    "INTERNAL": None,
+    "INVALID_ARGUMENT": None,
+    "MALFORMED_REQUEST": None,
+    "NESTING_TOO_DEEP": NestingTooDeepError,
+    "INVALID_REQUEST": None,
+    "UNSUPPORTED_MEDIA_TYPE": None,
+    "REQUEST_TOO_LARGE": None,
+    "REQUEST_TIMEOUT": None,
+    "ROUTE_NOT_FOUND": None,
+    "METHOD_NOT_ALLOWED": None,
+    "NOT_SERVED": None,
+    "ORIGIN_NOT_ALLOWED": None,
+    "HOST_NOT_ALLOWED": None,
+    "CANCELLED": None,
+    "DEADLINE_EXCEEDED": None,
+    "RESPONSE_TOO_LARGE": ResponseTooLargeError,
+    # Authentication and authorization.
+    "UNAUTHENTICATED": None,
+    "TOKEN_INVALID": None,
+    "TOKEN_EXPIRED": None,
+    "PERMISSION_DENIED": None,
+    "APP_STATE_DENIED": None,
+    # The server's limits.
+    "SERVER_BUSY": None,
+    "USER_RATE_LIMITED": None,
+    "USER_INVOCATION_LIMIT": None,
+    "USER_SESSION_LIMIT": None,
+    "SHUTTING_DOWN": ShuttingDownError,
+    "TOO_MANY_CONNECT_STREAMS": TooManyConnectStreamsError,
+    "CONNECT_START_TIMEOUT": ConnectStartTimeoutError,
+    "INVOCATION_TIMEOUT": InvocationTimeoutError,
+    # Apps, sessions and invocations.
+    "APP_NOT_FOUND": None,
+    "SESSION_NOT_FOUND": None,
+    "SESSION_EXISTS": None,
+    "SESSION_BUSY": SessionBusyError,
+    "SESSION_STALE": None,
+    "SESSION_TOO_LARGE": SessionTooLargeError,
+    "SESSION_STORE_UNAVAILABLE": None,
+    "INVOCATION_NOT_FOUND": None,
+    "TRACE_NOT_FOUND": None,
+    "NODE_NOT_FOUND": None,
+    # Artifacts and memory.
+    "ARTIFACT_NOT_FOUND": None,
+    "ARTIFACT_INVALID": None,
+    "ARTIFACT_TOO_LARGE": None,
+    "ARTIFACT_CONFLICT": None,
+    "ARTIFACTS_NOT_CONFIGURED": None,
+    "MEMORY_NOT_CONFIGURED": None,
+    "MEMORY_FULL": None,
+    "MEMORY_QUERY_TOO_LARGE": None,
+    "MEMORY_UNAVAILABLE": None,
+    # Models.
+    _MODEL_ERROR: ModelError,
+    "MODEL_UNAVAILABLE": None,
+    "LLM_CALLS_EXCEEDED": None,
+    # The app's configuration.
+    "AGENT_NOT_FOUND": None,
+    "TOOL_NOT_FOUND": None,
+    "MODEL": None,
+    "NO_MODEL": None,
+    "INSTRUCTION": None,
+    "CONTENTS": None,
+    "DUPLICATE_AGENT": None,
+    "FEATURE_NOT_ENABLED": None,
+    "TOOL_NOT_SUPPORTED": None,
+    "OUTPUT_SCHEMA_MISMATCH": None,
+    "CODE_EXECUTOR_NOT_SUPPORTED": None,
+    "TOOL_ARGUMENT_MISSING": None,
+    "MCP_UNAVAILABLE": None,
+    "MCP_TOOL_RESERVED": None,
+    "MCP_TOOL_FAILED": None,
+    # Tools, callbacks, code and nodes that run in the client.
+    "TOOL_RESULT_MISSING": None,
+    "DUPLICATE_TOOL_CALL_ID": None,
+    "CALLBACK_NOT_DECLARED": None,
+    "CALLBACK_FAILED": None,
+    "CALLBACK_TIMEOUT": None,
+    "CALLBACK_RESULT_MISSING": None,
+    "CALLBACK_RESULT_INVALID": None,
+    "CODE_EXECUTOR_NOT_DECLARED": None,
+    "CODE_EXECUTION_TIMEOUT": None,
+    "CODE_RESULT_MISSING": None,
+    "NODE_NOT_DECLARED": None,
+    "NODE_TIMEOUT": None,
+    "NODE_RESULT_MISSING": None,
+    # Workflows.
+    "NODE_FAILED": None,
+    "WORKFLOW_CONFIGURATION_ERROR": None,
+    "WORKFLOW_DATA_ERROR": None,
+    "TOOL_NOT_DECLARED": None,
+    "NOT_A_TASK_AGENT": None,
+    # Replay of recorded ADK runs.
+    "REPLAY_VERIFICATION_FAILED": None,
+    "REPLAY_CONFIG": None,
+    # The names of the codes, for a REST status that carried no reason.
+    "CANCELED": None,
+    "UNKNOWN": None,
+    "NOT_FOUND": None,
+    "ALREADY_EXISTS": None,
+    "RESOURCE_EXHAUSTED": None,
+    "FAILED_PRECONDITION": None,
+    "ABORTED": None,
+    "OUT_OF_RANGE": None,
+    "UNIMPLEMENTED": None,
+    "UNAVAILABLE": None,
+    "DATA_LOSS": None,
+}
 
 
 def _model_error_class(base: type[AgentsvcError]) -> type[ModelError]:

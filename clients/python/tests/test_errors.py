@@ -12,7 +12,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 import agentsvc
 from agentsvc import errors
-from agentsvc.v1 import session_service_pb2
+from agentsvc.v1 import error_reason_pb2, session_service_pb2
 from tests.fakeserver import FakeServer, abort_with_info
 
 
@@ -83,6 +83,43 @@ def test_reason_only_counts_with_its_code(code: grpc.StatusCode, reason: str, cl
     err = agentsvc.from_rpc_error(_rpc_error(code, "x", reason))
     assert type(err) is cls
     assert err.reason == reason
+
+
+# Every reason of the ErrorReason enum, the service's closed set.
+_REASONS = [name for name in error_reason_pb2.ErrorReason.keys() if name != "ERROR_REASON_UNSPECIFIED"]
+
+
+def _reason_codes(reason: str) -> list[grpc.StatusCode]:
+    """The codes error_reason.proto documents for a reason."""
+    options = error_reason_pb2.ErrorReason.DESCRIPTOR.values_by_name[reason].GetOptions()
+    # The stubs type the extension as a plain FieldDescriptor, which
+    # Extensions does not take by its types.
+    extensions: Any = options.Extensions
+    names: list[str] = list(extensions[error_reason_pb2.reason_codes])
+    return [grpc.StatusCode[name] for name in names]
+
+
+def test_every_reason_has_a_class() -> None:
+    assert len(_REASONS) > 50
+    assert sorted(errors._BY_REASON) == sorted(_REASONS)
+
+
+@pytest.mark.parametrize("reason", _REASONS)
+def test_each_reason_raises_its_class(reason: str) -> None:
+    codes = _reason_codes(reason)
+    assert codes, f"{reason} documents no code"
+    cls = errors._BY_REASON[reason]
+    if cls is not None and cls is not agentsvc.ModelError:
+        assert cls.grpc_code in codes, f"{cls.__name__} is for {cls.grpc_code}, {reason} comes with {codes}"
+    for code in codes:
+        err = agentsvc.from_rpc_error(_rpc_error(code, "m", reason))
+        assert err.code is code and err.reason == reason
+        by_code = errors._BY_CODE.get(code, agentsvc.AgentsvcError)
+        assert isinstance(err, by_code)
+        if cls is None:
+            assert type(err) is by_code
+        else:
+            assert isinstance(err, cls)
 
 
 def _model_error(code: grpc.StatusCode, message: str, metadata: dict[str, str]) -> grpc.aio.AioRpcError:

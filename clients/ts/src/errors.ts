@@ -1,4 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import type { ErrorReason } from "./gen/agentsvc/v1/error_reason_pb.js";
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
 
 /** The ErrorInfo domain of the errors agentsvc returns. */
@@ -104,9 +105,126 @@ const classes: Partial<Record<Code, ErrorClass>> = {
   [Code.Unauthenticated]: UnauthenticatedError,
 };
 
-// Reasons that select a narrower class than the code alone.
-const reasonClasses: Record<string, ErrorClass> = {
+/** The name of a reason of the service's closed set, e.g. "SESSION_BUSY". */
+export type ErrorReasonName = Exclude<keyof typeof ErrorReason, "ERROR_REASON_UNSPECIFIED">;
+
+/**
+ * The class of every reason of the ErrorReason enum (gen/agentsvc/v1/
+ * error_reason_pb.ts, from proto/agentsvc/v1/error_reason.proto, which
+ * documents each reason's codes): a class narrower than its code's, or null
+ * for the class of the status code. Its type makes the compiler, and the
+ * unit tests, check that every reason of the enum is here; an unknown reason
+ * (from a newer service) gets its code's class.
+ */
+export const reasonClasses: Readonly<Record<ErrorReasonName, ErrorClass | null>> = {
+  // Requests.
+  INTERNAL: null,
+  INVALID_ARGUMENT: null,
+  MALFORMED_REQUEST: null,
+  NESTING_TOO_DEEP: null,
+  INVALID_REQUEST: null,
+  UNSUPPORTED_MEDIA_TYPE: null,
+  REQUEST_TOO_LARGE: null,
+  REQUEST_TIMEOUT: null,
+  ROUTE_NOT_FOUND: null,
+  METHOD_NOT_ALLOWED: null,
+  NOT_SERVED: null,
+  ORIGIN_NOT_ALLOWED: null,
+  HOST_NOT_ALLOWED: null,
+  CANCELLED: null,
+  DEADLINE_EXCEEDED: null,
+  RESPONSE_TOO_LARGE: null,
+  // Authentication and authorization.
+  UNAUTHENTICATED: null,
+  TOKEN_INVALID: null,
+  TOKEN_EXPIRED: null,
+  PERMISSION_DENIED: null,
+  APP_STATE_DENIED: null,
+  // The server's limits.
+  SERVER_BUSY: null,
+  USER_RATE_LIMITED: null,
+  USER_INVOCATION_LIMIT: null,
+  USER_SESSION_LIMIT: null,
+  SHUTTING_DOWN: null,
+  TOO_MANY_CONNECT_STREAMS: null,
+  CONNECT_START_TIMEOUT: null,
+  INVOCATION_TIMEOUT: null,
+  // Apps, sessions and invocations.
+  APP_NOT_FOUND: null,
+  SESSION_NOT_FOUND: null,
+  SESSION_EXISTS: null,
   SESSION_BUSY: SessionBusyError,
+  SESSION_STALE: null,
+  SESSION_TOO_LARGE: null,
+  SESSION_STORE_UNAVAILABLE: null,
+  INVOCATION_NOT_FOUND: null,
+  TRACE_NOT_FOUND: null,
+  NODE_NOT_FOUND: null,
+  // Artifacts and memory.
+  ARTIFACT_NOT_FOUND: null,
+  ARTIFACT_INVALID: null,
+  ARTIFACT_TOO_LARGE: null,
+  ARTIFACT_CONFLICT: null,
+  ARTIFACTS_NOT_CONFIGURED: null,
+  MEMORY_NOT_CONFIGURED: null,
+  MEMORY_FULL: null,
+  MEMORY_QUERY_TOO_LARGE: null,
+  MEMORY_UNAVAILABLE: null,
+  // Models: a model's own error takes the class of its code (see the README).
+  MODEL_ERROR: null,
+  MODEL_UNAVAILABLE: null,
+  LLM_CALLS_EXCEEDED: null,
+  // The app's configuration.
+  AGENT_NOT_FOUND: null,
+  TOOL_NOT_FOUND: null,
+  MODEL: null,
+  NO_MODEL: null,
+  INSTRUCTION: null,
+  CONTENTS: null,
+  DUPLICATE_AGENT: null,
+  FEATURE_NOT_ENABLED: null,
+  TOOL_NOT_SUPPORTED: null,
+  OUTPUT_SCHEMA_MISMATCH: null,
+  CODE_EXECUTOR_NOT_SUPPORTED: null,
+  TOOL_ARGUMENT_MISSING: null,
+  MCP_UNAVAILABLE: null,
+  MCP_TOOL_RESERVED: null,
+  MCP_TOOL_FAILED: null,
+  // Tools, callbacks, code and nodes that run in the client.
+  TOOL_RESULT_MISSING: null,
+  DUPLICATE_TOOL_CALL_ID: null,
+  CALLBACK_NOT_DECLARED: null,
+  CALLBACK_FAILED: null,
+  CALLBACK_TIMEOUT: null,
+  CALLBACK_RESULT_MISSING: null,
+  CALLBACK_RESULT_INVALID: null,
+  CODE_EXECUTOR_NOT_DECLARED: null,
+  CODE_EXECUTION_TIMEOUT: null,
+  CODE_RESULT_MISSING: null,
+  NODE_NOT_DECLARED: null,
+  NODE_TIMEOUT: null,
+  NODE_RESULT_MISSING: null,
+  // Workflows.
+  NODE_FAILED: null,
+  WORKFLOW_CONFIGURATION_ERROR: null,
+  WORKFLOW_DATA_ERROR: null,
+  TOOL_NOT_DECLARED: null,
+  NOT_A_TASK_AGENT: null,
+  // Replay of recorded ADK runs.
+  REPLAY_VERIFICATION_FAILED: null,
+  REPLAY_CONFIG: null,
+  // The names of the codes, for a REST status that carried no reason.
+  CANCELED: null,
+  UNKNOWN: null,
+  NOT_FOUND: null,
+  ALREADY_EXISTS: null,
+  RESOURCE_EXHAUSTED: null,
+  FAILED_PRECONDITION: null,
+  ABORTED: null,
+  OUT_OF_RANGE: null,
+  UNIMPLEMENTED: null,
+  UNAVAILABLE: null,
+  DATA_LOSS: null,
 };
 
 const codeNames: Partial<Record<Code, string>> = {
@@ -148,7 +266,8 @@ export function toAgentsvcError(err: unknown): AgentsvcError {
     info = undefined;
   }
   const reason = info?.reason ?? "";
-  const cls = reasonClasses[reason] ?? classes[ce.code] ?? AgentsvcError;
+  const byReason = Object.hasOwn(reasonClasses, reason) ? reasonClasses[reason as ErrorReasonName] : null;
+  const cls = byReason ?? classes[ce.code] ?? AgentsvcError;
   return new cls({
     code: ce.code,
     message: ce.rawMessage,

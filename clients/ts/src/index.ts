@@ -90,7 +90,9 @@ export {
   UnavailableError,
   UnimplementedError,
   type AgentsvcErrorInit,
+  type ErrorReasonName,
 } from "./errors.js";
+export { ErrorReason } from "./gen/agentsvc/v1/error_reason_pb.js";
 export { Code } from "@connectrpc/connect";
 export type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 export type { App, AgentInfo, ToolInfo } from "./gen/agentsvc/v1/app_service_pb.js";

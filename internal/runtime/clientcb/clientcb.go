@@ -35,7 +35,7 @@ type Callback struct {
 func (c Callback) call(cctx *runtime.CallbackContext, call *runtime.CallbackCall) (*runtime.CallbackResult, error) {
 	client := cctx.ClientCallbacks()
 	if client == nil {
-		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "CALLBACK_NOT_DECLARED",
+		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_CALLBACK_NOT_DECLARED.String(),
 			Message: fmt.Sprintf("agent %s names the %s callback %q, which lives in a client: run the app over Connect and declare it",
 				cctx.Agent.Name(), c.Kind, c.Name)}
 	}
@@ -49,11 +49,11 @@ func (c Callback) call(cctx *runtime.CallbackContext, call *runtime.CallbackCall
 		res = &runtime.CallbackResult{}
 	}
 	if res.Error != "" {
-		return nil, &runtime.Error{Code: runtime.CodeUnknown, Reason: "CALLBACK_FAILED",
+		return nil, &runtime.Error{Code: runtime.CodeUnknown, Reason: v1.ErrorReason_CALLBACK_FAILED.String(),
 			Message: fmt.Sprintf("the %s callback %s of agent %s failed: %s", c.Kind, c.Name, call.AgentName, res.Error)}
 	}
 	if got := overrideOf(res); got != "" && !allowed(c.Kind, got) {
-		return nil, &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "CALLBACK_RESULT_INVALID",
+		return nil, &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_CALLBACK_RESULT_INVALID.String(),
 			Message: fmt.Sprintf("the %s callback %s answered with %s; a %s callback may answer with %s",
 				c.Kind, c.Name, got, c.Kind, overridesOf(c.Kind))}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/protobuf/types/known/structpb"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
@@ -33,7 +34,7 @@ func checkAnswer(id string, schema, answer *structpb.Value) (*structpb.Value, er
 	s := schema.GetStructValue().GetFields()
 	kind := s["type"].GetStringValue()
 	fail := func(prefix, title string, errs []pyfmt.ValidationError) error {
-		return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "WORKFLOW_DATA_ERROR",
+		return &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_WORKFLOW_DATA_ERROR.String(),
 			Message: fmt.Sprintf("Validation failed for interrupt %s: %s: %s", id, prefix, pyfmt.ValidationErrors(title, errs))}
 	}
 	if kind == "object" && s["properties"] != nil {

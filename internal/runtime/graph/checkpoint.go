@@ -264,7 +264,7 @@ func (r *run) resume() (bool, error) {
 				if !ok {
 					ev := event(r.ictx, w.Path)
 					ev.ErrorCode, ev.ErrorMessage = "WorkflowDataError", errMalformedAuth
-					return false, &failure{ev: ev, err: &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "WORKFLOW_DATA_ERROR", Message: errMalformedAuth}}
+					return false, &failure{ev: ev, err: &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_WORKFLOW_DATA_ERROR.String(), Message: errMalformedAuth}}
 				}
 				r.ictx.SetSessionState("temp:"+CredentialKey(n.Auth), cred)
 			}

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
 // Call is one attempt of a function node, sent to the client.
@@ -77,8 +78,9 @@ type Runner interface {
 	RunNode(ctx context.Context, call *Call) (*Result, error)
 }
 
-// ErrNoNodeRunner is the error of a function node in an invocation whose
-// client cannot run it.
+// ErrNoNodeRunner is the error (NODE_NOT_DECLARED) of a function node in
+// an invocation whose client cannot run it.
 func ErrNoNodeRunner(workflow, node string) error {
-	return fmt.Errorf("workflow %s: node %s runs a function of the client's, and the invocation has no client that declared it", workflow, node)
+	return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_NODE_NOT_DECLARED.String(),
+		Message: fmt.Sprintf("workflow %s: node %s runs a function of the client's, and the invocation has no client that declared it", workflow, node)}
 }

@@ -91,7 +91,7 @@ func (r *run) failedAttempt(ictx *runtime.InvocationContext, path string, err er
 // nodeFailed is the invocation's error when a node failed for good.
 func (r *run) nodeFailed(n *Node, err error) error {
 	if ne := (*NodeError)(nil); errors.As(err, &ne) {
-		return &runtime.Error{Code: runtime.CodeUnknown, Reason: "NODE_FAILED",
+		return &runtime.Error{Code: runtime.CodeUnknown, Reason: v1.ErrorReason_NODE_FAILED.String(),
 			Message: fmt.Sprintf("workflow %s: node %s failed: %s", r.w.cfg.Name, n.Name, ne.Error()), Err: err}
 	}
 	return err
@@ -101,8 +101,7 @@ func (r *run) nodeFailed(n *Node, err error) error {
 func (r *run) runFunction(n *Node, path string, t trigger) outcome {
 	runner, ok := r.ictx.ClientTools().(Runner)
 	if !ok || runner == nil {
-		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NODE_NOT_DECLARED",
-			Message: ErrNoNodeRunner(r.w.cfg.Name, n.Name).Error()}}
+		return outcome{err: ErrNoNodeRunner(r.w.cfg.Name, n.Name)}
 	}
 	if n.Auth != nil {
 		if _, ok := t.ictx.StateValue("temp:" + CredentialKey(n.Auth)); !ok {
@@ -241,7 +240,7 @@ func (r *run) runTool(n *Node, path string, t trigger) outcome {
 		}
 	}
 	if tool == nil {
-		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "TOOL_NOT_DECLARED",
+		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_TOOL_NOT_DECLARED.String(),
 			Message: fmt.Sprintf("workflow %s: node %s runs the client's tool %s, which the client did not declare", r.w.cfg.Name, n.Name, n.ToolName)}}
 	}
 	args := t.in.value.GetStructValue()

@@ -185,7 +185,7 @@ func (r *run) loop(yield func(*v1.Event, error) bool) {
 		ev := event(r.ictx, r.ictx.NodePath())
 		ev.ErrorCode, ev.ErrorMessage = "WorkflowConfigurationError", msg
 		if yield(ev, nil) {
-			yield(nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "WORKFLOW_CONFIGURATION_ERROR", Message: msg})
+			yield(nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_WORKFLOW_CONFIGURATION_ERROR.String(), Message: msg})
 		}
 		return
 	}

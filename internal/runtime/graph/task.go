@@ -35,7 +35,7 @@ type agentRun struct {
 func (r *run) runTaskNode(n *Node, path string, t trigger) outcome {
 	la, ok := n.Agent.(*llmagent.Agent)
 	if !ok || !la.IsTask() {
-		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NOT_A_TASK_AGENT",
+		return outcome{err: &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_NOT_A_TASK_AGENT.String(),
 			Message: "workflow " + r.w.cfg.Name + ": node " + n.Name + " runs an agent that is not a task-mode LlmAgent"}}
 	}
 	ictx := t.ictx

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/protobuf/types/known/structpb"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 )
@@ -92,7 +93,7 @@ func (r *run) agentItems(n *Node) itemRunner {
 // errItemAsked is the error of a parallel worker's item that asked the
 // user, which the node cannot resume.
 func errItemAsked(workflow, node string) error {
-	return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "NODE_FAILED",
+	return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_NODE_FAILED.String(),
 		Message: fmt.Sprintf("workflow %s: node %s: an item of a parallel worker cannot ask the user", workflow, node)}
 }
 

@@ -53,7 +53,7 @@ func addCodeExecutionTool(req *v1.LlmRequest, v2 bool) error {
 		supported = tools.SupportsGeminiTools
 	}
 	if !supported(req.GetModel()) {
-		return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "CODE_EXECUTOR_NOT_SUPPORTED",
+		return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_CODE_EXECUTOR_NOT_SUPPORTED.String(),
 			Message: "Gemini code execution tool is not supported for model " + req.GetModel()}
 	}
 	if req.Config == nil {
@@ -206,7 +206,7 @@ func (a *Agent) runCode(ictx *runtime.InvocationContext, runner codeexec.Runner,
 // ErrNoCodeRunner fails an invocation of an agent whose ClientCodeExecutor
 // has no client to run its code.
 func ErrNoCodeRunner(agent string) error {
-	return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "CODE_EXECUTOR_NOT_DECLARED",
+	return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_CODE_EXECUTOR_NOT_DECLARED.String(),
 		Message: fmt.Sprintf("agent %s runs its code with a ClientCodeExecutor: run the app over Connect with start.code_executor set", agent)}
 }
 

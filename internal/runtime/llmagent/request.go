@@ -135,7 +135,7 @@ func (a *Agent) basic(ictx *runtime.InvocationContext, r *request) error {
 	}
 	if r.model == nil {
 		if r.model, err = ictx.Models().Model(ictx.Context(), name); err != nil {
-			return runtime.AppConfigError("MODEL", fmt.Errorf("model %q: %w", name, err))
+			return runtime.AppConfigError(v1.ErrorReason_MODEL.String(), fmt.Errorf("model %q: %w", name, err))
 		}
 	}
 	if a.cfg.GenerateContentConfig != nil {
@@ -158,7 +158,7 @@ func (a *Agent) modelName(ictx *runtime.InvocationContext) (string, error) {
 			return la.cfg.Model, nil
 		}
 	}
-	return "", runtime.AppConfigError("NO_MODEL", fmt.Errorf("No model found for %s.", a.cfg.Name))
+	return "", runtime.AppConfigError(v1.ErrorReason_NO_MODEL.String(), fmt.Errorf("No model found for %s.", a.cfg.Name))
 }
 
 // instructions appends the global, static and dynamic instructions. With a
@@ -196,7 +196,7 @@ func (a *Agent) inject(ictx *runtime.InvocationContext, template string) (string
 	}
 	s, err := instructions.Inject(ictx.Context(), template, ictx.StateValue, loader)
 	if err != nil {
-		return "", runtime.AppConfigError("INSTRUCTION", err)
+		return "", runtime.AppConfigError(v1.ErrorReason_INSTRUCTION.String(), err)
 	}
 	return s, nil
 }
@@ -230,7 +230,7 @@ func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, in
 		contents.Options{CurrentTurnOnly: a.cfg.IncludeContents == IncludeNone, KeepClientIDs: true, Cache: history,
 			QuoteOtherAgents: ictx.App().Behavior == runtime.Behavior2x})
 	if err != nil {
-		return runtime.AppConfigError("CONTENTS", err)
+		return runtime.AppConfigError(v1.ErrorReason_CONTENTS.String(), err)
 	}
 	if instruction != nil {
 		at := len(list)

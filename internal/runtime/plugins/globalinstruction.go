@@ -25,7 +25,7 @@ func newGlobalInstruction(a *arguments) (*runtime.Plugin, error) {
 		}
 		text, err := instructions.Inject(cctx.Context(), template, cctx.StateValue, nil)
 		if err != nil {
-			return nil, runtime.AppConfigError("INSTRUCTION", err)
+			return nil, runtime.AppConfigError(v1.ErrorReason_INSTRUCTION.String(), err)
 		}
 		if text == "" {
 			return nil, nil

@@ -165,7 +165,7 @@ func (t *AgentTool) input(args *structpb.Struct) (string, error) {
 	}
 	req, ok := args.GetFields()["request"]
 	if !ok {
-		return "", &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: "TOOL_ARGUMENT_MISSING",
+		return "", &runtime.Error{Code: runtime.CodeInvalidArgument, Reason: v1.ErrorReason_TOOL_ARGUMENT_MISSING.String(),
 			Message: fmt.Sprintf("agent tool %s was called without its request argument", t.Name())}
 	}
 	if s, ok := req.GetKind().(*structpb.Value_StringValue); ok {
@@ -210,7 +210,7 @@ func (t *AgentTool) result(last *v1.Content) (any, error) {
 	}
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(text), &obj); err != nil {
-		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "OUTPUT_SCHEMA_MISMATCH",
+		return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_OUTPUT_SCHEMA_MISMATCH.String(),
 			Message: fmt.Sprintf("agent tool %s: the agent's answer is not the JSON object its output_schema describes", t.Name()), Err: err}
 	}
 	return obj, nil

@@ -56,7 +56,7 @@ func (t *geminiTool) ProcessRequest(_ *runtime.InvocationContext, req *v1.LlmReq
 		req.Config = &v1.GenerateContentConfig{}
 	}
 	if err := t.add(req.GetModel(), req.Config); err != nil {
-		return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "TOOL_NOT_SUPPORTED", Message: err.Error()}
+		return &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_TOOL_NOT_SUPPORTED.String(), Message: err.Error()}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/emicklei/dot"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
@@ -253,7 +254,7 @@ func GraphRoutes(h Host) []Route {
 				// graph per workflow.
 				graphs, ok := plotGraphs(a, r.URL.Query().Get("node"), dark(r))
 				if !ok {
-					h.Fail(w, r, &runtime.Error{Code: runtime.CodeNotFound, Reason: "NODE_NOT_FOUND",
+					h.Fail(w, r, &runtime.Error{Code: runtime.CodeNotFound, Reason: v1.ErrorReason_NODE_NOT_FOUND.String(),
 						Message: "Node not found: " + r.URL.Query().Get("node")})
 					return
 				}

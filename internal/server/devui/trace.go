@@ -7,6 +7,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
@@ -25,7 +26,7 @@ func TraceRoutes(h Host, buf *tracebuffer.Buffer) []Route {
 				sp, ok = buf.Event(p["app_name"], user, p["event_id"])
 			}
 			if !ok {
-				h.Fail(w, r, &runtime.Error{Code: runtime.CodeNotFound, Reason: "TRACE_NOT_FOUND", Message: "Trace not found"})
+				h.Fail(w, r, &runtime.Error{Code: runtime.CodeNotFound, Reason: v1.ErrorReason_TRACE_NOT_FOUND.String(), Message: "Trace not found"})
 				return
 			}
 			out := attributes(sp.Attributes)

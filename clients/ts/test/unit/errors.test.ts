@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, getOption, toBinary } from "@bufbuild/protobuf";
 import {
   AbortedError,
   AgentsvcError,
@@ -18,6 +18,8 @@ import {
   UnavailableError,
 } from "../../src/index.js";
 import { ErrorInfoSchema } from "../../src/gen/google/rpc/error_details_pb.js";
+import { ErrorReasonSchema, reason_codes } from "../../src/gen/agentsvc/v1/error_reason_pb.js";
+import { reasonClasses } from "../../src/errors.js";
 
 function withInfo(message: string, code: Code, reason: string, metadata: Record<string, string> = {}): ConnectError {
   // As parsed from the wire: the detail is still an encoded Any.
@@ -119,4 +121,40 @@ describe("toAgentsvcError", () => {
     const err = new NotFoundError({ code: Code.NotFound, message: "x" });
     assert.equal(toAgentsvcError(err), err);
   });
+});
+
+describe("every ErrorReason", () => {
+  // The codes by the names gRPC gives them, as error_reason.proto writes them.
+  const codesByName = new Map<string, Code>();
+  for (let c = Code.Canceled; c <= Code.Unauthenticated; c++) {
+    codesByName.set(new AgentsvcError({ code: c, message: "" }).codeName, c);
+  }
+  const reasons = ErrorReasonSchema.values.filter((v) => v.number !== 0);
+
+  test("has a class in reasonClasses, and reasonClasses holds nothing else", () => {
+    assert.ok(reasons.length > 50);
+    assert.deepEqual(Object.keys(reasonClasses).sort(), reasons.map((v) => v.name).sort());
+  });
+
+  for (const value of reasons) {
+    test(`${value.name} maps to its class with each of its codes`, () => {
+      const names = getOption(value, reason_codes);
+      assert.ok(names.length > 0, `${value.name} documents no code`);
+      const cls = reasonClasses[value.name as keyof typeof reasonClasses];
+      for (const name of names) {
+        const code = codesByName.get(name);
+        assert.ok(code !== undefined, `${value.name}: ${name} is not a gRPC code`);
+        const byCode = toAgentsvcError(new ConnectError("m", code)).constructor;
+        const err = toAgentsvcError(withInfo("m", code, value.name));
+        assert.equal(err.code, code);
+        assert.equal(err.reason, value.name);
+        assert.ok(err instanceof byCode, `${value.name}/${name}: ${err.name} is not a ${byCode.name}`);
+        if (cls === null) {
+          assert.equal(err.constructor, byCode);
+        } else {
+          assert.ok(err instanceof cls, `${value.name}/${name}: ${err.name} is not a ${cls.name}`);
+        }
+      }
+    });
+  }
 });

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 )
 
@@ -57,7 +58,7 @@ func errorResponse(err error) map[string]any {
 // else it fails the run.
 func toolError(err error) error {
 	text, _ := errorText(err)
-	return &runtime.Error{Code: runtime.CodeUnknown, Reason: "MCP_TOOL_FAILED", Message: text, Err: err}
+	return &runtime.Error{Code: runtime.CodeUnknown, Reason: v1.ErrorReason_MCP_TOOL_FAILED.String(), Message: text, Err: err}
 }
 
 // errorText is the text of the exception ADK's McpTool meets for err, and

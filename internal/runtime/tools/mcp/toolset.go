@@ -48,7 +48,7 @@ func (ts *Toolset) Tools(ictx *runtime.InvocationContext) ([]runtime.Tool, error
 		if ictx.Context().Err() != nil {
 			return nil, err
 		}
-		return nil, &runtime.Error{Code: runtime.CodeUnavailable, Reason: "MCP_UNAVAILABLE",
+		return nil, &runtime.Error{Code: runtime.CodeUnavailable, Reason: v1.ErrorReason_MCP_UNAVAILABLE.String(),
 			Message: fmt.Sprintf("Failed to get tools from MCP server %s: %v", ts.server.params, err), Err: err}
 	}
 	ts.mu.Lock()
@@ -59,7 +59,7 @@ func (ts *Toolset) Tools(ictx *runtime.InvocationContext) ([]runtime.Tool, error
 	out := make([]runtime.Tool, 0, len(list))
 	for _, t := range list {
 		if slices.Contains(reserved, t.Name) {
-			return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: "MCP_TOOL_RESERVED",
+			return nil, &runtime.Error{Code: runtime.CodeFailedPrecondition, Reason: v1.ErrorReason_MCP_TOOL_RESERVED.String(),
 				Message: fmt.Sprintf("MCP tool name '%s' collides with a reserved ADK tool name.", t.Name)}
 		}
 		if len(ts.filter) > 0 && !slices.Contains(ts.filter, t.Name) {

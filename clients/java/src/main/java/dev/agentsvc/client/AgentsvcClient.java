@@ -5,6 +5,7 @@ import dev.agentsvc.v1.AppServiceGrpc;
 import dev.agentsvc.v1.ArtifactServiceGrpc;
 import dev.agentsvc.v1.ArtifactVersion;
 import dev.agentsvc.v1.DeleteArtifactRequest;
+import dev.agentsvc.v1.ErrorReason;
 import dev.agentsvc.v1.Event;
 import dev.agentsvc.v1.GetArtifactVersionRequest;
 import dev.agentsvc.v1.ListArtifactVersionsMetadataRequest;
@@ -195,7 +196,7 @@ public final class AgentsvcClient implements AutoCloseable {
    * next page.
    *
    * @throws NotFoundException when there is no such session
-   * @throws ResourceExhaustedException ({@value ErrorReasons#RESPONSE_TOO_LARGE}) when the whole
+   * @throws ResourceExhaustedException ({@code RESPONSE_TOO_LARGE}) when the whole
    *     session is too large for one response: read it in pages
    */
   public Session getSession(GetSessionRequest request) {
@@ -282,7 +283,7 @@ public final class AgentsvcClient implements AutoCloseable {
   /**
    * Returns the sessions of a user, without their events.
    *
-   * @throws ResourceExhaustedException ({@value ErrorReasons#RESPONSE_TOO_LARGE}) when they are
+   * @throws ResourceExhaustedException ({@code RESPONSE_TOO_LARGE}) when they are
    *     too many for one response: read them with {@link #userSessions(String, String)}
    */
   public List<Session> listSessions(String appName, String userId) {
@@ -446,9 +447,9 @@ public final class AgentsvcClient implements AutoCloseable {
    * @param data the content
    * @param mimeType its MIME type, e.g. {@code "application/pdf"}
    * @return the version saved (the first is 0), with its URI, MIME type and create time
-   * @throws InvalidArgumentException ({@value ErrorReasons#ARTIFACT_INVALID}) for a name the
+   * @throws InvalidArgumentException ({@code ARTIFACT_INVALID}) for a name the
    *     service refuses, e.g. one with a {@code ..} segment
-   * @throws ResourceExhaustedException ({@value ErrorReasons#ARTIFACT_TOO_LARGE}) for content
+   * @throws ResourceExhaustedException ({@code ARTIFACT_TOO_LARGE}) for content
    *     larger than the store accepts (16 MiB by default)
    */
   public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
@@ -476,7 +477,7 @@ public final class AgentsvcClient implements AutoCloseable {
    *
    * @param text the content, not empty
    * @return the version saved (the first is 0)
-   * @throws InvalidArgumentException ({@value ErrorReasons#ARTIFACT_INVALID}) for an empty text
+   * @throws InvalidArgumentException ({@code ARTIFACT_INVALID}) for an empty text
    *     or a name the service refuses
    */
   public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
@@ -501,7 +502,7 @@ public final class AgentsvcClient implements AutoCloseable {
    * save_artifact}.
    *
    * @return the version saved (the first is 0)
-   * @throws InvalidArgumentException ({@value ErrorReasons#ARTIFACT_INVALID}) for a part with
+   * @throws InvalidArgumentException ({@code ARTIFACT_INVALID}) for a part with
    *     neither inline data nor text, or a name the service refuses
    */
   public ArtifactVersion saveArtifact(String appName, String userId, String sessionId,
@@ -519,9 +520,9 @@ public final class AgentsvcClient implements AutoCloseable {
    * @param customMetadata the version's metadata (values {@link Values#toValue} accepts), or null
    * @return the version saved (the first is 0), with its URI, MIME type, custom metadata and
    *     create time
-   * @throws InvalidArgumentException ({@value ErrorReasons#ARTIFACT_INVALID}) for a part with
+   * @throws InvalidArgumentException ({@code ARTIFACT_INVALID}) for a part with
    *     neither inline data nor text, a name the service refuses or metadata that is not JSON
-   * @throws ResourceExhaustedException ({@value ErrorReasons#ARTIFACT_TOO_LARGE}) for content
+   * @throws ResourceExhaustedException ({@code ARTIFACT_TOO_LARGE}) for content
    *     larger than the store accepts (16 MiB by default)
    * @throws NotFoundException when there is no such app
    */
@@ -607,7 +608,7 @@ public final class AgentsvcClient implements AutoCloseable {
     try {
       return Optional.of(unary(call));
     } catch (NotFoundException e) {
-      if (ErrorReasons.ARTIFACT_NOT_FOUND.equals(e.reason())) {
+      if (e.errorReason() == ErrorReason.ARTIFACT_NOT_FOUND) {
         return Optional.empty();
       }
       throw e;
@@ -743,9 +744,9 @@ public final class AgentsvcClient implements AutoCloseable {
    * both, then runs each tool call and each callback call the agent makes on the tool executor,
    * several at once, and sends their results back in whatever order they finish. Every callback
    * the app's agents name must be declared, or the run fails with {@link
-   * FailedPreconditionException} ({@value ErrorReasons#CALLBACK_NOT_DECLARED}) before anything is
+   * FailedPreconditionException} ({@code CALLBACK_NOT_DECLARED}) before anything is
    * stored; a callback that throws fails it with an {@link AgentsvcException} of code {@code
-   * UNKNOWN} ({@value ErrorReasons#CALLBACK_FAILED}).
+   * UNKNOWN} ({@code CALLBACK_FAILED}).
    *
    * @throws IllegalArgumentException when two tools, or two callbacks, have the same name
    */

@@ -1,6 +1,8 @@
 package dev.agentsvc.client;
 
+import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.rpc.ErrorInfo;
+import dev.agentsvc.v1.ErrorReason;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
@@ -60,6 +62,57 @@ public class AgentsvcException extends RuntimeException {
     return errorInfo.getReason();
   }
 
+  /**
+   * Returns the ErrorInfo reason as a value of the service's closed set of reasons: {@link
+   * ErrorReason#ERROR_REASON_UNSPECIFIED} when the status carried none, {@link
+   * ErrorReason#UNRECOGNIZED} for a reason this client does not know (from a newer service).
+   */
+  public ErrorReason errorReason() {
+    return errorReasonOf(reason());
+  }
+
+  static ErrorReason errorReasonOf(String reason) {
+    if (reason.isEmpty()) {
+      return ErrorReason.ERROR_REASON_UNSPECIFIED;
+    }
+    EnumValueDescriptor value = ErrorReason.getDescriptor().findValueByName(reason);
+    return value == null ? ErrorReason.UNRECOGNIZED : ErrorReason.valueOf(value);
+  }
+
+  /**
+   * Returns the class that a reason raises beyond the class of its status code, or null when it
+   * raises its code's class. The switch names every value of {@link ErrorReason}, so that a reason
+   * added to the service's set does not compile until it is given its class here.
+   */
+  static Class<? extends AgentsvcException> reasonClass(ErrorReason reason) {
+    return switch (reason) {
+      case SESSION_BUSY -> SessionBusyException.class;
+      case ERROR_REASON_UNSPECIFIED, UNRECOGNIZED, INTERNAL, INVALID_ARGUMENT, MALFORMED_REQUEST,
+          NESTING_TOO_DEEP, INVALID_REQUEST, UNSUPPORTED_MEDIA_TYPE, REQUEST_TOO_LARGE,
+          REQUEST_TIMEOUT, ROUTE_NOT_FOUND, METHOD_NOT_ALLOWED, NOT_SERVED, ORIGIN_NOT_ALLOWED,
+          HOST_NOT_ALLOWED, CANCELLED, DEADLINE_EXCEEDED, RESPONSE_TOO_LARGE, UNAUTHENTICATED,
+          TOKEN_INVALID, TOKEN_EXPIRED, PERMISSION_DENIED, APP_STATE_DENIED, SERVER_BUSY,
+          USER_RATE_LIMITED, USER_INVOCATION_LIMIT, USER_SESSION_LIMIT, SHUTTING_DOWN,
+          TOO_MANY_CONNECT_STREAMS, CONNECT_START_TIMEOUT, INVOCATION_TIMEOUT, APP_NOT_FOUND,
+          SESSION_NOT_FOUND, SESSION_EXISTS, SESSION_STALE, SESSION_TOO_LARGE,
+          SESSION_STORE_UNAVAILABLE, INVOCATION_NOT_FOUND, TRACE_NOT_FOUND, NODE_NOT_FOUND,
+          ARTIFACT_NOT_FOUND, ARTIFACT_INVALID, ARTIFACT_TOO_LARGE, ARTIFACT_CONFLICT,
+          ARTIFACTS_NOT_CONFIGURED, MEMORY_NOT_CONFIGURED, MEMORY_FULL, MEMORY_QUERY_TOO_LARGE,
+          MEMORY_UNAVAILABLE, MODEL_ERROR, MODEL_UNAVAILABLE, LLM_CALLS_EXCEEDED, AGENT_NOT_FOUND,
+          TOOL_NOT_FOUND, MODEL, NO_MODEL, INSTRUCTION, CONTENTS, DUPLICATE_AGENT,
+          FEATURE_NOT_ENABLED, TOOL_NOT_SUPPORTED, OUTPUT_SCHEMA_MISMATCH,
+          CODE_EXECUTOR_NOT_SUPPORTED, TOOL_ARGUMENT_MISSING, MCP_UNAVAILABLE, MCP_TOOL_RESERVED,
+          MCP_TOOL_FAILED, TOOL_RESULT_MISSING, DUPLICATE_TOOL_CALL_ID, CALLBACK_NOT_DECLARED,
+          CALLBACK_FAILED, CALLBACK_TIMEOUT, CALLBACK_RESULT_MISSING, CALLBACK_RESULT_INVALID,
+          CODE_EXECUTOR_NOT_DECLARED, CODE_EXECUTION_TIMEOUT, CODE_RESULT_MISSING,
+          NODE_NOT_DECLARED, NODE_TIMEOUT, NODE_RESULT_MISSING, NODE_FAILED,
+          WORKFLOW_CONFIGURATION_ERROR, WORKFLOW_DATA_ERROR, TOOL_NOT_DECLARED, NOT_A_TASK_AGENT,
+          REPLAY_VERIFICATION_FAILED, REPLAY_CONFIG, CANCELED, UNKNOWN, NOT_FOUND, ALREADY_EXISTS,
+          RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE, UNIMPLEMENTED,
+          UNAVAILABLE, DATA_LOSS -> null;
+    };
+  }
+
   /** Returns the ErrorInfo domain ({@value #DOMAIN} for the service's errors), or "". */
   public String domain() {
     return errorInfo.getDomain();
@@ -76,11 +129,11 @@ public class AgentsvcException extends RuntimeException {
   }
 
   /**
-   * Tells whether this is the model's own error (reason {@value ErrorReasons#MODEL_ERROR}): the
+   * Tells whether this is the model's own error (reason {@link ErrorReason#MODEL_ERROR}): the
    * message is the model's, the code follows its HTTP status.
    */
   public boolean isModelError() {
-    return ErrorReasons.MODEL_ERROR.equals(reason()) && DOMAIN.equals(domain());
+    return ErrorReason.MODEL_ERROR.name().equals(reason()) && DOMAIN.equals(domain());
   }
 
   /**
@@ -159,7 +212,8 @@ public class AgentsvcException extends RuntimeException {
       case ALREADY_EXISTS -> new AlreadyExistsException(message, info, cause);
       case INVALID_ARGUMENT -> new InvalidArgumentException(message, info, cause);
       case FAILED_PRECONDITION -> new FailedPreconditionException(message, info, cause);
-      case ABORTED -> info != null && SessionBusyException.REASON.equals(info.getReason())
+      case ABORTED -> info != null
+              && reasonClass(errorReasonOf(info.getReason())) == SessionBusyException.class
           ? new SessionBusyException(message, info, cause)
           : new AbortedException(message, info, cause);
       case RESOURCE_EXHAUSTED -> new ResourceExhaustedException(message, info, cause);

@@ -58,7 +58,7 @@ import java.util.concurrent.ExecutionException;
  * for the model kinds). Where a map is returned, a record or a protobuf {@link Struct} may be
  * too. A {@link java.util.concurrent.CompletionStage} is awaited without holding a thread, and an
  * {@link Optional} is unwrapped. A thrown exception fails the run with an {@link
- * AgentsvcException} (code {@code UNKNOWN}, reason {@value ErrorReasons#CALLBACK_FAILED}) that
+ * AgentsvcException} (code {@code UNKNOWN}, reason {@code CALLBACK_FAILED}) that
  * names the callback; so does returning a value the kind cannot return.
  *
  * <pre>{@code

@@ -1,17 +1,24 @@
 package dev.agentsvc.client;
 
+import dev.agentsvc.v1.ErrorReason;
+
 /**
- * ErrorInfo reasons the service reports, to compare with {@link AgentsvcException#reason()}: the
- * exception's class tells the status code, the reason tells cases of one code apart.
+ * Some ErrorInfo reasons the service reports, as strings to compare with {@link
+ * AgentsvcException#reason()}.
  *
- * <pre>{@code
+ * @deprecated The service's reasons are the closed set of the generated {@link ErrorReason} enum
+ *     (from proto/agentsvc/v1/error_reason.proto, which documents each with its codes); compare
+ *     {@link AgentsvcException#errorReason()} with its values:
+ *     <pre>{@code
  * } catch (ResourceExhaustedException e) {
- *   if (ErrorReasons.RESPONSE_TOO_LARGE.equals(e.reason())) {
+ *   if (e.errorReason() == ErrorReason.RESPONSE_TOO_LARGE) {
  *     // read the session in pages: client.sessionEvents(...)
  *   }
  * }
  * }</pre>
+ *     Each constant here is the name of the value of the same name (ErrorReasonsTest checks it).
  */
+@Deprecated
 public final class ErrorReasons {
   private ErrorReasons() {}
 

@@ -10,8 +10,8 @@ import com.google.rpc.ErrorInfo;
 public class SessionBusyException extends AbortedException {
   private static final long serialVersionUID = 1L;
 
-  /** The ErrorInfo reason of this error. */
-  public static final String REASON = ErrorReasons.SESSION_BUSY;
+  /** The ErrorInfo reason of this error, {@link dev.agentsvc.v1.ErrorReason#SESSION_BUSY}. */
+  public static final String REASON = "SESSION_BUSY";
 
   /**
    * Creates the exception.

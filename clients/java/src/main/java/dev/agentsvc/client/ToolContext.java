@@ -130,7 +130,7 @@ public final class ToolContext {
    *
    * <p>One call saves one version per name: saving a name again in the same call replaces the
    * content saved before. A name the service refuses (e.g. with a {@code ..} segment) fails the
-   * run with an {@link InvalidArgumentException} ({@value ErrorReasons#ARTIFACT_INVALID}).
+   * run with an {@link InvalidArgumentException} ({@code ARTIFACT_INVALID}).
    *
    * @param filename the artifact's name; one starting {@code user:} is the user's, seen from all
    *     its sessions

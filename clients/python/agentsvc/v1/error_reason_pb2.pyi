@@ -1,0 +1,207 @@
+from google.protobuf import descriptor_pb2 as _descriptor_pb2
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from typing import ClassVar as _ClassVar
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    INTERNAL: _ClassVar[ErrorReason]
+    INVALID_ARGUMENT: _ClassVar[ErrorReason]
+    MALFORMED_REQUEST: _ClassVar[ErrorReason]
+    NESTING_TOO_DEEP: _ClassVar[ErrorReason]
+    INVALID_REQUEST: _ClassVar[ErrorReason]
+    UNSUPPORTED_MEDIA_TYPE: _ClassVar[ErrorReason]
+    REQUEST_TOO_LARGE: _ClassVar[ErrorReason]
+    REQUEST_TIMEOUT: _ClassVar[ErrorReason]
+    ROUTE_NOT_FOUND: _ClassVar[ErrorReason]
+    METHOD_NOT_ALLOWED: _ClassVar[ErrorReason]
+    NOT_SERVED: _ClassVar[ErrorReason]
+    ORIGIN_NOT_ALLOWED: _ClassVar[ErrorReason]
+    HOST_NOT_ALLOWED: _ClassVar[ErrorReason]
+    CANCELLED: _ClassVar[ErrorReason]
+    DEADLINE_EXCEEDED: _ClassVar[ErrorReason]
+    RESPONSE_TOO_LARGE: _ClassVar[ErrorReason]
+    UNAUTHENTICATED: _ClassVar[ErrorReason]
+    TOKEN_INVALID: _ClassVar[ErrorReason]
+    TOKEN_EXPIRED: _ClassVar[ErrorReason]
+    PERMISSION_DENIED: _ClassVar[ErrorReason]
+    APP_STATE_DENIED: _ClassVar[ErrorReason]
+    SERVER_BUSY: _ClassVar[ErrorReason]
+    USER_RATE_LIMITED: _ClassVar[ErrorReason]
+    USER_INVOCATION_LIMIT: _ClassVar[ErrorReason]
+    USER_SESSION_LIMIT: _ClassVar[ErrorReason]
+    SHUTTING_DOWN: _ClassVar[ErrorReason]
+    TOO_MANY_CONNECT_STREAMS: _ClassVar[ErrorReason]
+    CONNECT_START_TIMEOUT: _ClassVar[ErrorReason]
+    INVOCATION_TIMEOUT: _ClassVar[ErrorReason]
+    APP_NOT_FOUND: _ClassVar[ErrorReason]
+    SESSION_NOT_FOUND: _ClassVar[ErrorReason]
+    SESSION_EXISTS: _ClassVar[ErrorReason]
+    SESSION_BUSY: _ClassVar[ErrorReason]
+    SESSION_STALE: _ClassVar[ErrorReason]
+    SESSION_TOO_LARGE: _ClassVar[ErrorReason]
+    SESSION_STORE_UNAVAILABLE: _ClassVar[ErrorReason]
+    INVOCATION_NOT_FOUND: _ClassVar[ErrorReason]
+    TRACE_NOT_FOUND: _ClassVar[ErrorReason]
+    NODE_NOT_FOUND: _ClassVar[ErrorReason]
+    ARTIFACT_NOT_FOUND: _ClassVar[ErrorReason]
+    ARTIFACT_INVALID: _ClassVar[ErrorReason]
+    ARTIFACT_TOO_LARGE: _ClassVar[ErrorReason]
+    ARTIFACT_CONFLICT: _ClassVar[ErrorReason]
+    ARTIFACTS_NOT_CONFIGURED: _ClassVar[ErrorReason]
+    MEMORY_NOT_CONFIGURED: _ClassVar[ErrorReason]
+    MEMORY_FULL: _ClassVar[ErrorReason]
+    MEMORY_QUERY_TOO_LARGE: _ClassVar[ErrorReason]
+    MEMORY_UNAVAILABLE: _ClassVar[ErrorReason]
+    MODEL_ERROR: _ClassVar[ErrorReason]
+    MODEL_UNAVAILABLE: _ClassVar[ErrorReason]
+    LLM_CALLS_EXCEEDED: _ClassVar[ErrorReason]
+    AGENT_NOT_FOUND: _ClassVar[ErrorReason]
+    TOOL_NOT_FOUND: _ClassVar[ErrorReason]
+    MODEL: _ClassVar[ErrorReason]
+    NO_MODEL: _ClassVar[ErrorReason]
+    INSTRUCTION: _ClassVar[ErrorReason]
+    CONTENTS: _ClassVar[ErrorReason]
+    DUPLICATE_AGENT: _ClassVar[ErrorReason]
+    FEATURE_NOT_ENABLED: _ClassVar[ErrorReason]
+    TOOL_NOT_SUPPORTED: _ClassVar[ErrorReason]
+    OUTPUT_SCHEMA_MISMATCH: _ClassVar[ErrorReason]
+    CODE_EXECUTOR_NOT_SUPPORTED: _ClassVar[ErrorReason]
+    TOOL_ARGUMENT_MISSING: _ClassVar[ErrorReason]
+    MCP_UNAVAILABLE: _ClassVar[ErrorReason]
+    MCP_TOOL_RESERVED: _ClassVar[ErrorReason]
+    MCP_TOOL_FAILED: _ClassVar[ErrorReason]
+    TOOL_RESULT_MISSING: _ClassVar[ErrorReason]
+    DUPLICATE_TOOL_CALL_ID: _ClassVar[ErrorReason]
+    CALLBACK_NOT_DECLARED: _ClassVar[ErrorReason]
+    CALLBACK_FAILED: _ClassVar[ErrorReason]
+    CALLBACK_TIMEOUT: _ClassVar[ErrorReason]
+    CALLBACK_RESULT_MISSING: _ClassVar[ErrorReason]
+    CALLBACK_RESULT_INVALID: _ClassVar[ErrorReason]
+    CODE_EXECUTOR_NOT_DECLARED: _ClassVar[ErrorReason]
+    CODE_EXECUTION_TIMEOUT: _ClassVar[ErrorReason]
+    CODE_RESULT_MISSING: _ClassVar[ErrorReason]
+    NODE_NOT_DECLARED: _ClassVar[ErrorReason]
+    NODE_TIMEOUT: _ClassVar[ErrorReason]
+    NODE_RESULT_MISSING: _ClassVar[ErrorReason]
+    NODE_FAILED: _ClassVar[ErrorReason]
+    WORKFLOW_CONFIGURATION_ERROR: _ClassVar[ErrorReason]
+    WORKFLOW_DATA_ERROR: _ClassVar[ErrorReason]
+    TOOL_NOT_DECLARED: _ClassVar[ErrorReason]
+    NOT_A_TASK_AGENT: _ClassVar[ErrorReason]
+    REPLAY_VERIFICATION_FAILED: _ClassVar[ErrorReason]
+    REPLAY_CONFIG: _ClassVar[ErrorReason]
+    CANCELED: _ClassVar[ErrorReason]
+    UNKNOWN: _ClassVar[ErrorReason]
+    NOT_FOUND: _ClassVar[ErrorReason]
+    ALREADY_EXISTS: _ClassVar[ErrorReason]
+    RESOURCE_EXHAUSTED: _ClassVar[ErrorReason]
+    FAILED_PRECONDITION: _ClassVar[ErrorReason]
+    ABORTED: _ClassVar[ErrorReason]
+    OUT_OF_RANGE: _ClassVar[ErrorReason]
+    UNIMPLEMENTED: _ClassVar[ErrorReason]
+    UNAVAILABLE: _ClassVar[ErrorReason]
+    DATA_LOSS: _ClassVar[ErrorReason]
+ERROR_REASON_UNSPECIFIED: ErrorReason
+INTERNAL: ErrorReason
+INVALID_ARGUMENT: ErrorReason
+MALFORMED_REQUEST: ErrorReason
+NESTING_TOO_DEEP: ErrorReason
+INVALID_REQUEST: ErrorReason
+UNSUPPORTED_MEDIA_TYPE: ErrorReason
+REQUEST_TOO_LARGE: ErrorReason
+REQUEST_TIMEOUT: ErrorReason
+ROUTE_NOT_FOUND: ErrorReason
+METHOD_NOT_ALLOWED: ErrorReason
+NOT_SERVED: ErrorReason
+ORIGIN_NOT_ALLOWED: ErrorReason
+HOST_NOT_ALLOWED: ErrorReason
+CANCELLED: ErrorReason
+DEADLINE_EXCEEDED: ErrorReason
+RESPONSE_TOO_LARGE: ErrorReason
+UNAUTHENTICATED: ErrorReason
+TOKEN_INVALID: ErrorReason
+TOKEN_EXPIRED: ErrorReason
+PERMISSION_DENIED: ErrorReason
+APP_STATE_DENIED: ErrorReason
+SERVER_BUSY: ErrorReason
+USER_RATE_LIMITED: ErrorReason
+USER_INVOCATION_LIMIT: ErrorReason
+USER_SESSION_LIMIT: ErrorReason
+SHUTTING_DOWN: ErrorReason
+TOO_MANY_CONNECT_STREAMS: ErrorReason
+CONNECT_START_TIMEOUT: ErrorReason
+INVOCATION_TIMEOUT: ErrorReason
+APP_NOT_FOUND: ErrorReason
+SESSION_NOT_FOUND: ErrorReason
+SESSION_EXISTS: ErrorReason
+SESSION_BUSY: ErrorReason
+SESSION_STALE: ErrorReason
+SESSION_TOO_LARGE: ErrorReason
+SESSION_STORE_UNAVAILABLE: ErrorReason
+INVOCATION_NOT_FOUND: ErrorReason
+TRACE_NOT_FOUND: ErrorReason
+NODE_NOT_FOUND: ErrorReason
+ARTIFACT_NOT_FOUND: ErrorReason
+ARTIFACT_INVALID: ErrorReason
+ARTIFACT_TOO_LARGE: ErrorReason
+ARTIFACT_CONFLICT: ErrorReason
+ARTIFACTS_NOT_CONFIGURED: ErrorReason
+MEMORY_NOT_CONFIGURED: ErrorReason
+MEMORY_FULL: ErrorReason
+MEMORY_QUERY_TOO_LARGE: ErrorReason
+MEMORY_UNAVAILABLE: ErrorReason
+MODEL_ERROR: ErrorReason
+MODEL_UNAVAILABLE: ErrorReason
+LLM_CALLS_EXCEEDED: ErrorReason
+AGENT_NOT_FOUND: ErrorReason
+TOOL_NOT_FOUND: ErrorReason
+MODEL: ErrorReason
+NO_MODEL: ErrorReason
+INSTRUCTION: ErrorReason
+CONTENTS: ErrorReason
+DUPLICATE_AGENT: ErrorReason
+FEATURE_NOT_ENABLED: ErrorReason
+TOOL_NOT_SUPPORTED: ErrorReason
+OUTPUT_SCHEMA_MISMATCH: ErrorReason
+CODE_EXECUTOR_NOT_SUPPORTED: ErrorReason
+TOOL_ARGUMENT_MISSING: ErrorReason
+MCP_UNAVAILABLE: ErrorReason
+MCP_TOOL_RESERVED: ErrorReason
+MCP_TOOL_FAILED: ErrorReason
+TOOL_RESULT_MISSING: ErrorReason
+DUPLICATE_TOOL_CALL_ID: ErrorReason
+CALLBACK_NOT_DECLARED: ErrorReason
+CALLBACK_FAILED: ErrorReason
+CALLBACK_TIMEOUT: ErrorReason
+CALLBACK_RESULT_MISSING: ErrorReason
+CALLBACK_RESULT_INVALID: ErrorReason
+CODE_EXECUTOR_NOT_DECLARED: ErrorReason
+CODE_EXECUTION_TIMEOUT: ErrorReason
+CODE_RESULT_MISSING: ErrorReason
+NODE_NOT_DECLARED: ErrorReason
+NODE_TIMEOUT: ErrorReason
+NODE_RESULT_MISSING: ErrorReason
+NODE_FAILED: ErrorReason
+WORKFLOW_CONFIGURATION_ERROR: ErrorReason
+WORKFLOW_DATA_ERROR: ErrorReason
+TOOL_NOT_DECLARED: ErrorReason
+NOT_A_TASK_AGENT: ErrorReason
+REPLAY_VERIFICATION_FAILED: ErrorReason
+REPLAY_CONFIG: ErrorReason
+CANCELED: ErrorReason
+UNKNOWN: ErrorReason
+NOT_FOUND: ErrorReason
+ALREADY_EXISTS: ErrorReason
+RESOURCE_EXHAUSTED: ErrorReason
+FAILED_PRECONDITION: ErrorReason
+ABORTED: ErrorReason
+OUT_OF_RANGE: ErrorReason
+UNIMPLEMENTED: ErrorReason
+UNAVAILABLE: ErrorReason
+DATA_LOSS: ErrorReason
+REASON_CODES_FIELD_NUMBER: _ClassVar[int]
+reason_codes: _descriptor.FieldDescriptor
