@@ -91,7 +91,7 @@ type invocation struct {
 // differs in agent and branch. Methods are safe for concurrent use by the
 // agents of one invocation.
 type InvocationContext struct {
-	ctx          context.Context
+	ctx          context.Context //nolint:containedctx // the invocation's context travels with it, as in ADK; agents read it through Context.
 	InvocationID string
 	// Branch is the dot-separated path of agents that isolates the contents
 	// of parallel children; empty at the root.
