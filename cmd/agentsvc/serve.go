@@ -124,7 +124,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
-	defer closeAudit()
+	defer func() { _ = closeAudit() }()
 	authn, err := newAuthenticator(ctx, o, log)
 	if err != nil {
 		return err

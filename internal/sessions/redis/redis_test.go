@@ -342,7 +342,7 @@ func TestLeaseSurvivesSlowAcquireReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Release(ctx)
+	defer func() { _ = l.Release(ctx) }()
 	// Past the expiry the acquisition set: only a renewal keeps the lease.
 	time.Sleep(time.Until(sent.Add(ttl + ttl/4)))
 	if _, err := svc.Lease(ctx, "app", "u", "s", "other", ttl); !errors.Is(err, sessions.ErrBusy) {
