@@ -158,7 +158,7 @@ func (a *Agent) modelName(ictx *runtime.InvocationContext) (string, error) {
 			return la.cfg.Model, nil
 		}
 	}
-	return "", runtime.AppConfigError("NO_MODEL", fmt.Errorf("No model found for %s.", a.cfg.Name))
+	return "", runtime.AppConfigError("NO_MODEL", fmt.Errorf("No model found for %s.", a.cfg.Name)) //nolint:staticcheck // ST1005: ADK's message, word for word.
 }
 
 // instructions appends the global, static and dynamic instructions. With a
