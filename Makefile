@@ -143,7 +143,7 @@ run: build ## Serve the example apps on embedded defaults (offline model when no
 # reference server; in CI they fail rather than skip without them.
 .PHONY: unit
 unit: ## go test -race over every package but the end-to-end tests, with a private Redis, Redis Cluster, S3 server and MCP server.
-	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-s3.sh scripts/with-mcp.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
+	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-s3.sh scripts/with-mcp.sh go test -race -count=1 -shuffle=on $$(go list ./... | grep -v /integration$$)
 
 FUZZTIME ?= 5s
 
@@ -153,11 +153,11 @@ fuzz: ## Every fuzz target for FUZZTIME each (default 5s).
 
 .PHONY: integration
 integration: ## End-to-end tests against the built binaries, with a private Redis and Redis Cluster.
-	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 ./integration/
+	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 -shuffle=on ./integration/
 
 .PHONY: test-a2a
 test-a2a: ## adk-python 1.39.1 (A2A 0.3, .tools/a2a-venv) and 2.13 (A2A 1.0, .tools/a2a2-venv) against --a2a, both ways.
-	scripts/with-a2a-venv.sh go test -count=1 -v -run 'A2A|A2a' ./integration/
+	scripts/with-a2a-venv.sh go test -count=1 -shuffle=on -v -run 'A2A|A2a' ./integration/
 
 .PHONY: test-browser
 test-browser: ## ADK's web UI in headless Chromium against agentsvc --dev-ui (screenshots in .test-out/browser).
