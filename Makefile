@@ -12,6 +12,7 @@ PROTOC_GEN_GO_VERSION    := v1.36.12
 PROTOC_GEN_GO_GRPC_VER   := v1.6.2
 GRPC_GATEWAY_VERSION     := v2.32.0
 GRPCURL_VERSION          := v1.9.4
+GOLANGCI_LINT_VERSION    := v2.15.0
 # Source of the google/api protos (annotations.proto, http.proto).
 GOOGLEAPIS_PROTOS_VERSION := 1.76.0
 
@@ -21,7 +22,8 @@ GO_TOOLS := \
 	google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VER) \
 	github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway@$(GRPC_GATEWAY_VERSION) \
 	github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2@$(GRPC_GATEWAY_VERSION) \
-	github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+	github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION) \
+	github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
 .PHONY: help
 help: ## List the targets.
@@ -34,7 +36,7 @@ $(TOOLS)/stamps/%:
 	@touch $@
 
 .PHONY: tools
-tools: $(foreach t,$(GO_TOOLS),$(TOOLS)/stamps/$(subst /,+,$(t))) ## Install the pinned generators and grpcurl.
+tools: $(foreach t,$(GO_TOOLS),$(TOOLS)/stamps/$(subst /,+,$(t))) ## Install the pinned generators, grpcurl and golangci-lint.
 
 # The S3-compatible server that the artifact store's tests run against
 # (scripts/with-s3.sh): the Versity S3 Gateway, built from its Go module.
@@ -60,9 +62,11 @@ gen: tools protodeps ## Regenerate gen/ from proto/.
 	buf generate
 
 .PHONY: lint
-lint: tools protodeps ## buf lint and go vet.
+lint: tools protodeps ## buf lint, go vet, golangci-lint (.golangci.yml) and a tidy go.mod.
 	buf lint
 	go vet ./...
+	golangci-lint run ./...
+	@go mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit" >&2; exit 1; }
 
 # Generated code of the service and of every client, checked for freshness.
 GENERATED := gen/ clients/python/agentsvc/v1 clients/java/src/generated clients/ts/src/gen
@@ -139,7 +143,7 @@ run: build ## Serve the example apps on embedded defaults (offline model when no
 # reference server; in CI they fail rather than skip without them.
 .PHONY: unit
 unit: ## go test -race over every package but the end-to-end tests, with a private Redis, Redis Cluster, S3 server and MCP server.
-	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-s3.sh scripts/with-mcp.sh go test -race -count=1 $$(go list ./... | grep -v /integration$$)
+	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-s3.sh scripts/with-mcp.sh go test -race -count=1 -shuffle=on $$(go list ./... | grep -v /integration$$)
 
 FUZZTIME ?= 5s
 
@@ -149,11 +153,11 @@ fuzz: ## Every fuzz target for FUZZTIME each (default 5s).
 
 .PHONY: integration
 integration: ## End-to-end tests against the built binaries, with a private Redis and Redis Cluster.
-	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 ./integration/
+	scripts/with-redis.sh scripts/with-redis-cluster.sh go test -race -count=1 -shuffle=on ./integration/
 
 .PHONY: test-a2a
 test-a2a: ## adk-python 1.39.1 (A2A 0.3, .tools/a2a-venv) and 2.13 (A2A 1.0, .tools/a2a2-venv) against --a2a, both ways.
-	scripts/with-a2a-venv.sh go test -count=1 -v -run 'A2A|A2a' ./integration/
+	scripts/with-a2a-venv.sh go test -count=1 -shuffle=on -v -run 'A2A|A2a' ./integration/
 
 .PHONY: test-browser
 test-browser: ## ADK's web UI in headless Chromium against agentsvc --dev-ui (screenshots in .test-out/browser).

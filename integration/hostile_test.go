@@ -55,10 +55,9 @@ func deepStruct(key string, n int) *structpb.Struct {
 // hostileTarget is what every case may try to break: a session of a victim
 // user with state and history, the app's shared state, and other users.
 type hostileTarget struct {
-	s      *stack
-	user   string // the victim, owned by one case
-	sid    string
-	apiURL string
+	s    *stack
+	user string // the victim, owned by one case
+	sid  string
 }
 
 // hostileOutcome is how the service answered: a gRPC status or an HTTP

@@ -31,7 +31,7 @@ func serve(ctx context.Context, o *options, getenv func(string) string, log *slo
 	if err != nil {
 		return err
 	}
-	defer svc.closeAudit()
+	defer func() { _ = svc.closeAudit() }()
 	s, err := newServers(ctx, o, b, svc, log)
 	if err != nil {
 		closeApps(context.WithoutCancel(ctx), svc.apps, log)

@@ -55,7 +55,7 @@ func newService(ctx context.Context, o *options, b *backends, log *slog.Logger) 
 		return nil, err
 	}
 	if s.authn, err = newAuthenticator(ctx, o, log); err != nil {
-		closeAudit()
+		_ = closeAudit()
 		return nil, err
 	}
 	s.closeAudit = closeAudit

@@ -148,7 +148,7 @@ func TestServeMutualTLS(t *testing.T) {
 			return 0, err
 		}
 		defer resp.Body.Close()
-		io.Copy(io.Discard, resp.Body)
+		_, _ = io.Copy(io.Discard, resp.Body)
 		return resp.StatusCode, nil
 	}
 	base := "https://" + httpAddr

@@ -206,14 +206,14 @@ func expiry(body map[string]any, now time.Time) (time.Time, error) {
 	if ttl, ok := body["ttl"].(string); ok {
 		secs, err := strconv.ParseFloat(strings.TrimSuffix(ttl, "s"), 64)
 		if err != nil || !strings.HasSuffix(ttl, "s") || secs <= 0 || secs > 1e9 {
-			return time.Time{}, fmt.Errorf("Invalid value at 'cached_content.ttl' (type.googleapis.com/google.protobuf.Duration), %q", ttl)
+			return time.Time{}, fmt.Errorf("Invalid value at 'cached_content.ttl' (type.googleapis.com/google.protobuf.Duration), %q", ttl) //nolint:staticcheck // ST1005: the Gemini API's message, word for word.
 		}
 		return now.Add(time.Duration(secs * float64(time.Second))), nil
 	}
 	if at, ok := body["expireTime"].(string); ok {
 		t, err := time.Parse(time.RFC3339Nano, at)
 		if err != nil {
-			return time.Time{}, fmt.Errorf("Invalid value at 'cached_content.expire_time' (type.googleapis.com/google.protobuf.Timestamp), %q", at)
+			return time.Time{}, fmt.Errorf("Invalid value at 'cached_content.expire_time' (type.googleapis.com/google.protobuf.Timestamp), %q", at) //nolint:staticcheck // ST1005: the Gemini API's message, word for word.
 		}
 		return t, nil
 	}

@@ -98,8 +98,8 @@ func TestCancelRunningTask(t *testing.T) {
 		t.Errorf("1.x cancel = %+v", e)
 	}
 	select {
-	case <-inv.ended:
-		t.Error("the 1.x invocation ended")
+	case err := <-inv.ended:
+		t.Errorf("the 1.x invocation ended: %v", err)
 	default:
 	}
 }

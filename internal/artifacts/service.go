@@ -16,8 +16,9 @@ import (
 	"strings"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // UserPrefix marks a filename as user-scoped, as in ADK.

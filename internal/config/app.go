@@ -83,7 +83,7 @@ func (c *CompactionSettings) check() error {
 		return fmt.Errorf("%s.overlap_size: must not be negative, got %d", field, *c.OverlapSize)
 	case (c.TokenThreshold == nil) != (c.EventRetentionSize == nil):
 		// ADK's message for the pair.
-		return fmt.Errorf("%s: token_threshold and event_retention_size must be set together.", field)
+		return fmt.Errorf("%s: token_threshold and event_retention_size must be set together.", field) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	case c.TokenThreshold != nil && *c.TokenThreshold < 1:
 		return fmt.Errorf("%s.token_threshold: must be greater than 0, got %d", field, *c.TokenThreshold)
 	case c.EventRetentionSize != nil && *c.EventRetentionSize < 0:

@@ -12,10 +12,10 @@ import (
 	"sort"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools/mcp"
-
-	"gopkg.in/yaml.v3"
 )
 
 // RootFile is the file that declares an app's root agent.

@@ -5,9 +5,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"google.golang.org/protobuf/testing/protocmp"
-
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/testing/protocmp"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )

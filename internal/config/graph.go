@@ -148,7 +148,7 @@ func (c *AgentConfig) validateWorkflow() error {
 				return fmt.Errorf("%s.auth_config: only a function node asks for a credential", field)
 			}
 			if !n.RerunOnResume {
-				return fmt.Errorf("%s.auth_config: FunctionNode with auth_config requires rerun_on_resume=True. "+
+				return fmt.Errorf("%s.auth_config: FunctionNode with auth_config requires rerun_on_resume=True. "+ //nolint:staticcheck // ST1005: ADK's message, word for word.
 					"The node must rerun after credentials are provided.", field)
 			}
 			if err := checkAuthConfig(n.AuthConfig); err != nil {
@@ -314,10 +314,10 @@ func parseEdge(e EdgeRef) ([]graph.Edge, error) {
 	for i, el := range e.chain {
 		if el.Kind == yaml.MappingNode {
 			if len(el.Content) == 0 {
-				return nil, fmt.Errorf("[%d]: Routing map must not be empty. Provide at least one route -> node mapping.", i)
+				return nil, fmt.Errorf("[%d]: Routing map must not be empty. Provide at least one route -> node mapping.", i) //nolint:staticcheck // ST1005: ADK's message, word for word.
 			}
 			if i > 0 && e.chain[i-1].Kind == yaml.MappingNode {
-				return nil, fmt.Errorf("[%d]: Consecutive routing maps are not allowed in a chain. Split them into separate edge items.", i)
+				return nil, fmt.Errorf("[%d]: Consecutive routing maps are not allowed in a chain. Split them into separate edge items.", i) //nolint:staticcheck // ST1005: ADK's message, word for word.
 			}
 		}
 		var heads []routed

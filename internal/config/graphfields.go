@@ -33,10 +33,10 @@ func (n *NodeRef) checkNodeFields() error {
 	}
 	if n.MaxParallelWorkers != nil {
 		if !n.ParallelWorker {
-			return errors.New("max_parallel_workers: max_parallel_workers can only be set when parallel_worker is True.")
+			return errors.New("max_parallel_workers: max_parallel_workers can only be set when parallel_worker is True.") //nolint:staticcheck // ST1005: ADK's message, word for word.
 		}
 		if *n.MaxParallelWorkers < 1 {
-			return errors.New("max_parallel_workers: max_parallel_workers must be greater than or equal to 1.")
+			return errors.New("max_parallel_workers: max_parallel_workers must be greater than or equal to 1.") //nolint:staticcheck // ST1005: ADK's message, word for word.
 		}
 		if *n.MaxParallelWorkers > maxParallelWorkersCap {
 			return fmt.Errorf("max_parallel_workers: at most %d", maxParallelWorkersCap)
@@ -50,7 +50,7 @@ func (n *NodeRef) checkNodeFields() error {
 			return errors.New("require_confirmation: only a function node asks for a confirmation")
 		}
 		if !n.RerunOnResume {
-			return errors.New("require_confirmation: FunctionNode with require_confirmation requires rerun_on_resume=True. " +
+			return errors.New("require_confirmation: FunctionNode with require_confirmation requires rerun_on_resume=True. " + //nolint:staticcheck // ST1005: ADK's message, word for word.
 				"The node must rerun after confirmation is provided.")
 		}
 	}

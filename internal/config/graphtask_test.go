@@ -5,6 +5,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models/scripted"
 	"github.com/agentsvc/agentsvc/internal/runtime"
@@ -12,7 +14,6 @@ import (
 	"github.com/agentsvc/agentsvc/internal/runtime/llmagent"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // modesApp is a workflow with a task node wrapping a task-mode agent and

@@ -29,7 +29,7 @@ func keyOf(ictx *runtime.InvocationContext) invocationKey {
 }
 
 type activeEntry[T any] struct {
-	done context.Context
+	done context.Context //nolint:containedctx // the invocation's context, kept only to tell (Err) when it has ended.
 	v    T
 }
 

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentsvc/agentsvc/internal/memory"
 )
 
 // TestWords checks ADK's word rules (re.findall(r'[A-Za-z]+', text), lower

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-
 	"iter"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-
 	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
 	"github.com/agentsvc/agentsvc/internal/runtime/contents"
 )

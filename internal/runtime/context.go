@@ -8,15 +8,13 @@ import (
 	"sync/atomic"
 
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/agentsvc/agentsvc/internal/artifacts"
-	"github.com/agentsvc/agentsvc/internal/sessions"
-
-	"github.com/agentsvc/agentsvc/internal/memory"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/models"
-	"google.golang.org/protobuf/types/known/structpb"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // DefaultMaxLLMCalls is ADK's default bound on model calls per invocation.
@@ -91,7 +89,7 @@ type invocation struct {
 // differs in agent and branch. Methods are safe for concurrent use by the
 // agents of one invocation.
 type InvocationContext struct {
-	ctx          context.Context
+	ctx          context.Context //nolint:containedctx // the invocation's context travels with it, as in ADK; agents read it through Context.
 	InvocationID string
 	// Branch is the dot-separated path of agents that isolates the contents
 	// of parallel children; empty at the root.

@@ -3,8 +3,9 @@ package runtime
 import (
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/google/uuid"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 func init() {

@@ -3,9 +3,10 @@ package runtime_test
 import (
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime"
-	"google.golang.org/protobuf/proto"
 )
 
 func TestBehaviorL1IsFinalResponse(t *testing.T) {

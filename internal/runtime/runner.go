@@ -9,14 +9,12 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
-	"github.com/agentsvc/agentsvc/internal/features"
-
-	"github.com/agentsvc/agentsvc/internal/memory"
-
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"github.com/agentsvc/agentsvc/internal/features"
+	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime/compaction"
 	"github.com/agentsvc/agentsvc/internal/sessions"

@@ -6,19 +6,17 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
-	"google.golang.org/protobuf/testing/protocmp"
-
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
-	"google.golang.org/protobuf/types/known/structpb"
-
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/testing/protocmp"
+	"google.golang.org/protobuf/types/known/structpb"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
+	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
 )
 

@@ -91,7 +91,7 @@ func (i authInterceptor) authenticate(ctx context.Context) (context.Context, err
 // identity.
 type identityStream struct {
 	grpc.ServerStream
-	ctx context.Context
+	ctx context.Context //nolint:containedctx // a stream interceptor replaces a stream's context by wrapping it.
 }
 
 func (s *identityStream) Context() context.Context { return s.ctx }

@@ -13,11 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
-	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
-
-	"github.com/agentsvc/agentsvc/internal/memory/inmemory"
-
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -34,8 +29,11 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/auth/authtest"
+	"github.com/agentsvc/agentsvc/internal/memory/inmemory"
 	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"

@@ -190,7 +190,7 @@ func (s *Server) streamCall(srv any, ss grpc.ServerStream, info *grpc.StreamServ
 // first message names the call's session for the audit log.
 type callStream struct {
 	grpc.ServerStream
-	ctx  context.Context
+	ctx  context.Context //nolint:containedctx // a stream interceptor replaces a stream's context by wrapping it.
 	c    *call
 	seen bool
 }

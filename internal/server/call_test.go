@@ -86,7 +86,7 @@ func testIdentity(ctx context.Context) (context.Context, error) {
 
 type identityStream struct {
 	grpc.ServerStream
-	ctx context.Context
+	ctx context.Context //nolint:containedctx // a stream interceptor replaces a stream's context by wrapping it.
 }
 
 func (s identityStream) Context() context.Context { return s.ctx }

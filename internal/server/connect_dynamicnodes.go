@@ -28,7 +28,7 @@ const (
 // engine's runner for them, and the requests seen so far.
 type nodeChildren struct {
 	run    func(context.Context, *graph.ChildRequest) (*graph.ChildResult, error)
-	ctx    context.Context
+	ctx    context.Context //nolint:containedctx // the node call's, under which its children run; cancel ends them with it.
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 

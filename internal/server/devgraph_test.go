@@ -10,8 +10,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 	"github.com/google/go-cmp/cmp"
+
+	et "github.com/agentsvc/agentsvc/internal/runtime/enginetest"
 )
 
 // dotEdges reads the edges of a DOT graph by node label ("from->to",

@@ -11,13 +11,12 @@ import (
 	"net/http"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/tracebuffer"
-
 	gwruntime "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc/codes"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
 
 // DefaultMaxRequestBytes is the default bound of a REST request body, the

@@ -46,10 +46,10 @@ func newOriginPolicy(allow []string, listenAddr string) (*originPolicy, error) {
 	p := &originPolicy{origins: map[string]bool{}, hosts: map[string]bool{}}
 	for _, o := range allow {
 		o = strings.TrimSpace(o)
-		switch {
-		case o == "":
+		switch o {
+		case "":
 			continue
-		case o == "*":
+		case "*":
 			p.anyOrigin = true
 			continue
 		}

@@ -21,7 +21,7 @@ type invocation struct {
 	lease sessions.Lease
 	// ctx is the invocation's own, bounded by Config.MaxInvocationTime;
 	// Stop cancels it.
-	ctx context.Context
+	ctx context.Context //nolint:containedctx // kept for its cause: endedBy tells from it whether the time limit, Stop or the lease ended the invocation.
 	// user holds one of the user's slots until the invocation ends.
 	user userKey
 	// behavior is the app's ADK release line.

@@ -6,15 +6,13 @@ import (
 	"log/slog"
 	"strings"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/artifacts"
-
-	"github.com/agentsvc/agentsvc/internal/memory"
-
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
+	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/sessions"

@@ -14,8 +14,9 @@ import (
 	"math"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 )
 
 // State key prefixes.

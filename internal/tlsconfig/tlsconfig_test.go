@@ -32,7 +32,7 @@ func serveTLS(t *testing.T, cfg *tls.Config) string {
 			go func() {
 				defer c.Close()
 				if err := c.(*tls.Conn).Handshake(); err == nil {
-					io.WriteString(c, "ok")
+					_, _ = io.WriteString(c, "ok")
 				}
 			}()
 		}
@@ -51,7 +51,9 @@ func dial(addr string, cfg *tls.Config) (int64, error) {
 		return 0, err
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
+	if err := c.SetDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		return 0, err
+	}
 	// With TLS 1.3 a refused client certificate shows on the first read.
 	if _, err := io.ReadAll(c); err != nil {
 		return 0, err

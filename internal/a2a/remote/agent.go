@@ -114,7 +114,7 @@ func (a *Agent) resolve(ctx context.Context) (sender, error) {
 	defer cancel()
 	remote, err := a.connect(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("Failed to initialize remote A2A agent %s: %w", a.cfg.Name, err)
+		return nil, fmt.Errorf("Failed to initialize remote A2A agent %s: %w", a.cfg.Name, err) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	a.remote = remote
 	return remote, nil
@@ -128,7 +128,7 @@ func (a *Agent) connect(ctx context.Context) (sender, error) {
 	a.streaming = c.Capabilities.Streaming
 	iface, _ := c.jsonRPCInterface()
 	if u, err := url.Parse(iface.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("Invalid RPC URL in agent card: %s", iface.URL)
+		return nil, fmt.Errorf("Invalid RPC URL in agent card: %s", iface.URL) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	if !iface.legacy() {
 		return &jsonRPC1{client: a.client, url: iface.URL, tenant: iface.Tenant}, nil

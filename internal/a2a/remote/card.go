@@ -168,15 +168,15 @@ func readCard(ctx context.Context, client *http.Client, src string) (*card, erro
 func readCardFile(path string) (*card, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: %w", path, err)
+		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: %w", path, err) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: Path is not a file: %s", path, path)
+		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: Path is not a file: %s", path, path) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	body, err := io.ReadAll(&limitedBody{r: f, left: MaxResponseBytes})
 	if err != nil {
-		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: %w", path, err)
+		return nil, fmt.Errorf("Failed to resolve AgentCard from file %s: %w", path, err) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	return decodeCard(body, "Invalid JSON in agent card file "+path)
 }
@@ -204,15 +204,15 @@ func fetchCard(ctx context.Context, client *http.Client, cardURL string) (*card,
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: %w", cardURL, err)
+		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: %w", cardURL, err) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: HTTP %d", cardURL, resp.StatusCode)
+		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: HTTP %d", cardURL, resp.StatusCode) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: %w", cardURL, err)
+		return nil, fmt.Errorf("Failed to resolve AgentCard from URL %s: %w", cardURL, err) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	c, err := decodeCard(body, "Failed to resolve AgentCard from URL "+cardURL)
 	if err != nil {
@@ -232,7 +232,7 @@ func fetchCard(ctx context.Context, client *http.Client, cardURL string) (*card,
 	for _, raw := range urls {
 		u, err := url.Parse(raw)
 		if err != nil || u.Scheme == "" || u.Host == "" {
-			return nil, fmt.Errorf("Invalid RPC URL in agent card: %s", raw)
+			return nil, fmt.Errorf("Invalid RPC URL in agent card: %s", raw) //nolint:staticcheck // ST1005: ADK's message, word for word.
 		}
 		if !strings.EqualFold(u.Scheme, "https") && !loopback(u.Hostname()) {
 			return nil, fmt.Errorf("Agent card RPC URL must use https, or http on a loopback host: %s", raw)

@@ -5,8 +5,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 // concurrentSaves is how many saves of one artifact race in a case.

@@ -3,8 +3,9 @@ package artifactstest
 import (
 	"testing"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 var deleteCases = []contractCase{

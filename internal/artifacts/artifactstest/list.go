@@ -3,9 +3,10 @@ package artifactstest
 import (
 	"testing"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 var listCases = []contractCase{

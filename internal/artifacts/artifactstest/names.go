@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 var nameCases = []contractCase{

@@ -22,11 +22,12 @@ import (
 	"errors"
 	"testing"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 // Factory returns a fresh, empty service with the given limits for one test

@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 var versionCases = []contractCase{

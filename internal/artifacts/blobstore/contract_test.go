@@ -3,11 +3,12 @@ package blobstore_test
 import (
 	"testing"
 
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+
 	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/agentsvc/agentsvc/internal/artifacts/artifactstest"
 	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
-	"gocloud.dev/blob"
-	"gocloud.dev/blob/memblob"
 )
 
 // closeOnCleanup closes s when the test ends.

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"gocloud.dev/gcerrors"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 // Delete removes every version of the artifact; see

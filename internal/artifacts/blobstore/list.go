@@ -7,8 +7,9 @@ import (
 	"io"
 	"slices"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"gocloud.dev/blob"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 // ListKeys returns the filenames of a session's and its user's artifacts;

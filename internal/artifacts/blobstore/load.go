@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io"
 
+	"gocloud.dev/gcerrors"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/artifacts"
-	"gocloud.dev/gcerrors"
 )
 
 // Load returns a version of the artifact; see [artifacts.Service.Load].

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"gocloud.dev/blob"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 // metaKey is the blob metadata entry that holds a version's [versionMeta].

@@ -9,11 +9,12 @@ import (
 	"os"
 	"testing"
 
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
 	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/agentsvc/agentsvc/internal/artifacts/artifactstest"
 	"github.com/agentsvc/agentsvc/internal/artifacts/blobstore"
-	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 )
 
 // testS3Env names the variable that holds the test server's bucket URL.

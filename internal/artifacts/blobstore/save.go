@@ -7,10 +7,11 @@ import (
 	"mime"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"gocloud.dev/blob"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 // maxSaveAttempts bounds the writes one save tries before it gives up with

@@ -45,8 +45,9 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"gocloud.dev/blob"
+
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 )
 
 var _ artifacts.Service = (*Store)(nil)

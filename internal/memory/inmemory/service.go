@@ -14,9 +14,10 @@ import (
 	"fmt"
 	"sync"
 
+	"google.golang.org/protobuf/proto"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/memory"
-	"google.golang.org/protobuf/proto"
 )
 
 // Service is an in-memory [memory.Service]. It is safe for concurrent use:

@@ -3,10 +3,11 @@ package inmemory_test
 import (
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/memory/inmemory"
 	"github.com/agentsvc/agentsvc/internal/memory/memorytest"
-	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {

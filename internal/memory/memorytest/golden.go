@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/memory"
-	"github.com/google/go-cmp/cmp"
 )
 
 // adkGolden holds what google-adk's InMemoryMemoryService answered to a

@@ -3,9 +3,10 @@ package memorytest
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/memory"
-	"github.com/google/go-cmp/cmp"
 )
 
 var matchCases = []contractCase{

@@ -3,8 +3,9 @@ package memorytest
 import (
 	"testing"
 
-	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentsvc/agentsvc/internal/memory"
 )
 
 var orderCases = []contractCase{

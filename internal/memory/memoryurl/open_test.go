@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/memory/inmemory"
 	"github.com/agentsvc/agentsvc/internal/memory/memoryurl"
 	"github.com/agentsvc/agentsvc/internal/memory/redis"
-	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {

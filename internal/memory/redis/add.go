@@ -8,9 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/memory"
-	"google.golang.org/protobuf/proto"
 )
 
 // addAttempts bounds how often AddSession sends its script again because

@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/google/go-cmp/cmp"
 	goredis "github.com/redis/go-redis/v9"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/memory"
 )
 
 func said(ts float64, text string) *v1.Event {

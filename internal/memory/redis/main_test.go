@@ -7,9 +7,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/agentsvc/agentsvc/internal/memory"
 	goredis "github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
+
+	"github.com/agentsvc/agentsvc/internal/memory"
 )
 
 // The variables that hold the test servers' URLs, set by

@@ -6,9 +6,10 @@ import (
 	"math"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/memory"
-	"google.golang.org/protobuf/proto"
 )
 
 // Search implements [memory.Service]: one round trip, which reads the sets

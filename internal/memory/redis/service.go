@@ -24,10 +24,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/redis/go-redis/extra/redisotel/v9"
 	goredis "github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentsvc/agentsvc/internal/memory"
 )
 
 // DefaultKeyPrefix starts every key when [Options.KeyPrefix] is empty; the

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/redisurl"
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/agentsvc/agentsvc/internal/redisurl"
 )
 
 // The session store's parameters, ignored here; see [New].

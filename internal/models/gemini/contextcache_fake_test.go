@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
-	"github.com/google/go-cmp/cmp"
 )
 
 // testClock is a clock tests move by hand.

@@ -52,7 +52,7 @@ func limitsFrom(cfg Config) limits {
 type call struct {
 	limits
 	// parent is the caller's context; ctx adds the timeout and the body cap.
-	parent, ctx context.Context
+	parent, ctx context.Context //nolint:containedctx // a call's contexts live as long as the call; fail tells from them who ended it.
 	cancel      context.CancelFunc
 	budget      *bodyBudget
 	chunks      int

@@ -38,7 +38,7 @@ func TestRecoverStream(t *testing.T) {
 	t.Run("nothing is yielded after the loop stopped", func(t *testing.T) {
 		t.Parallel()
 		n := 0
-		for range recoverStream(chunks(2, true)) {
+		for range recoverStream(chunks(2, true)) { //nolint:errcheck // counts iterations; the error is not what this case checks.
 			n++
 			break
 		}
@@ -53,7 +53,7 @@ func TestRecoverStream(t *testing.T) {
 				t.Errorf("recovered %v, want the body's panic", r)
 			}
 		}()
-		for range recoverStream(chunks(1, false)) {
+		for range recoverStream(chunks(1, false)) { //nolint:errcheck // the body panics on the first item; its error is not looked at.
 			panic("body")
 		}
 	})

@@ -168,8 +168,7 @@ func TestDynamicNodeDepthBound(t *testing.T) {
 	parent.RerunOnResume = true
 	h := harness(t, graph.Config{Name: "wf", Nodes: []*graph.Node{parent}, Edges: chain(graph.Start, "rec")})
 	depth := 0
-	var rec nodeFn
-	rec = func(call *graph.Call) (*graph.Result, error) {
+	rec := func(call *graph.Call) (*graph.Result, error) {
 		depth++
 		_, err := call.RunChild(t.Context(), &graph.ChildRequest{Function: "rec"})
 		return nil, err

@@ -235,7 +235,7 @@ func validate(cfg *Config) (*graph, error) {
 		}
 		for _, p := range g.preds[n.Name] {
 			if p != Start {
-				return nil, fmt.Errorf("The agent '%s' has been added to the workflow with mode='chat' following node '%s'. "+
+				return nil, fmt.Errorf("The agent '%s' has been added to the workflow with mode='chat' following node '%s'. "+ //nolint:staticcheck // ST1005: ADK's message, word for word.
 					"This is not supported because chat-mode agents rely on conversational history (session events) and "+
 					"cannot consume direct node inputs from preceding nodes. Please change the agent's mode to 'single_turn'", la.Name(), p)
 			}

@@ -54,7 +54,7 @@ func TestSpansOfAWorkflow(t *testing.T) {
 		tree = append(tree, parent+" > "+s.Name())
 		m := map[string]string{}
 		for _, kv := range s.Attributes() {
-			m[string(kv.Key)] = kv.Value.Emit()
+			m[string(kv.Key)] = kv.Value.String()
 		}
 		attrs[s.Name()] = m
 	}

@@ -5,16 +5,15 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/agentsvc/agentsvc/internal/artifacts"
-	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
-
 	"google.golang.org/protobuf/proto"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/artifacts"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/contents"
 	"github.com/agentsvc/agentsvc/internal/runtime/instructions"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // agentNameLabel is the label ADK sets on every model request.
@@ -158,7 +157,7 @@ func (a *Agent) modelName(ictx *runtime.InvocationContext) (string, error) {
 			return la.cfg.Model, nil
 		}
 	}
-	return "", runtime.AppConfigError(v1.ErrorReason_NO_MODEL.String(), fmt.Errorf("No model found for %s.", a.cfg.Name))
+	return "", runtime.AppConfigError(v1.ErrorReason_NO_MODEL.String(), fmt.Errorf("No model found for %s.", a.cfg.Name)) //nolint:staticcheck // ST1005: ADK's message, word for word.
 }
 
 // instructions appends the global, static and dynamic instructions. With a

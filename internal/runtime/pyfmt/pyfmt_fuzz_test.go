@@ -63,7 +63,7 @@ func FuzzFormatScalar(f *testing.F) {
 		f float64
 	}{
 		{"plain", 0.1}, {"it's", 1e16}, {`"both' \n\t`, 1e-5}, {"\x00\x7f\u00a0\u2028\U0001F600", math.Inf(-1)},
-		{"\xff\xfe", math.NaN()}, {" \t\x1c name \x85", -0.0}, {"_ok9", 9007199254740993},
+		{"\xff\xfe", math.NaN()}, {" \t\x1c name \x85", math.Copysign(0, -1)}, {"_ok9", 9007199254740993},
 	} {
 		f.Add(seed.s, seed.f)
 	}

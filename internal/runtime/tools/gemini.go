@@ -65,13 +65,13 @@ func addGoogleSearch(model string, cfg *v1.GenerateContentConfig) error {
 	switch {
 	case isGemini1(model):
 		if len(cfg.Tools) > 0 {
-			return fmt.Errorf("Google search tool cannot be used with other tools in Gemini 1.x.")
+			return fmt.Errorf("Google search tool cannot be used with other tools in Gemini 1.x.") //nolint:staticcheck // ST1005: ADK's message, word for word.
 		}
 		cfg.Tools = append(cfg.Tools, &v1.Tool{GoogleSearchRetrieval: &structpb.Struct{}})
 	case isGemini(model) || modelCheckDisabled():
 		cfg.Tools = append(cfg.Tools, &v1.Tool{GoogleSearch: &structpb.Struct{}})
 	default:
-		return fmt.Errorf("Google search tool is not supported for model %s", model)
+		return fmt.Errorf("Google search tool is not supported for model %s", model) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	return nil
 }
@@ -79,21 +79,21 @@ func addGoogleSearch(model string, cfg *v1.GenerateContentConfig) error {
 func addURLContext(model string, cfg *v1.GenerateContentConfig) error {
 	switch {
 	case isGemini1(model):
-		return fmt.Errorf("Url context tool cannot be used in Gemini 1.x.")
+		return fmt.Errorf("Url context tool cannot be used in Gemini 1.x.") //nolint:staticcheck // ST1005: ADK's message, word for word.
 	case isGemini2OrAbove(model) || modelCheckDisabled():
 		cfg.Tools = append(cfg.Tools, &v1.Tool{UrlContext: &structpb.Struct{}})
 	default:
-		return fmt.Errorf("Url context tool is not supported for model %s", model)
+		return fmt.Errorf("Url context tool is not supported for model %s", model) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	return nil
 }
 
 func addEnterpriseWebSearch(model string, cfg *v1.GenerateContentConfig) error {
 	if !isGemini(model) && !modelCheckDisabled() {
-		return fmt.Errorf("Enterprise Web Search tool is not supported for model %s", model)
+		return fmt.Errorf("Enterprise Web Search tool is not supported for model %s", model) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	if isGemini1(model) && len(cfg.Tools) > 0 {
-		return fmt.Errorf("Enterprise Web Search tool cannot be used with other tools in Gemini 1.x.")
+		return fmt.Errorf("Enterprise Web Search tool cannot be used with other tools in Gemini 1.x.") //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	cfg.Tools = append(cfg.Tools, &v1.Tool{EnterpriseWebSearch: &structpb.Struct{}})
 	return nil
@@ -102,11 +102,11 @@ func addEnterpriseWebSearch(model string, cfg *v1.GenerateContentConfig) error {
 func addGoogleMaps(model string, cfg *v1.GenerateContentConfig) error {
 	switch {
 	case isGemini1(model):
-		return fmt.Errorf("Google Maps grounding tool cannot be used with Gemini 1.x models.")
+		return fmt.Errorf("Google Maps grounding tool cannot be used with Gemini 1.x models.") //nolint:staticcheck // ST1005: ADK's message, word for word.
 	case isGemini(model) || modelCheckDisabled():
 		cfg.Tools = append(cfg.Tools, &v1.Tool{GoogleMaps: &structpb.Struct{}})
 	default:
-		return fmt.Errorf("Google maps tool is not supported for model %s", model)
+		return fmt.Errorf("Google maps tool is not supported for model %s", model) //nolint:staticcheck // ST1005: ADK's message, word for word.
 	}
 	return nil
 }

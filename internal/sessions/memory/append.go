@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 
+	"google.golang.org/protobuf/proto"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
-	"google.golang.org/protobuf/proto"
 )
 
 // AppendEvent implements [sessions.Service]. It holds the session's lock for

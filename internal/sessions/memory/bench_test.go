@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"testing"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 func benchEvent(i int) *v1.Event {

@@ -3,10 +3,11 @@ package memory_test
 import (
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 	"github.com/agentsvc/agentsvc/internal/sessions/sessionstest"
-	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {

@@ -4,9 +4,10 @@ import (
 	"hash/maphash"
 	"sync"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // shardCount spreads users over independent locks; creates, deletes and

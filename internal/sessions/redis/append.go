@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"strconv"
 
+	"google.golang.org/protobuf/proto"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
-	"google.golang.org/protobuf/proto"
 )
 
 // Results of appendScript.

@@ -3,8 +3,9 @@ package redis
 import (
 	"context"
 
-	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
 )
 
 // On Redis Cluster, app state is one hash in a slot of its own, on one

@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // benchStores are the stores the append benchmarks compare: one Redis, and

@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 func benchEvent(i int) *v1.Event {

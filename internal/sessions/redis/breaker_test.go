@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // replyError is an error reply of the server.

@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	goredis "github.com/redis/go-redis/v9"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/sessionstest"
-	"github.com/google/go-cmp/cmp"
-	goredis "github.com/redis/go-redis/v9"
 )
 
 // testClusterEnv names the variable that holds the test cluster's URL.

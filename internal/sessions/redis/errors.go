@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // unavailableReplies are server replies that mean "not now" rather than "bad

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	goredis "github.com/redis/go-redis/v9"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // Bounds of TestClusterFailoverTimeToServe.

@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/sessionstest"
-	goredis "github.com/redis/go-redis/v9"
 )
 
 // privateRedis is a redis-server process owned by one test, with an

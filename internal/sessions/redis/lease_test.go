@@ -55,7 +55,7 @@ func TestLeaseTakenOverIsLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Release(ctx)
+	defer func() { _ = l.Release(ctx) }()
 	if err := svc.client.Set(ctx, svc.keys.session("app", "u", "s").lease, "second", time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestLeaseSurvivesShortOutage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Release(ctx)
+	defer func() { _ = l.Release(ctx) }()
 	// Half the ttl, from just before the first renewal: the lease would
 	// run out soon after its end unless a retry renewed it.
 	time.Sleep(ttl/renewalsPerTTL - ttl/30)
@@ -111,7 +111,7 @@ func TestLeaseNotRenewedInTimeIsLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Release(ctx)
+	defer func() { _ = l.Release(ctx) }()
 	hook.on.Store(true)
 	at := lostWithin(l, 10*ttl)
 	if at.IsZero() {

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // TestClusterAppendFollowsAMovedSlot moves the slot of a session to another

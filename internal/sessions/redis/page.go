@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	goredis "github.com/redis/go-redis/v9"
 )
 
 // pageScript reads one page of a session's events in one consistent

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/internal/scope"
-	goredis "github.com/redis/go-redis/v9"
 )
 
 // Get implements [sessions.Service] in one round trip that reads a

@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/google/go-cmp/cmp"
 	goredis "github.com/redis/go-redis/v9"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 func mustStruct(t testing.TB, m map[string]any) *structpb.Struct {
@@ -342,7 +343,7 @@ func TestLeaseSurvivesSlowAcquireReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Release(ctx)
+	defer func() { _ = l.Release(ctx) }()
 	// Past the expiry the acquisition set: only a renewal keeps the lease.
 	time.Sleep(time.Until(sent.Add(ttl + ttl/4)))
 	if _, err := svc.Lease(ctx, "app", "u", "s", "other", ttl); !errors.Is(err, sessions.ErrBusy) {

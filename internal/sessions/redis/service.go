@@ -70,10 +70,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/redisurl"
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	goredis "github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentsvc/agentsvc/internal/redisurl"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // DefaultKeyPrefix starts every key when [Options.KeyPrefix] is empty.

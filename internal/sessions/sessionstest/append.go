@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 var appendCases = []contractCase{

@@ -3,9 +3,10 @@ package sessionstest
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	"github.com/google/go-cmp/cmp"
 )
 
 // step is one event of a scripted history: a turn of an invocation at a

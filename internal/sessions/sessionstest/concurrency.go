@@ -7,9 +7,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // The acceptance load: many sessions written in parallel, plus writers racing

@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 var uuid4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)

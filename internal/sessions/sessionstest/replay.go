@@ -4,11 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // Replay applies the state deltas of events, in order, to a copy of initial

@@ -17,9 +17,10 @@ package sessionstest
 import (
 	"testing"
 
+	"google.golang.org/protobuf/types/known/structpb"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // Factory returns a fresh, empty service for one test and arranges its

@@ -42,7 +42,7 @@ func TestRunServesScriptAndStops(t *testing.T) {
 	if !ok || !strings.HasPrefix(base, "http://127.0.0.1:") {
 		t.Fatalf("start line %q", line)
 	}
-	go io.Copy(io.Discard, outR)
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
 
 	transport := &http.Transport{}
 	defer transport.CloseIdleConnections()

@@ -8,9 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentsvc/agentsvc/internal/sessions"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // Entry is one state key and its value.
