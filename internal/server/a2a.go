@@ -20,16 +20,6 @@ import (
 // a2aPrefix is where ADK's api_server --a2a serves each app.
 const a2aPrefix = "/a2a/"
 
-// WithA2A serves every app as an A2A agent, as ADK's api_server --a2a
-// does: JSON-RPC at POST /a2a/{app_name} and the agent card at GET
-// /a2a/{app_name}/.well-known/agent-card.json, behind the same guard,
-// authentication and body limits as the other routes. baseURL is the
-// service's public URL the cards name; empty derives it from each card
-// request.
-func WithA2A(baseURL string) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.a2a, c.a2aBaseURL = true, baseURL })
-}
-
 // CheckA2AURL reports whether u can be the public URL of [WithA2A]:
 // empty, or an http or https URL of a host without query or fragment.
 func CheckA2AURL(u string) error {

@@ -2,8 +2,10 @@ package server
 
 import (
 	"cmp"
+	"io/fs"
 	"log/slog"
 	"math"
+	"net/http"
 	"time"
 
 	"go.opentelemetry.io/otel/metric"
@@ -14,6 +16,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 	"github.com/agentsvc/agentsvc/internal/sessions"
+	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
 
 // Config configures a [Server]. A field left zero takes the default its
@@ -247,4 +250,109 @@ func zeroDefault[T int | int64 | time.Duration](v, def T) T {
 		return 0
 	}
 	return v
+}
+
+// DefaultMaxRequestBytes is the default bound of a REST request body, the
+// same as the gRPC server's bound on a received message.
+const DefaultMaxRequestBytes = 16 << 20
+
+// DefaultBodyReadTimeout is the default time a client has to send a REST
+// request body.
+const DefaultBodyReadTimeout = 60 * time.Second
+
+// HTTPOption configures [Server.HTTPHandler].
+type HTTPOption interface{ apply(*httpConfig) }
+
+type httpConfig struct {
+	maxRequestBytes int64
+	bodyReadTimeout time.Duration
+	allowOrigins    []string
+	listenAddr      string
+	metrics         http.Handler
+	devUI           fs.FS
+	traces          *tracebuffer.Buffer
+	a2a             bool
+	a2aBaseURL      string
+}
+
+// newHTTPConfig is the one place where the options of
+// [Server.HTTPHandler] meet their defaults.
+func newHTTPConfig(opts []HTTPOption) httpConfig {
+	cfg := httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout}
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	return cfg
+}
+
+type httpOptionFunc func(*httpConfig)
+
+func (f httpOptionFunc) apply(c *httpConfig) { f(c) }
+
+// WithMaxRequestBytes bounds every REST request body to n bytes: a larger
+// one is answered 413 with RESOURCE_EXHAUSTED, after reading at most n+1
+// bytes of it. Default [DefaultMaxRequestBytes].
+func WithMaxRequestBytes(n int64) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) {
+		if n > 0 {
+			c.maxRequestBytes = n
+		}
+	})
+}
+
+// WithBodyReadTimeout bounds the time a client may take to send a request
+// body, so that a slow body does not hold a connection open forever; the
+// response, however long, is not bounded. Zero or less leaves body reads
+// unbounded. Default [DefaultBodyReadTimeout].
+func WithBodyReadTimeout(d time.Duration) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.bodyReadTimeout = d })
+}
+
+// WithAllowOrigins sets the origins (scheme://host[:port], or "*" for any)
+// whose browsers may call the REST API, as ADK's allow_origins does. The
+// loopback origins (http and https on localhost, 127.0.0.1 and [::1], any
+// port) are always allowed.
+func WithAllowOrigins(origins []string) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.allowOrigins = append([]string(nil), origins...) })
+}
+
+// WithListenAddr tells the handler the address it is served on. On a
+// loopback address (the default) only requests whose Host is a loopback
+// name, this address or an allowed origin's host are served, against DNS
+// rebinding; on any other address Host is not restricted.
+func WithListenAddr(addr string) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.listenAddr = addr })
+}
+
+// WithMetrics serves h at GET /metrics (HEAD too), behind the Host and
+// Origin checks but without authentication: scrapers need no token, as
+// probes of /health need none.
+func WithMetrics(h http.Handler) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.metrics = h })
+}
+
+// WithDevUI serves ADK's web UI (the built files of google-adk's
+// cli/browser folder, index.html at the top) at /dev-ui/, with its runtime
+// config pointing at this server, and redirects / there, as `adk web` does.
+// The files are served to every caller; the API routes they call are
+// authenticated as usual.
+func WithDevUI(files fs.FS) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.devUI = files })
+}
+
+// WithTraces serves ADK's trace routes of the web UI
+// (/dev/apps/{app}/debug/trace/...) from the spans buf keeps; without it
+// they answer 501.
+func WithTraces(buf *tracebuffer.Buffer) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.traces = buf })
+}
+
+// WithA2A serves every app as an A2A agent, as ADK's api_server --a2a
+// does: JSON-RPC at POST /a2a/{app_name} and the agent card at GET
+// /a2a/{app_name}/.well-known/agent-card.json, behind the same guard,
+// authentication and body limits as the other routes. baseURL is the
+// service's public URL the cards name; empty derives it from each card
+// request.
+func WithA2A(baseURL string) HTTPOption {
+	return httpOptionFunc(func(c *httpConfig) { c.a2a, c.a2aBaseURL = true, baseURL })
 }

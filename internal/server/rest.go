@@ -41,10 +41,7 @@ var (
 // with WWW-Authenticate: Bearer otherwise. A known
 // path with another method answers 405 with Allow.
 func (s *Server) HTTPHandler(ctx context.Context, healthy func() bool, opts ...HTTPOption) (http.Handler, error) {
-	cfg := httpConfig{maxRequestBytes: DefaultMaxRequestBytes, bodyReadTimeout: DefaultBodyReadTimeout}
-	for _, o := range opts {
-		o.apply(&cfg)
-	}
+	cfg := newHTTPConfig(opts)
 	origins, err := newOriginPolicy(cfg.allowOrigins, cfg.listenAddr)
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)

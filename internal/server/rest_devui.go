@@ -10,17 +10,7 @@ import (
 	api "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1/api"
 	"github.com/agentsvc/agentsvc/internal/server/devui"
 	"github.com/agentsvc/agentsvc/internal/sessions"
-	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
-
-// WithDevUI serves ADK's web UI (the built files of google-adk's
-// cli/browser folder, index.html at the top) at /dev-ui/, with its runtime
-// config pointing at this server, and redirects / there, as `adk web` does.
-// The files are served to every caller; the API routes they call are
-// authenticated as usual.
-func WithDevUI(files fs.FS) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.devUI = files })
-}
 
 // CheckDevUI reports whether files hold the dev UI.
 func CheckDevUI(files fs.FS) error {
@@ -28,13 +18,6 @@ func CheckDevUI(files fs.FS) error {
 		return fmt.Errorf("no index.html: %w", err)
 	}
 	return nil
-}
-
-// WithTraces serves ADK's trace routes of the web UI
-// (/dev/apps/{app}/debug/trace/...) from the spans buf keeps; without it
-// they answer 501.
-func WithTraces(buf *tracebuffer.Buffer) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.traces = buf })
 }
 
 // devRoutes are the routes of package devui as the REST handler's.

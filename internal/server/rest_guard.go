@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"mime"
 	"net"
@@ -16,77 +15,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/auth"
-	"github.com/agentsvc/agentsvc/internal/tracebuffer"
 )
-
-// DefaultMaxRequestBytes is the default bound of a REST request body, the
-// same as the gRPC server's bound on a received message.
-const DefaultMaxRequestBytes = 16 << 20
-
-// DefaultBodyReadTimeout is the default time a client has to send a REST
-// request body.
-const DefaultBodyReadTimeout = 60 * time.Second
-
-// HTTPOption configures [Server.HTTPHandler].
-type HTTPOption interface{ apply(*httpConfig) }
-
-type httpConfig struct {
-	maxRequestBytes int64
-	bodyReadTimeout time.Duration
-	allowOrigins    []string
-	listenAddr      string
-	metrics         http.Handler
-	devUI           fs.FS
-	traces          *tracebuffer.Buffer
-	a2a             bool
-	a2aBaseURL      string
-}
-
-type httpOptionFunc func(*httpConfig)
-
-func (f httpOptionFunc) apply(c *httpConfig) { f(c) }
-
-// WithMaxRequestBytes bounds every REST request body to n bytes: a larger
-// one is answered 413 with RESOURCE_EXHAUSTED, after reading at most n+1
-// bytes of it. Default [DefaultMaxRequestBytes].
-func WithMaxRequestBytes(n int64) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) {
-		if n > 0 {
-			c.maxRequestBytes = n
-		}
-	})
-}
-
-// WithBodyReadTimeout bounds the time a client may take to send a request
-// body, so that a slow body does not hold a connection open forever; the
-// response, however long, is not bounded. Zero or less leaves body reads
-// unbounded. Default [DefaultBodyReadTimeout].
-func WithBodyReadTimeout(d time.Duration) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.bodyReadTimeout = d })
-}
-
-// WithAllowOrigins sets the origins (scheme://host[:port], or "*" for any)
-// whose browsers may call the REST API, as ADK's allow_origins does. The
-// loopback origins (http and https on localhost, 127.0.0.1 and [::1], any
-// port) are always allowed.
-func WithAllowOrigins(origins []string) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.allowOrigins = append([]string(nil), origins...) })
-}
-
-// WithListenAddr tells the handler the address it is served on. On a
-// loopback address (the default) only requests whose Host is a loopback
-// name, this address or an allowed origin's host are served, against DNS
-// rebinding; on any other address Host is not restricted.
-func WithListenAddr(addr string) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.listenAddr = addr })
-}
-
-// WithMetrics serves h at GET /metrics (HEAD too), behind the Host and
-// Origin checks but without authentication: scrapers need no token, as
-// probes of /health need none.
-func WithMetrics(h http.Handler) HTTPOption {
-	return httpOptionFunc(func(c *httpConfig) { c.metrics = h })
-}
 
 // limitedBody is a request body read through [http.MaxBytesReader], so at
 // most limit+1 bytes of it are read and the connection is closed after a
