@@ -48,6 +48,7 @@ LOCATION = "us-east5"
 # Set before LiteLLM and ADK are imported: no network for LiteLLM's model cost
 # map, dummy credentials, the Vertex project of ADK's Claude class.
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+os.environ["LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS"] = "True"
 os.environ["OPENAI_API_KEY"] = "sk-fake-openai-key"
 os.environ["ANTHROPIC_API_KEY"] = "sk-ant-fake-anthropic-key"
 os.environ["GOOGLE_CLOUD_PROJECT"] = PROJECT
