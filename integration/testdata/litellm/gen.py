@@ -10,6 +10,9 @@ turns.json with a Runner over an InMemorySessionService and writes:
   requests.json  what reached the fake provider, in order
   session.json   the final session as `adk api_server` serves it
   error.json     the error of a failed turn (only when one failed)
+  stream.json    with streaming "sse" only: the events the runner yielded,
+                 partial ones included, as `adk api_server`'s /run_sse
+                 sends them
 
 with the ids and timestamps normalised as README.md describes, so that two
 runs write the same files.
@@ -218,12 +221,15 @@ async def run_turns(app_dir, turns):
   mode = {"none": StreamingMode.NONE,
           "sse": StreamingMode.SSE}[turns.get("streaming", "none")]
   error = None
+  yielded = []
   for text in turns["turns"]:
     message = types.Content(role="user", parts=[types.Part(text=text)])
     try:
       async for event in runner.run_async(
           user_id=user, session_id=sid, new_message=message,
           run_config=RunConfig(streaming_mode=mode)):
+        yielded.append(event.model_dump(mode="json", by_alias=True,
+                                        exclude_none=True))
         if event.error_code and error is None:
           error = {"type": event.error_code, "message": event.error_message}
     except Exception as e:  # pylint: disable=broad-except
@@ -232,7 +238,7 @@ async def run_turns(app_dir, turns):
   session = await sessions.get_session(app_name=APP_NAME, user_id=user,
                                        session_id=sid)
   await runner.close()
-  return session, error
+  return session, error, yielded
 
 
 # Ids that vary between runs: ADK's (adk-<uuid>, e-<uuid>, bare uuids of
@@ -267,15 +273,22 @@ def session_json(session):
   invocation ids and timestamps normalised."""
   doc = session.model_dump(mode="json", by_alias=True, exclude_none=True)
   doc["lastUpdateTime"] = 0
-  events = {}
+  normalise_events(doc.get("events", []))
+  return doc
+
+
+def normalise_events(events):
+  """Numbers event ids (event-ID-<n>) and invocation ids (e-ID-<n>) in order
+  of first appearance and zeroes the timestamps."""
+  ids = {}
   invocations = {}
-  for ev in doc.get("events", []):
+  for ev in events:
     ev["timestamp"] = 0
-    ev["id"] = events.setdefault(ev["id"], "event-ID-%d" % (len(events) + 1))
+    ev["id"] = ids.setdefault(ev["id"], "event-ID-%d" % (len(ids) + 1))
     if "invocationId" in ev:
       ev["invocationId"] = invocations.setdefault(
           ev["invocationId"], "e-ID-%d" % (len(invocations) + 1))
-  return doc
+  return events
 
 
 def dump(doc):
@@ -298,20 +311,21 @@ def record(fake, scenario):
   fake.reset(provider["responses"])
   tmp, app_dir = copy_app(os.path.join(src, "app"), fake.url)
   try:
-    session, error = asyncio.run(run_turns(app_dir, turns))
+    session, error, yielded = asyncio.run(run_turns(app_dir, turns))
   finally:
     shutil.rmtree(tmp)
-  requests = [dict(r) for r in fake.requests]
-  for r in requests:
-    r["body"] = json.loads(json.dumps(r["body"]).replace(fake.url,
-                                                         PLACEHOLDER))
-  write(os.path.join(src, "requests.json"), dump(requests))
-  write(os.path.join(src, "session.json"), dump(session_json(session)))
-  err_path = os.path.join(src, "error.json")
-  if error:
-    write(err_path, dump(error).replace(fake.url, PLACEHOLDER))
-  elif os.path.exists(err_path):
-    os.remove(err_path)
+  requests = fake.requests
+  stream = None
+  if turns.get("streaming") == "sse":
+    stream = normalise_events(yielded)
+  files = {"requests.json": requests, "session.json": session_json(session),
+           "error.json": error, "stream.json": stream}
+  for name, doc in files.items():
+    path = os.path.join(src, name)
+    if doc is not None:
+      write(path, dump(doc).replace(fake.url, PLACEHOLDER))
+    elif os.path.exists(path):
+      os.remove(path)
   left = len(fake.responses)
   status = "ok"
   if fake.overrun:
