@@ -24,11 +24,10 @@ Run it with the pinned environment:
 Credentials are dummies: OPENAI_API_KEY and ANTHROPIC_API_KEY are set to fixed
 strings. ADK's Claude class builds an AnthropicVertex client, which has no
 api_base argument: ANTHROPIC_VERTEX_BASE_URL points it at the fake (its URL
-and /v1, as Vertex AI's base URL ends), and
-google.auth.default is replaced by one that returns credentials with a fixed
-token (so nothing asks Google for one); GOOGLE_CLOUD_PROJECT and
-GOOGLE_CLOUD_LOCATION name a project and region that appear in the recorded
-paths.
+and /v1, as Vertex AI's base URL ends), and google.auth.default is replaced by
+one that returns credentials with a fixed token (so nothing asks Google for
+one); GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION name the project and
+region that appear in the recorded paths.
 """
 
 import asyncio
@@ -56,8 +55,6 @@ os.environ["OPENAI_API_KEY"] = "sk-fake-openai-key"
 os.environ["ANTHROPIC_API_KEY"] = "sk-ant-fake-anthropic-key"
 os.environ["GOOGLE_CLOUD_PROJECT"] = PROJECT
 os.environ["GOOGLE_CLOUD_LOCATION"] = LOCATION
-os.environ["GOOGLE_GENAI_USE_VERTEXAI"] = "0"
-os.environ["ADK_DISABLE_TELEMETRY"] = "1"
 for name in ("OPENAI_API_BASE", "OPENAI_BASE_URL", "ANTHROPIC_API_BASE",
              "ANTHROPIC_BASE_URL", "LITELLM_LOG"):
   os.environ.pop(name, None)
@@ -209,7 +206,8 @@ def schema_model(schema):
 
 
 async def run_turns(app_dir, turns):
-  """Runs the user turns; returns the session and the error of a failed turn."""
+  """Runs the user turns (stopping at one that raised); returns the session,
+  the error of a failed turn and the events the runner yielded."""
   agent = config_agent_utils.from_config(
       os.path.join(app_dir, "root_agent.yaml"))
   sessions = InMemorySessionService()
@@ -241,8 +239,9 @@ async def run_turns(app_dir, turns):
   return session, error, yielded
 
 
-# Ids that vary between runs: ADK's (adk-<uuid>, e-<uuid>, bare uuids of
-# events) and those LiteLLM makes up (chatcmpl-<uuid>, call_<hex>, ...).
+# Ids that vary between runs and that normalise_events does not know: ADK's
+# function-call ids (adk-<uuid>) and any <kind>-<uuid> or <kind>_<uuid> a
+# library makes up; a bare uuid counts as kind "id".
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 ID_RE = re.compile(r"\b(?:([A-Za-z]+)[-_])?(" + UUID + r")\b")
 
