@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strings"
 	"syscall"
 
@@ -115,31 +114,4 @@ func isTransportError(err error) bool {
 
 // statusName returns the google.rpc status name Google APIs send with an
 // HTTP status code.
-func statusName(code int) string {
-	switch code {
-	case http.StatusBadRequest:
-		return "INVALID_ARGUMENT"
-	case http.StatusUnauthorized:
-		return "UNAUTHENTICATED"
-	case http.StatusForbidden:
-		return "PERMISSION_DENIED"
-	case http.StatusNotFound:
-		return "NOT_FOUND"
-	case http.StatusConflict:
-		return "ABORTED"
-	case http.StatusTooManyRequests:
-		return "RESOURCE_EXHAUSTED"
-	case 499:
-		return "CANCELLED"
-	case http.StatusNotImplemented:
-		return "NOT_IMPLEMENTED"
-	case http.StatusServiceUnavailable:
-		return "UNAVAILABLE"
-	case http.StatusGatewayTimeout:
-		return "DEADLINE_EXCEEDED"
-	}
-	if code >= 500 {
-		return "INTERNAL"
-	}
-	return "UNKNOWN"
-}
+func statusName(code int) string { return models.StatusName(code) }
