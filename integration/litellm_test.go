@@ -167,10 +167,9 @@ func replayScenario(t *testing.T, dir string) {
 	}
 	var wantError map[string]any
 	if readJSON(t, filepath.Join(dir, "error.json"), &wantError) {
-		if runErr == nil {
-			t.Errorf("the run succeeded; adk-python failed with %v", wantError)
-		} else {
-			t.Logf("the run failed with %v; adk-python with %v", runErr, wantError)
+		msg, _ := wantError["message"].(string)
+		if runErr == nil || !strings.Contains(runErr.Error(), msg) {
+			t.Errorf("the run ended with %v; adk-python failed with %v", runErr, wantError)
 		}
 	} else if runErr != nil {
 		t.Errorf("run: %v", runErr)
@@ -187,7 +186,7 @@ func replayScenario(t *testing.T, dir string) {
 	}
 	if hasSession {
 		got := getJSON(t, httpURL+"/apps/"+appName+"/users/"+turns.UserID+"/sessions/"+turns.SessionID)
-		if d := cmp.Diff(normalise(wantSession, nil), normalise(got, nil)); d != "" {
+		if d := cmp.Diff(withoutKnownDifferences(normalise(wantSession, nil)), withoutKnownDifferences(normalise(got, nil))); d != "" {
 			t.Errorf("session (-adk-python +agentsvc):\n%s", d)
 		}
 	}
@@ -352,4 +351,32 @@ func countKind(seen map[string]string, kind string) int {
 		}
 	}
 	return n
+}
+
+// withoutKnownDifferences removes from a session what agentsvc's REST
+// session JSON leaves out where adk-python 1.39.1 writes an empty or zero
+// value: an event's empty actions maps (artifactDelta, stateDelta,
+// requestedAuthConfigs, requestedToolConfirmations), its empty
+// longRunningToolIds, and a cachedContentTokenCount of 0 (an int32 the
+// API does not tell from unset).
+func withoutKnownDifferences(v any) any {
+	session, _ := v.(map[string]any)
+	events, _ := session["events"].([]any)
+	for _, e := range events {
+		ev, _ := e.(map[string]any)
+		if ids, ok := ev["longRunningToolIds"].([]any); ok && len(ids) == 0 {
+			delete(ev, "longRunningToolIds")
+		}
+		if actions, ok := ev["actions"].(map[string]any); ok {
+			for k, a := range actions {
+				if m, ok := a.(map[string]any); ok && len(m) == 0 {
+					delete(actions, k)
+				}
+			}
+		}
+		if u, ok := ev["usageMetadata"].(map[string]any); ok && u["cachedContentTokenCount"] == 0.0 {
+			delete(u, "cachedContentTokenCount")
+		}
+	}
+	return v
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -59,8 +60,10 @@ func createResponse(c *openai.ChatCompletion) (*v1.LlmResponse, error) {
 	if err != nil {
 		return nil, err
 	}
+	// LiteLlm says partial=False where the Gemini model says nothing; the
+	// stored event keeps it.
 	return &v1.LlmResponse{Content: content, ModelVersion: c.Model, FinishReason: finishReason(ch.FinishReason),
-		UsageMetadata: usage(c.Usage, c.JSON.Usage.Valid())}, nil
+		UsageMetadata: usage(c.Usage, c.JSON.Usage.Valid()), Partial: proto.Bool(false)}, nil
 }
 
 // toolCall is one assembled tool call.
