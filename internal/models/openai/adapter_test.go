@@ -129,7 +129,7 @@ func TestToolCallsAnswer(t *testing.T) {
 	}
 	want := `{"content":{"role":"model","parts":[{"functionCall":{"id":"call_a","name":"get_weather","args":{"city":"Paris"}}},` +
 		`{"functionCall":{"id":"call_b","name":"get_time","args":{"city":"Paris"}}}]},"finishReason":"STOP",` +
-		`"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":3,"totalTokenCount":8},"modelVersion":"gpt-4o-2024"}`
+		`"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":3,"totalTokenCount":8},"modelVersion":"gpt-4o-2024","partial":false}`
 	if len(got) != 1 {
 		t.Fatalf("responses = %d, want 1", len(got))
 	}
