@@ -50,8 +50,8 @@ type backends struct {
 	// openAI builds the apps' OpenAI-compatible models; anthropic their
 	// Anthropic models (nil: none can be served).
 	openAI, anthropic registry.Constructor
-	mem    memsvc.Service
-	arts   *blobstore.Store
+	mem               memsvc.Service
+	arts              *blobstore.Store
 }
 
 // openBackends opens the backends of o. On an error it closes again, in

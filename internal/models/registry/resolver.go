@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/agentsvc/agentsvc/internal/models"
@@ -107,9 +109,9 @@ func (r *Resolver) build(ctx context.Context, spec Spec) (models.Model, error) {
 // model that cannot be served (no adapter, no credentials) stops start-up
 // rather than its first call. Errors name the declaration's Source.
 func (r *Resolver) Check(ctx context.Context) error {
-	for name, s := range r.Specs {
+	for _, name := range slices.Sorted(maps.Keys(r.Specs)) {
 		if _, err := r.Model(ctx, name); err != nil {
-			return fmt.Errorf("%s: %w", s.Source, err)
+			return fmt.Errorf("%s: %w", r.Specs[name].Source, err)
 		}
 	}
 	return nil
