@@ -5,14 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"strings"
-	"syscall"
 
 	"google.golang.org/genai"
 
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
 )
 
 // mapError turns an error of the genai SDK into the error the adapter
@@ -103,14 +101,7 @@ func isAPIError(err error) bool {
 
 // isTransportError reports whether err is a failure to reach the API or a
 // connection lost while reading its answer.
-func isTransportError(err error) bool {
-	var netErr net.Error
-	return errors.As(err, &netErr) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, net.ErrClosed)
-}
+func isTransportError(err error) bool { return modelhttp.IsTransportError(err) }
 
 // statusName returns the google.rpc status name Google APIs send with an
 // HTTP status code.

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"syscall"
 
 	"github.com/openai/openai-go/v3"
 
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
 )
 
 // mapError turns an error of the SDK into the error the adapter reports:
@@ -29,7 +27,7 @@ func mapError(ctx context.Context, op string, err error, exception string) error
 	switch {
 	case errors.As(err, &apiErr):
 		return fmt.Errorf("%s: %w", op, modelError(apiErr, exception))
-	case isTransportError(err):
+	case modelhttp.IsTransportError(err):
 		return fmt.Errorf("%s: %w: %w", op, models.ErrUnavailable, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
@@ -78,15 +76,4 @@ func liteLLMClass(code int) string {
 		return "InternalServerError"
 	}
 	return "APIError"
-}
-
-// isTransportError reports whether err is a failure to reach the API or a
-// connection lost while reading its answer.
-func isTransportError(err error) bool {
-	var netErr net.Error
-	return errors.As(err, &netErr) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, net.ErrClosed)
 }

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
 )
 
 // Defaults of the per-call limits of [Config], the Gemini adapter's.
@@ -21,10 +20,7 @@ const (
 	DefaultMaxChunks = 10_000
 )
 
-var (
-	errBodyTooLarge = errors.New("openai: response body too large")
-	errCallTimeout  = errors.New("openai: model call timed out")
-)
+var errCallTimeout = errors.New("openai: model call timed out")
 
 // call is one model call under its limits: a timeout, a cap on the bytes
 // of its answers and one on a stream's chunks.
@@ -32,7 +28,7 @@ type call struct {
 	parent, ctx context.Context //nolint:containedctx // a call's contexts live as long as the call; fail tells from them who ended it.
 	cancel      context.CancelFunc
 	timeout     time.Duration
-	budget      *bodyBudget
+	budget      *modelhttp.Budget
 	maxBytes    int64
 	maxChunks   int
 	chunks      int
@@ -45,8 +41,7 @@ func (m *model) startCall(parent context.Context) *call {
 		c.ctx, c.cancel = context.WithTimeoutCause(parent, c.timeout, errCallTimeout)
 	}
 	if c.maxBytes > 0 {
-		c.budget = &bodyBudget{max: c.maxBytes}
-		c.ctx = context.WithValue(c.ctx, budgetKey{}, c.budget)
+		c.ctx, c.budget = modelhttp.WithBudget(c.ctx, c.maxBytes)
 	}
 	return c
 }
@@ -66,7 +61,7 @@ func (c *call) chunk() error {
 // went past (unless the caller went away), else err mapped.
 func (c *call) fail(op string, err error, exception string) error {
 	if c.parent.Err() == nil {
-		if c.budget != nil && c.budget.exceeded {
+		if c.budget != nil && c.budget.Exceeded() {
 			return fmt.Errorf("%s: %w", op, models.TooLargeError(strconv.FormatInt(c.maxBytes, 10)+" bytes"))
 		}
 		if errors.Is(context.Cause(c.ctx), errCallTimeout) {
@@ -74,47 +69,4 @@ func (c *call) fail(op string, err error, exception string) error {
 		}
 	}
 	return mapError(c.ctx, op, err, exception)
-}
-
-// bodyBudget caps the bytes of one call's answers, each attempt's alone.
-type bodyBudget struct {
-	max      int64
-	exceeded bool
-}
-
-type budgetKey struct{}
-
-// limitTransport cuts a response body at its call's budget before the SDK
-// reads it whole.
-type limitTransport struct{ base http.RoundTripper }
-
-func (t limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	if b, ok := req.Context().Value(budgetKey{}).(*bodyBudget); ok && err == nil && resp.Body != nil {
-		resp.Body = &limitedBody{ReadCloser: resp.Body, budget: b, left: b.max}
-	}
-	return resp, err
-}
-
-type limitedBody struct {
-	io.ReadCloser
-	budget *bodyBudget
-	left   int64
-}
-
-func (r *limitedBody) Read(p []byte) (int, error) {
-	if r.budget.exceeded {
-		return 0, errBodyTooLarge
-	}
-	if int64(len(p)) > r.left+1 {
-		p = p[:r.left+1]
-	}
-	n, err := r.ReadCloser.Read(p)
-	if int64(n) <= r.left {
-		r.left -= int64(n)
-		return n, err
-	}
-	n, r.left = int(r.left), 0
-	r.budget.exceeded = true
-	return n, errBodyTooLarge
 }

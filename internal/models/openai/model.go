@@ -22,6 +22,7 @@ import (
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
 	"github.com/agentsvc/agentsvc/internal/retry"
 )
 
@@ -117,7 +118,7 @@ func New(cfg Config) (models.Model, error) {
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
 		base = cfg.HTTPClient.Transport
 	}
-	hc := &http.Client{Transport: limitTransport{base: base}}
+	hc := &http.Client{Transport: modelhttp.Transport{Base: base}}
 	opts := []option.RequestOption{option.WithHTTPClient(hc), option.WithMaxRetries(0)}
 	baseURL := strings.TrimRight(cfg.BaseURL, "/") + "/"
 	if cfg.Azure {
