@@ -147,10 +147,11 @@ func (m *model) Name() string { return m.cfg.Name }
 func (m *model) OutputSchemaWithTools() bool { return true }
 
 // apiModel is the model the request names, without the provider prefix;
-// the model's own when the request names none, or names it.
+// the model's own when the request names none, or names it (also as
+// "<name>#<n>", the engine's name of a second declaration of the model).
 func (m *model) apiModel(req *v1.LlmRequest) string {
 	name := req.GetModel()
-	if name == "" || name == m.cfg.Name || m.cfg.Azure {
+	if name == "" || name == m.cfg.Name || strings.HasPrefix(name, m.cfg.Name+"#") || m.cfg.Azure {
 		return m.cfg.Model
 	}
 	if _, rest, ok := strings.Cut(name, "/"); ok {
