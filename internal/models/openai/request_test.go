@@ -16,7 +16,7 @@ func TestMessages(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, contents, want string
-		fileIDs            bool
+		fileIDs              bool
 	}{
 		{"empty", `[]`, `[{"role":"user","content":"Handle the requests as specified in the System Instruction."}]`, false},
 		{"ends with the model", `[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"yo"}]}]`,
