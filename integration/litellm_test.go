@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -160,9 +161,21 @@ func replayScenario(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	var runErr error
+	var streamed []any
 	for _, text := range turns.Turns {
-		if runErr = runScenarioTurn(ctx, conn, appName, turns, text, tools); runErr != nil {
+		var events []any
+		events, runErr = runScenarioTurn(ctx, conn, appName, turns, text, tools)
+		streamed = append(streamed, events...)
+		if runErr != nil {
 			break
+		}
+	}
+	var wantStream []any
+	if readJSON(t, filepath.Join(dir, "stream.json"), &wantStream) {
+		want := withoutKnownDifferences(normalise(map[string]any{"events": wantStream}, nil))
+		got := withoutKnownDifferences(normalise(map[string]any{"events": streamed}, nil))
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("streamed events (-adk-python +agentsvc):\n%s", d)
 		}
 	}
 	var wantError map[string]any
@@ -223,27 +236,41 @@ func copyApp(t *testing.T, from, to, url string) string {
 }
 
 // runScenarioTurn runs one user message over Connect, answering the
-// scenario tools' calls as tools.py does.
-func runScenarioTurn(ctx context.Context, conn *grpc.ClientConn, app string, turns scenarioTurns, text string, tools []*api.ToolDeclaration) error {
+// scenario tools' calls as tools.py does, and returns the events it
+// streamed as JSON.
+func runScenarioTurn(ctx context.Context, conn *grpc.ClientConn, app string, turns scenarioTurns, text string,
+	tools []*api.ToolDeclaration) ([]any, error) {
 	stream, err := api.NewRunnerServiceClient(conn).Connect(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var events []any
 	err = stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_Start{Start: &api.StartRun{
 		Run: &api.RunRequest{AppName: app, UserId: turns.UserID, SessionId: turns.SessionID, Streaming: turns.Streaming == "sse",
 			NewMessage: &v1.Content{Role: "user", Parts: []*v1.Part{{Text: text}}}},
 		Tools: tools,
 	}}})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for {
 		msg, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return events, nil
 		}
 		if err != nil {
-			return err
+			return events, err
+		}
+		if ev := msg.GetEvent(); ev != nil {
+			b, err := protojson.Marshal(ev)
+			if err != nil {
+				return events, err
+			}
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				return events, err
+			}
+			events = append(events, m)
 		}
 		c := msg.GetToolCall()
 		if c == nil {
@@ -257,7 +284,7 @@ func runScenarioTurn(ctx context.Context, conn *grpc.ClientConn, app string, tur
 		v, _ := structpb.NewValue(result)
 		if err := stream.Send(&api.ConnectRequest{Kind: &api.ConnectRequest_ToolResult{ToolResult: &api.ToolResult{
 			CallId: c.GetCallId(), Response: v}}}); err != nil {
-			return err
+			return events, err
 		}
 	}
 }
