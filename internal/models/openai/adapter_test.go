@@ -245,3 +245,29 @@ func TestResponseFormatStrict(t *testing.T) {
 		t.Fatalf("response_format (-want +got):\n%s", d)
 	}
 }
+
+func TestAzureRequest(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-must-not-leak")
+	var got *http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Clone(r.Context())
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"x","object":"chat.completion","model":"gpt-4o","choices":[{"index":0,"finish_reason":"stop",` +
+			`"message":{"role":"assistant","content":"hi"}}]}`))
+	}))
+	defer srv.Close()
+	transport := &http.Transport{}
+	defer transport.CloseIdleConnections()
+	m, err := openai.New(openai.Config{Name: "azure/dep", Model: "dep", BaseURL: srv.URL, APIKey: "az-key", Azure: true,
+		APIVersion: "2024-10-21", HTTPClient: &http.Client{Transport: transport}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(t, m, weatherRequest(t), false); err != nil {
+		t.Fatal(err)
+	}
+	if got.URL.Path != "/openai/deployments/dep/chat/completions" || got.URL.Query().Get("api-version") != "2024-10-21" ||
+		got.Header.Get("Api-Key") != "az-key" || got.Header.Get("Authorization") != "" {
+		t.Fatalf("request %s %v", got.URL, got.Header)
+	}
+}
