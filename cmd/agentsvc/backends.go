@@ -17,7 +17,10 @@ import (
 	memsvc "github.com/agentsvc/agentsvc/internal/memory"
 	"github.com/agentsvc/agentsvc/internal/memory/memoryurl"
 	memredis "github.com/agentsvc/agentsvc/internal/memory/redis"
+	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/models/openai"
+	"github.com/agentsvc/agentsvc/internal/models/registry"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 	"github.com/agentsvc/agentsvc/internal/sessions/memory"
 	"github.com/agentsvc/agentsvc/internal/sessions/redis"
@@ -39,10 +42,16 @@ type backends struct {
 	tel    *telemetry
 	store  sessions.Service
 	// flags are ADK's feature flags of the environment.
-	flags  features.Set
-	models *gemini.Provider
-	mem    memsvc.Service
-	arts   *blobstore.Store
+	flags features.Set
+	// models is the Gemini provider; nil without Gemini credentials, when
+	// noGemini says why and only apps without Gemini models load.
+	models   *gemini.Provider
+	noGemini error
+	// openAI builds the apps' OpenAI-compatible models; anthropic their
+	// Anthropic models (nil: none can be served).
+	openAI, anthropic registry.Constructor
+	mem               memsvc.Service
+	arts              *blobstore.Store
 }
 
 // openBackends opens the backends of o. On an error it closes again, in
@@ -66,9 +75,10 @@ func openBackends(ctx context.Context, o *options, getenv func(string) string, l
 	if b.store, err = openSessions(ctx, o, log, b.tel.storeTracer()); err != nil {
 		return nil, err
 	}
-	if b.flags, b.models, err = openModels(ctx, o, getenv, log); err != nil {
+	if b.flags, b.models, b.noGemini, err = openModels(ctx, o, getenv, log); err != nil {
 		return nil, err
 	}
+	b.openAI = openAIModels(o, getenv)
 	if b.mem, err = openMemory(ctx, o, log, b.tel.storeTracer()); err != nil {
 		return nil, err
 	}
@@ -96,14 +106,22 @@ func (b *backends) close(ctx context.Context, log *slog.Logger) {
 }
 
 // openModels returns ADK's feature flags of the environment and the Gemini
-// provider of the environment and o, which they configure.
-func openModels(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) (features.Set, *gemini.Provider, error) {
+// provider of the environment and o, which they configure. Without Gemini
+// credentials the provider is nil and noGemini says what to set: apps
+// that name a Gemini model then fail to load.
+func openModels(ctx context.Context, o *options, getenv func(string) string, log *slog.Logger) (_ features.Set, _ *gemini.Provider, noGemini, _ error) {
+	flags := features.FromEnv(ctx, log, os.Environ())
+	for _, n := range flags.Changed() {
+		if !features.Acts(n) {
+			log.Warn("ADK feature flag has no effect in agentsvc", "feature", string(n), "enabled", flags.Enabled(n))
+		}
+	}
 	gcfg, hasCreds := gemini.ConfigFromEnv(getenv)
 	if o.geminiBaseURL != "" {
 		gcfg.BaseURL = o.geminiBaseURL
 	}
 	if !hasCreds && gcfg.BaseURL == "" {
-		return features.Set{}, nil, errors.New("no Gemini credentials: set GOOGLE_API_KEY (or GEMINI_API_KEY), or GOOGLE_GENAI_USE_VERTEXAI=1 with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or point --gemini-base-url at a server that speaks the Gemini API")
+		return flags, nil, errors.New("no Gemini credentials: set GOOGLE_API_KEY (or GEMINI_API_KEY), or GOOGLE_GENAI_USE_VERTEXAI=1 with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or point --gemini-base-url at a server that speaks the Gemini API"), nil
 	}
 	// Keep connections to the model endpoint alive across calls; the
 	// default transport keeps two idle connections per host and dials anew
@@ -113,18 +131,29 @@ func openModels(ctx context.Context, o *options, getenv func(string) string, log
 		gcfg.HTTPClient = pooledHTTPClient()
 	}
 	gcfg.Timeout, gcfg.MaxResponseBytes, gcfg.MaxChunks = o.modelTimeout, o.maxModelResponseBytes, o.maxModelChunks
-	flags := features.FromEnv(ctx, log, os.Environ())
 	gcfg.LegacyStreaming = !flags.Enabled(features.ProgressiveSSEStreaming)
-	for _, n := range flags.Changed() {
-		if !features.Acts(n) {
-			log.Warn("ADK feature flag has no effect in agentsvc", "feature", string(n), "enabled", flags.Enabled(n))
-		}
-	}
 	provider, err := gemini.New(ctx, gcfg)
 	if err != nil {
-		return features.Set{}, nil, fmt.Errorf("gemini: %w", err)
+		return features.Set{}, nil, nil, fmt.Errorf("gemini: %w", err)
 	}
-	return flags, provider, nil
+	return flags, provider, nil, nil
+}
+
+// openAIModels builds OpenAI-compatible models with credentials from the
+// environment, under the limits of o, sharing one pooled HTTP client.
+func openAIModels(o *options, getenv func(string) string) registry.Constructor {
+	hc := pooledHTTPClient()
+	return func(_ context.Context, spec registry.Spec) (models.Model, error) {
+		cfg, err := openai.ConfigFromSpec(spec, getenv)
+		if err != nil {
+			return nil, err
+		}
+		cfg.HTTPClient, cfg.MaxResponseBytes, cfg.MaxChunks = hc, o.maxModelResponseBytes, o.maxModelChunks
+		if cfg.Timeout == 0 || cfg.Timeout > o.modelTimeout {
+			cfg.Timeout = o.modelTimeout
+		}
+		return openai.New(cfg)
+	}
 }
 
 // pooledHTTPClient is an HTTP client that keeps many idle connections per

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -11,7 +12,7 @@ import (
 	"github.com/agentsvc/agentsvc/examples"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/config"
-	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/models/registry"
 	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -32,7 +33,7 @@ type service struct {
 // server of them. On an error it closes again what it opened.
 func newService(ctx context.Context, o *options, b *backends, log *slog.Logger) (_ *service, err error) {
 	s := &service{}
-	if s.apps, err = loadApps(ctx, o.agents, b.store, b.models, historySessions(o), log); err != nil {
+	if s.apps, err = loadApps(ctx, o.agents, b.store, b, historySessions(o), log); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -87,9 +88,9 @@ func closeApps(ctx context.Context, apps []*server.App, log *slog.Logger) {
 }
 
 // loadApps builds the apps of dir, or the bundled examples when dir is
-// empty, each with a runner on store and provider. On an error it closes
-// the apps it built.
-func loadApps(ctx context.Context, dir string, store sessions.Service, provider *gemini.Provider, history int, log *slog.Logger) ([]*server.App, error) {
+// empty, each with a runner on store and the model backends of b. On an
+// error it closes the apps it built.
+func loadApps(ctx context.Context, dir string, store sessions.Service, b *backends, history int, log *slog.Logger) ([]*server.App, error) {
 	var fsys fs.FS = examples.FS
 	if dir != "" {
 		fsys = os.DirFS(dir)
@@ -100,13 +101,18 @@ func loadApps(ctx context.Context, dir string, store sessions.Service, provider 
 	}
 	apps := make([]*server.App, 0, len(cfgs))
 	for _, c := range cfgs {
+		resolver, err := b.resolver(ctx, c)
+		if err != nil {
+			closeApps(context.WithoutCancel(ctx), apps, log)
+			return nil, err
+		}
 		app, info, err := config.Build(c)
 		if err != nil {
 			closeApps(context.WithoutCancel(ctx), apps, log)
 			return nil, err
 		}
 		apps = append(apps, &server.App{
-			Runner: &runtime.Runner{App: app, Sessions: store, Models: provider, HistorySessions: history},
+			Runner: &runtime.Runner{App: app, Sessions: store, Models: resolver, HistorySessions: history},
 			Info:   info,
 		})
 	}
@@ -152,4 +158,22 @@ func sessionBusyWait(o *options) time.Duration {
 		return -1
 	}
 	return o.sessionBusyWait
+}
+
+// resolver returns the model resolver of app: its model_code declarations
+// built at once (a model that cannot be served stops start-up), other
+// names by pattern. An app that names a Gemini model needs Gemini
+// credentials.
+func (b *backends) resolver(ctx context.Context, app *config.AppConfig) (*registry.Resolver, error) {
+	if b.models == nil && app.UsesGemini() {
+		return nil, fmt.Errorf("app %s: %w", app.Name, b.noGemini)
+	}
+	r := &registry.Resolver{Specs: app.Models(), OpenAI: b.openAI, Anthropic: b.anthropic}
+	if b.models != nil {
+		r.Gemini = b.models
+	}
+	if err := r.Check(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
 }

@@ -1,4 +1,5 @@
-// Package fakegemini is a local HTTP server speaking the Gemini REST API,
+// Package fakegemini is a local HTTP server speaking the Gemini REST API
+// (and OpenAI's Chat Completions API, see [Server.EnqueueOpenAI]),
 // answering from a script, for tests that run the real genai-based model
 // adapter without a network.
 //

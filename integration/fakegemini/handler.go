@@ -33,7 +33,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /_fake/faults", s.handleFaults)
 	mux.HandleFunc("POST /_fake/clock", s.handleClock)
 	s.cacheRoutes(mux)
-	mux.HandleFunc("POST /", s.handleModel)
+	s.openAIRoutes(mux) // and the Gemini model routes
 	return mux
 }
 

@@ -28,6 +28,7 @@ type Server struct {
 	latency  time.Duration
 	log      requestLog
 	caches   cacheStore
+	openai   []ProviderReply // queued OpenAI Chat Completions answers
 
 	lifeMu sync.Mutex
 	srv    *http.Server
@@ -282,6 +283,7 @@ func (s *Server) Reset() {
 	s.latency = 0
 	s.log.reset()
 	s.caches.reset()
+	s.openai = nil
 }
 
 // Requests returns the recorded requests, oldest first.

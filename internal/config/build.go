@@ -60,11 +60,11 @@ func Build(app *AppConfig) (*runtime.App, *api.App, error) {
 	}
 	if c := settings.EventsCompactionConfig; c != nil {
 		// ADK summarises with the root agent's model.
-		if app.Root.AgentClass != "LlmAgent" || app.Root.Model == "" {
+		if app.Root.AgentClass != "LlmAgent" || app.Root.modelName() == "" {
 			return nil, nil, fmt.Errorf("%s: events_compaction_config: the root agent's model writes the summaries: "+
 				"the root must be an LlmAgent with a model", path.Join(path.Dir(app.Root.file), AppFile))
 		}
-		rt.Compaction = &compaction.Config{Interval: *c.CompactionInterval, Overlap: *c.OverlapSize, Model: app.Root.Model}
+		rt.Compaction = &compaction.Config{Interval: *c.CompactionInterval, Overlap: *c.OverlapSize, Model: app.Root.modelName()}
 		if c.TokenThreshold != nil {
 			rt.Compaction.TokenThreshold, rt.Compaction.Retention = *c.TokenThreshold, *c.EventRetentionSize
 		}
@@ -138,7 +138,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	if c.MaxIterations != 0 {
 		return nil, nil, fail("max_iterations", fmt.Errorf("only applies to LoopAgent"))
 	}
-	info := &api.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.Model,
+	info := &api.AgentInfo{Name: c.Name, AgentClass: c.AgentClass, Description: c.Description, Model: c.modelName(),
 		Tools: agentTools.info, Callbacks: cbs.info}
 	subs, err := buildChildren(c, info)
 	if err != nil {
@@ -177,7 +177,7 @@ func buildAgent(c *AgentConfig) (runtime.Agent, *api.AgentInfo, error) {
 	agent, err := llmagent.New(llmagent.Config{
 		Name:                     c.Name,
 		Description:              c.Description,
-		Model:                    c.Model,
+		Model:                    c.modelName(),
 		Instruction:              c.Instruction,
 		StaticInstruction:        c.StaticInstruction,
 		GlobalInstruction:        c.GlobalInstruction,

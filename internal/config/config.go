@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/agentsvc/agentsvc/internal/models/registry"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools/mcp"
 )
@@ -26,6 +27,7 @@ type AgentConfig struct {
 	AgentClass               string           `yaml:"agent_class"`
 	Name                     string           `yaml:"name"`
 	Model                    string           `yaml:"model"`
+	ModelCode                *ModelCodeRef    `yaml:"model_code"`
 	Description              string           `yaml:"description"`
 	Instruction              string           `yaml:"instruction"`
 	StaticInstruction        string           `yaml:"static_instruction"`
@@ -78,6 +80,8 @@ type AgentConfig struct {
 	inputOrder  *tools.KeyOrder      // InputSchema's properties in written order
 	outputOrder *tools.KeyOrder      // OutputSchema's properties in written order
 	file        string               // the file that declared the agent
+	modelSpec   *registry.Spec       // the model, when it is not Gemini's (modelcode.go)
+	modelKey    string               // the engine's name of a model_code model
 }
 
 // SubAgentRef points to another agent file, relative to the declaring file.
@@ -134,6 +138,9 @@ type AppConfig struct {
 	Name     string
 	Root     *AgentConfig
 	Settings *AppSettings
+	// models are the declarations of models that are not Gemini's, by
+	// the engine's model name (modelcode.go).
+	models map[string]registry.Spec
 	// mcpServers are the MCP servers the app's toolsets reach, one per
 	// distinct connection.
 	mcpServers []*mcp.Server
@@ -177,7 +184,7 @@ func Load(fsys fs.FS, dir string) (*AppConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &AppConfig{Name: path.Base(dir), Root: root, Settings: settings, mcpServers: connectMCP(root)}, nil
+	return &AppConfig{Name: path.Base(dir), Root: root, Settings: settings, models: nameModels(root), mcpServers: connectMCP(root)}, nil
 }
 
 func loadAgent(fsys fs.FS, file string, loading map[string]bool) (*AgentConfig, error) {
@@ -282,6 +289,9 @@ func (c *AgentConfig) validate() error {
 	}
 	if c.MaxIterations < 0 {
 		return errors.New("max_iterations: must not be negative")
+	}
+	if err := c.resolveModel(); err != nil {
+		return err
 	}
 	if err := c.validateRemoteA2a(); err != nil {
 		return err

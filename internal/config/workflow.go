@@ -29,7 +29,7 @@ func buildChildren(c *AgentConfig, info *api.AgentInfo) ([]runtime.Agent, error)
 func llmOnlyFields(c *AgentConfig) []string {
 	var set []string
 	for field, on := range map[string]bool{
-		"model": c.Model != "", "instruction": c.Instruction != "", "static_instruction": c.StaticInstruction != "",
+		"model": c.Model != "", "model_code": c.ModelCode != nil, "instruction": c.Instruction != "", "static_instruction": c.StaticInstruction != "",
 		"global_instruction": c.GlobalInstruction != "", "tools": len(c.Tools) > 0, "output_key": c.OutputKey != "",
 		"output_schema": c.OutputSchema != nil, "input_schema": c.InputSchema != nil, "include_contents": c.IncludeContents != "",
 		"generate_content_config":     c.GenerateContentConfig != nil,

@@ -1,0 +1,79 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/openai/openai-go/v3"
+
+	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
+)
+
+// mapError turns an error of the SDK into the error the adapter reports:
+// the context's error once ctx is done; a [*models.Error] for an error
+// answer of the API, its message as LiteLLM words it (e.g.
+// "litellm.RateLimitError: RateLimitError: OpenAIException - ..."), where
+// exception names the provider's exception; [models.ErrUnavailable]
+// wrapped around a transport failure; the error itself otherwise.
+func mapError(ctx context.Context, op string, err error, exception string) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("%s: %w", op, ctxErr)
+	}
+	var apiErr *openai.Error
+	switch {
+	case errors.As(err, &apiErr):
+		return fmt.Errorf("%s: %w", op, modelError(apiErr, exception))
+	case modelhttp.IsTransportError(err):
+		return fmt.Errorf("%s: %w: %w", op, models.ErrUnavailable, err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// modelError converts an error answer.
+func modelError(e *openai.Error, exception string) *models.Error {
+	body := []byte(e.RawJSON())
+	msg := e.Message
+	if msg == "" {
+		msg = string(body)
+		// An answer whose error is not OpenAI's JSON keeps its body.
+		var wrapped struct {
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(body, &wrapped) == nil && len(wrapped.Error) > 0 {
+			msg = string(wrapped.Error)
+		}
+	}
+	class := liteLLMClass(e.StatusCode)
+	return &models.Error{HTTPStatus: e.StatusCode, Status: models.StatusName(e.StatusCode),
+		Message: "litellm." + class + ": " + class + ": " + exception + " - " + msg, Body: body}
+}
+
+// liteLLMClass is the exception class LiteLLM raises for an HTTP status.
+func liteLLMClass(code int) string {
+	switch code {
+	case http.StatusBadRequest:
+		return "BadRequestError"
+	case http.StatusUnauthorized:
+		return "AuthenticationError"
+	case http.StatusForbidden:
+		return "PermissionDeniedError"
+	case http.StatusNotFound:
+		return "NotFoundError"
+	case http.StatusRequestTimeout:
+		return "Timeout"
+	case http.StatusUnprocessableEntity:
+		return "UnprocessableEntityError"
+	case http.StatusTooManyRequests:
+		return "RateLimitError"
+	case http.StatusServiceUnavailable:
+		return "ServiceUnavailableError"
+	}
+	if code >= 500 {
+		return "InternalServerError"
+	}
+	return "APIError"
+}
