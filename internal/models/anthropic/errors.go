@@ -1,0 +1,121 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"syscall"
+
+	"github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/agentsvc/agentsvc/internal/models"
+)
+
+// mapError turns an error of the SDK into the error the adapter reports,
+// prefixed with op: the context's error once ctx is done; a
+// [*models.Error] for an error answer of the API (its HTTP status, the
+// status name Google APIs give that code, as Gemini's errors carry, and the
+// API's message); [models.ErrUnavailable] around a transport failure; the
+// error itself otherwise.
+func mapError(ctx context.Context, op string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("%s: %w", op, ctxErr)
+	}
+	if errors.Is(err, errBodyTooLarge) {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	var apiErr *anthropic.Error
+	switch {
+	case errors.As(err, &apiErr):
+		return fmt.Errorf("%s: %w", op, modelError(apiErr))
+	case isTransportError(err):
+		return fmt.Errorf("%s: %w: %w", op, models.ErrUnavailable, err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// errorTypeStatus is the HTTP status of each error type Anthropic names,
+// for an error event inside a stream that was answered with 200.
+var errorTypeStatus = map[string]int{
+	"invalid_request_error": http.StatusBadRequest,
+	"authentication_error":  http.StatusUnauthorized,
+	"permission_error":      http.StatusForbidden,
+	"not_found_error":       http.StatusNotFound,
+	"request_too_large":     http.StatusRequestEntityTooLarge,
+	"rate_limit_error":      http.StatusTooManyRequests,
+	"api_error":             http.StatusInternalServerError,
+	"overloaded_error":      529,
+}
+
+// modelError converts an error answer. Its body is Anthropic's
+// {"type":"error","error":{"type":...,"message":...}}; a body of another
+// shape is kept whole as the message.
+func modelError(e *anthropic.Error) *models.Error {
+	raw := e.RawJSON()
+	var env struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	msg := raw
+	if json.Unmarshal([]byte(raw), &env) == nil && env.Error.Message != "" {
+		msg = env.Error.Message
+	}
+	code := e.StatusCode
+	if code < 400 {
+		if c, ok := errorTypeStatus[env.Error.Type]; ok {
+			code = c
+		} else {
+			code = http.StatusInternalServerError
+		}
+	}
+	return &models.Error{HTTPStatus: code, Status: statusName(code), Message: msg, Body: []byte(raw)}
+}
+
+// isTransportError reports whether err is a failure to reach the API or a
+// connection lost while reading its answer.
+func isTransportError(err error) bool {
+	var netErr net.Error
+	return errors.As(err, &netErr) ||
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, net.ErrClosed)
+}
+
+// statusName returns the google.rpc status name Google APIs send with an
+// HTTP status code, so that a model error reads the same whichever model
+// failed.
+func statusName(code int) string {
+	switch code {
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
+		return "INVALID_ARGUMENT"
+	case http.StatusUnauthorized:
+		return "UNAUTHENTICATED"
+	case http.StatusForbidden:
+		return "PERMISSION_DENIED"
+	case http.StatusNotFound:
+		return "NOT_FOUND"
+	case http.StatusConflict:
+		return "ABORTED"
+	case http.StatusTooManyRequests:
+		return "RESOURCE_EXHAUSTED"
+	case 499:
+		return "CANCELLED"
+	case http.StatusNotImplemented:
+		return "NOT_IMPLEMENTED"
+	case http.StatusServiceUnavailable, 529:
+		return "UNAVAILABLE"
+	case http.StatusGatewayTimeout:
+		return "DEADLINE_EXCEEDED"
+	}
+	if code >= 500 {
+		return "INTERNAL"
+	}
+	return "UNKNOWN"
+}
