@@ -107,7 +107,9 @@ func NewClaude(ctx context.Context, cfg Config) (models.Model, error) {
 	opts := []option.RequestOption{option.WithHTTPClient(httpClient(cfg)), option.WithMaxRetries(0),
 		option.WithMiddleware(capBodies), vertex.WithCredentials(ctx, location, project, creds)}
 	if cfg.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+		// The SDK's Vertex AI routes start with /v1; a base URL in the form
+		// of ANTHROPIC_VERTEX_BASE_URL ends with it.
+		opts = append(opts, option.WithBaseURL(strings.TrimSuffix(strings.TrimSuffix(cfg.BaseURL, "/"), "/v1")))
 	}
 	policy := cfg.Retry
 	if policy.MaxAttempts == 0 {

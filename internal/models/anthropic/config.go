@@ -24,8 +24,11 @@ type Config struct {
 	// Project and Location, as ADK reads them.
 	Model string
 	// BaseURL replaces the API endpoint: LiteLlm's api_base (the adapter
-	// calls <BaseURL>/v1/messages), or the Vertex AI endpoint of the Claude
-	// class. Empty means the provider's public endpoint.
+	// calls <BaseURL>/v1/messages, or BaseURL itself when it ends with
+	// /v1/messages, as LiteLLM does), or the Vertex AI endpoint of the
+	// Claude class (with or without a final /v1, as
+	// ANTHROPIC_VERTEX_BASE_URL writes it). Empty means the provider's
+	// public endpoint (for Vertex AI, the location's).
 	BaseURL string
 	// APIKey authenticates with the Anthropic API (LiteLlm, from
 	// ANTHROPIC_API_KEY). It is never logged. The Claude class ignores it.

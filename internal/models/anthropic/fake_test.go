@@ -122,6 +122,7 @@ func newClaude(t *testing.T, cfg anthropic.Config, replies ...reply) (models.Mod
 	t.Helper()
 	f := &fakeAnthropic{replies: replies}
 	f.start(t, &cfg)
+	cfg.BaseURL += "/v1" // as ANTHROPIC_VERTEX_BASE_URL is written
 	if cfg.Model == "" {
 		cfg.Model = "claude-sonnet-4-5@20250929"
 	}
