@@ -108,3 +108,34 @@ func ErrorClass(err error) string {
 // TransientClasses are the classes of [ErrorClass] worth retrying by
 // default: rate limits, server failures and unreachable models.
 var TransientClasses = []string{"_ResourceExhaustedError", "ServerError", "ConnectError"}
+
+// StatusName returns the google.rpc status name Google APIs send with an
+// HTTP status code.
+func StatusName(code int) string {
+	switch code {
+	case http.StatusBadRequest:
+		return "INVALID_ARGUMENT"
+	case http.StatusUnauthorized:
+		return "UNAUTHENTICATED"
+	case http.StatusForbidden:
+		return "PERMISSION_DENIED"
+	case http.StatusNotFound:
+		return "NOT_FOUND"
+	case http.StatusConflict:
+		return "ABORTED"
+	case http.StatusTooManyRequests:
+		return "RESOURCE_EXHAUSTED"
+	case 499:
+		return "CANCELLED"
+	case http.StatusNotImplemented:
+		return "NOT_IMPLEMENTED"
+	case http.StatusServiceUnavailable:
+		return "UNAVAILABLE"
+	case http.StatusGatewayTimeout:
+		return "DEADLINE_EXCEEDED"
+	}
+	if code >= 500 {
+		return "INTERNAL"
+	}
+	return "UNKNOWN"
+}

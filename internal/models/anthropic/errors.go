@@ -88,34 +88,16 @@ func isTransportError(err error) bool {
 		errors.Is(err, net.ErrClosed)
 }
 
-// statusName returns the google.rpc status name Google APIs send with an
-// HTTP status code, so that a model error reads the same whichever model
-// failed.
+// statusName returns the status name Google APIs give an HTTP status
+// ([models.StatusName]), so that a model error reads the same whichever
+// model failed; Anthropic's own codes take the nearest: 413 is a bad
+// request, 529 (overloaded) unavailable.
 func statusName(code int) string {
 	switch code {
-	case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
-		return "INVALID_ARGUMENT"
-	case http.StatusUnauthorized:
-		return "UNAUTHENTICATED"
-	case http.StatusForbidden:
-		return "PERMISSION_DENIED"
-	case http.StatusNotFound:
-		return "NOT_FOUND"
-	case http.StatusConflict:
-		return "ABORTED"
-	case http.StatusTooManyRequests:
-		return "RESOURCE_EXHAUSTED"
-	case 499:
-		return "CANCELLED"
-	case http.StatusNotImplemented:
-		return "NOT_IMPLEMENTED"
-	case http.StatusServiceUnavailable, 529:
-		return "UNAVAILABLE"
-	case http.StatusGatewayTimeout:
-		return "DEADLINE_EXCEEDED"
+	case http.StatusRequestEntityTooLarge:
+		return models.StatusName(http.StatusBadRequest)
+	case 529:
+		return models.StatusName(http.StatusServiceUnavailable)
 	}
-	if code >= 500 {
-		return "INTERNAL"
-	}
-	return "UNKNOWN"
+	return models.StatusName(code)
 }
