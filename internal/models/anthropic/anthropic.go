@@ -157,7 +157,7 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 			yield(nil, fmt.Errorf("%s: convert request: %w", op, err))
 			return
 		}
-		raw, err := json.Marshal(b)
+		raw, err := encodeBody(b, m.args.Extra)
 		if err != nil {
 			yield(nil, fmt.Errorf("%s: encode request: %w", op, err))
 			return
@@ -281,6 +281,30 @@ func (sc sdkCall) options() []option.RequestOption {
 		opts = append(opts, option.WithHeader(k, v))
 	}
 	return opts
+}
+
+// encodeBody returns b as JSON with the fields of extra that b does not
+// set.
+func encodeBody(b *body, extra map[string]any) ([]byte, error) {
+	raw, err := json.Marshal(b)
+	if err != nil || len(extra) == 0 {
+		return raw, err
+	}
+	fields := map[string]json.RawMessage{}
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		if _, set := fields[k]; set {
+			continue
+		}
+		e, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("argument %s: %w", k, err)
+		}
+		fields[k] = e
+	}
+	return json.Marshal(fields)
 }
 
 // schemaTool reports whether the response schema went as json_tool_call.

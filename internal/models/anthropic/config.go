@@ -102,6 +102,86 @@ type Args struct {
 	// ExtraHeaders are added to every request (LiteLlm's extra_headers);
 	// they may carry credentials and are never logged.
 	ExtraHeaders map[string]string
+	// Extra are further body fields LiteLlm passes through as written
+	// (e.g. metadata); they never replace a field the adapter sets.
+	Extra map[string]any
+}
+
+// ArgsFromLiteLLM reads LiteLlm's pass-through keyword arguments, in
+// their OpenAI names, as LiteLLM maps them for Anthropic: max_tokens (or
+// max_completion_tokens), temperature, top_p, top_k and stop (a string or
+// a list) become their fields; any other argument is sent as written.
+func ArgsFromLiteLLM(kwargs map[string]any) (Args, error) {
+	var a Args
+	for k, v := range kwargs {
+		var err error
+		switch k {
+		case "max_tokens", "max_completion_tokens":
+			var n float64
+			if n, err = number(k, v); err == nil {
+				t := int64(math.Round(n))
+				a.MaxTokens = &t
+			}
+		case "temperature", "top_p":
+			var n float64
+			if n, err = number(k, v); err == nil {
+				if k == "temperature" {
+					a.Temperature = &n
+				} else {
+					a.TopP = &n
+				}
+			}
+		case "top_k":
+			var n float64
+			if n, err = number(k, v); err == nil {
+				t := int64(n)
+				a.TopK = &t
+			}
+		case "stop":
+			a.Stop, err = stopList(v)
+		default:
+			if a.Extra == nil {
+				a.Extra = map[string]any{}
+			}
+			a.Extra[k] = v
+		}
+		if err != nil {
+			return Args{}, err
+		}
+	}
+	return a, a.Validate()
+}
+
+func number(key string, v any) (float64, error) {
+	switch n := v.(type) {
+	case float64:
+		return n, nil
+	case int:
+		return float64(n), nil
+	case int64:
+		return float64(n), nil
+	}
+	return 0, fmt.Errorf("%s: must be a number, got %T", key, v)
+}
+
+func stopList(v any) ([]string, error) {
+	switch s := v.(type) {
+	case string:
+		return []string{s}, nil
+	case []string:
+		return s, nil
+	case []any:
+		out := make([]string, len(s))
+		for i, e := range s {
+			str, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("stop[%d]: must be a string, got %T", i, e)
+			}
+			out[i] = str
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("stop: must be a string or a list of strings, got %T", v)
 }
 
 // Bounds of [Args].

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/models/anthropic"
@@ -153,5 +155,29 @@ func TestArgsValidate(t *testing.T) {
 	}
 	if _, err := anthropic.NewLiteLLM(t.Context(), anthropic.Config{}); !errors.Is(err, anthropic.ErrNoModel) {
 		t.Errorf("NewLiteLLM without a model: %v", err)
+	}
+}
+
+func TestArgsFromLiteLLM(t *testing.T) {
+	t.Parallel()
+	a, err := anthropic.ArgsFromLiteLLM(map[string]any{"max_completion_tokens": 100.0, "temperature": 0.2, "top_k": 5, "stop": "END",
+		"metadata": map[string]any{"user_id": "u"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, fake := newLiteLLM(t, anthropic.Config{Args: a}, jsonReply(t, http.StatusOK, message("end_turn", map[string]any{"type": "text", "text": "ok"})))
+	if _, err := collect(t.Context(), m, &v1.LlmRequest{Contents: []*v1.Content{userText("hi")}}, false); err != nil {
+		t.Fatal(err)
+	}
+	got := fake.recorded()[0].Body
+	want := decode(t, `{"model": "claude-sonnet-4-5-20250929", "max_tokens": 100, "temperature": 0.2, "top_k": 5, "stop_sequences": ["END"],
+		"metadata": {"user_id": "u"}, "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}`)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("body (-want +got):\n%s", diff)
+	}
+	for _, bad := range []map[string]any{{"temperature": "hot"}, {"stop": []any{1}}, {"max_tokens": -1.0}} {
+		if _, err := anthropic.ArgsFromLiteLLM(bad); err == nil {
+			t.Errorf("ArgsFromLiteLLM(%v) = nil error", bad)
+		}
 	}
 }
