@@ -130,3 +130,22 @@ func TestNewClaudeNeedsProjectAndLocation(t *testing.T) {
 		t.Error("NewClaude without project and location succeeded")
 	}
 }
+
+// TestEchoFake checks the fake's default answer through both flavours,
+// whole and streamed, as `make run` serves it offline.
+func TestEchoFake(t *testing.T) {
+	t.Parallel()
+	for _, stream := range []bool{false, true} {
+		lite, _ := newLiteLLM(t, anthropic.Config{})
+		vertex, _ := newClaude(t, anthropic.Config{})
+		for _, m := range []models.Model{lite, vertex} {
+			got, err := collect(t.Context(), m, &v1.LlmRequest{Contents: []*v1.Content{userText("hi")}}, stream)
+			if err != nil {
+				t.Fatalf("GenerateContent: %v", err)
+			}
+			if text := got[len(got)-1].GetContent().GetParts()[0].GetText(); text != "Echo: hi" {
+				t.Errorf("%s stream=%v: text = %q, want the echo", m.Name(), stream, text)
+			}
+		}
+	}
+}

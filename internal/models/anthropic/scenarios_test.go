@@ -77,7 +77,7 @@ func sendRecorded(t *testing.T, claude bool, rec recorded) recorded {
 		answer = streamEvents(t)
 	}
 	var m models.Model
-	var fake *fakeAnthropic
+	var fake fakeAnthropic
 	if claude {
 		// .../models/<model>:rawPredict
 		model := rec.Path[strings.LastIndex(rec.Path, "/")+1:]
