@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -103,6 +104,20 @@ func claudeRequest(model string, a Args, req *v1.LlmRequest) (*body, error) {
 	}
 	if len(b.Tools) > 0 {
 		b.ToolChoice = map[string]any{"type": "auto"}
+	}
+	if tc := cfg.GetThinkingConfig(); tc != nil {
+		// ADK's mapping of a thinking budget: 0 disables thinking, a
+		// negative one is adaptive, a positive one the budget.
+		switch {
+		case tc.ThinkingBudget == nil:
+			return nil, errors.New("thinking_budget must be set explicitly when ThinkingConfig is provided for Anthropic models")
+		case tc.GetThinkingBudget() == 0:
+			b.Thinking = map[string]any{"type": "disabled"}
+		case tc.GetThinkingBudget() < 0:
+			b.Thinking = map[string]any{"type": "adaptive"}
+		default:
+			b.Thinking = map[string]any{"type": "enabled", "budget_tokens": tc.GetThinkingBudget()}
+		}
 	}
 	return b, nil
 }

@@ -32,14 +32,15 @@ func TestClaudeRequest(t *testing.T) {
 		want   string
 	}{{
 		name: "tools",
-		req:  &v1.LlmRequest{Contents: []*v1.Content{userText("weather in Paris?")}, Config: &v1.GenerateContentConfig{SystemInstruction: "You are helpful.", Tools: weatherTool(t)}},
+		req: &v1.LlmRequest{Contents: []*v1.Content{userText("weather in Paris?")}, Config: &v1.GenerateContentConfig{SystemInstruction: "You are helpful.",
+			Tools: weatherTool(t), ThinkingConfig: &v1.ThinkingConfig{ThinkingBudget: new(int32(2048))}}},
 		reply: func(t *testing.T) reply {
 			return jsonReply(t, http.StatusOK, message("end_turn", map[string]any{"type": "text", "text": "ok"}))
 		},
 		path: "/v1/projects/proj/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict",
 		want: `{"max_tokens": 8192, "anthropic_version": "2026-10-21", "system": "You are helpful.",
 			"messages": [{"role": "user", "content": [{"type": "text", "text": "weather in Paris?"}]}],
-			"tool_choice": {"type": "auto"},
+			"tool_choice": {"type": "auto"}, "thinking": {"type": "enabled", "budget_tokens": 2048},
 			"tools": [{"name": "get_weather", "description": "Returns the weather.",
 				"input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]}`,
 	}, {

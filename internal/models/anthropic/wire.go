@@ -22,6 +22,7 @@ type body struct {
 	Tools         []map[string]any `json:"tools,omitempty"`
 	ToolChoice    map[string]any   `json:"tool_choice,omitempty"`
 	OutputFormat  map[string]any   `json:"output_format,omitempty"`
+	Thinking      map[string]any   `json:"thinking,omitempty"`
 	MaxTokens     int64            `json:"max_tokens"`
 	Temperature   *float64         `json:"temperature,omitempty"`
 	TopP          *float64         `json:"top_p,omitempty"`
