@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
-	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -55,8 +54,8 @@ func NewLiteLLM(_ context.Context, cfg Config) (models.Model, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithHTTPClient(httpClient(cfg)),
-		option.WithMaxRetries(0), option.WithMiddleware(capBodies)}
+	opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithHTTPClient(cappedClient(cfg.HTTPClient)),
+		option.WithMaxRetries(0)}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
@@ -104,8 +103,8 @@ func NewClaude(ctx context.Context, cfg Config) (models.Model, error) {
 	}
 	// The HTTP client goes before the Vertex option, which wraps it with
 	// the credentials; the base URL after it, which replaces Vertex's.
-	opts := []option.RequestOption{option.WithHTTPClient(httpClient(cfg)), option.WithMaxRetries(0),
-		option.WithMiddleware(capBodies), vertex.WithCredentials(ctx, location, project, creds)}
+	opts := []option.RequestOption{option.WithHTTPClient(cappedClient(cfg.HTTPClient)), option.WithMaxRetries(0),
+		vertex.WithCredentials(ctx, location, project, creds)}
 	if cfg.BaseURL != "" {
 		// The SDK's Vertex AI routes start with /v1; a base URL in the form
 		// of ANTHROPIC_VERTEX_BASE_URL ends with it.
@@ -117,15 +116,6 @@ func NewClaude(ctx context.Context, cfg Config) (models.Model, error) {
 	}
 	return &model{flavour: claude, name: cfg.Model, client: anthropic.NewClient(opts...), args: cfg.Args,
 		limits: limitsOf(cfg), policy: policy}, nil
-}
-
-// httpClient returns the configured client, or one on the default
-// transport: never http.DefaultClient, which the SDK treats as unset.
-func httpClient(cfg Config) *http.Client {
-	if cfg.HTTPClient != nil {
-		return cfg.HTTPClient
-	}
-	return &http.Client{}
 }
 
 // Name returns the model name as declared, e.g. "anthropic/claude-sonnet-4-5".

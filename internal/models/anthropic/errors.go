@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"syscall"
 
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
 )
 
 // mapError turns an error of the SDK into the error the adapter reports,
@@ -25,14 +23,14 @@ func mapError(ctx context.Context, op string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("%s: %w", op, ctxErr)
 	}
-	if errors.Is(err, errBodyTooLarge) {
+	if errors.Is(err, modelhttp.ErrBodyTooLarge) {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	var apiErr *anthropic.Error
 	switch {
 	case errors.As(err, &apiErr):
 		return fmt.Errorf("%s: %w", op, modelError(apiErr))
-	case isTransportError(err):
+	case modelhttp.IsTransportError(err):
 		return fmt.Errorf("%s: %w: %w", op, models.ErrUnavailable, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
@@ -75,17 +73,6 @@ func modelError(e *anthropic.Error) *models.Error {
 		}
 	}
 	return &models.Error{HTTPStatus: code, Status: statusName(code), Message: msg, Body: []byte(raw)}
-}
-
-// isTransportError reports whether err is a failure to reach the API or a
-// connection lost while reading its answer.
-func isTransportError(err error) bool {
-	var netErr net.Error
-	return errors.As(err, &netErr) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, net.ErrClosed)
 }
 
 // statusName returns the status name Google APIs give an HTTP status

@@ -4,19 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
 
-	"github.com/anthropics/anthropic-sdk-go/option"
-
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
 )
-
-// errBodyTooLarge is what reading an answer past its cap returns to the
-// SDK; the call then reports a [models.Error].
-var errBodyTooLarge = errors.New("anthropic: response body too large")
 
 // errCallTimeout is the cause of a call's context ending at its timeout.
 var errCallTimeout = errors.New("anthropic: model call timed out")
@@ -47,18 +41,9 @@ type call struct {
 	// budget.
 	parent, ctx context.Context //nolint:containedctx // both live as long as the call; fail tells from them who ended it.
 	cancel      context.CancelFunc
-	budget      *budget
+	budget      *modelhttp.Budget
 	chunks      int
 }
-
-// budget is what is left of a call's body cap. The SDK reads an answer on
-// the calling goroutine, so it needs no lock.
-type budget struct {
-	left     int64
-	exceeded bool
-}
-
-type budgetKey struct{}
 
 func (l limits) start(parent context.Context) *call {
 	c := &call{limits: l, parent: parent, ctx: parent, cancel: func() {}}
@@ -66,8 +51,7 @@ func (l limits) start(parent context.Context) *call {
 		c.ctx, c.cancel = context.WithTimeoutCause(parent, l.timeout, errCallTimeout)
 	}
 	if l.maxBytes > 0 {
-		c.budget = &budget{left: l.maxBytes}
-		c.ctx = context.WithValue(c.ctx, budgetKey{}, c.budget)
+		c.ctx, c.budget = modelhttp.WithBudget(c.ctx, l.maxBytes)
 	}
 	return c
 }
@@ -86,7 +70,7 @@ func (c *call) chunk() error {
 // there), else err mapped by [mapError].
 func (c *call) fail(op string, err error) error {
 	if c.parent.Err() == nil {
-		if c.budget != nil && c.budget.exceeded {
+		if c.budget != nil && c.budget.Exceeded() {
 			return fmt.Errorf("%s: %w", op, models.TooLargeError(strconv.FormatInt(c.maxBytes, 10)+" bytes"))
 		}
 		if errors.Is(context.Cause(c.ctx), errCallTimeout) {
@@ -96,36 +80,18 @@ func (c *call) fail(op string, err error) error {
 	return mapError(c.ctx, op, err)
 }
 
-// capBodies is SDK middleware that cuts an answer at the budget its
-// request's context carries, before the SDK buffers or decodes it.
-func capBodies(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	resp, err := next(req)
-	if b, ok := req.Context().Value(budgetKey{}).(*budget); ok && err == nil && resp.Body != nil {
-		resp.Body = &cappedBody{ReadCloser: resp.Body, budget: b}
+// cappedClient returns a client that sends through hc's transport with
+// the answers of each call capped at its budget (see [modelhttp]); hc
+// itself is left as it is.
+func cappedClient(hc *http.Client) *http.Client {
+	out := &http.Client{}
+	if hc != nil {
+		*out = *hc
 	}
-	return resp, err
-}
-
-// cappedBody reads a body while its budget lasts.
-type cappedBody struct {
-	io.ReadCloser
-	budget *budget
-}
-
-func (r *cappedBody) Read(p []byte) (int, error) {
-	if r.budget.exceeded {
-		return 0, errBodyTooLarge
+	base := out.Transport
+	if base == nil {
+		base = http.DefaultTransport
 	}
-	// One byte over what is left tells a body at the cap from a longer one.
-	if int64(len(p)) > r.budget.left+1 {
-		p = p[:r.budget.left+1]
-	}
-	n, err := r.ReadCloser.Read(p)
-	if int64(n) <= r.budget.left {
-		r.budget.left -= int64(n)
-		return n, err
-	}
-	n, r.budget.left = int(r.budget.left), 0
-	r.budget.exceeded = true
-	return n, errBodyTooLarge
+	out.Transport = modelhttp.Transport{Base: base}
+	return out
 }
