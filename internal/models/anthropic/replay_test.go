@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,14 +22,9 @@ import (
 // usage and partial.
 func TestRecordedResponses(t *testing.T) {
 	t.Parallel()
-	dirs, _ := filepath.Glob(filepath.Join(scenarioDir, "*"))
 	n := 0
-	for _, dir := range dirs {
-		name := filepath.Base(dir)
-		claude := strings.HasPrefix(name, "claude_")
-		if !claude && !strings.HasPrefix(name, "anthropic_") {
-			continue
-		}
+	for _, sc := range recordedScenarios() {
+		name, dir, claude := sc.name, sc.dir, sc.claude
 		var provider struct {
 			Responses []reply `json:"responses"`
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,21 +27,12 @@ const scenarioDir = "../../../integration/testdata/litellm"
 // conversion, not what the engine puts into a request.
 func TestRecordedRequestBodies(t *testing.T) {
 	t.Parallel()
-	dirs, _ := filepath.Glob(filepath.Join(scenarioDir, "*"))
 	n := 0
-	for _, dir := range dirs {
-		name := filepath.Base(dir)
-		claude := strings.HasPrefix(name, "claude_")
-		if !claude && !strings.HasPrefix(name, "anthropic_") {
-			continue
-		}
-		raw, err := os.ReadFile(filepath.Join(dir, "requests.json"))
-		if err != nil {
-			continue
-		}
+	for _, sc := range recordedScenarios() {
+		name, claude := sc.name, sc.claude
 		var reqs []recorded
-		if err := json.Unmarshal(raw, &reqs); err != nil {
-			t.Fatalf("%s: %v", name, err)
+		if !readJSON(t, filepath.Join(sc.dir, "requests.json"), &reqs) {
+			continue
 		}
 		for i, rec := range reqs {
 			n++
@@ -65,6 +55,26 @@ func TestRecordedRequestBodies(t *testing.T) {
 	if n == 0 {
 		t.Skip("no recordings of the Anthropic scenarios")
 	}
+}
+
+// scenario is one recorded scenario of an Anthropic model.
+type scenario struct {
+	name, dir string
+	// claude is set for ADK's Claude class, unset for LiteLlm.
+	claude bool
+}
+
+// recordedScenarios lists the anthropic_* and claude_* recordings.
+func recordedScenarios() []scenario {
+	dirs, _ := filepath.Glob(filepath.Join(scenarioDir, "*"))
+	var out []scenario
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		if claude := strings.HasPrefix(name, "claude_"); claude || strings.HasPrefix(name, "anthropic_") {
+			out = append(out, scenario{name: name, dir: dir, claude: claude})
+		}
+	}
+	return out
 }
 
 // sendRecorded sends the request read back from rec and returns what the
