@@ -5,15 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"strings"
-	"syscall"
 
 	"google.golang.org/genai"
 
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
 )
 
 // mapError turns an error of the genai SDK into the error the adapter
@@ -104,42 +101,8 @@ func isAPIError(err error) bool {
 
 // isTransportError reports whether err is a failure to reach the API or a
 // connection lost while reading its answer.
-func isTransportError(err error) bool {
-	var netErr net.Error
-	return errors.As(err, &netErr) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, net.ErrClosed)
-}
+func isTransportError(err error) bool { return modelhttp.IsTransportError(err) }
 
 // statusName returns the google.rpc status name Google APIs send with an
 // HTTP status code.
-func statusName(code int) string {
-	switch code {
-	case http.StatusBadRequest:
-		return "INVALID_ARGUMENT"
-	case http.StatusUnauthorized:
-		return "UNAUTHENTICATED"
-	case http.StatusForbidden:
-		return "PERMISSION_DENIED"
-	case http.StatusNotFound:
-		return "NOT_FOUND"
-	case http.StatusConflict:
-		return "ABORTED"
-	case http.StatusTooManyRequests:
-		return "RESOURCE_EXHAUSTED"
-	case 499:
-		return "CANCELLED"
-	case http.StatusNotImplemented:
-		return "NOT_IMPLEMENTED"
-	case http.StatusServiceUnavailable:
-		return "UNAVAILABLE"
-	case http.StatusGatewayTimeout:
-		return "DEADLINE_EXCEEDED"
-	}
-	if code >= 500 {
-		return "INTERNAL"
-	}
-	return "UNKNOWN"
-}
+func statusName(code int) string { return models.StatusName(code) }

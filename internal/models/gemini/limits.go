@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
 )
 
 // Defaults of the per-call limits of [Config].
@@ -20,10 +20,6 @@ const (
 	// DefaultMaxChunks bounds the number of chunks of one streamed answer.
 	DefaultMaxChunks = 10_000
 )
-
-// errBodyTooLarge is what reading a response body past its cap returns to
-// the SDK; the call then reports a [models.Error].
-var errBodyTooLarge = errors.New("gemini: response body too large")
 
 // errCallTimeout is the cause of a call's context ending at its timeout.
 var errCallTimeout = errors.New("gemini: model call timed out")
@@ -54,20 +50,19 @@ type call struct {
 	// parent is the caller's context; ctx adds the timeout and the body cap.
 	parent, ctx context.Context //nolint:containedctx // a call's contexts live as long as the call; fail tells from them who ended it.
 	cancel      context.CancelFunc
-	budget      *bodyBudget
+	budget      *modelhttp.Budget
 	chunks      int
 }
 
 // startCall returns the call's context: bounded by the timeout and carrying
-// the body cap that [limitTransport] enforces. Call stop when done.
+// the body cap that [modelhttp.Transport] enforces. Call stop when done.
 func (l limits) startCall(parent context.Context) *call {
 	c := &call{limits: l, parent: parent, ctx: parent, cancel: func() {}}
 	if l.timeout > 0 {
 		c.ctx, c.cancel = context.WithTimeoutCause(parent, l.timeout, errCallTimeout)
 	}
 	if l.maxBytes > 0 {
-		c.budget = &bodyBudget{max: l.maxBytes}
-		c.ctx = context.WithValue(c.ctx, budgetKey{}, c.budget)
+		c.ctx, c.budget = modelhttp.WithBudget(c.ctx, l.maxBytes)
 	}
 	return c
 }
@@ -88,7 +83,7 @@ func (c *call) chunk() error {
 // caller's context ended), else err mapped by [mapError].
 func (c *call) fail(op string, err error) error {
 	if c.parent.Err() == nil {
-		if c.budget != nil && c.budget.exceeded {
+		if c.budget != nil && c.budget.Exceeded() {
 			return fmt.Errorf("%s: %w", op, models.TooLargeError(strconv.FormatInt(c.maxBytes, 10)+" bytes"))
 		}
 		if errors.Is(context.Cause(c.ctx), errCallTimeout) {
@@ -107,68 +102,11 @@ func (c *call) done(op string) error {
 	return nil
 }
 
-// bodyBudget is the cap of one call's response bodies. Each attempt of the
-// call may read up to max bytes; the SDK reads an attempt's body on the
-// calling goroutine, so no lock is needed.
-type bodyBudget struct {
-	max      int64
-	exceeded bool
-}
-
-type budgetKey struct{}
-
-// limitTransport cuts the response body of a request whose context carries
-// a [bodyBudget] at the budget, before the SDK buffers or parses it: past
-// it, reading fails with errBodyTooLarge and the connection is dropped.
-type limitTransport struct {
-	base http.RoundTripper
-}
-
-func (t limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	if b, ok := req.Context().Value(budgetKey{}).(*bodyBudget); ok && err == nil && resp.Body != nil {
-		resp.Body = &limitedBody{ReadCloser: resp.Body, budget: b, left: b.max}
-	}
-	return resp, err
-}
-
-// CloseIdleConnections closes the idle connections of the base transport.
-func (t limitTransport) CloseIdleConnections() {
-	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
-		c.CloseIdleConnections()
-	}
-}
-
-// limitedBody reads at most budget.max bytes of a body.
-type limitedBody struct {
-	io.ReadCloser
-	budget *bodyBudget
-	left   int64
-}
-
-func (r *limitedBody) Read(p []byte) (int, error) {
-	if r.budget.exceeded {
-		return 0, errBodyTooLarge
-	}
-	// One byte more than is left tells a body at the cap from a longer one.
-	if int64(len(p)) > r.left+1 {
-		p = p[:r.left+1]
-	}
-	n, err := r.ReadCloser.Read(p)
-	if int64(n) <= r.left {
-		r.left -= int64(n)
-		return n, err
-	}
-	n, r.left = int(r.left), 0
-	r.budget.exceeded = true
-	return n, errBodyTooLarge
-}
-
 // instrumented returns base wrapped so that response bodies are capped,
 // then tapped for key orders (see [tapTransport]).
 func instrumented(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return limitTransport{base: tapTransport{base: base}}
+	return modelhttp.Transport{Base: tapTransport{base: base}}
 }
