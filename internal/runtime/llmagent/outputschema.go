@@ -29,10 +29,12 @@ const (
 	// included, which ADK 1.x declares.
 	setModelResponseDescription1x = "Set your final response using the required output schema.\n\n" +
 		"      Use this tool to provide your final structured answer instead\n      of outputting text directly.\n      "
-	objectSchemaInstruction = "After completing any needed tool calls, provide your final response by calling " +
-		"set_model_response with the required fields."
-	valueSchemaInstruction = "IMPORTANT: After using any needed tools, you MUST call set_model_response to provide " +
-		"your final answer. This is required to complete the task."
+	// setModelResponseInstruction is the instruction ADK's output-schema
+	// processor appends with the tool, in 1.x and 2.x alike.
+	setModelResponseInstruction = "IMPORTANT: You have access to other tools, but you must provide your final " +
+		"response using the set_model_response tool with the required structured format. After using any other " +
+		"tools needed to complete the task, always call set_model_response with your final answer in the " +
+		"specified schema format."
 )
 
 // nativeSchemaWithTools reports whether the model takes a response schema
@@ -68,11 +70,7 @@ func (a *Agent) outputSchema(ictx *runtime.InvocationContext, r *request) {
 		r.tools = map[string]runtime.Tool{}
 	}
 	r.tools[setModelResponseName] = smr
-	if smr.object {
-		runtime.AppendInstruction(r.llm, objectSchemaInstruction)
-	} else {
-		runtime.AppendInstruction(r.llm, valueSchemaInstruction)
-	}
+	runtime.AppendInstruction(r.llm, setModelResponseInstruction)
 	if rounds >= maxToolRounds-1 {
 		r.llm.Config.ToolConfig = &v1.ToolConfig{FunctionCallingConfig: &v1.FunctionCallingConfig{
 			Mode: "ANY", AllowedFunctionNames: []string{setModelResponseName},
@@ -101,6 +99,16 @@ func newSetModelResponse(schema *structpb.Struct, b runtime.Behavior) *setModelR
 	description := setModelResponseDescription1x
 	if b == runtime.Behavior2x {
 		description = setModelResponseDescription
+	} else if object {
+		// ADK 1.x declares the parameters of a function built from the
+		// schema's fields, which carry no titles.
+		params = proto.CloneOf(params)
+		delete(params.Fields, "title")
+		for _, prop := range params.GetFields()["properties"].GetStructValue().GetFields() {
+			if p := prop.GetStructValue(); p != nil {
+				delete(p.Fields, "title")
+			}
+		}
 	}
 	decl := tools.Declaration(setModelResponseName, description, params, nil, false)
 	if b == runtime.Behavior2x {

@@ -42,7 +42,9 @@ func TestOutputSchemaWithToolsUsesSetModelResponse(t *testing.T) {
 		t.Errorf("declarations = %s, %s; want set_model_response first", decls[0].Name, decls[1].Name)
 	}
 	wantSI := `You are an agent. Your internal name is "root_agent".` + "\n\n" +
-		"After completing any needed tool calls, provide your final response by calling set_model_response with the required fields."
+		"IMPORTANT: You have access to other tools, but you must provide your final response using the " +
+		"set_model_response tool with the required structured format. After using any other tools needed to " +
+		"complete the task, always call set_model_response with your final answer in the specified schema format."
 	if req.Config.SystemInstruction != wantSI {
 		t.Errorf("system instruction = %q", req.Config.SystemInstruction)
 	}
