@@ -68,7 +68,7 @@ func NewLiteLLM(_ context.Context, cfg Config) (models.Model, error) {
 		policy = retry.Config{MaxAttempts: 1}
 	}
 	return &model{flavour: liteLLM, name: cfg.Model, client: anthropic.NewClient(opts...), args: cfg.Args,
-		limits: limitsOf(cfg), policy: policy}, nil
+		limits: limitsOf(cfg, liteLLM), policy: policy}, nil
 }
 
 // claudeResourceLocation finds project and location in a Vertex AI
@@ -115,7 +115,7 @@ func NewClaude(ctx context.Context, cfg Config) (models.Model, error) {
 		policy = ClaudeRetry
 	}
 	return &model{flavour: claude, name: cfg.Model, client: anthropic.NewClient(opts...), args: cfg.Args,
-		limits: limitsOf(cfg), policy: policy}, nil
+		limits: limitsOf(cfg, claude), policy: policy}, nil
 }
 
 // Name returns the model name as declared, e.g. "anthropic/claude-sonnet-4-5".

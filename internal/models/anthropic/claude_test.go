@@ -3,6 +3,7 @@ package anthropic_test
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,7 +118,8 @@ func TestClaudeRetries(t *testing.T) {
 	m, fake := newClaude(t, anthropic.Config{Retry: fastRetry}, limited, limited, limited)
 	_, err := collect(t.Context(), m, &v1.LlmRequest{Contents: []*v1.Content{userText("hi")}}, false)
 	var merr *models.Error
-	if !errors.As(err, &merr) || merr.HTTPStatus != 429 || merr.Status != "RESOURCE_EXHAUSTED" || merr.Message != "slow down" {
+	if !errors.As(err, &merr) || merr.HTTPStatus != 429 || merr.Status != "RESOURCE_EXHAUSTED" ||
+		!strings.HasPrefix(merr.Message, "Error code: 429 - {") || !strings.Contains(merr.Message, "'message': 'slow down'") {
 		t.Fatalf("err = %v, want a 429 model error", err)
 	}
 	if n := len(fake.recorded()); n != 3 {

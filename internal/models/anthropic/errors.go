@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/agentsvc/agentsvc/internal/models"
 	"github.com/agentsvc/agentsvc/internal/models/modelhttp"
+	"github.com/agentsvc/agentsvc/internal/runtime/pyfmt"
 )
 
 // mapError turns an error of the SDK into the error the adapter reports,
@@ -18,8 +21,9 @@ import (
 // [*models.Error] for an error answer of the API (its HTTP status, the
 // status name Google APIs give that code, as Gemini's errors carry, and the
 // API's message); [models.ErrUnavailable] around a transport failure; the
-// error itself otherwise.
-func mapError(ctx context.Context, op string, err error) error {
+// error itself otherwise. The message of an error answer is worded as f's
+// Python stack words it (see [flavour.word]).
+func mapError(ctx context.Context, op string, err error, f flavour) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("%s: %w", op, ctxErr)
 	}
@@ -29,7 +33,7 @@ func mapError(ctx context.Context, op string, err error) error {
 	var apiErr *anthropic.Error
 	switch {
 	case errors.As(err, &apiErr):
-		return fmt.Errorf("%s: %w", op, modelError(apiErr))
+		return fmt.Errorf("%s: %w", op, f.word(modelError(apiErr)))
 	case modelhttp.IsTransportError(err):
 		return fmt.Errorf("%s: %w: %w", op, models.ErrUnavailable, err)
 	}
@@ -87,4 +91,30 @@ func statusName(code int) string {
 		return models.StatusName(http.StatusServiceUnavailable)
 	}
 	return models.StatusName(code)
+}
+
+// word rewrites the message of an error answer as adk-python reports it
+// with the flavour's Python stack: LiteLLM's exception text ("litellm.
+// RateLimitError: AnthropicException - <body>") for LiteLlm, the anthropic
+// SDK's ("Error code: 429 - <the body as a Python dict>") for the Claude
+// class. An error without the answer's body keeps its message.
+func (f flavour) word(e *models.Error) *models.Error {
+	if len(e.Body) == 0 || e.HTTPStatus < 400 {
+		return e
+	}
+	switch f {
+	case liteLLM:
+		class := models.LiteLLMClass(e.HTTPStatus)
+		e.Message = "litellm." + class + ": AnthropicException - " + strings.TrimSpace(string(e.Body))
+		if class == "InternalServerError" {
+			e.Message += ". Handle with `litellm.InternalServerError`."
+		}
+	case claude:
+		body, ok := pyfmt.ReprJSON(e.Body)
+		if !ok {
+			body = string(e.Body)
+		}
+		e.Message = "Error code: " + strconv.Itoa(e.HTTPStatus) + " - " + body
+	}
+	return e
 }

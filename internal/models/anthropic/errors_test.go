@@ -22,7 +22,8 @@ func apiError(t *testing.T, status int, typ, msg string) reply {
 }
 
 // TestLiteLLMErrors checks that error answers become model errors with
-// Gemini's status names, and that LiteLlm, like LiteLLM, tries once.
+// Gemini's status names and LiteLLM's wording, and that LiteLlm, like
+// LiteLLM, tries once.
 func TestLiteLLMErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -51,7 +52,8 @@ func TestLiteLLMErrors(t *testing.T) {
 			if !errors.As(err, &merr) {
 				t.Fatalf("err = %v, want a model error", err)
 			}
-			if merr.HTTPStatus != tc.wantStatus || merr.Status != tc.wantName || merr.Message != tc.wantMsg {
+			if merr.HTTPStatus != tc.wantStatus || merr.Status != tc.wantName ||
+				!strings.HasPrefix(merr.Message, "litellm.") || !strings.Contains(merr.Message, tc.wantMsg) {
 				t.Errorf("error = %d %s %q, want %d %s %q", merr.HTTPStatus, merr.Status, merr.Message, tc.wantStatus, tc.wantName, tc.wantMsg)
 			}
 			if n := len(fake.recorded()); n != 1 {

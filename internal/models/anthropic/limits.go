@@ -18,13 +18,15 @@ var errCallTimeout = errors.New("anthropic: model call timed out")
 // limits are the bounds of one model call; a non-positive field is no
 // bound.
 type limits struct {
+	// flavour words the call's error answers (see [mapError]).
+	flavour   flavour
 	timeout   time.Duration
 	maxBytes  int64
 	maxChunks int
 }
 
-func limitsOf(cfg Config) limits {
-	l := limits{timeout: cfg.Timeout, maxBytes: cfg.MaxResponseBytes, maxChunks: cfg.MaxChunks}
+func limitsOf(cfg Config, f flavour) limits {
+	l := limits{flavour: f, timeout: cfg.Timeout, maxBytes: cfg.MaxResponseBytes, maxChunks: cfg.MaxChunks}
 	if l.maxBytes == 0 {
 		l.maxBytes = DefaultMaxResponseBytes
 	}
@@ -77,7 +79,7 @@ func (c *call) fail(op string, err error) error {
 			return fmt.Errorf("%s: %w", op, models.TimeoutError(c.timeout))
 		}
 	}
-	return mapError(c.ctx, op, err)
+	return mapError(c.ctx, op, err, c.flavour)
 }
 
 // cappedClient returns a client that sends through hc's transport with

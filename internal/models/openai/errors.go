@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/openai/openai-go/v3"
 
@@ -47,33 +46,7 @@ func modelError(e *openai.Error, exception string) *models.Error {
 			msg = string(wrapped.Error)
 		}
 	}
-	class := liteLLMClass(e.StatusCode)
+	class := models.LiteLLMClass(e.StatusCode)
 	return &models.Error{HTTPStatus: e.StatusCode, Status: models.StatusName(e.StatusCode),
 		Message: "litellm." + class + ": " + class + ": " + exception + " - " + msg, Body: body}
-}
-
-// liteLLMClass is the exception class LiteLLM raises for an HTTP status.
-func liteLLMClass(code int) string {
-	switch code {
-	case http.StatusBadRequest:
-		return "BadRequestError"
-	case http.StatusUnauthorized:
-		return "AuthenticationError"
-	case http.StatusForbidden:
-		return "PermissionDeniedError"
-	case http.StatusNotFound:
-		return "NotFoundError"
-	case http.StatusRequestTimeout:
-		return "Timeout"
-	case http.StatusUnprocessableEntity:
-		return "UnprocessableEntityError"
-	case http.StatusTooManyRequests:
-		return "RateLimitError"
-	case http.StatusServiceUnavailable:
-		return "ServiceUnavailableError"
-	}
-	if code >= 500 {
-		return "InternalServerError"
-	}
-	return "APIError"
 }
