@@ -18,6 +18,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/memory/memoryurl"
 	memredis "github.com/agentsvc/agentsvc/internal/memory/redis"
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/anthropic"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
 	"github.com/agentsvc/agentsvc/internal/models/openai"
 	"github.com/agentsvc/agentsvc/internal/models/registry"
@@ -79,6 +80,7 @@ func openBackends(ctx context.Context, o *options, getenv func(string) string, l
 		return nil, err
 	}
 	b.openAI = openAIModels(o, getenv)
+	b.anthropic = anthropicModels(o, getenv)
 	if b.mem, err = openMemory(ctx, o, log, b.tel.storeTracer()); err != nil {
 		return nil, err
 	}
@@ -153,6 +155,26 @@ func openAIModels(o *options, getenv func(string) string) registry.Constructor {
 			cfg.Timeout = o.modelTimeout
 		}
 		return openai.New(cfg)
+	}
+}
+
+// anthropicModels builds the apps' Anthropic models (anthropic/ through
+// LiteLlm, and ADK's Claude class) with the service's model limits.
+func anthropicModels(o *options, getenv func(string) string) registry.Constructor {
+	hc := pooledHTTPClient()
+	return func(ctx context.Context, spec registry.Spec) (models.Model, error) {
+		cfg, err := anthropic.ConfigFromSpec(spec, getenv)
+		if err != nil {
+			return nil, err
+		}
+		cfg.HTTPClient, cfg.MaxResponseBytes, cfg.MaxChunks = hc, o.maxModelResponseBytes, int(o.maxModelChunks)
+		if cfg.Timeout == 0 || cfg.Timeout > o.modelTimeout {
+			cfg.Timeout = o.modelTimeout
+		}
+		if spec.Class == registry.ClassClaude {
+			return anthropic.NewClaude(ctx, cfg)
+		}
+		return anthropic.NewLiteLLM(ctx, cfg)
 	}
 }
 
