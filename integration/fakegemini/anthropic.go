@@ -1,12 +1,15 @@
 package fakegemini
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Anthropic is a local server speaking Anthropic's Messages API, for tests
@@ -114,7 +117,40 @@ func (a *Anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(reply.JSON)
+	_, _ = w.Write(pythonJSON(reply.JSON))
+}
+
+// pythonJSON writes raw as Python's json.dumps does by default, keys in
+// their order: ", " and ": " between items, non-ASCII escaped, which is
+// what the recordings' fake sent and so what LiteLLM quotes in its errors.
+func pythonJSON(raw json.RawMessage) []byte {
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return raw
+	}
+	out := make([]byte, 0, compact.Len()+compact.Len()/8)
+	inString, escaped := false, false
+	for _, r := range compact.String() {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && r == '\\':
+			escaped = true
+		case r == '"':
+			inString = !inString
+		case !inString && (r == ',' || r == ':'):
+			out = append(out, byte(r), ' ')
+			continue
+		}
+		if r > 0x7f {
+			for _, u := range utf16.Encode([]rune{r}) {
+				out = fmt.Appendf(out, "\\u%04x", u)
+			}
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out
 }
 
 func compactJSON(raw json.RawMessage) string {
@@ -179,4 +215,14 @@ func lastUserText(body map[string]any) string {
 		return ""
 	}
 	return ""
+}
+
+// handleOAuthToken answers an OAuth 2.0 token request with a token that
+// lasts an hour, so that Google credentials whose token_uri names this
+// server (an authorized_user file in GOOGLE_APPLICATION_CREDENTIALS) work
+// without Google: Claude on Vertex AI runs against the fake through the
+// SDK's real credential path.
+func handleOAuthToken(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, `{"access_token":"fake-token","token_type":"Bearer","expires_in":3600}`)
 }

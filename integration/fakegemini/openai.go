@@ -46,9 +46,14 @@ func (s *Server) EnqueueOpenAI(replies ...ProviderReply) error {
 // (/openai/deployments/{deployment}/chat/completions).
 func (s *Server) openAIRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /chat/completions", s.handleChatCompletions)
+	mux.HandleFunc("POST /token", handleOAuthToken)
 	mux.HandleFunc("POST /{prefix...}", func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			s.handleChatCompletions(w, r)
+			return
+		}
+		if IsAnthropicPath(r.URL.Path) {
+			s.anthropic.ServeHTTP(w, r)
 			return
 		}
 		s.handleModel(w, r)

@@ -29,6 +29,9 @@ type Server struct {
 	log      requestLog
 	caches   cacheStore
 	openai   []ProviderReply // queued OpenAI Chat Completions answers
+	// anthropic serves the Anthropic Messages and Claude on Vertex AI
+	// routes.
+	anthropic *Anthropic
 
 	lifeMu sync.Mutex
 	srv    *http.Server
@@ -68,9 +71,10 @@ func WithLatency(d time.Duration) Option {
 // echo answer until something is queued or a rule added.
 func New(opts ...Option) *Server {
 	s := &Server{
-		logger: slog.Default(),
-		queues: map[string][]entry{},
-		log:    requestLog{max: DefaultMaxRecorded},
+		logger:    slog.Default(),
+		queues:    map[string][]entry{},
+		log:       requestLog{max: DefaultMaxRecorded},
+		anthropic: NewAnthropic(),
 	}
 	for _, o := range opts {
 		o.apply(s)
@@ -78,6 +82,10 @@ func New(opts ...Option) *Server {
 	s.handler = s.routes()
 	return s
 }
+
+// Anthropic returns the part of the server that answers Anthropic's
+// routes, to queue its answers and read its requests.
+func (s *Server) Anthropic() *Anthropic { return s.anthropic }
 
 // Handler returns the HTTP handler serving the Gemini API and the control
 // API, for use with httptest or a server of the caller.
