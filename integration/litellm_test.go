@@ -58,13 +58,83 @@ type scenarioTurns struct {
 
 // scenarioProvider is a scenario's provider.json.
 type scenarioProvider struct {
-	Provider  string                     `json:"provider"`
-	Responses []fakegemini.ProviderReply `json:"responses"`
+	Provider  string            `json:"provider"`
+	Responses []json.RawMessage `json:"responses"`
 }
 
 func TestLiteLLMScenariosOpenAI(t *testing.T) {
 	t.Parallel()
 	runScenarios(t, "openai_")
+}
+
+func TestLiteLLMScenariosAnthropic(t *testing.T) {
+	t.Parallel()
+	runScenarios(t, "anthropic_")
+}
+
+// TestClaudeScenarios replays the scenarios of ADK's Claude class: Claude
+// on Vertex AI, authenticated through Google credentials whose token
+// endpoint is the fake's.
+func TestClaudeScenarios(t *testing.T) {
+	t.Parallel()
+	runScenarios(t, "claude_")
+}
+
+// queueProviderReplies queues a scenario's recorded answers on the fake of
+// its provider and returns the environment that points agentsvc there.
+func queueProviderReplies(t *testing.T, fake *fakegemini.Server, dir string, provider scenarioProvider, url string) []string {
+	t.Helper()
+	env := []string{"GOOGLE_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_GENAI_USE_VERTEXAI=", "GOOGLE_GEMINI_BASE_URL=",
+		"OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL=", "OPENAI_API_BASE=",
+		"ANTHROPIC_API_KEY=sk-ant-test", "ANTHROPIC_API_BASE=", "ANTHROPIC_BASE_URL="}
+	switch provider.Provider {
+	case "openai":
+		replies := make([]fakegemini.ProviderReply, len(provider.Responses))
+		for i, raw := range provider.Responses {
+			if err := json.Unmarshal(raw, &replies[i]); err != nil {
+				t.Fatalf("provider.json: responses[%d]: %v", i, err)
+			}
+		}
+		if err := fake.EnqueueOpenAI(replies...); err != nil {
+			t.Fatal(err)
+		}
+	case "anthropic":
+		replies := make([]fakegemini.AnthropicReply, len(provider.Responses))
+		for i, raw := range provider.Responses {
+			if err := json.Unmarshal(raw, &replies[i]); err != nil {
+				t.Fatalf("provider.json: responses[%d]: %v", i, err)
+			}
+		}
+		fake.Anthropic().Enqueue(replies...)
+		creds := filepath.Join(t.TempDir(), "credentials.json")
+		file := fmt.Sprintf(`{"type":"authorized_user","client_id":"c","client_secret":"s","refresh_token":"r","token_uri":%q}`, url+"/token")
+		if err := os.WriteFile(creds, []byte(file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, "GOOGLE_CLOUD_PROJECT=fake-project", "GOOGLE_CLOUD_LOCATION=us-east5",
+			"ANTHROPIC_VERTEX_BASE_URL="+url+"/v1", "GOOGLE_APPLICATION_CREDENTIALS="+creds)
+	default:
+		t.Skipf("%s: provider %q is not served", filepath.Base(dir), provider.Provider)
+	}
+	return env
+}
+
+// providerRequests are the requests the fake's provider routes received,
+// in the form of the recordings' requests.json.
+func providerRequests(fake *fakegemini.Server, provider string) []map[string]any {
+	var out []map[string]any
+	if provider == "anthropic" {
+		for _, r := range fake.Anthropic().Requests() {
+			out = append(out, map[string]any{"method": r.Method, "path": r.Path, "body": r.Body})
+		}
+		return out
+	}
+	for _, r := range fake.Requests() {
+		if r.Method == "chat.completions" {
+			out = append(out, map[string]any{"method": "POST", "path": r.Path, "body": r.Body})
+		}
+	}
+	return out
 }
 
 // runScenarios replays every scenario whose name starts with prefix: the
@@ -118,15 +188,10 @@ func replayScenario(t *testing.T, dir string) {
 	readJSON(t, filepath.Join(dir, "provider.json"), &provider)
 	readJSON(t, filepath.Join(dir, "requests.json"), &wantRequests)
 	hasSession := readJSON(t, filepath.Join(dir, "session.json"), &wantSession)
-	if provider.Provider != "openai" {
-		t.Skipf("provider %q is not served by the OpenAI adapter", provider.Provider)
-	}
 	fake := fakegemini.New()
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
-	if err := fake.EnqueueOpenAI(provider.Responses...); err != nil {
-		t.Fatal(err)
-	}
+	env := queueProviderReplies(t, fake, dir, provider, srv.URL)
 	appName, _ := wantSession["appName"].(string)
 	if appName == "" {
 		appName = "app"
@@ -140,8 +205,6 @@ func replayScenario(t *testing.T, dir string) {
 		}
 	}
 
-	env := []string{"GOOGLE_API_KEY=", "GEMINI_API_KEY=", "GOOGLE_GENAI_USE_VERTEXAI=", "GOOGLE_GEMINI_BASE_URL=",
-		"OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL=", "OPENAI_API_BASE="}
 	_, m := start(t, svcReady, env, bins.agentsvc, "serve", "--agents", agents, "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0")
 	grpcAddr, httpURL := m[1], "http://"+m[2]
 	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -188,12 +251,7 @@ func replayScenario(t *testing.T, dir string) {
 		t.Errorf("run: %v", runErr)
 	}
 
-	var gotRequests []map[string]any
-	for _, r := range fake.Requests() {
-		if r.Method == "chat.completions" {
-			gotRequests = append(gotRequests, map[string]any{"method": "POST", "path": r.Path, "body": r.Body})
-		}
-	}
+	gotRequests := providerRequests(fake, provider.Provider)
 	if d := cmp.Diff(normalise(wantRequests, requestsOnly), normalise(gotRequests, requestsOnly)); d != "" {
 		t.Errorf("provider requests (-adk-python +agentsvc):\n%s", d)
 	}
