@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -21,6 +22,9 @@ import (
 // user text, as JSON or as server-sent events when the body asks for a
 // stream, and records every request. It is safe for concurrent use.
 type Anthropic struct {
+	// latency is waited before every answer: the [Server]'s, for the
+	// Anthropic routes it serves.
+	latency  time.Duration
 	mu       sync.Mutex
 	replies  []AnthropicReply
 	requests []AnthropicRequest
@@ -99,6 +103,9 @@ func (a *Anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.replies = a.replies[1:]
 	}
 	a.mu.Unlock()
+	if !sleep(r.Context(), a.latency) {
+		return
+	}
 	stream := rec.Body["stream"] == true || strings.HasSuffix(r.URL.Path, ":streamRawPredict")
 	if reply == nil {
 		reply = anthropicEcho(rec.Body, stream)

@@ -79,6 +79,7 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o.apply(s)
 	}
+	s.anthropic.latency = s.latency
 	s.handler = s.routes()
 	return s
 }

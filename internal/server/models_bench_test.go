@@ -15,6 +15,7 @@ import (
 	"github.com/agentsvc/agentsvc/integration/fakegemini"
 	"github.com/agentsvc/agentsvc/internal/config"
 	"github.com/agentsvc/agentsvc/internal/models"
+	"github.com/agentsvc/agentsvc/internal/models/anthropic"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
 	"github.com/agentsvc/agentsvc/internal/models/openai"
 	"github.com/agentsvc/agentsvc/internal/models/registry"
@@ -26,7 +27,8 @@ import (
 // session creation included, through the real adapter and SDK of each
 // provider talking HTTP to the fake server, which waits the same 1ms
 // before each answer: "gemini" (a Gemini model name) and "openai" (a
-// LiteLlm model_code, openai/ through the Chat Completions adapter).
+// LiteLlm model_code, openai/ through the Chat Completions adapter) and
+// "anthropic" (anthropic/ through LiteLlm, the Messages API adapter).
 //
 // cpu-ns/op is the process's CPU time (user and system) per invocation,
 // the fake server's and the client's included.
@@ -41,8 +43,10 @@ func BenchmarkRunOneStepModelAdapterMemoryStore(b *testing.B) {
 		"gemini": "name: a\nmodel: gemini-2.5-flash\ninstruction: Answer briefly.\n",
 		"openai": "name: a\ninstruction: Answer briefly.\nmodel_code:\n  name: google.adk.models.lite_llm.LiteLlm\n  args:\n" +
 			"    - name: model\n      value: openai/gpt-4o-mini\n    - name: api_base\n      value: " + srv.URL + "/v1\n",
+		"anthropic": "name: a\ninstruction: Answer briefly.\nmodel_code:\n  name: google.adk.models.lite_llm.LiteLlm\n  args:\n" +
+			"    - name: model\n      value: anthropic/claude-sonnet-4-5\n    - name: api_base\n      value: " + srv.URL + "\n",
 	}
-	for _, provider := range []string{"gemini", "openai"} {
+	for _, provider := range []string{"gemini", "openai", "anthropic"} {
 		b.Run(provider, func(b *testing.B) {
 			fsys := fstest.MapFS{appName + "/root_agent.yaml": {Data: []byte(apps[provider])}}
 			cfgs, err := config.LoadAll(fsys)
@@ -61,6 +65,14 @@ func BenchmarkRunOneStepModelAdapterMemoryStore(b *testing.B) {
 					}
 					cfg.HTTPClient = hc
 					return openai.New(cfg)
+				},
+				Anthropic: func(ctx context.Context, s registry.Spec) (models.Model, error) {
+					cfg, err := anthropic.ConfigFromSpec(s, func(string) string { return "sk-bench" })
+					if err != nil {
+						return nil, err
+					}
+					cfg.HTTPClient = hc
+					return anthropic.NewLiteLLM(ctx, cfg)
 				}}
 			fx := newFixture(b, withApp(fsys), withModels(resolver))
 			ctx := b.Context()
