@@ -51,6 +51,12 @@ func run(args []string, getenv func(string) string) int {
 	// The engine logs through the default logger, with the request's
 	// context: its lines carry the request id too.
 	slog.SetDefault(log)
+	gc, err := newGCPolicy(opts.gogc, opts.memoryLimit, getenv, os.DirFS("/"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agentsvc:", err)
+		return 2
+	}
+	gc.apply(log)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	if err := serve(ctx, opts, getenv, log); err != nil {
@@ -123,6 +129,9 @@ type options struct {
 	insecureListen            bool
 	// auditLog is off, stderr, stdout or a file path.
 	auditLog string
+	// gogc and memoryLimit set the garbage collector's policy; see gcpolicy.go.
+	gogc        int
+	memoryLimit string
 	// Authentication; see auth.go.
 	authMode, jwksURL, jwksFile, jwtIssuer, jwtAudience  string
 	userClaim, adminScope, certIdentity, adminIdentities string
@@ -184,6 +193,8 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.StringVar(&o.adminIdentities, "admin-identities", "", "comma-separated certificate identities (see --cert-identity) that may act for every user and write app: state")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error")
 	fs.StringVar(&o.auditLog, "audit-log", "off", "where to write the audit log, one JSON line per call that changes state (sessions created, deleted, patched, rewound; invocations), refused calls included: off, stderr, stdout or a file path appended to")
+	fs.IntVar(&o.gogc, "gogc", 0, "the garbage collector's target, as GOGC: a collection when the heap has grown this many percent over what was live after the last (0: "+strconv.Itoa(defaultGOGC)+", or GOGC when set)")
+	fs.StringVar(&o.memoryLimit, "memory-limit", "auto", "soft limit of the process's Go memory, as GOMEMLIMIT (e.g. 1536MiB): past it the collector runs more often; auto: GOMEMLIMIT when set, else "+strconv.Itoa(int(memoryLimitShare*100))+"% of the container's (cgroup) memory limit, none without one; off: none")
 	// Environment first, so that flags on the command line win.
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
