@@ -13,6 +13,7 @@ PROTOC_GEN_GO_GRPC_VER   := v1.6.2
 GRPC_GATEWAY_VERSION     := v2.32.0
 GRPCURL_VERSION          := v1.9.4
 GOLANGCI_LINT_VERSION    := v2.15.0
+BENCHSTAT_VERSION        := v0.0.0-20260908200009-22c9c6c9d4da
 # Source of the google/api protos (annotations.proto, http.proto).
 GOOGLEAPIS_PROTOS_VERSION := 1.76.0
 
@@ -23,7 +24,8 @@ GO_TOOLS := \
 	github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway@$(GRPC_GATEWAY_VERSION) \
 	github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2@$(GRPC_GATEWAY_VERSION) \
 	github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION) \
-	github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
+	github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) \
+	golang.org/x/perf/cmd/benchstat@$(BENCHSTAT_VERSION)
 
 .PHONY: help
 help: ## List the targets.
@@ -36,7 +38,7 @@ $(TOOLS)/stamps/%:
 	@touch $@
 
 .PHONY: tools
-tools: $(foreach t,$(GO_TOOLS),$(TOOLS)/stamps/$(subst /,+,$(t))) ## Install the pinned generators, grpcurl and golangci-lint.
+tools: $(foreach t,$(GO_TOOLS),$(TOOLS)/stamps/$(subst /,+,$(t))) ## Install the pinned generators, grpcurl, golangci-lint and benchstat.
 
 # The S3-compatible server that the artifact store's tests run against
 # (scripts/with-s3.sh): the Versity S3 Gateway, built from its Go module.
@@ -181,7 +183,15 @@ soak-cluster: ## Chaos soak over Redis Cluster and two replicas (not in CI): kil
 	scripts/soak-cluster.sh
 
 .PHONY: bench
-bench: bench-go bench-load ## All figures: the Go benchmarks, then the load runs.
+bench: tools ## The headline benchmarks against the committed baseline (bench/baseline.txt), compared by benchstat.
+	scripts/with-redis.sh scripts/bench.sh
+
+.PHONY: bench-baseline
+bench-baseline: tools ## Record the headline benchmarks of this machine as the new baseline.
+	scripts/with-redis.sh scripts/bench.sh --update
+
+.PHONY: bench-all
+bench-all: bench-go bench-load ## All figures: every Go benchmark, then the load runs.
 
 .PHONY: bench-go
 bench-go: ## Engine, model adapter and store benchmarks (go test -bench).

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The headline figures against the baseline committed in bench/baseline.txt:
+# every benchmark named BenchmarkHeadline* (the engine's turns, the REST
+# invocation, the Redis session turns) runs BENCH_COUNT times (6), and
+# benchstat prints each beside its baseline with the change and its
+# p-value ("~" where the runs cannot tell them apart). Figures of one
+# machine: record a baseline on the machine that compares against it.
+#
+#   scripts/with-redis.sh scripts/bench.sh            compare with the baseline
+#   scripts/with-redis.sh scripts/bench.sh --update   record a new baseline
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${BENCH_COUNT:-6}
+baseline=bench/baseline.txt
+mkdir -p .bench
+mapfile -t pkgs < <(grep -rl --include='*_test.go' '^func BenchmarkHeadline' internal cmd | xargs -n1 dirname | sort -u | sed 's|^|./|')
+go test -run '^$' -bench '^BenchmarkHeadline' -benchmem -count "$count" "${pkgs[@]}" >.bench/headline.txt
+if [[ ${1:-} == --update ]]; then
+	cp .bench/headline.txt "$baseline"
+	echo "wrote $baseline"
+fi
+benchstat "$baseline" .bench/headline.txt
