@@ -26,11 +26,15 @@ func newHTTPServer(ctx context.Context, o *options, srv *server.Server, healthy 
 	if err != nil {
 		return nil, err
 	}
+	instrumented, err := b.tel.httpHandler(handler)
+	if err != nil {
+		return nil, fmt.Errorf("http metrics: %w", err)
+	}
 	// No WriteTimeout: it would cut a long /run_sse response. The handler
 	// bounds the body's read time itself and answers 408, where
 	// ReadTimeout would drop the connection without an answer.
 	hs := &http.Server{
-		Handler:           b.tel.httpHandler(handler),
+		Handler:           instrumented,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,

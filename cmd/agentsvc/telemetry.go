@@ -164,15 +164,18 @@ func (t *telemetry) grpcOption() grpc.ServerOption {
 		otelgrpc.WithFilter(filters.Not(filters.HealthCheck()))))
 }
 
-// httpHandler wraps the REST handler in a span per request, joined to the
-// caller's trace context; probes and scrapes (/health, /metrics) are left
-// out.
-func (t *telemetry) httpHandler(api http.Handler) http.Handler {
+// httpHandler wraps the REST handler in the HTTP server metrics and, when
+// traces are kept, a span per request joined to the caller's trace context;
+// probes and scrapes (/health, /metrics) are left out.
+func (t *telemetry) httpHandler(api http.Handler) (http.Handler, error) {
+	if !t.tracing {
+		return newHTTPMetrics(api, t.meter)
+	}
 	return otelhttp.NewHandler(api, "agentsvc.rest",
 		otelhttp.WithTracerProvider(t.tracer), otelhttp.WithMeterProvider(t.meter),
 		otelhttp.WithPropagators(t.propagator),
 		otelhttp.WithFilter(func(r *http.Request) bool { return r.URL.Path != "/health" && r.URL.Path != "/metrics" }),
-		otelhttp.WithSpanNameFormatter(restSpanName))
+		otelhttp.WithSpanNameFormatter(restSpanName)), nil
 }
 
 // metricsHandler answers with the metrics in the Prometheus text format,
