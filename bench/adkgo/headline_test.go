@@ -151,7 +151,7 @@ func BenchmarkHeadlineOneStepTurn(b *testing.B) {
 
 // BenchmarkHeadlineTwoStepTurn measures one tool turn on a fresh session:
 // the model calls echo {"x":1}, the tool answers {"echo":1}, the model
-// answers "done"; four events stored with the user's.
+// answers "done"; four events stored, the user's included.
 func BenchmarkHeadlineTwoStepTurn(b *testing.B) {
 	ctx := b.Context()
 	bb := newBench(b)
@@ -218,5 +218,48 @@ func (b *bench) fill(ctx context.Context, tb testing.TB, s session.Session, n in
 		if err := b.sessions.AppendEvent(ctx, s, e); err != nil {
 			tb.Fatal(err)
 		}
+	}
+}
+
+// TestScenarios runs each benchmark's turn once and checks what the
+// session holds after it.
+func TestScenarios(t *testing.T) {
+	ctx := t.Context()
+	tests := []struct {
+		name    string
+		prior   int
+		answers []func() *model.LLMResponse
+		want    int // events stored, prior ones included
+	}{
+		{"one step", 0, []func() *model.LLMResponse{textAnswer}, 2},
+		{"two steps", 0, []func() *model.LLMResponse{echoCallAnswer, textAnswer}, 4},
+		{"two steps after 10,000 events", priorEvents, []func() *model.LLMResponse{echoCallAnswer, textAnswer}, priorEvents + 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bb := newBench(t)
+			s := bb.newSession(ctx, t)
+			bb.fill(ctx, t, s, tt.prior)
+			bb.model.script(tt.answers...)
+			bb.turn(ctx, t, s.ID())
+			got, err := bb.sessions.Get(ctx, &session.GetRequest{AppName: appName, UserID: userID, SessionID: s.ID()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			events := got.Session.Events()
+			if events.Len() != tt.want {
+				t.Fatalf("%d events stored, want %d", events.Len(), tt.want)
+			}
+			last := events.At(events.Len() - 1)
+			if last.Content == nil || len(last.Content.Parts) != 1 || last.Content.Parts[0].Text != "done" {
+				t.Errorf("last event %+v, want the model's done", last.Content)
+			}
+			if tt.want-tt.prior == 4 {
+				resp := events.At(events.Len() - 2).Content.Parts[0].FunctionResponse
+				if resp == nil || resp.Name != "echo" || fmt.Sprint(resp.Response["echo"]) != "1" {
+					t.Errorf("tool answer %+v, want echo {\"echo\":1}", resp)
+				}
+			}
+		})
 	}
 }
