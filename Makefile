@@ -174,6 +174,10 @@ conformance: ## ADK's conformance suite (adk conformance test, google-adk in .to
 bench-load: ## Load figures: Run throughput and 10,000 held Connect streams, fake model at 0 ms and 200 ms.
 	scripts/bench-load.sh
 
+.PHONY: bench-adkgo
+bench-adkgo: ## Side by side with adk-go: REST /run CPU per invocation and throughput in alternating rounds, then the headline benchmarks (benchstat).
+	scripts/bench-adkgo.sh
+
 .PHONY: soak
 soak: ## Chaos soak of the built binaries over Redis (not in CI): SOAK_DURATION (default 10m), then checks every session.
 	scripts/soak.sh

@@ -28,6 +28,8 @@ type bench struct {
 	waiting atomic.Int64
 	// decl is the tool a Connect client declares.
 	decl *api.ToolDeclaration
+	// rest is the client of rest mode, which has no gRPC connection.
+	rest *restClient
 }
 
 func newBench(o *options) (*bench, error) {
@@ -39,6 +41,10 @@ func newBench(o *options) (*bench, error) {
 		}},
 		LongRunning: true,
 	}}
+	if o.mode == "rest" {
+		b.rest = newRESTClient(o)
+		return b, nil
+	}
 	for range o.conns {
 		conn, err := grpc.NewClient(o.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 		if err != nil {
@@ -54,6 +60,17 @@ func (b *bench) close() {
 	for _, c := range b.conns {
 		c.Close()
 	}
+	if b.rest != nil {
+		b.rest.close()
+	}
+}
+
+// conn returns the gRPC connection of worker i; nil in rest mode.
+func (b *bench) conn(i int) *grpc.ClientConn {
+	if len(b.conns) == 0 {
+		return nil
+	}
+	return b.conns[i%len(b.conns)]
 }
 
 // take reports whether a worker may start another invocation.
@@ -87,7 +104,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	for i := range workers {
 		w := &workerStats{}
 		workers[i] = w
-		conn := b.conns[i%len(b.conns)]
+		conn := b.conn(i)
 		wg.Go(func() { b.work(ctx, conn, w, deadline) })
 	}
 	wg.Wait()
@@ -102,13 +119,16 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 func (b *bench) check(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := b.newSession(ctx, b.conns[0]); err != nil {
-		return fmt.Errorf("create a session of app %q at %s: %w", b.o.app, b.o.addr, err)
+	if _, err := b.newSession(ctx, b.conn(0)); err != nil {
+		return fmt.Errorf("create a session of app %q at %s: %w", b.o.app, b.o.target(), err)
 	}
 	return nil
 }
 
 func (b *bench) newSession(ctx context.Context, conn *grpc.ClientConn) (string, error) {
+	if b.rest != nil {
+		return b.rest.newSession(ctx)
+	}
 	resp, err := api.NewSessionServiceClient(conn).CreateSession(ctx, &api.CreateSessionRequest{AppName: b.o.app, UserId: b.o.user})
 	if err != nil {
 		return "", err
@@ -134,13 +154,16 @@ func (b *bench) work(ctx context.Context, conn *grpc.ClientConn, w *workerStats,
 		turns++
 		t0 := time.Now()
 		var err error
-		if b.o.mode == "connect" {
+		switch b.o.mode {
+		case "connect":
 			var called bool
 			called, err = b.connectOnce(ctx, runner, sid)
 			if err == nil && !called {
 				w.noToolCall++
 			}
-		} else {
+		case "rest":
+			err = b.rest.run(ctx, sid)
+		default:
 			err = b.runOnce(ctx, runner, sid)
 		}
 		if err != nil {

@@ -1,9 +1,18 @@
 // Command agentbench puts load on a running agentsvc: many concurrent Run
 // or Connect invocations, then prints throughput, latency percentiles, the
-// errors by status code and, given the server's process id, its memory.
+// errors by status code and, given the server's process id, its memory
+// and the CPU time it used.
 //
 //	agentbench --addr 127.0.0.1:50051 --app bench --mode run --concurrency 64 --duration 20s
 //	agentbench --mode connect --concurrency 10000 --count 10000 --connect-hold 20s --server-pid PID
+//	agentbench --mode rest --rest-url http://127.0.0.1:8080 --rest-prefix /api --app bench_agent
+//
+// In rest mode the invocations go through ADK's REST API instead of gRPC:
+// POST {prefix}/apps/{app}/users/{user}/sessions, then POST {prefix}/run
+// with ADK's body {appName, userId, sessionId, newMessage}, over one
+// keep-alive connection per worker. It drives agentsvc's REST listener
+// (--http-addr, no prefix) and adk-go's REST server alike (its launcher
+// mounts the API under /api and names the app after its root agent).
 //
 // In connect mode every stream declares one long-running tool (--tool),
 // keeps the tool call waiting for --connect-hold, then answers it with an
@@ -64,6 +73,10 @@ type options struct {
 	writeJWT    string
 	tokenFile   string
 	otlpSink    string
+	restURL     string
+	restPrefix  string
+	// bearer is the token of --token-file, sent by rest mode.
+	bearer string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -73,7 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:50051", "agentsvc gRPC address")
 	fs.StringVar(&o.app, "app", "bench", "app to run")
 	fs.StringVar(&o.user, "user", "bench", "user id of the sessions")
-	fs.StringVar(&o.mode, "mode", "run", "run (RunnerService.Run) or connect (RunnerService.Connect with a client tool)")
+	fs.StringVar(&o.mode, "mode", "run", "run (RunnerService.Run), connect (RunnerService.Connect with a client tool) or rest (ADK's REST /run)")
 	fs.IntVar(&o.concurrency, "concurrency", 64, "invocations in flight at once")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to put load on the server, when --count is 0")
 	fs.IntVar(&o.count, "count", 0, "total invocations to run (0: run for --duration)")
@@ -87,6 +100,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.writeApp, "write-app", "", "write DIR/<app>/root_agent.yaml, an agent naming --tool, and exit")
 	fs.StringVar(&o.writeJWT, "write-jwt", "", "write DIR/jwks.json and DIR/token (a JWT for --user, issuer agentbench, audience agentsvc), and exit")
 	fs.StringVar(&o.tokenFile, "token-file", "", "send the token in this file as authorization: Bearer on every call")
+	fs.StringVar(&o.restURL, "rest-url", "http://127.0.0.1:8080", "rest mode: base URL of the REST API")
+	fs.StringVar(&o.restPrefix, "rest-prefix", "", "rest mode: path prefix of the API routes (adk-go's launcher: /api)")
 	fs.StringVar(&o.otlpSink, "otlp-sink", "", "receive OTLP/gRPC traces and metrics on this address and drop them, until interrupted")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -94,14 +109,19 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
-	case o.mode != "run" && o.mode != "connect":
-		return nil, fmt.Errorf("--mode must be run or connect, not %q", o.mode)
+	case o.mode != "run" && o.mode != "connect" && o.mode != "rest":
+		return nil, fmt.Errorf("--mode must be run, connect or rest, not %q", o.mode)
 	case o.concurrency < 1, o.conns < 1, o.turns < 1:
 		return nil, errors.New("--concurrency, --conns and --turns must be at least 1")
 	case o.count < 0, o.duration <= 0 && o.count == 0:
 		return nil, errors.New("give a positive --count or --duration")
 	case o.hold < 0:
 		return nil, errors.New("--connect-hold must not be negative")
+	}
+	if o.mode == "rest" {
+		if err := checkRESTFlags(o); err != nil {
+			return nil, err
+		}
 	}
 	return o, nil
 }
@@ -128,7 +148,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+strings.TrimSpace(string(token)))
+		o.bearer = strings.TrimSpace(string(token))
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+o.bearer)
 	}
 	if o.writeApp != "" {
 		file, err := writeApp(o.writeApp, o.app, o.tool)

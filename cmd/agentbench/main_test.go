@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
@@ -52,8 +53,9 @@ type resolver struct{}
 
 func (resolver) Model(context.Context, string) (models.Model, error) { return toolCaller{}, nil }
 
-// serve runs the bench app in process and returns its address.
-func serve(t *testing.T) string {
+// serve runs the bench app in process and returns its gRPC address and
+// the base URL of its REST API.
+func serve(t *testing.T) (grpcAddr, restURL string) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := writeApp(dir, "bench", "get_weather"); err != nil {
@@ -83,12 +85,18 @@ func serve(t *testing.T) string {
 	served := make(chan struct{})
 	go func() { _ = gs.Serve(lis); close(served) }()
 	t.Cleanup(func() { gs.Stop(); <-served })
-	return lis.Addr().String()
+	rest, err := srv.HTTPHandler(t.Context(), func() bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(rest)
+	t.Cleanup(hs.Close)
+	return lis.Addr().String(), hs.URL
 }
 
 func TestLoad(t *testing.T) {
 	t.Parallel()
-	addr := serve(t)
+	addr, restURL := serve(t)
 	pid := strconv.Itoa(os.Getpid())
 	tests := []struct {
 		name string
@@ -102,7 +110,12 @@ func TestLoad(t *testing.T) {
 		{"connect with held calls", []string{"--mode", "connect", "--count", "20", "--concurrency", "20",
 			"--connect-hold", "300ms", "--server-pid", pid},
 			[]string{"invocations  20 ok, 0 failed", "streams      at most 20 tool calls waiting at once", "tool calls held 300ms"}},
+		{"rest by count", []string{"--mode", "rest", "--rest-url", restURL, "--count", "30", "--concurrency", "3", "--turns", "4"},
+			[]string{"mode rest at " + restURL + ", app bench, 3 concurrent", "invocations  30 ok, 0 failed", "latency      p50 "}},
+		{"rest by duration", []string{"--mode", "rest", "--rest-url", restURL, "--duration", "200ms", "--concurrency", "2", "--server-pid", pid},
+			[]string{" ok, 0 failed", "server CPU   ", " per invocation"}},
 		{"unknown app", []string{"--app", "nope", "--count", "1"}, nil},
+		{"unknown app over rest", []string{"--mode", "rest", "--rest-url", restURL, "--app", "nope", "--count", "1"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,6 +152,9 @@ func TestFlagErrors(t *testing.T) {
 		{"--count", "0", "--duration", "0s"},
 		{"--connect-hold", "-1s"},
 		{"extra"},
+		{"--mode", "rest", "--rest-url", "127.0.0.1:8080"},
+		{"--mode", "rest", "--rest-prefix", "api"},
+		{"--mode", "rest", "--rest-prefix", "/api/"},
 	} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("%v: want an error", args)

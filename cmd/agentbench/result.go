@@ -69,7 +69,11 @@ func (r *result) throughput() float64 {
 }
 
 func (r *result) print(w io.Writer, o *options) {
-	fmt.Fprintf(w, "mode %s, app %s, %d concurrent over %d connections", o.mode, o.app, o.concurrency, o.conns)
+	if o.mode == "rest" {
+		fmt.Fprintf(w, "mode rest at %s, app %s, %d concurrent", o.target(), o.app, o.concurrency)
+	} else {
+		fmt.Fprintf(w, "mode %s, app %s, %d concurrent over %d connections", o.mode, o.app, o.concurrency, o.conns)
+	}
 	if o.mode == "connect" {
 		fmt.Fprintf(w, ", tool calls held %s", o.hold)
 	}
