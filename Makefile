@@ -175,7 +175,7 @@ bench-load: ## Load figures: Run throughput and 10,000 held Connect streams, fak
 	scripts/bench-load.sh
 
 .PHONY: bench-adkgo
-bench-adkgo: ## Side by side with adk-go: REST /run CPU per invocation and throughput in alternating rounds, then the headline benchmarks (benchstat).
+bench-adkgo: tools ## Side by side with adk-go: REST /run CPU per invocation and throughput in alternating rounds, then the headline benchmarks (benchstat).
 	scripts/bench-adkgo.sh
 
 .PHONY: soak
