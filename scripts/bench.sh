@@ -8,13 +8,15 @@
 #
 #   scripts/with-redis.sh scripts/bench.sh            compare with the baseline
 #   scripts/with-redis.sh scripts/bench.sh --update   record a new baseline
+#   BENCH_COUNT=1 BENCH_TIME=1x scripts/bench.sh       check that it runs (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${BENCH_COUNT:-6}
+benchtime=${BENCH_TIME:-1s}
 baseline=bench/baseline.txt
 mkdir -p .bench
 mapfile -t pkgs < <(grep -rl --include='*_test.go' '^func BenchmarkHeadline' internal cmd | xargs -n1 dirname | sort -u | sed 's|^|./|')
-go test -run '^$' -bench '^BenchmarkHeadline' -benchmem -count "$count" "${pkgs[@]}" >.bench/headline.txt
+go test -run '^$' -bench '^BenchmarkHeadline' -benchmem -count "$count" -benchtime "$benchtime" "${pkgs[@]}" >.bench/headline.txt
 if [[ ${1:-} == --update ]]; then
 	cp .bench/headline.txt "$baseline"
 	echo "wrote $baseline"
