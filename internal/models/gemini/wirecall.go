@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/genai"
@@ -39,7 +40,14 @@ type directCaller struct {
 	// sdk is a client of the same backend over a loopback transport: it
 	// reads the answers [decodeResponse] leaves to it.
 	sdk *genai.Client
+	// urls caches the URLs of up to maxURLs models and methods.
+	mu   sync.Mutex
+	urls map[urlKey]string
 }
+
+const maxURLs = 256
+
+type urlKey struct{ name, method string }
 
 // newDirectCaller returns a caller for client, whose config cc was made
 // from; nil when the SDK's request could not be captured, which leaves
@@ -138,6 +146,23 @@ func usable(name string) bool {
 
 // url returns the URL of method on model name, as the SDK builds it.
 func (d *directCaller) url(name, method string) string {
+	key := urlKey{name, method}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if u, ok := d.urls[key]; ok {
+		return u
+	}
+	u := d.buildURL(name, method)
+	if d.urls == nil {
+		d.urls = map[urlKey]string{}
+	}
+	if len(d.urls) < maxURLs {
+		d.urls[key] = u
+	}
+	return u
+}
+
+func (d *directCaller) buildURL(name, method string) string {
 	path := name
 	if d.vertex {
 		switch {

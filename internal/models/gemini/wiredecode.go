@@ -22,8 +22,8 @@ import (
 func decodeResponse(data []byte) (*genai.GenerateContentResponse, bool) {
 	r := jsonReader{b: data}
 	out := &genai.GenerateContentResponse{}
-	ok := r.object(func(key string) bool {
-		switch key {
+	ok := r.object(func(key []byte) bool {
+		switch string(key) {
 		case "candidates":
 			out.Candidates = out.Candidates[:0:0]
 			return r.array(func() bool {
@@ -77,7 +77,7 @@ func (r *jsonReader) next(c byte) bool {
 
 // object reads an object, calling each for every key with the reader at
 // its value, which each must read.
-func (r *jsonReader) object(each func(key string) bool) bool {
+func (r *jsonReader) object(each func(key []byte) bool) bool {
 	if !r.next('{') {
 		return false
 	}
@@ -86,7 +86,7 @@ func (r *jsonReader) object(each func(key string) bool) bool {
 	}
 	for {
 		r.space()
-		key, ok := r.rawString()
+		key, ok := r.rawBytes()
 		if !ok || !r.next(':') || !each(key) {
 			return false
 		}
@@ -123,8 +123,15 @@ func (r *jsonReader) array(each func() bool) bool {
 // rawString reads a string without escapes, valid UTF-8 and free of
 // control characters; false for any other.
 func (r *jsonReader) rawString() (string, bool) {
+	b, ok := r.rawBytes()
+	return string(b), ok
+}
+
+// rawBytes is [jsonReader.rawString] without the copy: the bytes are the
+// document's.
+func (r *jsonReader) rawBytes() ([]byte, bool) {
 	if r.i >= len(r.b) || r.b[r.i] != '"' {
-		return "", false
+		return nil, false
 	}
 	start := r.i + 1
 	ascii := true
@@ -133,17 +140,17 @@ func (r *jsonReader) rawString() (string, bool) {
 		case c == '"':
 			s := r.b[start:j]
 			if !ascii && !utf8.Valid(s) {
-				return "", false
+				return nil, false
 			}
 			r.i = j + 1
-			return string(s), true
+			return s, true
 		case c == '\\' || c < 0x20:
-			return "", false
+			return nil, false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // str reads a string into dst, escapes included.
@@ -281,7 +288,7 @@ func (r *jsonReader) float(dst *float64) bool {
 func (r *jsonReader) time(dst *time.Time) bool {
 	r.space()
 	start := r.i
-	if _, ok := r.rawString(); !ok {
+	if _, ok := r.rawBytes(); !ok {
 		return false
 	}
 	return dst.UnmarshalJSON(r.b[start:r.i]) == nil
@@ -289,8 +296,8 @@ func (r *jsonReader) time(dst *time.Time) bool {
 
 func (r *jsonReader) candidate() (*genai.Candidate, bool) {
 	c := &genai.Candidate{}
-	return c, r.object(func(key string) bool {
-		switch key {
+	return c, r.object(func(key []byte) bool {
+		switch string(key) {
 		case "content":
 			c.Content = &genai.Content{}
 			return r.content(c.Content)
@@ -306,8 +313,8 @@ func (r *jsonReader) candidate() (*genai.Candidate, bool) {
 }
 
 func (r *jsonReader) content(c *genai.Content) bool {
-	return r.object(func(key string) bool {
-		switch key {
+	return r.object(func(key []byte) bool {
+		switch string(key) {
 		case "role":
 			return r.str(&c.Role)
 		case "parts":
@@ -323,8 +330,8 @@ func (r *jsonReader) content(c *genai.Content) bool {
 }
 
 func (r *jsonReader) part(p *genai.Part) bool {
-	return r.object(func(key string) bool {
-		switch key {
+	return r.object(func(key []byte) bool {
+		switch string(key) {
 		case "text":
 			return r.str(&p.Text)
 		case "thought":
@@ -340,8 +347,8 @@ func (r *jsonReader) part(p *genai.Part) bool {
 }
 
 func (r *jsonReader) functionCall(fc *genai.FunctionCall) bool {
-	return r.object(func(key string) bool {
-		switch key {
+	return r.object(func(key []byte) bool {
+		switch string(key) {
 		case "id":
 			return r.str(&fc.ID)
 		case "name":
@@ -358,8 +365,8 @@ func (r *jsonReader) functionCall(fc *genai.FunctionCall) bool {
 }
 
 func (r *jsonReader) usage(u *genai.GenerateContentResponseUsageMetadata) bool {
-	return r.object(func(key string) bool {
-		switch key {
+	return r.object(func(key []byte) bool {
+		switch string(key) {
 		case "promptTokenCount":
 			return r.int32(&u.PromptTokenCount)
 		case "candidatesTokenCount":
@@ -392,8 +399,8 @@ func (r *jsonReader) modalityCounts(dst *[]*genai.ModalityTokenCount) bool {
 	return r.array(func() bool {
 		m := &genai.ModalityTokenCount{}
 		*dst = append(*dst, m)
-		return r.object(func(key string) bool {
-			switch key {
+		return r.object(func(key []byte) bool {
+			switch string(key) {
 			case "modality":
 				return r.str((*string)(&m.Modality))
 			case "tokenCount":
@@ -408,9 +415,9 @@ func (r *jsonReader) modalityCounts(dst *[]*genai.ModalityTokenCount) bool {
 // in [mapStruct]: the last of repeated keys wins.
 func (r *jsonReader) structValue() (*structpb.Struct, bool) {
 	s := &structpb.Struct{Fields: map[string]*structpb.Value{}}
-	return s, r.object(func(key string) bool {
+	return s, r.object(func(key []byte) bool {
 		v, ok := r.value()
-		s.Fields[key] = v
+		s.Fields[string(key)] = v
 		return ok
 	})
 }
