@@ -20,7 +20,7 @@ func (rc requestConverter) appendBody(dst []byte, req *v1.LlmRequest, cfg *genai
 	if cfg.CachedContent != "" || cfg.HTTPOptions != nil {
 		return dst, false
 	}
-	ok := true
+	var ok bool
 	// Keys in sorted order: contents, generationConfig, labels,
 	// safetySettings, systemInstruction, toolConfig, tools.
 	dst = append(dst, `{"contents":`...)
@@ -101,7 +101,7 @@ func (rc requestConverter) appendContents(dst []byte, req *v1.LlmRequest) ([]byt
 	dst = append(dst, '[')
 	n := 0
 	last := ""
-	ok := true
+	var ok bool
 	for _, c := range req.GetContents() {
 		if c == nil {
 			continue
@@ -163,7 +163,8 @@ func appendUserText(dst []byte, text string) []byte {
 // appendPart appends one part as [requestConverter.part] converts it.
 func (rc requestConverter) appendPart(dst []byte, p *v1.Part) ([]byte, bool) {
 	dst = append(dst, '{')
-	first, ok := true, true
+	first := true
+	var ok bool
 	if cr := p.GetCodeExecutionResult(); cr != nil {
 		dst = appendKey(dst, &first, "codeExecutionResult")
 		f := true
@@ -264,11 +265,12 @@ func appendStringField(dst []byte, first *bool, key, s string) []byte {
 // builds from cfg, refusing a config with fields it does not write.
 func appendGenerationConfig(dst []byte, cfg *genai.GenerateContentConfig) ([]byte, bool) {
 	if cfg.MediaResolution != "" || cfg.SpeechConfig != nil || cfg.ImageConfig != nil || cfg.RoutingConfig != nil ||
-		cfg.ModelSelectionConfig != nil || cfg.AudioTimestamp || cfg.ResponseSchema != nil || cfg.ResponseJsonSchema != nil {
+		cfg.ModelSelectionConfig != nil || cfg.AudioTimestamp {
 		return dst, false
 	}
 	dst = append(dst, '{')
-	first, ok := true, true
+	first := true
+	var ok bool
 	if cfg.CandidateCount != 0 {
 		dst = appendKey(dst, &first, "candidateCount")
 		dst = strconv.AppendInt(dst, int64(cfg.CandidateCount), 10)
@@ -287,6 +289,12 @@ func appendGenerationConfig(dst []byte, cfg *genai.GenerateContentConfig) ([]byt
 	if dst, ok = appendFloat32Field(dst, &first, "presencePenalty", cfg.PresencePenalty); !ok {
 		return dst, false
 	}
+	if cfg.ResponseJsonSchema != nil {
+		dst = appendKey(dst, &first, "responseJsonSchema")
+		if dst, ok = appendAny(dst, cfg.ResponseJsonSchema); !ok {
+			return dst, false
+		}
+	}
 	if cfg.ResponseLogprobs {
 		dst = appendKey(dst, &first, "responseLogprobs")
 		dst = append(dst, "true"...)
@@ -295,6 +303,12 @@ func appendGenerationConfig(dst []byte, cfg *genai.GenerateContentConfig) ([]byt
 	if len(cfg.ResponseModalities) > 0 {
 		dst = appendKey(dst, &first, "responseModalities")
 		dst = appendStrings(dst, cfg.ResponseModalities)
+	}
+	if cfg.ResponseSchema != nil {
+		dst = appendKey(dst, &first, "responseSchema")
+		if dst, ok = appendSchema(dst, cfg.ResponseSchema); !ok {
+			return dst, false
+		}
 	}
 	if cfg.Seed != nil {
 		dst = appendKey(dst, &first, "seed")
@@ -367,7 +381,7 @@ func appendTool(dst []byte, t *genai.Tool) ([]byte, bool) {
 	dst = append(dst, '{')
 	if len(t.FunctionDeclarations) > 0 {
 		dst = append(dst, `"functionDeclarations":[`...)
-		ok := true
+		var ok bool
 		for i, d := range t.FunctionDeclarations {
 			if i > 0 {
 				dst = append(dst, ',')
@@ -386,7 +400,8 @@ func appendDeclaration(dst []byte, d *genai.FunctionDeclaration) ([]byte, bool) 
 		return dst, false
 	}
 	dst = append(dst, '{')
-	first, ok := true, true
+	first := true
+	var ok bool
 	dst = appendStringField(dst, &first, "description", d.Description)
 	dst = appendStringField(dst, &first, "name", d.Name)
 	if d.Parameters != nil {

@@ -132,6 +132,7 @@ func bodySeeds(tb testing.TB) []*v1.LlmRequest {
 	full.Config.Tools = append(full.Config.Tools, &v1.Tool{FunctionDeclarations: []*v1.FunctionDeclaration{
 		{Name: "client_tool", Parameters: schema, Response: schema}, {Name: "raw", Parameters: raw, Response: raw},
 		{Name: "js", ParametersJsonSchema: structpb.NewStructValue(odd)}}}, &v1.Tool{})
+	full.Config.ResponseSchema = schema
 	full.Config.Temperature = proto.Float32(0.7)
 	full.Config.TopP = proto.Float32(0.95)
 	full.Config.TopK = proto.Float32(40)
@@ -162,6 +163,7 @@ func bodySeeds(tb testing.TB) []*v1.LlmRequest {
 		{Contents: []*v1.Content{{Role: "model", Parts: []*v1.Part{{Thought: true, Text: "t", ThoughtSignature: []byte("s")}}}}},
 		{Contents: []*v1.Content{{Parts: []*v1.Part{{FunctionCall: &v1.FunctionCall{Id: "adk-1", Name: "f"}}}}}},
 		{Config: &v1.GenerateContentConfig{SystemInstruction: "a\tb \"q\" \xff", Labels: map[string]string{"b": "2", "a": "<1>"}}},
+		{Config: &v1.GenerateContentConfig{ResponseSchema: raw, ResponseMimeType: "application/json"}},
 		{},
 	}
 }

@@ -428,21 +428,21 @@ func (r *jsonReader) value() (*structpb.Value, bool) {
 	if r.i >= len(r.b) {
 		return nil, false
 	}
-	switch c := r.b[r.i]; {
-	case c == '"':
+	switch r.b[r.i] {
+	case '"':
 		var s string
 		ok := r.str(&s)
 		return structpb.NewStringValue(s), ok
-	case c == 'n':
+	case 'n':
 		if len(r.b)-r.i >= 4 && string(r.b[r.i:r.i+4]) == "null" {
 			r.i += 4
 			return structpb.NewNullValue(), true
 		}
 		return nil, false
-	case c == '{':
+	case '{':
 		s, ok := r.structValue()
 		return structpb.NewStructValue(s), ok
-	case c == '[':
+	case '[':
 		l := &structpb.ListValue{}
 		ok := r.array(func() bool {
 			v, ok := r.value()
@@ -450,7 +450,7 @@ func (r *jsonReader) value() (*structpb.Value, bool) {
 			return ok
 		})
 		return structpb.NewListValue(l), ok
-	case c == 't' || c == 'f':
+	case 't', 'f':
 		var b bool
 		ok := r.boolean(&b)
 		return structpb.NewBoolValue(b), ok
