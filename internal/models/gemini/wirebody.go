@@ -437,7 +437,8 @@ func appendSchema(dst []byte, s *genai.Schema) ([]byte, bool) {
 		return append(dst, "null"...), true
 	}
 	dst = append(dst, '{')
-	first, ok := true, true
+	first := true
+	var ok bool
 	if len(s.AnyOf) > 0 {
 		dst = appendKey(dst, &first, "anyOf")
 		dst = append(dst, '[')

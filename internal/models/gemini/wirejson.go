@@ -143,7 +143,8 @@ func appendStruct(dst []byte, s *structpb.Struct) ([]byte, bool) {
 	}
 	slices.Sort(keys)
 	dst = append(dst, '{')
-	first, ok := true, true
+	first := true
+	var ok bool
 	for _, k := range keys {
 		dst = appendKey(dst, &first, k)
 		if dst, ok = appendValue(dst, fields[k]); !ok {
@@ -166,7 +167,7 @@ func appendValue(dst []byte, v *structpb.Value) ([]byte, bool) {
 		return appendStruct(dst, k.StructValue)
 	case *structpb.Value_ListValue:
 		dst = append(dst, '[')
-		ok := true
+		var ok bool
 		for i, e := range k.ListValue.GetValues() {
 			if i > 0 {
 				dst = append(dst, ',')
@@ -200,7 +201,8 @@ func appendAny(dst []byte, v any) ([]byte, bool) {
 		}
 		slices.Sort(keys)
 		dst = append(dst, '{')
-		first, ok := true, true
+		first := true
+		var ok bool
 		for _, k := range keys {
 			dst = appendKey(dst, &first, k)
 			if dst, ok = appendAny(dst, v[k]); !ok {
@@ -210,7 +212,7 @@ func appendAny(dst []byte, v any) ([]byte, bool) {
 		return append(dst, '}'), true
 	case []any:
 		dst = append(dst, '[')
-		ok := true
+		var ok bool
 		for i, e := range v {
 			if i > 0 {
 				dst = append(dst, ',')
