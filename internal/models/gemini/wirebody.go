@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -356,14 +357,9 @@ func appendFloat32Field(dst []byte, first *bool, key string, f *float32) ([]byte
 }
 
 func appendLabels(dst []byte, labels map[string]string) []byte {
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
 	dst = append(dst, '{')
 	first := true
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		dst = appendKey(dst, &first, k)
 		dst = appendJSONString(dst, labels[k])
 	}
@@ -489,14 +485,9 @@ func appendSchema(dst []byte, s *genai.Schema) ([]byte, bool) {
 	dst = appendStringField(dst, &first, "pattern", s.Pattern)
 	if len(s.Properties) > 0 {
 		dst = appendKey(dst, &first, "properties")
-		keys := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			keys = append(keys, k)
-		}
-		sortStrings(keys)
 		dst = append(dst, '{')
 		f := true
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			dst = appendKey(dst, &f, k)
 			if dst, ok = appendSchema(dst, s.Properties[k]); !ok {
 				return dst, false
@@ -541,5 +532,3 @@ func appendFloat64Field(dst []byte, first *bool, key string, v *float64) ([]byte
 	dst = appendKey(dst, first, key)
 	return appendNumber(dst, *v)
 }
-
-func sortStrings(s []string) { slices.Sort(s) }

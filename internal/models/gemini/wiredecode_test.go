@@ -251,3 +251,19 @@ func FuzzResponseMatchesSDK(f *testing.F) {
 		checkSamePaths(t, pairs[vertex], req, pathStatuses[int(status)%len(pathStatuses)], body, stream)
 	})
 }
+
+// TestModelURLsMatchSDK checks the URLs of model names of every shape.
+func TestModelURLsMatchSDK(t *testing.T) {
+	body := []byte(responseSeeds()[0])
+	for _, vertex := range []bool{false, true} {
+		pair := newPathPair(t, vertex)
+		for _, name := range []string{"gemini-2.5-flash", "models/x", "tunedModels/y", "publishers/p/models/z",
+			"projects/p/locations/l/publishers/google/models/m", "org/model", "a/b/c", "x:y", "a/v1beta/b", "a/v1beta1/b",
+			"sp ace", "%41", "é", "a?b", "a&b", "a/../b"} {
+			req := &v1.LlmRequest{Model: name, Contents: []*v1.Content{{Role: "user", Parts: []*v1.Part{{Text: "hi"}}}}}
+			for _, stream := range []bool{false, true} {
+				checkSamePaths(t, pair, req, http.StatusOK, body, stream)
+			}
+		}
+	}
+}

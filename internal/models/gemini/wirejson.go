@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"encoding/base64"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -137,15 +138,10 @@ func appendStruct(dst []byte, s *structpb.Struct) ([]byte, bool) {
 		return append(dst, "null"...), true
 	}
 	fields := s.GetFields()
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	dst = append(dst, '{')
 	first := true
 	var ok bool
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		dst = appendKey(dst, &first, k)
 		if dst, ok = appendValue(dst, fields[k]); !ok {
 			return dst, false
@@ -195,15 +191,10 @@ func appendAny(dst []byte, v any) ([]byte, bool) {
 	case bool:
 		return strconv.AppendBool(dst, v), true
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		dst = append(dst, '{')
 		first := true
 		var ok bool
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			dst = appendKey(dst, &first, k)
 			if dst, ok = appendAny(dst, v[k]); !ok {
 				return dst, false
