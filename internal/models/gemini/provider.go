@@ -1,7 +1,9 @@
 // Package gemini adapts google.golang.org/genai to [models.Model]: it
 // converts an [v1.LlmRequest] into a Gemini generateContent call and the
 // answer back into [v1.LlmResponse] values as ADK's Gemini model does,
-// streaming included.
+// streaming included. Common calls skip the SDK's conversions through maps:
+// the adapter writes the SDK's body itself and reads the common answers
+// itself (see [directCaller]), leaving the rest to the SDK.
 package gemini
 
 import (
