@@ -127,9 +127,11 @@ func (d *directCaller) replay(ctx context.Context, header http.Header, body []by
 	return d.sdk.Models.GenerateContent(ctx, "m", genai.Text("."), &genai.GenerateContentConfig{AutomaticContinuation: &noContinuation})
 }
 
-// replayEvent reads one event of a stream through the SDK's stream.
+// replayEvent reads one event of a stream through the SDK's stream. The
+// event ends with "\r\n\n": the SDK splits at the blank line and drops the
+// one CR, which gives back the event as it was, whatever it ends with.
 func (d *directCaller) replayEvent(ctx context.Context, header http.Header, event []byte) (*genai.GenerateContentResponse, error) {
-	body := append(append(make([]byte, 0, len(event)+2), event...), "\n\n"...)
+	body := append(append(make([]byte, 0, len(event)+3), event...), "\r\n\n"...)
 	ctx = context.WithValue(ctx, loopbackKey{}, &loopbackCall{answer: body, header: header})
 	noContinuation := false
 	for chunk, err := range d.sdk.Models.GenerateContentStream(ctx, "m", genai.Text("."), &genai.GenerateContentConfig{AutomaticContinuation: &noContinuation}) {

@@ -190,6 +190,7 @@ func streamSeeds() []string {
 		"data: " + chunk, "", "data: null\n\n", "data: {\"candidates\":[null]}\n\n", "data: {\n\n",
 		"event: x\n\n", "{\"error\":{\"code\":500}}\n\n", "data:" + s[4] + "\n\ndata: " + s[3] + "\n\n",
 		"data: {\"error\":{\"code\":\"x\"}}\n\n", "\n\n\n\ndata: " + chunk + "\n\n",
+		"0\n", "x\r\r\n\n", "data: " + chunk + "\r\r\n\n", "data: {}\r\n\r\n{}\n\n", "data: " + chunk + "\n",
 	}
 }
 
