@@ -21,6 +21,8 @@ targets=(
   "internal/models/gemini FuzzGenerateContent"
   "internal/models/gemini FuzzKeyOrder"
   "internal/models/gemini FuzzConvertRequest"
+  "internal/models/gemini FuzzRequestBodyMatchesSDK"
+  "internal/models/gemini FuzzResponseMatchesSDK"
   "internal/runtime/contents FuzzBuildMatchesReference"
   "internal/runtime/tools FuzzClientResult"
   "internal/runtime/pyfmt FuzzFormatValue"

@@ -26,10 +26,27 @@ func BenchmarkGenerateContent(b *testing.B) {
 	})
 }
 
+// BenchmarkGenerateContentStream measures one streamed call as
+// BenchmarkGenerateContent measures a unary one, the server answering with
+// three events: two text chunks and a last one with the finish reason and
+// usage.
+func BenchmarkGenerateContentStream(b *testing.B) {
+	answer := []byte(`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"It is sunny"}]}}],"modelVersion":"gemini-2.5-flash"}` + "\r\n\r\n" +
+		`data: {"candidates":[{"content":{"role":"model","parts":[{"text":" in Paris."}]}}],"modelVersion":"gemini-2.5-flash"}` + "\r\n\r\n" +
+		`data: {"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP"}],` +
+		`"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":6,"totalTokenCount":18},"modelVersion":"gemini-2.5-flash"}` + "\r\n\r\n")
+	benchmarkCall(b, gemini.Config{Timeout: 2 * time.Minute}, answer, true)
+}
+
 func benchmarkGenerateContent(b *testing.B, cfg gemini.Config) {
 	answer := []byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"It is sunny in Paris."}]},` +
 		`"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":6,"totalTokenCount":18},` +
 		`"modelVersion":"gemini-2.5-flash"}`)
+	benchmarkCall(b, cfg, answer, false)
+}
+
+// benchmarkCall measures calls answered with answer.
+func benchmarkCall(b *testing.B, cfg gemini.Config, answer []byte, stream bool) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -60,7 +77,7 @@ func benchmarkGenerateContent(b *testing.B, cfg gemini.Config) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		for _, err := range m.GenerateContent(b.Context(), req, false) {
+		for _, err := range m.GenerateContent(b.Context(), req, stream) {
 			if err != nil {
 				b.Fatal(err)
 			}

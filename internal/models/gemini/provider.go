@@ -1,7 +1,9 @@
 // Package gemini adapts google.golang.org/genai to [models.Model]: it
 // converts an [v1.LlmRequest] into a Gemini generateContent call and the
 // answer back into [v1.LlmResponse] values as ADK's Gemini model does,
-// streaming included.
+// streaming included. Common calls skip the SDK's conversions through maps:
+// the adapter writes the SDK's body itself and reads the common answers
+// itself (see [directCaller]), leaving the rest to the SDK.
 package gemini
 
 import (
@@ -34,6 +36,7 @@ type Provider struct {
 	cache  *cacheManager
 	retry  *retrier
 	legacy bool
+	direct *directCaller
 }
 
 var _ models.Resolver = (*Provider)(nil)
@@ -67,6 +70,10 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	default:
 		return nil, fmt.Errorf("gemini.new: unknown backend %q", cfg.Backend)
 	}
+	// NewClient fills in cc; the direct path's loopback client starts from
+	// what it was given.
+	given := *cc
+	given.HTTPOptions.Headers = cfg.Headers.Clone()
 	client, err := genai.NewClient(ctx, cc)
 	if err != nil {
 		return nil, fmt.Errorf("gemini.new: %w", err)
@@ -76,13 +83,14 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		// nobody else's.
 		hc.Transport = instrumented(hc.Transport)
 	}
+	direct := newDirectCaller(ctx, client, given)
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
 	}
 	cache := &cacheManager{api: genaiCaches{client}, scope: scope, now: now}
 	return &Provider{client: client, conv: conv, limits: limitsFrom(cfg), cache: cache, retry: newRetrier(cfg.Retry),
-		legacy: cfg.LegacyStreaming}, nil
+		legacy: cfg.LegacyStreaming, direct: direct}, nil
 }
 
 // ErrNoModelName is returned by [Provider.Model] for an empty name.
@@ -95,7 +103,7 @@ func (p *Provider) Model(_ context.Context, name string) (models.Model, error) {
 		return nil, fmt.Errorf("gemini.model: %w", ErrNoModelName)
 	}
 	return &model{name: name, client: p.client, conv: p.conv, limits: p.limits, cache: p.cache, retry: p.retry,
-		legacyStreaming: p.legacy}, nil
+		legacyStreaming: p.legacy, direct: p.direct}, nil
 }
 
 // model is one Gemini model; it is safe for concurrent use.
@@ -110,6 +118,9 @@ type model struct {
 	retry *retrier
 	// legacyStreaming is Config.LegacyStreaming.
 	legacyStreaming bool
+	// direct sends the requests it can write itself; nil leaves all to
+	// the SDK.
+	direct *directCaller
 }
 
 // Name returns the model name.
@@ -125,47 +136,74 @@ func (m *model) GenerateContent(ctx context.Context, req *v1.LlmRequest, stream 
 		if name == "" {
 			name = m.name
 		}
-		contents := m.conv.contents(req)
 		cfg, err := m.conv.config(req.GetConfig())
 		if err != nil {
 			yield(nil, fmt.Errorf("gemini.generate_content: convert request: %w", err))
 			return
 		}
+		if body, ok := m.directBody(name, req, cfg); ok {
+			slog.DebugContext(ctx, "gemini request", "model", name, "stream", stream, "contents", contentCount(req), "tools", len(cfg.Tools))
+			c := m.limits.startCall(ctx)
+			defer c.stop()
+			if stream {
+				m.stream(c, func(ctx context.Context) iter.Seq2[*genai.GenerateContentResponse, error] {
+					return m.direct.stream(ctx, name, body)
+				}, nil, yield)
+				return
+			}
+			m.generate(c, func(ctx context.Context) (*genai.GenerateContentResponse, error) {
+				return m.direct.generate(ctx, name, body)
+			}, nil, yield)
+			return
+		}
+		contents := m.conv.contents(req)
 		slog.DebugContext(ctx, "gemini request", "model", name, "stream", stream, "contents", len(contents), "tools", len(cfg.Tools))
 		c := m.limits.startCall(ctx)
 		defer c.stop()
 		cacheMeta := m.contextCache(c.ctx, name, req, &contents, cfg)
 		if stream {
-			m.stream(c, name, contents, cfg, cacheMeta, yield)
+			m.stream(c, func(ctx context.Context) iter.Seq2[*genai.GenerateContentResponse, error] {
+				return m.client.Models.GenerateContentStream(ctx, name, contents, cfg)
+			}, cacheMeta, yield)
 			return
 		}
-		var out *v1.LlmResponse
-		err = m.retry.do(c.ctx, func(ctx context.Context) error {
-			tctx, tap := withTap(ctx)
-			resp, err := recoverAnswer(func() (*genai.GenerateContentResponse, error) {
-				return m.client.Models.GenerateContent(tctx, name, contents, cfg)
-			})
-			if err != nil {
-				return c.fail("gemini.generate_content", tap.withStatus(err))
-			}
-			if out, err = createResponse(resp); err != nil {
-				return fmt.Errorf("gemini.generate_content: %w", models.InvalidResponseError("convert response: "+err.Error()))
-			}
-			setKeyOrders(out, responseCallKeys(tap.body()))
-			return nil
-		})
-		if err != nil {
-			yield(nil, c.interrupted("gemini.generate_content", err))
-			return
-		}
-		out.CacheMetadata = cacheMeta
-		yield(out, nil)
+		m.generate(c, func(ctx context.Context) (*genai.GenerateContentResponse, error) {
+			return m.client.Models.GenerateContent(ctx, name, contents, cfg)
+		}, cacheMeta, yield)
 	}
 }
 
-// stream yields every chunk as a partial response, then the aggregate (none
-// when the stream had no chunk, as in ADK).
-func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *genai.GenerateContentConfig,
+// generate makes a unary call with send, retrying as the policy says, and
+// yields its response or error.
+func (m *model) generate(c *call, send func(ctx context.Context) (*genai.GenerateContentResponse, error),
+	cacheMeta *v1.CacheMetadata, yield func(*v1.LlmResponse, error) bool) {
+	var out *v1.LlmResponse
+	err := m.retry.do(c.ctx, func(ctx context.Context) error {
+		tctx, tap := withTap(ctx)
+		resp, err := recoverAnswer(func() (*genai.GenerateContentResponse, error) {
+			return send(tctx)
+		})
+		if err != nil {
+			return c.fail("gemini.generate_content", tap.withStatus(err))
+		}
+		if out, err = createResponse(resp); err != nil {
+			return fmt.Errorf("gemini.generate_content: %w", models.InvalidResponseError("convert response: "+err.Error()))
+		}
+		setKeyOrders(out, responseCallKeys(tap.body()))
+		return nil
+	})
+	if err != nil {
+		yield(nil, c.interrupted("gemini.generate_content", err))
+		return
+	}
+	out.CacheMetadata = cacheMeta
+	yield(out, nil)
+}
+
+// stream yields every chunk of the streams open returns as a partial
+// response, then the aggregate (none when the stream had no chunk, as in
+// ADK).
+func (m *model) stream(c *call, open func(ctx context.Context) iter.Seq2[*genai.GenerateContentResponse, error],
 	cacheMeta *v1.CacheMetadata, yield func(*v1.LlmResponse, error) bool) {
 	const op = "gemini.stream_generate_content"
 	var agg streamAggregator
@@ -178,7 +216,7 @@ func (m *model) stream(c *call, name string, contents []*genai.Content, cfg *gen
 	}
 	err := m.retry.do(c.ctx, func(ctx context.Context) error {
 		tctx, tap := withTap(ctx)
-		for chunk, err := range recoverStream(m.client.Models.GenerateContentStream(tctx, name, contents, cfg)) {
+		for chunk, err := range recoverStream(open(tctx)) {
 			if err != nil {
 				err = c.fail(op, tap.withStatus(err))
 				if started {
@@ -256,4 +294,31 @@ func (m *model) contextCache(ctx context.Context, name string, req *v1.LlmReques
 	meta := m.cache.handle(ctx, call)
 	*contents = call.contents
 	return meta
+}
+
+// directBody returns the body the direct path sends for req to model name,
+// or false when the SDK sends req: a context cache is involved, the name
+// is one the SDK refuses, or the body holds what the direct path does not
+// write.
+func (m *model) directBody(name string, req *v1.LlmRequest, cfg *genai.GenerateContentConfig) ([]byte, bool) {
+	if m.direct == nil || !usable(name) || (req.GetCacheConfig() != nil && m.cache != nil) {
+		return nil, false
+	}
+	return m.conv.appendBody(make([]byte, 0, 1024), req, cfg)
+}
+
+// contentCount is the number of contents sent for req: len of
+// [requestConverter.contents].
+func contentCount(req *v1.LlmRequest) int {
+	n, last := 0, ""
+	for _, c := range req.GetContents() {
+		if c != nil {
+			n++
+			last = c.GetRole()
+		}
+	}
+	if n == 0 || last != roleUser {
+		n++
+	}
+	return n
 }
