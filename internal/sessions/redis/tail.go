@@ -52,9 +52,7 @@ func (s *Service) GetTail(ctx context.Context, req sessions.GetRequest, held ses
 	if req.Select != sessions.SelectAll || req.NumRecentEvents != 0 || req.AfterTimestamp != 0 {
 		return nil, sessions.Held{}, false, errors.New(op + ": the request must select all events")
 	}
-	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
-	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
-		s.keys.scriptAppState(req.AppName, req.UserID), s.keys.userState(req.AppName, req.UserID)}
+	keys := s.keys.read(req)
 	reply, err := s.runRead(ctx, tailScript, keys, req.AppName, 2, max(held.Events, 0), held.Incarnation)
 	if errors.Is(err, goredis.Nil) {
 		return nil, sessions.Held{}, false, fmt.Errorf("%s: %w: %q", op, sessions.ErrNotFound, req.SessionID)
