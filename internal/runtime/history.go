@@ -32,6 +32,8 @@ type sessionHistory struct {
 	caches []agentHistory
 	// scan is where the last look for open function calls stopped.
 	scan callScan
+	// held is the history as last read, for the next read.
+	held heldEvents
 }
 
 type agentHistory struct {
@@ -58,6 +60,17 @@ func (h *histories) session(key sessionKey) *sessionHistory {
 		delete(h.byKey, old.key)
 	}
 	return s
+}
+
+// kept returns the caches of the session key, or nil when none are kept;
+// unlike session, it neither adds nor moves one.
+func (h *histories) kept(key sessionKey) *sessionHistory {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e, ok := h.byKey[key]; ok {
+		return e.Value.(*sessionHistory)
+	}
+	return nil
 }
 
 // cache returns the contents cache of agent on branch.

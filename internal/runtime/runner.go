@@ -206,7 +206,7 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 		return nil, err
 	}
 	load := r.loadRequest(req)
-	sess, err := r.Sessions.Get(ctx, load)
+	sess, err := r.loadSession(ctx, load)
 	if errors.Is(err, sessions.ErrNotFound) {
 		return nil, &Error{Code: CodeNotFound, Reason: ErrSessionNotFound.Reason,
 			Message: "Session not found: " + req.SessionID, Err: err}
@@ -282,6 +282,15 @@ func (r *Runner) newInvocation(ctx context.Context, req RunRequest, inv *Invocat
 // sessionHistory returns the kept contents caches of a session, or nil
 // when the runner keeps none.
 func (r *Runner) sessionHistory(key sessionKey) *sessionHistory {
+	if r.keptHistories() == nil {
+		return nil
+	}
+	return r.histories.session(key)
+}
+
+// keptHistories returns the runner's kept histories, nil when it keeps
+// none.
+func (r *Runner) keptHistories() *histories {
 	r.historiesOnce.Do(func() {
 		n := r.HistorySessions
 		if n == 0 {
@@ -291,10 +300,7 @@ func (r *Runner) sessionHistory(key sessionKey) *sessionHistory {
 			r.histories = newHistories(n)
 		}
 	})
-	if r.histories == nil {
-		return nil
-	}
-	return r.histories.session(key)
+	return r.histories
 }
 
 func (r *Runner) run(ictx *InvocationContext, req RunRequest, rt *retry) iter.Seq2[*v1.Event, error] {

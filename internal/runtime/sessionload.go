@@ -1,7 +1,10 @@
 package runtime
 
 import (
+	"context"
 	"math"
+	"slices"
+	"sync"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -87,4 +90,57 @@ func answersCalls(msg *v1.Content) bool {
 		}
 	}
 	return false
+}
+
+// heldEvents is the history of a session as the runner last read it from
+// a [sessions.TailReader], kept with its contents caches so that the next
+// invocation reads only the events stored since.
+type heldEvents struct {
+	mu sync.Mutex
+	// events are shared with the invocations that read them, which must
+	// not modify them; the slice is clipped, so that an invocation's
+	// appends to its own copy never reach it.
+	events []*v1.Event
+	held   sessions.Held
+}
+
+// loadSession reads the session of an invocation as load selects it. A
+// read of the whole history from a store that reads tails, by a runner
+// that keeps the session's history, fetches only the events stored since
+// the runner last read it (by whichever process wrote them) and puts the
+// kept ones before them; when the session is not the one the runner read
+// (deleted and created again), the store sends it whole. The state and the
+// version are always read, so the invocation sees what a read of the whole
+// session would give.
+func (r *Runner) loadSession(ctx context.Context, load sessions.GetRequest) (*v1.Session, error) {
+	tr, ok := r.Sessions.(sessions.TailReader)
+	if !ok || load.Select != sessions.SelectAll || load.NumRecentEvents != 0 || load.AfterTimestamp != 0 ||
+		r.keptHistories() == nil {
+		return r.Sessions.Get(ctx, load)
+	}
+	key := sessionKey{load.AppName, load.UserID, load.SessionID}
+	var events []*v1.Event
+	var held sessions.Held
+	if h := r.histories.kept(key); h != nil {
+		h.held.mu.Lock()
+		events, held = h.held.events, h.held.held
+		h.held.mu.Unlock()
+	}
+	sess, next, tail, err := tr.GetTail(ctx, load, held)
+	if err != nil {
+		return nil, err
+	}
+	if tail {
+		// The handle's slice is the invocation's own and grows with its
+		// events: room for a few.
+		all := make([]*v1.Event, 0, len(events)+len(sess.Events)+8)
+		sess.Events = append(append(all, events...), sess.Events...)
+	}
+	k := &r.histories.session(key).held
+	k.mu.Lock()
+	if next.Incarnation != k.held.Incarnation || next.Events >= k.held.Events {
+		k.events, k.held = slices.Clip(sess.Events), next
+	}
+	k.mu.Unlock()
+	return sess, nil
 }

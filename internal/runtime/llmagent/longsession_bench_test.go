@@ -106,6 +106,29 @@ func rollingHistory(ctx context.Context, b *testing.B, store sessions.Service, s
 	return start + 0.001
 }
 
+// plainHistory stores a history of n events in sid: turns of a question
+// and an answer, without summaries.
+func plainHistory(ctx context.Context, b *testing.B, store sessions.Service, sid string, n int) {
+	b.Helper()
+	sess, err := store.Get(ctx, sessions.GetRequest{AppName: et.AppName, UserID: et.UserID, SessionID: sid})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := 1_700_000_000.0
+	for i := range n {
+		ts += 0.001
+		ev := &v1.Event{InvocationId: fmt.Sprintf("e-%d", i/2), Author: "user", Timestamp: ts,
+			Content: et.UserText(fmt.Sprintf("question %d", i/2))}
+		if i%2 == 1 {
+			ev.Author, ev.Content = "root_agent", et.Text("An answer of a few words.").Content
+		}
+		if err := store.AppendEvent(ctx, sess, ev); err != nil {
+			b.Fatal(err)
+		}
+		sess.Events = nil
+	}
+}
+
 // BenchmarkTurnRedis measures one turn (the user's message, one model call
 // on a model answering at once, the answer; the session read and both
 // events written to Redis, the app's compaction check) of an app with event
@@ -121,6 +144,12 @@ func rollingHistory(ctx context.Context, b *testing.B, store sessions.Service, s
 //     invocations, never falls due), read as the runner reads it (the
 //     compacted selection); with num_recent_events=50 read by ADK's
 //     get_session_config instead, with read=whole read whole;
+//   - session=long,compaction=none: a session of 10,000 events of plain
+//     turns of an app without event compaction, the runner with its
+//     default settings, its history caches warm (a turn ran on the
+//     session before the timing, as on a replica that served it before);
+//     with history=cold, a runner without history caches, as after a
+//     restart or on a replica that never served the session;
 //   - session=long,summaries=sliding: a session of 10,000 events the app
 //     produced itself with a sliding window of ten invocations and an
 //     overlap of one, whose 476 summaries all stay in every model request
@@ -135,7 +164,8 @@ func BenchmarkTurnRedis(b *testing.B) {
 	}
 	for _, variant := range []string{"fresh,create=untimed", "long,summaries=rolling,summary_call=untimed",
 		"long,summaries=rolling,summary_call=untimed,num_recent_events=50",
-		"long,summaries=rolling,summary_call=untimed,read=whole", "long,summaries=sliding"} {
+		"long,summaries=rolling,summary_call=untimed,read=whole", "long,summaries=sliding",
+		"long,compaction=none", "long,compaction=none,history=cold"} {
 		b.Run("session="+variant, func(b *testing.B) {
 			prefix := make([]byte, 6)
 			_, _ = rand.Read(prefix)
@@ -158,12 +188,19 @@ func BenchmarkTurnRedis(b *testing.B) {
 			if sliding {
 				interval = 10
 			}
+			plain := strings.Contains(variant, "compaction=none")
 			runner := &runtime.Runner{
 				App: &runtime.App{Name: et.AppName, Tree: tree,
 					Compaction: &compaction.Config{Interval: interval, Overlap: 1, Model: "summarizer"}},
 				Sessions: store,
 				Models: constModels{modelName: constModel{modelName, "An answer of a few words."},
 					"summarizer": constModel{"summarizer", "The user asked questions and got short answers."}},
+			}
+			if plain {
+				runner.App.Compaction = nil
+			}
+			if strings.Contains(variant, "history=cold") {
+				runner.HistorySessions = -1
 			}
 			ctx := b.Context()
 			newSession := func() string {
@@ -186,12 +223,15 @@ func BenchmarkTurnRedis(b *testing.B) {
 			sid, first := "", 0.0
 			if strings.HasPrefix(variant, "long") {
 				sid = newSession()
-				if sliding {
+				switch {
+				case plain:
+					plainHistory(ctx, b, store, sid, longSessionEvents)
+				case sliding:
 					// A turn stores two events, and every tenth a summary.
 					for i := 0; 2*i+i/10 < longSessionEvents; i++ {
 						turn(sid, i, rc)
 					}
-				} else {
+				default:
 					first = rollingHistory(ctx, b, store, sid, longSessionEvents)
 				}
 				s, err := store.Get(ctx, sessions.GetRequest{AppName: et.AppName, UserID: et.UserID, SessionID: sid})
@@ -204,7 +244,7 @@ func BenchmarkTurnRedis(b *testing.B) {
 						summaries++
 					}
 				}
-				if len(s.Events) != longSessionEvents || summaries == 0 {
+				if len(s.Events) != longSessionEvents || summaries == 0 && !plain {
 					b.Fatalf("long session holds %d events, %d summaries", len(s.Events), summaries)
 				}
 				b.Logf("long session: %d events, %d summaries", len(s.Events), summaries)
@@ -216,8 +256,13 @@ func BenchmarkTurnRedis(b *testing.B) {
 			if strings.HasSuffix(variant, "read=whole") {
 				runner.Sessions = &loads{Service: store, whole: true}
 			}
-			b.ReportAllocs()
 			i := 0
+			if plain {
+				// The turn a replica serves first on a session.
+				turn(sid, i, rc)
+				i++
+			}
+			b.ReportAllocs()
 			for b.Loop() {
 				if sid == "" || strings.HasPrefix(variant, "fresh") {
 					b.StopTimer()

@@ -99,3 +99,32 @@ func BenchmarkGetAfterTimestamp50(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGetTail reads a session of 10,000 events whose first all but
+// two the caller holds (tail=2), against a read of it whole.
+func BenchmarkGetTail(b *testing.B) {
+	svc, counter := newCountingService(b, Options{})
+	sess := benchSession(b, svc, 10_000)
+	req := sessions.GetRequest{AppName: "app", UserID: "u", SessionID: sess.Id}
+	_, held, _, err := svc.GetTail(b.Context(), req, sessions.Held{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tail := range []int{2, 10_000} {
+		b.Run(fmt.Sprintf("tail=%d", tail), func(b *testing.B) {
+			from := sessions.Held{Events: held.Events - tail, Incarnation: held.Incarnation}
+			counter.reset()
+			b.ReportAllocs()
+			ops := 0
+			for b.Loop() {
+				got, _, _, err := svc.GetTail(b.Context(), req, from)
+				if err != nil || len(got.Events) != tail {
+					b.Fatalf("GetTail: %d events, %v", len(got.GetEvents()), err)
+				}
+				ops++
+			}
+			n, _ := counter.reset()
+			b.ReportMetric(float64(n)/float64(ops), "roundtrips/op")
+		})
+	}
+}

@@ -1,6 +1,10 @@
 package redis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentsvc/agentsvc/internal/sessions"
+)
 
 // keyspace builds the store's keys. On a standalone Redis (or a primary with
 // replicas), with the default prefix "as":
@@ -56,6 +60,14 @@ func (k keyspace) session(app, user, id string) sessionKeys {
 		state:  base + "state",
 		lease:  base + "lease",
 	}
+}
+
+// read returns the keys a reading script declares: meta, events, ts,
+// state, app state (see scriptAppState), user state.
+func (k keyspace) read(req sessions.GetRequest) []string {
+	sk := k.session(req.AppName, req.UserID, req.SessionID)
+	return []string{sk.meta, sk.events, sk.ts, sk.state,
+		k.scriptAppState(req.AppName, req.UserID), k.userState(req.AppName, req.UserID)}
 }
 
 func (k keyspace) appState(app string) string {

@@ -71,9 +71,7 @@ func (s *Service) GetPage(ctx context.Context, req sessions.GetRequest, page ses
 	if page.Size <= 0 {
 		return nil, sessions.Cursor{}, errors.New(op + ": page size must be positive")
 	}
-	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
-	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
-		s.keys.scriptAppState(req.AppName, req.UserID), s.keys.userState(req.AppName, req.UserID)}
+	keys := s.keys.read(req)
 	after := ""
 	if req.AfterTimestamp > 0 {
 		after = formatScore(req.AfterTimestamp)

@@ -21,9 +21,7 @@ import (
 // boundary on. The full history is read only when asked for.
 func (s *Service) Get(ctx context.Context, req sessions.GetRequest) (*v1.Session, error) {
 	const op = "sessions.get"
-	sk := s.keys.session(req.AppName, req.UserID, req.SessionID)
-	keys := []string{sk.meta, sk.events, sk.ts, sk.state,
-		s.keys.scriptAppState(req.AppName, req.UserID), s.keys.userState(req.AppName, req.UserID)}
+	keys := s.keys.read(req)
 	after, selection := "", ""
 	switch req.Select {
 	case sessions.SelectNone:

@@ -7,7 +7,8 @@
 // handle's version, pushes the event, indexes its timestamp, applies the
 // delta to the session, user and app scopes, bumps the version and refreshes
 // the TTL, or does none of it. Reads of the last N events, or of the events
-// after a timestamp, touch only those events.
+// after a timestamp, touch only those events, and so does a tail read
+// ([Service.GetTail]) of the events past those a caller read before.
 //
 // # Deployment
 //

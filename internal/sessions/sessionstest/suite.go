@@ -48,6 +48,7 @@ func Run(t *testing.T, newService Factory) {
 	all = append(all, concurrencyCases...)
 	all = append(all, pageCases...)
 	all = append(all, listCases...)
+	all = append(all, tailCases...)
 	for _, c := range all {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
