@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/limits"
 	"github.com/agentsvc/agentsvc/internal/models/gemini"
+	"github.com/agentsvc/agentsvc/internal/runtime"
 	"github.com/agentsvc/agentsvc/internal/runtime/tools"
 	"github.com/agentsvc/agentsvc/internal/server"
 	"github.com/agentsvc/agentsvc/internal/sessions"
@@ -111,8 +112,9 @@ type options struct {
 	maxUserSessions int
 	// maxInflightRequestBytes bounds the memory of requests in flight; 0: no bound.
 	maxInflightRequestBytes int64
-	// historySessions is -1 for the store's default.
+	// historySessions is -1 for the runtime's default.
 	historySessions int
+	historyBytes    int64
 	logLevel        slog.Level
 	// maxRequestBytes bounds a REST body and a received gRPC message.
 	maxRequestBytes int
@@ -157,7 +159,8 @@ func parseFlags(args []string, getenv func(string) string) (*options, error) {
 	fs.IntVar(&o.maxUserSessions, "max-sessions-per-user", server.DefaultMaxSessionsPerUser, "sessions one user (app and user id) may hold; CreateSession of one more is RESOURCE_EXHAUSTED (0: no cap)")
 	fs.IntVar(&o.maxUserInvocations, "max-concurrent-invocations-per-user", server.DefaultMaxConcurrentInvocationsPerUser, "invocations one user (app and user id) may run at once on this replica; one more is RESOURCE_EXHAUSTED (0: no cap)")
 	fs.Int64Var(&o.maxInflightRequestBytes, "max-inflight-request-bytes", server.DefaultMaxInflightRequestBytes, "memory that the requests served at once may take, each charged "+strconv.Itoa(server.RequestAmplification)+" times its body (received gRPC message) size until it is answered; past it RESOURCE_EXHAUSTED with RetryInfo, 503 with Retry-After (0: no bound)")
-	fs.IntVar(&o.historySessions, "history-sessions", -1, "how many recently used sessions keep the model contents built from their history between invocations, in memory (0: none; default: 1024 with memory://, 0 with Redis, whose reads decode events anew)")
+	fs.IntVar(&o.historySessions, "history-sessions", -1, "how many recently used sessions (per app) keep their history between invocations, in memory: the model contents built from it and, with Redis, its events, so that the next invocation reads only the events stored since, by any replica (0: none; default "+strconv.Itoa(runtime.DefaultHistorySessions)+")")
+	fs.Int64Var(&o.historyBytes, "history-bytes", runtime.DefaultHistoryBytes, "with Redis, the most bytes (encoded) of events the kept histories of one app may hold; past it the least recently used sessions' go")
 	fs.DurationVar(&o.modelTimeout, "model-timeout", 120*time.Second, "how long one model call (a whole streamed answer included) may take; then it fails with DEADLINE_EXCEEDED")
 	fs.Int64Var(&o.maxModelResponseBytes, "max-model-response-bytes", gemini.DefaultMaxResponseBytes, "the most bytes one model answer (a response, or the sum of a stream's chunks) may have; past it the call fails with RESOURCE_EXHAUSTED")
 	fs.IntVar(&o.maxModelChunks, "max-model-chunks", gemini.DefaultMaxChunks, "the most chunks one streamed model answer may have; past it the call fails with RESOURCE_EXHAUSTED")

@@ -17,10 +17,10 @@ func TestHistorySessions(t *testing.T) {
 		{"memory://", -1, 0},
 		{"memory://", 0, -1},
 		{"memory://", 50, 50},
-		{"redis://127.0.0.1:6379/0", -1, -1},
-		{"rediss://cache:6380/1", -1, -1},
+		{"redis://127.0.0.1:6379/0", -1, 0},
+		{"rediss://cache:6380/1", 0, -1},
 		{"redis://127.0.0.1:6379/0", 200, 200},
-		{"redis+cluster://10.0.0.1:7000,10.0.0.2:7000", -1, -1},
+		{"redis+cluster://10.0.0.1:7000,10.0.0.2:7000", -1, 0},
 	} {
 		if got := historySessions(&options{sessions: c.sessions, historySessions: c.flag}); got != c.want {
 			t.Errorf("historySessions(--sessions %s --history-sessions %d) = %d, want %d", c.sessions, c.flag, got, c.want)

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/agentsvc/agentsvc/examples"
@@ -45,6 +44,7 @@ func newService(ctx context.Context, o *options, b *backends, log *slog.Logger) 
 		a.Runner.Memory = b.mem
 		a.Runner.Artifacts = b.arts
 		a.Runner.MaxDepth = o.maxDepth
+		a.Runner.HistoryBytes = o.historyBytes
 		a.Runner.Telemetry = b.tel.engine
 		a.Runner.App.Features = b.flags
 	}
@@ -119,14 +119,13 @@ func loadApps(ctx context.Context, dir string, store sessions.Service, b *backen
 	return apps, nil
 }
 
-// historySessions returns the runners' HistorySessions for o: kept
-// contents hold the events they were built from, which the in-memory store
-// shares, while with Redis they would be decoded copies held only for this.
+// historySessions returns the runners' HistorySessions for o: the
+// runtime's default unless the flag says otherwise (0: none).
 func historySessions(o *options) int {
 	switch {
 	case o.historySessions > 0:
 		return o.historySessions
-	case o.historySessions == 0 || strings.HasPrefix(o.sessions, "redis"):
+	case o.historySessions == 0:
 		return -1
 	default:
 		return 0 // the runtime's default

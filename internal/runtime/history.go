@@ -4,12 +4,18 @@ import (
 	"container/list"
 	"sync"
 
+	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/runtime/contents"
+	"github.com/agentsvc/agentsvc/internal/sessions"
 )
 
 // DefaultHistorySessions is the number of sessions whose contents caches a
 // [Runner] keeps when its HistorySessions is zero.
 const DefaultHistorySessions = 1024
+
+// DefaultHistoryBytes bounds the encoded size of the events a [Runner]
+// keeps for sessions read by tail when its HistoryBytes is zero.
+const DefaultHistoryBytes = 256 << 20
 
 // histories keeps the contents caches of the sessions used last, so that
 // an invocation reads only the events stored since the one before it on
@@ -20,6 +26,10 @@ type histories struct {
 	max   int
 	order list.List // of *sessionHistory, the most recently used first
 	byKey map[sessionKey]*list.Element
+	// maxBytes bounds bytes, the encoded size of the held events of every
+	// session (see [heldEvents]); the least recently used sessions go
+	// first when a hold passes it.
+	maxBytes, bytes int64
 }
 
 type sessionKey struct{ app, user, session string }
@@ -34,6 +44,8 @@ type sessionHistory struct {
 	scan callScan
 	// held is the history as last read, for the next read.
 	held heldEvents
+	// heldBytes is held's share of the histories' bytes, under their lock.
+	heldBytes int64
 }
 
 type agentHistory struct {
@@ -41,8 +53,8 @@ type agentHistory struct {
 	cache         *contents.Cache
 }
 
-func newHistories(max int) *histories {
-	return &histories{max: max, byKey: make(map[sessionKey]*list.Element)}
+func newHistories(max int, maxBytes int64) *histories {
+	return &histories{max: max, maxBytes: maxBytes, byKey: make(map[sessionKey]*list.Element)}
 }
 
 // session returns the caches of the session key, most recently used now.
@@ -56,10 +68,46 @@ func (h *histories) session(key sessionKey) *sessionHistory {
 	s := &sessionHistory{key: key}
 	h.byKey[key] = h.order.PushFront(s)
 	for h.order.Len() > h.max {
-		old := h.order.Remove(h.order.Back()).(*sessionHistory)
-		delete(h.byKey, old.key)
+		h.evictOldest()
 	}
 	return s
+}
+
+// evictOldest drops the least recently used session's caches. The caller
+// holds h.mu.
+func (h *histories) evictOldest() {
+	old := h.order.Remove(h.order.Back()).(*sessionHistory)
+	delete(h.byKey, old.key)
+	h.bytes -= old.heldBytes
+	old.heldBytes = 0
+}
+
+// hold keeps events, of encoded size size, as s's history last read, held
+// at held, unless a later read holds more already; then it drops the least
+// recently used sessions' caches until the held bytes are within bounds,
+// and s's held events too when they alone are past them.
+func (h *histories) hold(s *sessionHistory, events []*v1.Event, held sessions.Held, size int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := &s.held
+	k.mu.Lock()
+	if held.Incarnation == k.held.Incarnation && held.Events < k.held.Events {
+		k.mu.Unlock()
+		return
+	}
+	k.events, k.held = events, held
+	if size > h.maxBytes {
+		k.events, k.held, size = nil, sessions.Held{}, 0
+	}
+	k.mu.Unlock()
+	if _, ok := h.byKey[s.key]; !ok {
+		return // evicted meanwhile: its bytes are no longer counted
+	}
+	h.bytes += size - s.heldBytes
+	s.heldBytes = size
+	for h.bytes > h.maxBytes && h.order.Len() > 1 && h.order.Back().Value != s {
+		h.evictOldest()
+	}
 }
 
 // kept returns the caches of the session key, or nil when none are kept;

@@ -84,6 +84,11 @@ type Runner struct {
 	// since; each costs memory in proportion to its history. Zero means
 	// DefaultHistorySessions; negative keeps none.
 	HistorySessions int
+	// HistoryBytes bounds the encoded size of the events kept with those
+	// sessions' caches for a store that reads tails
+	// ([sessions.TailReader]); past it the least recently used sessions'
+	// caches go. Zero means [DefaultHistoryBytes].
+	HistoryBytes int64
 	// MaxDepth caps the nesting of JSON-like values in model responses: a
 	// deeper response fails its model call (see [CheckModelResponse]) and
 	// none of it is stored. Zero means [limits.DefaultMaxDepth].
@@ -297,7 +302,11 @@ func (r *Runner) keptHistories() *histories {
 			n = DefaultHistorySessions
 		}
 		if n > 0 {
-			r.histories = newHistories(n)
+			maxBytes := r.HistoryBytes
+			if maxBytes <= 0 {
+				maxBytes = DefaultHistoryBytes
+			}
+			r.histories = newHistories(n, maxBytes)
 		}
 	})
 	return r.histories

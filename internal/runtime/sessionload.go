@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 
+	"google.golang.org/protobuf/proto"
+
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
 	"github.com/agentsvc/agentsvc/internal/sessions"
 )
@@ -121,26 +123,31 @@ func (r *Runner) loadSession(ctx context.Context, load sessions.GetRequest) (*v1
 	key := sessionKey{load.AppName, load.UserID, load.SessionID}
 	var events []*v1.Event
 	var held sessions.Held
+	var size int64
 	if h := r.histories.kept(key); h != nil {
 		h.held.mu.Lock()
 		events, held = h.held.events, h.held.held
 		h.held.mu.Unlock()
+		r.histories.mu.Lock()
+		size = h.heldBytes
+		r.histories.mu.Unlock()
 	}
 	sess, next, tail, err := tr.GetTail(ctx, load, held)
 	if err != nil {
 		return nil, err
 	}
+	read := sess.Events
 	if tail {
 		// The handle's slice is the invocation's own and grows with its
 		// events: room for a few.
 		all := make([]*v1.Event, 0, len(events)+len(sess.Events)+8)
 		sess.Events = append(append(all, events...), sess.Events...)
+	} else {
+		size = 0
 	}
-	k := &r.histories.session(key).held
-	k.mu.Lock()
-	if next.Incarnation != k.held.Incarnation || next.Events >= k.held.Events {
-		k.events, k.held = slices.Clip(sess.Events), next
+	for _, ev := range read {
+		size += int64(proto.Size(ev))
 	}
-	k.mu.Unlock()
+	r.histories.hold(r.histories.session(key), slices.Clip(sess.Events), next, size)
 	return sess, nil
 }
