@@ -21,7 +21,17 @@ func CloneEvent(ev *v1.Event) *v1.Event {
 	if hasUnknown(ev) {
 		return proto.Clone(ev).(*v1.Event)
 	}
-	return &v1.Event{
+	// The event and its actions come in one allocation: stored events
+	// live long, and fewer objects are less for the collector to mark.
+	var out *v1.Event
+	var actions *v1.EventActions
+	if ev.Actions != nil {
+		block := &eventBlock{}
+		out, actions = &block.event, &block.actions
+	} else {
+		out = new(v1.Event)
+	}
+	*out = v1.Event{
 		Content:             cloneContent(ev.Content),
 		Partial:             cloneBool(ev.Partial),
 		TurnComplete:        ev.TurnComplete,
@@ -41,7 +51,7 @@ func CloneEvent(ev *v1.Event) *v1.Event {
 		CacheMetadata:       cloneMessage(ev.CacheMetadata),
 		InvocationId:        ev.InvocationId,
 		Author:              ev.Author,
-		Actions:             cloneActions(ev.Actions),
+		Actions:             cloneActions(ev.Actions, actions),
 		LongRunningToolIds:  cloneSlice(ev.LongRunningToolIds),
 		Branch:              ev.Branch,
 		Id:                  ev.Id,
@@ -51,6 +61,21 @@ func CloneEvent(ev *v1.Event) *v1.Event {
 		Output:              copyValue(ev.Output),
 		IsolationScope:      ev.IsolationScope,
 	}
+	return out
+}
+
+// eventBlock holds an event and its actions.
+type eventBlock struct {
+	event   v1.Event
+	actions v1.EventActions
+}
+
+// partBlock holds the content of a single part: the content, its list and
+// the part.
+type partBlock struct {
+	content v1.Content
+	list    [1]*v1.Part
+	part    v1.Part
 }
 
 func cloneContent(c *v1.Content) *v1.Content {
@@ -59,6 +84,15 @@ func cloneContent(c *v1.Content) *v1.Content {
 	}
 	if hasUnknown(c) {
 		return proto.Clone(c).(*v1.Content)
+	}
+	if len(c.Parts) == 1 && c.Parts[0] != nil && !hasUnknown(c.Parts[0]) {
+		// The usual content, one part, in one allocation.
+		b := &partBlock{}
+		b.content.Role = c.Role
+		copyPart(&b.part, c.Parts[0])
+		b.list[0] = &b.part
+		b.content.Parts = b.list[:]
+		return &b.content
 	}
 	out := &v1.Content{Role: c.Role}
 	if len(c.Parts) > 0 {
@@ -78,7 +112,14 @@ func clonePart(p *v1.Part) *v1.Part {
 	if hasUnknown(p) {
 		return proto.Clone(p).(*v1.Part)
 	}
-	return &v1.Part{
+	out := &v1.Part{}
+	copyPart(out, p)
+	return out
+}
+
+// copyPart sets dst's fields to deep copies of p's; dst is new.
+func copyPart(dst, p *v1.Part) {
+	*dst = v1.Part{
 		Text:                p.Text,
 		Thought:             p.Thought,
 		ThoughtSignature:    cloneSlice(p.ThoughtSignature),
@@ -112,14 +153,15 @@ func cloneResponse(fr *v1.FunctionResponse) *v1.FunctionResponse {
 	return &v1.FunctionResponse{Id: fr.Id, Name: fr.Name, Response: cloneStruct(fr.Response)}
 }
 
-func cloneActions(a *v1.EventActions) *v1.EventActions {
+// cloneActions copies a into out, new, and returns it.
+func cloneActions(a, out *v1.EventActions) *v1.EventActions {
 	if a == nil {
 		return nil
 	}
 	if hasUnknown(a) {
 		return proto.Clone(a).(*v1.EventActions)
 	}
-	out := &v1.EventActions{
+	*out = v1.EventActions{
 		SkipSummarization:        a.SkipSummarization,
 		StateDelta:               cloneStruct(a.StateDelta),
 		TransferToAgent:          a.TransferToAgent,

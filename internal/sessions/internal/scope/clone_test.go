@@ -74,6 +74,15 @@ func TestCloneEvent(t *testing.T) {
 	}
 	disjoint(t, "event", ev.ProtoReflect(), got.ProtoReflect())
 
+	// A single part takes another path.
+	single := proto.Clone(ev).(*v1.Event)
+	single.Content.Parts = single.Content.Parts[:1]
+	got = CloneEvent(single)
+	if !proto.Equal(got, single) {
+		t.Fatalf("CloneEvent of a single part differs:\n got %v\nwant %v", got, single)
+	}
+	disjoint(t, "single", single.ProtoReflect(), got.ProtoReflect())
+
 	withUnknown := &v1.Event{Content: &v1.Content{Role: "user"}}
 	withUnknown.Content.ProtoReflect().SetUnknown(protoreflect.RawFields{0x08, 0x01})
 	if got := CloneEvent(withUnknown); !proto.Equal(got, withUnknown) {
