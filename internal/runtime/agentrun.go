@@ -58,6 +58,11 @@ func RunAgent(parent *InvocationContext, agent Agent) iter.Seq2[*v1.Event, error
 }
 
 func beforeAgent(ictx *InvocationContext, agent Agent) (*v1.Event, error) {
+	if cbs := agent.Callbacks(); (cbs == nil || len(cbs.Before) == 0) &&
+		!ictx.App().Plugins.has(func(p *Plugin) bool { return p.BeforeAgent != nil }) {
+		// Nothing runs: no callback context to make.
+		return nil, nil
+	}
 	cctx := NewCallbackContext(ictx)
 	content, err := ictx.App().Plugins.BeforeAgent(agent, cctx)
 	if err != nil {
@@ -82,6 +87,10 @@ func beforeAgent(ictx *InvocationContext, agent Agent) (*v1.Event, error) {
 }
 
 func afterAgent(ictx *InvocationContext, agent Agent) (*v1.Event, error) {
+	if cbs := agent.Callbacks(); (cbs == nil || len(cbs.After) == 0) &&
+		!ictx.App().Plugins.has(func(p *Plugin) bool { return p.AfterAgent != nil }) {
+		return nil, nil
+	}
 	cctx := NewCallbackContext(ictx)
 	content, err := ictx.App().Plugins.AfterAgent(agent, cctx)
 	if err != nil {

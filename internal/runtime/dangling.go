@@ -149,12 +149,17 @@ func (r *Runner) closeDanglingCalls(ictx *InvocationContext, invocationID string
 	if errors.Is(cause, sessions.ErrLeaseLost) {
 		return 0
 	}
+	calls := ictx.inv.callsToClose(invocationID)
+	if len(calls) == 0 {
+		// The usual case: no context, no timer.
+		return 0
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ictx.ctx), closeCallsTimeout)
 	defer cancel()
 	text := closingText(cause)
 	stored := 0
 	for wait := closeRetryWait; ; wait = min(2*wait, time.Second) {
-		n, pending, err := r.closeCalls(ctx, ictx, invocationID, text)
+		n, pending, err := r.closeCalls(ctx, ictx, calls, text)
 		stored += n
 		if err == nil {
 			return stored
@@ -172,23 +177,30 @@ func (r *Runner) closeDanglingCalls(ictx *InvocationContext, invocationID string
 				return stored
 			}
 		}
+		calls = ictx.inv.callsToClose(invocationID)
 	}
 }
 
 // closeRetryWait is the first wait before closing calls is tried again.
 const closeRetryWait = 100 * time.Millisecond
 
-// closeCalls stores the closing events of the calls still open; it returns
-// how many it stored and how many it did not.
-func (r *Runner) closeCalls(ctx context.Context, ictx *InvocationContext, invocationID, text string) (int, int, error) {
-	ictx.inv.mu.RLock()
-	calls := ictx.inv.openCalls(invocationID)
-	ictx.inv.mu.RUnlock()
-	if c := ictx.inv.continues; c != "" && invocationID == "" {
+// callsToClose returns the calls still open that closeDanglingCalls closes
+// for invocationID.
+func (inv *invocation) callsToClose(invocationID string) []danglingCall {
+	inv.mu.RLock()
+	calls := inv.openCalls(invocationID)
+	inv.mu.RUnlock()
+	if c := inv.continues; c != "" && invocationID == "" {
 		// The invocation this run goes on with keeps its open calls: its
 		// workflow answers them (ADK 2.x's resume).
 		calls = slices.DeleteFunc(calls, func(d danglingCall) bool { return d.event.GetInvocationId() == c })
 	}
+	return calls
+}
+
+// closeCalls stores the closing events of calls; it returns how many it
+// stored and how many it did not.
+func (r *Runner) closeCalls(ctx context.Context, ictx *InvocationContext, calls []danglingCall, text string) (int, int, error) {
 	events := closingEvents(calls, text)
 	for i, ev := range events {
 		if err := r.appendWith(ctx, ictx, ev); err != nil {

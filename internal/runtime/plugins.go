@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -265,6 +266,11 @@ func (ps *Plugins) Close(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// has reports whether a plugin of the chain has a hook, as hook tells.
+func (ps *Plugins) has(hook func(*Plugin) bool) bool {
+	return ps != nil && slices.ContainsFunc(ps.list, hook)
 }
 
 // SeeModelRequests reports whether a plugin reads model requests (a

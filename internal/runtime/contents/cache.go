@@ -63,7 +63,9 @@ func (c *Cache) build(events []*v1.Event, agentName, branch string, keepClientID
 			c.list, c.flags, c.from = make([]*v1.Content, 0, n), make([]partFlags, 0, n), make([]int32, 0, n)
 		}
 		l := contentList{contents: c.list, all: c.all, paired: c.paired, quoted: quoted}
-		l.paired.tableSize = len(events)/8 + 16
+		// A call in every fourth event (a question, a call, its response
+		// and an answer) fits without growing the table.
+		l.paired.tableSize = len(events)/4 + 16
 		rec := recorder{flags: c.flags, from: c.from, base: len(c.events)}
 		if l.collectCommon(events[len(c.events):], agentName, branch, &rec) {
 			c.events = events

@@ -62,6 +62,7 @@ func (p *pairing) check(list []*v1.Content, c *v1.Content, f partFlags) {
 		if p.tableSize > 0 {
 			p.calls = newIDTable(p.tableSize)
 			p.calls.logClaims = true // a Cache's table may be cut back
+			p.calls.claims = make([]idSlot, 0, p.tableSize)
 		} else {
 			p.calls = idTablePool.Get().(*idTable)
 		}

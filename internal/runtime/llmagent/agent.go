@@ -82,6 +82,9 @@ type Agent struct {
 	cfg Config
 	// finish is a task-mode agent's finish_task tool.
 	finish *finishTaskTool
+	// toolIndex indexes cfg.Tools by name; requests share it until a
+	// processor adds a tool.
+	toolIndex map[string]runtime.Tool
 }
 
 // New validates cfg and returns the agent.
@@ -106,14 +109,14 @@ func New(cfg Config) (*Agent, error) {
 	if len(extra) > 0 {
 		cfg.Tools = append(cfg.Tools[:len(cfg.Tools):len(cfg.Tools)], extra...)
 	}
-	seen := map[string]bool{}
+	index := make(map[string]runtime.Tool, len(cfg.Tools))
 	for _, t := range cfg.Tools {
-		if seen[t.Name()] {
+		if index[t.Name()] != nil {
 			return nil, fmt.Errorf("llmagent %s: tool %q is declared twice", cfg.Name, t.Name())
 		}
-		seen[t.Name()] = true
+		index[t.Name()] = t
 	}
-	return &Agent{cfg: cfg, finish: finish}, nil
+	return &Agent{cfg: cfg, finish: finish, toolIndex: index}, nil
 }
 
 // Name implements [runtime.Agent].

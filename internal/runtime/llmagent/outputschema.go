@@ -66,10 +66,7 @@ func (a *Agent) outputSchema(ictx *runtime.InvocationContext, r *request) {
 	}
 	smr := newSetModelResponse(a.cfg.OutputSchema, ictx.App().Behavior)
 	r.procTools = append(r.procTools, smr)
-	if r.tools == nil {
-		r.tools = map[string]runtime.Tool{}
-	}
-	r.tools[setModelResponseName] = smr
+	r.addTool(setModelResponseName, smr)
 	runtime.AppendInstruction(r.llm, setModelResponseInstruction)
 	if rounds >= maxToolRounds-1 {
 		r.llm.Config.ToolConfig = &v1.ToolConfig{FunctionCallingConfig: &v1.FunctionCallingConfig{

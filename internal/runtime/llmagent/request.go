@@ -3,6 +3,7 @@ package llmagent
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"google.golang.org/protobuf/proto"
@@ -29,6 +30,9 @@ type request struct {
 	procTools []runtime.Tool
 	toolList  []runtime.Tool
 	tools     map[string]runtime.Tool
+	// toolsShared is set while tools is the agent's own index, which
+	// addTool copies before changing.
+	toolsShared bool
 	// callCtx is the context the model call runs in once the model is
 	// called (inside its call_llm span); nil before.
 	callCtx *runtime.InvocationContext
@@ -105,6 +109,10 @@ func (a *Agent) resolveTools(ictx *runtime.InvocationContext, r *request) error 
 		return nil
 	}
 	r.toolList = a.cfg.Tools
+	if len(a.cfg.Toolsets) == 0 {
+		r.tools, r.toolsShared = a.toolIndex, true
+		return nil
+	}
 	for _, ts := range a.cfg.Toolsets {
 		list, err := ts.Tools(ictx)
 		if err != nil {
@@ -119,6 +127,18 @@ func (a *Agent) resolveTools(ictx *runtime.InvocationContext, r *request) error 
 		r.tools[t.Name()] = t
 	}
 	return nil
+}
+
+// addTool indexes a tool a processor adds.
+func (r *request) addTool(name string, t runtime.Tool) {
+	if r.toolsShared || r.tools == nil {
+		r.tools = maps.Clone(r.tools)
+		if r.tools == nil {
+			r.tools = map[string]runtime.Tool{}
+		}
+		r.toolsShared = false
+	}
+	r.tools[name] = t
 }
 
 // basic sets the model, a copy of the agent's generate config and the output
@@ -251,23 +271,25 @@ func (a *Agent) contents(ictx *runtime.InvocationContext, req *v1.LlmRequest, in
 // request itself too, e.g. adds a Tool or an instruction of its own.
 func (a *Agent) declareTools(ictx *runtime.InvocationContext, r *request) error {
 	var decls *v1.Tool
-	for _, t := range slices.Concat(r.procTools, r.toolList) {
-		if r.tools[t.Name()] != t {
-			continue // replaced by a later tool of the same name
-		}
-		if p, ok := t.(runtime.RequestProcessor); ok {
-			if err := p.ProcessRequest(ictx, r.llm); err != nil {
-				return err
+	for _, list := range [2][]runtime.Tool{r.procTools, r.toolList} {
+		for _, t := range list {
+			if r.tools[t.Name()] != t {
+				continue // replaced by a later tool of the same name
 			}
+			if p, ok := t.(runtime.RequestProcessor); ok {
+				if err := p.ProcessRequest(ictx, r.llm); err != nil {
+					return err
+				}
+			}
+			d := runtime.DeclarationFor(t, ictx.App().Behavior)
+			if d == nil {
+				continue
+			}
+			if decls == nil {
+				decls = functionTool(r.llm.Config)
+			}
+			decls.FunctionDeclarations = append(decls.FunctionDeclarations, d)
 		}
-		d := runtime.DeclarationFor(t, ictx.App().Behavior)
-		if d == nil {
-			continue
-		}
-		if decls == nil {
-			decls = functionTool(r.llm.Config)
-		}
-		decls.FunctionDeclarations = append(decls.FunctionDeclarations, d)
 	}
 	return nil
 }

@@ -70,10 +70,7 @@ func (a *Agent) agentTransfer(ictx *runtime.InvocationContext, r *request) {
 	}
 	tool := newTransferTool(targets, ictx.App().Behavior)
 	r.procTools = append(r.procTools, tool)
-	if r.tools == nil {
-		r.tools = map[string]runtime.Tool{}
-	}
-	r.tools[transferToolName] = tool
+	r.addTool(transferToolName, tool)
 }
 
 // transferInstruction is ADK's text, character for character.

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	v1 "github.com/agentsvc/agentsvc/gen/go/agentsvc/v1"
@@ -42,7 +41,7 @@ func Prepare(ev *v1.Event, now time.Time) Pending {
 	if p.Timestamp == 0 {
 		p.Timestamp = Seconds(now.UnixMicro())
 	}
-	p.Stored = proto.Clone(ev).(*v1.Event)
+	p.Stored = CloneEvent(ev)
 	p.Stored.Id = p.ID
 	p.Stored.Timestamp = p.Timestamp
 	// Split the copy, not ev: stores keep these values.
