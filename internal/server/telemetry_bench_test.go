@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
@@ -38,13 +39,15 @@ func (discardSpans) Shutdown(context.Context) error                             
 //   - traces: metrics, and every trace sampled into a batch span
 //     processor whose exporter discards the spans;
 //   - auth+traces: traces, and every call authenticated with a JWT
-//     (--auth jwt) and authorised for its user.
+//     (--auth jwt) and authorised for its user;
+//   - auth+sampled: auth+traces with one trace in ten sampled, at the head
+//     (OTEL_TRACES_SAMPLER=parentbased_traceidratio, 0.1).
 //
 // cpu-ns/op is the process's CPU time (user and system) per turn, client
 // included.
 func BenchmarkConnectToolTurnTelemetryMemoryStoreScriptedModel(b *testing.B) {
 	key := authtest.NewKey(b, "k1")
-	for _, mode := range []string{"off", "metrics", "traces", "auth+traces"} {
+	for _, mode := range []string{"off", "metrics", "traces", "auth+traces", "auth+sampled"} {
 		b.Run(mode, func(b *testing.B) {
 			ctx := b.Context()
 			var tp trace.TracerProvider = tracenoop.NewTracerProvider()
@@ -55,14 +58,18 @@ func BenchmarkConnectToolTurnTelemetryMemoryStoreScriptedModel(b *testing.B) {
 				b.Cleanup(func() { _ = smp.Shutdown(context.Background()) })
 				mp = smp
 			}
-			if mode == "auth+traces" {
+			if strings.HasPrefix(mode, "auth+") {
 				a := newJWTAuthenticator(b, key)
 				opts = append(opts, withConfig(func(cfg *server.Config) { cfg.Authenticator = a }),
 					withServerOptions(server.AuthOptions(a, nil)...))
 				ctx = withToken(ctx, key.Token(b, userID, nil))
 			}
-			if mode == "traces" || mode == "auth+traces" {
-				stp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discardSpans{}), sdktrace.WithSampler(sdktrace.AlwaysSample()))
+			if mode != "off" && mode != "metrics" {
+				sampler := sdktrace.AlwaysSample()
+				if mode == "auth+sampled" {
+					sampler = sdktrace.ParentBased(sdktrace.TraceIDRatioBased(0.1))
+				}
+				stp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discardSpans{}), sdktrace.WithSampler(sampler))
 				b.Cleanup(func() { _ = stp.Shutdown(context.Background()) })
 				tp = stp
 			}
