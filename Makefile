@@ -194,6 +194,11 @@ bench: tools ## The headline benchmarks against the committed baseline (bench/ba
 bench-baseline: tools ## Record the headline benchmarks of this machine as the new baseline.
 	scripts/with-redis.sh scripts/bench.sh --update
 
+.PHONY: bench-check
+bench-check: tools ## That the benchmark harnesses run: the headline benchmarks once each against the baseline, and adk-go's side's tests.
+	cd bench/adkgo && go vet ./... && go test -count=1 ./...
+	BENCH_COUNT=1 BENCH_TIME=1x scripts/with-redis.sh scripts/bench.sh >/dev/null
+
 .PHONY: bench-all
 bench-all: bench-go bench-load ## All figures: every Go benchmark, then the load runs.
 
@@ -202,4 +207,4 @@ bench-go: ## Engine, model adapter and store benchmarks (go test -bench).
 	scripts/with-redis.sh scripts/with-redis-cluster.sh scripts/with-s3.sh scripts/with-mcp.sh go test -run '^$$' -bench . -benchmem ./internal/...
 
 .PHONY: test
-test: lint check-gen unit fuzz integration test-a2a conformance test-browser test-clients ## Everything CI runs.
+test: lint check-gen unit bench-check fuzz integration test-a2a conformance test-browser test-clients ## Everything CI runs.
