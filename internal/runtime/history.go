@@ -100,7 +100,7 @@ func (h *histories) hold(s *sessionHistory, events []*v1.Event, held sessions.He
 		k.events, k.held, size = nil, sessions.Held{}, 0
 	}
 	k.mu.Unlock()
-	if _, ok := h.byKey[s.key]; !ok {
+	if e, ok := h.byKey[s.key]; !ok || e.Value != s {
 		return // evicted meanwhile: its bytes are no longer counted
 	}
 	h.bytes += size - s.heldBytes
