@@ -154,10 +154,17 @@ func (t *telemetry) storeTracer() trace.TracerProvider {
 	return t.tracer
 }
 
-// grpcOption is the gRPC server's instrumentation: a span per RPC, joined
-// to the caller's trace context, and the RPC metrics. Health checks are
-// left out: probes would fill the traces.
+// grpcOption is the gRPC server's instrumentation: the RPC metrics and,
+// when traces are kept, a span per RPC joined to the caller's trace
+// context. Health checks are left out: probes would fill the traces.
 func (t *telemetry) grpcOption() grpc.ServerOption {
+	if !t.tracing {
+		// The same metrics without span work; otelgrpc where its
+		// conventions are asked for, or should the instrument fail.
+		if m, ok, err := newGRPCMetrics(t.meter); err == nil && ok {
+			return grpc.StatsHandler(m)
+		}
+	}
 	return grpc.StatsHandler(otelgrpc.NewServerHandler(
 		otelgrpc.WithTracerProvider(t.tracer), otelgrpc.WithMeterProvider(t.meter),
 		otelgrpc.WithPropagators(t.propagator),
