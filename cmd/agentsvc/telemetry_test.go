@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMetricsRoute(t *testing.T) {
@@ -18,10 +20,27 @@ func TestMetricsRoute(t *testing.T) {
 	if tel.tracing {
 		t.Error("tracing is on without OTEL_* variables")
 	}
+	// A REST request and an RPC, measured without traces.
+	api, err := tel.httpHandler(http.NotFoundHandler())
+	if err != nil {
+		t.Fatal(err)
+	}
+	api.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/list-apps", nil))
+	rpcs, ok, err := newGRPCMetrics(tel.meter)
+	if err != nil || !ok {
+		t.Fatalf("newGRPCMetrics: %v, %v", ok, err)
+	}
+	runRPCs([]rpcCase{{"/agentsvc.v1.RunnerService/Run", nil, time.Millisecond}}, time.Now())(rpcs)
 	rec := httptest.NewRecorder()
 	tel.metricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "# HELP") {
 		t.Errorf("GET /metrics = %d %q", rec.Code, rec.Body.String())
+	}
+	for _, m := range []string{`http_server_request_duration_seconds_count{http_request_method="GET",http_response_status_code="404"`,
+		`rpc_server_call_duration_seconds_count{otel_scope_name="go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"`} {
+		if !strings.Contains(rec.Body.String(), m) {
+			t.Errorf("GET /metrics has no %s...:\n%s", m, rec.Body.String())
+		}
 	}
 	rec = httptest.NewRecorder()
 	tel.metricsServer().Handler.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
