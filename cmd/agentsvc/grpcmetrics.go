@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"go.opentelemetry.io/otel/attribute"
@@ -24,9 +23,7 @@ import (
 // traces. Health checks are left out, as the traced handler leaves them.
 type grpcMetrics struct {
 	duration rpcconv.ServerCallDuration
-
-	mu   sync.RWMutex
-	sets map[grpcMetricKey]metric.MeasurementOption
+	sets     attrSets[grpcMetricKey]
 }
 
 type grpcMetricKey struct {
@@ -50,7 +47,7 @@ func newGRPCMetrics(meters metric.MeterProvider) (*grpcMetrics, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &grpcMetrics{duration: duration, sets: make(map[grpcMetricKey]metric.MeasurementOption)}, true, nil
+	return &grpcMetrics{duration: duration}, true, nil
 }
 
 // TagRPC keeps the method of every RPC but the health checks.
@@ -75,7 +72,7 @@ func (g *grpcMetrics) HandleRPC(ctx context.Context, rs stats.RPCStats) {
 	if end.Error != nil {
 		code = status.Code(end.Error)
 	}
-	g.duration.Inst().Record(ctx, float64(end.EndTime.Sub(end.BeginTime))/1e9, g.set(grpcMetricKey{method, code}))
+	g.duration.Inst().Record(ctx, float64(end.EndTime.Sub(end.BeginTime))/1e9, g.sets.get(grpcMetricKey{method, code}, grpcMetricKey.attributes))
 }
 
 // TagConn returns ctx: connections are not measured.
@@ -83,24 +80,6 @@ func (*grpcMetrics) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.C
 
 // HandleConn does nothing: connections are not measured.
 func (*grpcMetrics) HandleConn(context.Context, stats.ConnStats) {}
-
-// set returns the attribute set of an RPC of k's method ended with k's
-// code, kept for the next ones: methods are the server's own, codes few.
-func (g *grpcMetrics) set(k grpcMetricKey) metric.MeasurementOption {
-	g.mu.RLock()
-	set, ok := g.sets[k]
-	g.mu.RUnlock()
-	if ok {
-		return set
-	}
-	set = metric.WithAttributeSet(attribute.NewSet(k.attributes()...))
-	g.mu.Lock()
-	if len(g.sets) < maxMetricSets {
-		g.sets[k] = set
-	}
-	g.mu.Unlock()
-	return set
-}
 
 // attributes are the metric attributes of k, as otelgrpc gives them.
 func (k grpcMetricKey) attributes() []attribute.KeyValue {

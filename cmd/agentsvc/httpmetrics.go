@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/felixge/httpsnoop"
@@ -17,10 +16,6 @@ import (
 	"go.opentelemetry.io/otel/semconv/v1.43.0/httpconv"
 )
 
-// maxMetricSets bounds the attribute sets httpMetrics keeps: the request's
-// Host header is one of the attributes, and callers choose it.
-const maxMetricSets = 1024
-
 // httpMetrics records the HTTP server metrics of the REST listener, the
 // instruments, scope and attributes otelhttp records, without the span
 // work otelhttp does for each request: the REST handler of a process that
@@ -30,9 +25,7 @@ type httpMetrics struct {
 	reqSize  httpconv.ServerRequestBodySize
 	respSize httpconv.ServerResponseBodySize
 	duration httpconv.ServerRequestDuration
-
-	mu   sync.RWMutex
-	sets map[metricKey]metric.MeasurementOption
+	sets     attrSets[metricKey]
 }
 
 // metricKey is what the attributes of one request's measurements depend on.
@@ -46,7 +39,7 @@ type metricKey struct {
 // them.
 func newHTTPMetrics(next http.Handler, meters metric.MeterProvider) (*httpMetrics, error) {
 	meter := meters.Meter(otelhttp.ScopeName, metric.WithInstrumentationVersion(otelhttp.Version))
-	h := &httpMetrics{next: next, sets: make(map[metricKey]metric.MeasurementOption)}
+	h := &httpMetrics{next: next}
 	var err error
 	if h.reqSize, err = httpconv.NewServerRequestBodySize(meter); err != nil {
 		return nil, err
@@ -120,24 +113,11 @@ func (h *httpMetrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.duration.Inst().Record(ctx, float64(time.Since(start))/float64(time.Second), set)
 }
 
-// set returns the attribute set of a request answered with status: kept
-// for the next requests like it while there are few.
+// set returns the attribute set of a request answered with status.
 func (h *httpMetrics) set(r *http.Request, status int) metric.MeasurementOption {
 	host, port := splitHostPort(r.Host)
-	k := metricKey{method: r.Method, host: host, proto: r.Proto, port: port, status: status, tls: r.TLS != nil}
-	h.mu.RLock()
-	set, ok := h.sets[k]
-	h.mu.RUnlock()
-	if ok {
-		return set
-	}
-	set = metric.WithAttributeSet(attribute.NewSet(k.attributes()...))
-	h.mu.Lock()
-	if len(h.sets) < maxMetricSets {
-		h.sets[k] = set
-	}
-	h.mu.Unlock()
-	return set
+	return h.sets.get(metricKey{method: r.Method, host: host, proto: r.Proto, port: port, status: status,
+		tls: r.TLS != nil}, metricKey.attributes)
 }
 
 // attributes are the metric attributes of k, as otelhttp's semantic
