@@ -110,15 +110,17 @@ func (h *histories) hold(s *sessionHistory, events []*v1.Event, held sessions.He
 	}
 }
 
-// kept returns the caches of the session key, or nil when none are kept;
-// unlike session, it neither adds nor moves one.
-func (h *histories) kept(key sessionKey) *sessionHistory {
+// kept returns the caches of the session key and the bytes its held
+// events count, or nil when none are kept; unlike session, it neither adds
+// nor moves one.
+func (h *histories) kept(key sessionKey) (*sessionHistory, int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if e, ok := h.byKey[key]; ok {
-		return e.Value.(*sessionHistory)
+		s := e.Value.(*sessionHistory)
+		return s, s.heldBytes
 	}
-	return nil
+	return nil, 0
 }
 
 // cache returns the contents cache of agent on branch.

@@ -124,13 +124,11 @@ func (r *Runner) loadSession(ctx context.Context, load sessions.GetRequest) (*v1
 	var events []*v1.Event
 	var held sessions.Held
 	var size int64
-	if h := r.histories.kept(key); h != nil {
+	if h, bytes := r.histories.kept(key); h != nil {
 		h.held.mu.Lock()
 		events, held = h.held.events, h.held.held
 		h.held.mu.Unlock()
-		r.histories.mu.Lock()
-		size = h.heldBytes
-		r.histories.mu.Unlock()
+		size = bytes
 	}
 	sess, next, tail, err := tr.GetTail(ctx, load, held)
 	if err != nil {
